@@ -1,0 +1,52 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx', 'tmp', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          banTransitiveDependencies: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:contract', 'type:util', 'type:vendor'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:contract', 'type:util', 'type:vendor'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:contract', 'type:util'] },
+            { sourceTag: 'type:vendor', onlyDependOnLibsWithTags: ['type:vendor', 'type:contract', 'type:util'] },
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'] },
+            { sourceTag: 'scope:edge', onlyDependOnLibsWithTags: ['scope:edge', 'scope:shared'] },
+            { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
+            { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
+            { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
+            { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

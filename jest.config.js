@@ -1,0 +1,24 @@
+// Three kinds of test (STYLE.md): unit specs without I/O, integration specs against real services,
+// e2e specs through the gateway against separately started apps. `--selectProjects` picks them.
+const preset = require('./jest.preset');
+
+module.exports = {
+  watchman: false,
+  projects: [
+    { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...preset,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+      testTimeout: 30000,
+    },
+    {
+      ...preset,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e-spec.ts'],
+      testTimeout: 60000,
+      globalSetup: '<rootDir>/libs/testing/src/e2e-global-setup.js',
+      globalTeardown: '<rootDir>/libs/testing/src/e2e-global-teardown.js',
+    },
+  ],
+};

@@ -1,0 +1,105 @@
+/**
+ * Each app declares the environment it reads as a schema and validates it once at start-up; nothing else
+ * reads `process.env`. A bad or missing variable stops the app with a message naming it.
+ */
+export type EnvReader<T> = (raw: string | undefined, name: string) => T;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+class Invalid extends Error {}
+
+function fail(message: string): never {
+  throw new Invalid(message);
+}
+
+export const env = {
+  string(options: { default?: string; minLength?: number } = {}): EnvReader<string> {
+    return (raw, name) => {
+      const value = raw === undefined || raw === '' ? options.default : raw;
+      if (value === undefined) fail(`${name} is required`);
+      if (options.minLength !== undefined && value.length < options.minLength) {
+        fail(`${name} must be at least ${options.minLength} characters long`);
+      }
+      return value;
+    };
+  },
+  optionalString(): EnvReader<string | undefined> {
+    return (raw) => (raw === undefined || raw === '' ? undefined : raw);
+  },
+  int(options: { default?: number; min?: number; max?: number } = {}): EnvReader<number> {
+    return (raw, name) => {
+      if (raw === undefined || raw === '') {
+        if (options.default === undefined) fail(`${name} is required`);
+        return options.default;
+      }
+      if (!/^-?\d+$/.test(raw.trim())) fail(`${name} must be an integer, got "${raw}"`);
+      const value = Number(raw);
+      if (options.min !== undefined && value < options.min) fail(`${name} must be at least ${options.min}`);
+      if (options.max !== undefined && value > options.max) fail(`${name} must be at most ${options.max}`);
+      return value;
+    };
+  },
+  bool(options: { default?: boolean } = {}): EnvReader<boolean> {
+    return (raw, name) => {
+      if (raw === undefined || raw === '') {
+        if (options.default === undefined) fail(`${name} is required`);
+        return options.default;
+      }
+      if (/^(1|true|yes|on)$/i.test(raw)) return true;
+      if (/^(0|false|no|off)$/i.test(raw)) return false;
+      fail(`${name} must be true or false, got "${raw}"`);
+    };
+  },
+  url(options: { default?: string; protocols: string[]; optional?: boolean }): EnvReader<string> {
+    return (raw, name) => {
+      const value = raw === undefined || raw === '' ? options.default : raw;
+      if (value === undefined) fail(`${name} is required`);
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        fail(`${name} must be a URL (${options.protocols.join(', ')})`);
+      }
+      if (!options.protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+        fail(`${name} must use ${options.protocols.join(' or ')}, got ${parsed.protocol}`);
+      }
+      return value;
+    };
+  },
+  optionalUrl(options: { protocols: string[] }): EnvReader<string | undefined> {
+    const required = env.url(options);
+    return (raw, name) => (raw === undefined || raw === '' ? undefined : required(raw, name));
+  },
+  oneOf<T extends string>(values: readonly T[], options: { default?: T } = {}): EnvReader<T> {
+    return (raw, name) => {
+      const value = raw === undefined || raw === '' ? options.default : raw;
+      if (value === undefined) fail(`${name} is required`);
+      if (!(values as readonly string[]).includes(value)) fail(`${name} must be one of ${values.join(', ')}`);
+      return value as T;
+    };
+  },
+};
+
+export type EnvSchema = Record<string, EnvReader<unknown>>;
+export type ConfigOf<S extends EnvSchema> = { [K in keyof S]: S[K] extends EnvReader<infer T> ? T : never };
+
+/** Reads every variable of the schema, collecting all problems before failing, so one start names them all. */
+export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.ProcessEnv): ConfigOf<S> {
+  const problems: string[] = [];
+  const result: Record<string, unknown> = {};
+  for (const [name, read] of Object.entries(schema)) {
+    try {
+      result[name] = read(source[name], name);
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push(error.message);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return result as ConfigOf<S>;
+}

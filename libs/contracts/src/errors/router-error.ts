@@ -1,0 +1,45 @@
+import { ERROR_CODES, type ErrorCode, type ErrorEnvelope } from './error-codes';
+
+/**
+ * A failure the router reports to its caller. It crosses process boundaries as its envelope, so the same
+ * error thrown in a worker reaches the client with the same code, status and vendor status.
+ */
+export class RouterError extends Error {
+  /** The HTTP status; it differs from the code's default only where a surface's contract says so (422). */
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: { providerStatus?: number; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'RouterError';
+    this.status = options.status ?? ERROR_CODES[code].status;
+    this.providerStatus = options.providerStatus;
+  }
+
+  readonly providerStatus: number | undefined;
+
+  get retryable(): boolean {
+    return ERROR_CODES[this.code].retryable;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    const error: ErrorEnvelope['error'] = { code: this.code, message: this.message, retryable: this.retryable };
+    if (this.providerStatus !== undefined) error.provider_status = this.providerStatus;
+    return { error };
+  }
+
+  static badRequest(message: string, status?: number): RouterError {
+    return new RouterError('bad_request', message, status === undefined ? {} : { status });
+  }
+
+  static unauthorized(message = 'The API key is missing, wrong or revoked, or the org is disabled.'): RouterError {
+    return new RouterError('unauthorized', message);
+  }
+
+  static internal(cause?: unknown): RouterError {
+    return new RouterError('internal', 'The router failed; please retry.', { cause });
+  }
+}

@@ -1,0 +1,90 @@
+import { issueApiKey } from '@router/auth';
+import { type AuthSource, KeyDirectory, type KeyRecord, type OrgRecord } from './key-directory';
+
+function fixture() {
+  let now = 0;
+  const keys = new Map<string, KeyRecord>();
+  const orgs = new Map<string, OrgRecord>();
+  const reads = { keys: 0, orgs: 0 };
+  const source: AuthSource = {
+    findKey: async (hash) => {
+      reads.keys += 1;
+      return keys.get(hash) ?? null;
+    },
+    findOrg: async (id) => {
+      reads.orgs += 1;
+      return orgs.get(id) ?? null;
+    },
+  };
+  const directory = new KeyDirectory(source, { ttlMs: 1000, maxStaleMs: 10_000, maxEntries: 3, now: () => now });
+  const issued = issueApiKey();
+  keys.set(issued.keyHash, { orgId: 'org-1', revoked: false });
+  orgs.set('org-1', { disabled: false, outOfCredit: false });
+  return { directory, keys, orgs, reads, issued, advance: (ms: number) => (now += ms) };
+}
+
+describe('KeyDirectory', () => {
+  it('answers repeated requests from memory', async () => {
+    const f = fixture();
+    for (let i = 0; i < 5; i += 1) {
+      expect(await f.directory.authenticate(f.issued.key)).toEqual({ ok: true, orgId: 'org-1', outOfCredit: false });
+    }
+    expect(f.reads).toEqual({ keys: 1, orgs: 1 });
+  });
+
+  it('shares one read between concurrent misses', async () => {
+    const f = fixture();
+    await Promise.all([1, 2, 3].map(() => f.directory.authenticate(f.issued.key)));
+    expect(f.reads.keys).toBe(1);
+  });
+
+  it('refuses junk and unknown keys without trusting them', async () => {
+    const f = fixture();
+    expect(await f.directory.authenticate('rtr_nope')).toEqual({ ok: false, reason: 'unknown-key' });
+    expect(await f.directory.authenticate(undefined)).toEqual({ ok: false, reason: 'unknown-key' });
+    expect(await f.directory.authenticate(issueApiKey().key)).toEqual({ ok: false, reason: 'unknown-key' });
+    expect(f.reads.keys).toBe(1);
+  });
+
+  it('sees a revocation at once when told, and within the TTL when not', async () => {
+    const f = fixture();
+    await f.directory.authenticate(f.issued.key);
+    f.keys.set(f.issued.keyHash, { orgId: 'org-1', revoked: true });
+    f.directory.forgetKey(f.issued.keyHash);
+    expect(await f.directory.authenticate(f.issued.key)).toEqual({ ok: false, reason: 'revoked' });
+
+    const g = fixture();
+    await g.directory.authenticate(g.issued.key);
+    g.orgs.set('org-1', { disabled: true, outOfCredit: false });
+    expect((await g.directory.authenticate(g.issued.key)).ok).toBe(true);
+    g.advance(1500); // past the TTL: this answer is the stale one, the refresh runs behind it
+    expect((await g.directory.authenticate(g.issued.key)).ok).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(await g.directory.authenticate(g.issued.key)).toEqual({ ok: false, reason: 'org-disabled' });
+  });
+
+  it('waits for a fresh read once an entry is too old to trust', async () => {
+    const f = fixture();
+    await f.directory.authenticate(f.issued.key);
+    f.orgs.set('org-1', { disabled: false, outOfCredit: true });
+    f.advance(20_000);
+    expect(await f.directory.authenticate(f.issued.key)).toEqual({ ok: true, orgId: 'org-1', outOfCredit: true });
+  });
+
+  it('does not let a read that raced a change event restore the old state', async () => {
+    const f = fixture();
+    const first = f.directory.authenticate(f.issued.key);
+    f.orgs.set('org-1', { disabled: true, outOfCredit: false });
+    f.directory.forgetOrg('org-1');
+    await first;
+    expect(await f.directory.authenticate(f.issued.key)).toEqual({ ok: false, reason: 'org-disabled' });
+  });
+
+  it('stays bounded', async () => {
+    const f = fixture();
+    for (let i = 0; i < 10; i += 1) await f.directory.authenticate(issueApiKey().key);
+    await f.directory.authenticate(f.issued.key);
+    await f.directory.authenticate(f.issued.key);
+    expect(f.reads.keys).toBe(11);
+  });
+});

@@ -1,0 +1,140 @@
+import { hashApiKey, looksLikeApiKey } from '@router/auth';
+
+export interface KeyRecord {
+  orgId: string;
+  revoked: boolean;
+}
+
+export interface OrgRecord {
+  disabled: boolean;
+  outOfCredit: boolean;
+}
+
+/** Where the directory loads what it does not hold; Postgres in the gateway, a map in unit tests. */
+export interface AuthSource {
+  findKey(keyHash: string): Promise<KeyRecord | null>;
+  findOrg(orgId: string): Promise<OrgRecord | null>;
+}
+
+export type AuthVerdict =
+  | { ok: true; orgId: string; outOfCredit: boolean }
+  | { ok: false; reason: 'unknown-key' | 'revoked' | 'org-disabled' };
+
+export interface KeyDirectoryOptions {
+  /** After this, an entry is refreshed in the background while it keeps answering. */
+  ttlMs: number;
+  /** After this, an entry is no longer trusted at all and the request waits for a fresh read. */
+  maxStaleMs: number;
+  maxEntries: number;
+  now: () => number;
+}
+
+interface Cached<T> {
+  value: T;
+  loadedAt: number;
+  refreshing?: Promise<T>;
+}
+
+/**
+ * The gateway's memory of keys and orgs. A request is answered from here; Postgres is read only on a miss,
+ * in the background when an entry ages past its TTL, and after a change event drops the entry, so key,
+ * org and credit changes take effect within seconds without a database round trip per request.
+ */
+export class KeyDirectory {
+  private readonly keys: RefreshingCache<KeyRecord | null>;
+  private readonly orgs: RefreshingCache<OrgRecord | null>;
+
+  constructor(source: AuthSource, options: KeyDirectoryOptions) {
+    this.keys = new RefreshingCache((hash) => source.findKey(hash), options);
+    this.orgs = new RefreshingCache((orgId) => source.findOrg(orgId), options);
+  }
+
+  async authenticate(key: string | undefined): Promise<AuthVerdict> {
+    if (key === undefined || !looksLikeApiKey(key)) return { ok: false, reason: 'unknown-key' };
+    const record = await this.keys.get(hashApiKey(key));
+    if (!record) return { ok: false, reason: 'unknown-key' };
+    if (record.revoked) return { ok: false, reason: 'revoked' };
+    const org = await this.orgs.get(record.orgId);
+    if (!org || org.disabled) return { ok: false, reason: 'org-disabled' };
+    return { ok: true, orgId: record.orgId, outOfCredit: org.outOfCredit };
+  }
+
+  forgetKey(keyHash: string): void {
+    this.keys.forget(keyHash);
+  }
+
+  forgetOrg(orgId: string): void {
+    this.orgs.forget(orgId);
+  }
+
+  forgetAll(): void {
+    this.keys.clear();
+    this.orgs.clear();
+  }
+}
+
+/** A bounded map whose entries load once, answer until stale, and refresh in the background in between. */
+class RefreshingCache<T> {
+  private readonly entries = new Map<string, { value: T; loadedAt: number }>();
+  private readonly loading = new Map<string, Promise<T>>();
+
+  constructor(
+    private readonly load: (id: string) => Promise<T>,
+    private readonly options: KeyDirectoryOptions,
+  ) {}
+
+  get(id: string): T | Promise<T> {
+    const entry = this.entries.get(id);
+    if (entry) {
+      const age = this.options.now() - entry.loadedAt;
+      if (age < this.options.ttlMs) return entry.value;
+      if (age < this.options.maxStaleMs) {
+        this.refresh(id).catch(() => undefined); // the next request retries; this one is answered already
+        return entry.value;
+      }
+    }
+    return this.refresh(id);
+  }
+
+  forget(id: string): void {
+    this.entries.delete(id);
+    this.loading.delete(id);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.loading.clear();
+  }
+
+  private refresh(id: string): Promise<T> {
+    const running = this.loading.get(id);
+    if (running) return running;
+    // A load that raced a forget() must not bring back what the change event dropped: only the load
+    // still registered for the id may store its result.
+    const pending: Promise<T> = this.load(id).then(
+      (value) => {
+        if (this.loading.get(id) === pending) {
+          this.loading.delete(id);
+          this.store(id, value);
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (this.loading.get(id) === pending) this.loading.delete(id);
+        throw error;
+      },
+    );
+    this.loading.set(id, pending);
+    return pending;
+  }
+
+  private store(id: string, value: T): void {
+    this.entries.delete(id);
+    this.entries.set(id, { value, loadedAt: this.options.now() });
+    if (this.entries.size > this.options.maxEntries) {
+      // Maps iterate in insertion order: the first key is the least recently loaded.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export * from './key-ring';
+export * from './provider-key.store';

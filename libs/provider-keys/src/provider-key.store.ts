@@ -1,0 +1,68 @@
+import type { PrismaClient } from '@router/db';
+import { KeyRing, sealContext } from './key-ring';
+
+export interface ProviderKeyView {
+  provider: string;
+  last4: string;
+  updated_at: string;
+}
+
+/**
+ * The org's vendor keys at rest: sealed on write, opened only for a vendor call, and described to the
+ * org by their last four characters. The plain key leaves this class only through `open`.
+ */
+export class ProviderKeyStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly ring: KeyRing,
+  ) {}
+
+  async list(orgId: string): Promise<ProviderKeyView[]> {
+    const rows = await this.prisma.providerKey.findMany({
+      where: { orgId },
+      orderBy: { provider: 'asc' },
+      select: { provider: true, last4: true, updatedAt: true },
+    });
+    return rows.map(toView);
+  }
+
+  async put(orgId: string, provider: string, apiKey: string): Promise<ProviderKeyView> {
+    const sealed = this.ring.seal(apiKey, sealContext(orgId, provider));
+    const data = { ...sealed, last4: apiKey.slice(-4) };
+    const row = await this.prisma.providerKey.upsert({
+      where: { orgId_provider: { orgId, provider } },
+      create: { orgId, provider, ...data },
+      update: data,
+      select: { provider: true, last4: true, updatedAt: true },
+    });
+    return toView(row);
+  }
+
+  /** True when a key was deleted, false when there was none. */
+  async delete(orgId: string, provider: string): Promise<boolean> {
+    const { count } = await this.prisma.providerKey.deleteMany({ where: { orgId, provider } });
+    return count > 0;
+  }
+
+  /** The plain vendor key, for the vendor call only; undefined when the org stored none. */
+  async open(orgId: string, provider: string): Promise<string | undefined> {
+    const row = await this.prisma.providerKey.findUnique({
+      where: { orgId_provider: { orgId, provider } },
+      select: { ciphertext: true, nonce: true, authTag: true, keyVersion: true },
+    });
+    if (!row) return undefined;
+    return this.ring.open(
+      {
+        ciphertext: Buffer.from(row.ciphertext),
+        nonce: Buffer.from(row.nonce),
+        authTag: Buffer.from(row.authTag),
+        keyVersion: row.keyVersion,
+      },
+      sealContext(orgId, provider),
+    );
+  }
+}
+
+function toView(row: { provider: string; last4: string; updatedAt: Date }): ProviderKeyView {
+  return { provider: row.provider, last4: row.last4, updated_at: row.updatedAt.toISOString() };
+}

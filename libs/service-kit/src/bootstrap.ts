@@ -1,0 +1,34 @@
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { type Logger, PinoNestLogger } from '@router/observability';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  port: number;
+  host?: string;
+  /** Largest JSON body accepted; larger ones get `bad_request`. */
+  bodyLimit?: string;
+}
+
+/** Creates and starts one Nest HTTP app the same way for every service, standalone or alone. */
+export async function startHttpApp(rootModule: Type | DynamicModule, options: HttpAppOptions): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, {
+    logger: new PinoNestLogger(options.logger),
+    bufferLogs: false,
+    bodyParser: true,
+    abortOnError: false,
+  });
+  app.useBodyParser('json', { limit: options.bodyLimit ?? '1mb' });
+  app.disable('x-powered-by');
+  app.enableShutdownHooks();
+  await app.listen(options.port, options.host ?? '0.0.0.0');
+  return app;
+}
+
+/** The port an app actually listens on (ports of 0 are chosen by the OS, as in tests). */
+export function listeningPort(app: INestApplication): number {
+  const address = (app.getHttpServer() as import('node:http').Server).address();
+  if (address === null || typeof address === 'string') throw new Error('The app is not listening on TCP');
+  return address.port;
+}

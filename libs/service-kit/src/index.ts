@@ -1,0 +1,6 @@
+export * from './tokens';
+export * from './identity.guard';
+export * from './envelope.filter';
+export * from './health.controller';
+export * from './service-kit.module';
+export * from './bootstrap';

@@ -1,0 +1,2 @@
+// Placeholder until the e2e stack launcher lands.
+module.exports = async () => {};
