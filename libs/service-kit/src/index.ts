@@ -4,3 +4,5 @@ export * from './envelope.filter';
 export * from './health.controller';
 export * from './service-kit.module';
 export * from './bootstrap';
+export * from './validation';
+export * from './change-notifier';

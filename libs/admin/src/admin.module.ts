@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { PrismaClient } from '@router/db';
+import type { ChangeNotifier } from '@router/service-kit';
+import { ADMIN_SERVICE, ADMIN_TOKEN, AdminController, AdminTokenGuard } from './admin.controller';
+import { AdminService } from './admin.service';
+
+export interface AdminOptions {
+  prisma: PrismaClient;
+  changes: ChangeNotifier;
+  token?: string;
+}
+
+/** The admin API the CLI talks to; served on its own listener, bound to loopback unless a token guards it. */
+@Module({})
+export class AdminModule {
+  static forRoot(options: AdminOptions): DynamicModule {
+    return {
+      module: AdminModule,
+      controllers: [AdminController],
+      providers: [
+        { provide: ADMIN_SERVICE, useValue: new AdminService(options.prisma, options.changes) },
+        { provide: ADMIN_TOKEN, useValue: options.token },
+        AdminTokenGuard,
+      ],
+    };
+  }
+}

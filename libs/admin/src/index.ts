@@ -1,0 +1,3 @@
+export * from './admin.module';
+export * from './admin.service';
+export * from './admin.dto';

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Pool } from 'undici';
+import { Counter } from 'prom-client';
+import { ANONYMOUS_ORG, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { RouterError } from '@router/contracts';
+import type { Health, Logger } from '@router/observability';
+import type { KeyDirectory } from './key-directory';
+import { jsonRefusal, type Refusal, type RouteTable, type SurfaceRoute } from './surface-routes';
+
+export interface GatewayOptions {
+  routes: RouteTable;
+  directory: KeyDirectory;
+  signingSecret: string;
+  logger: Logger;
+  health: Health;
+  now: () => number;
+  /** How long to wait for an app's response head; audio bodies themselves may stream for long. */
+  upstreamHeadersTimeoutMs: number;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
+const REQUEST_ID = 'x-request-id';
+const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/**
+ * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
+ * surface's own shape, and forwards to the app behind with a signed identity: bodies are piped, never
+ * buffered, over keep-alive pools; WebSocket upgrades are spliced as raw sockets after the handshake check.
+ */
+export class GatewayServer {
+  private readonly server: Server;
+  private readonly pools = new Map<string, Pool>();
+  private readonly requests: Counter<'surface' | 'outcome'>;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      void this.onUpgrade(req, socket as Socket, head);
+    });
+    this.requests = new Counter({
+      name: 'gateway_requests_total',
+      help: 'Requests and WebSocket handshakes seen by the gateway, by surface and outcome',
+      labelNames: ['surface', 'outcome'],
+      registers: [options.health.metrics],
+    });
+  }
+
+  listen(port: number, host = '0.0.0.0'): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const requestId = readRequestId(req);
+    res.setHeader(REQUEST_ID, requestId);
+    if (await this.answerProbe(url.pathname, req, res)) return;
+    const route = this.options.routes.find(url.pathname);
+    if (!route) {
+      this.count('none', 'not_found');
+      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      return;
+    }
+    const admitted = await this.admit(route, req, url);
+    if ('status' in admitted) {
+      writeRefusal(res, admitted);
+      return;
+    }
+    try {
+      await this.forward(route, req, res, admitted.orgId, requestId);
+      this.count(route.name, 'forwarded');
+    } catch (error) {
+      this.count(route.name, 'upstream_error');
+      if (isClientGone(res)) return;
+      this.options.logger.warn({ err: error, surface: route.name, requestId }, 'forwarding failed');
+      if (!res.headersSent) writeRefusal(res, route.refuse(RouterError.internal(error)));
+      else res.destroy();
+    }
+  }
+
+  private async admit(
+    route: SurfaceRoute,
+    req: IncomingMessage,
+    url: URL,
+  ): Promise<{ orgId: string } | Refusal> {
+    const method = req.method ?? 'GET';
+    if (route.isOpen(method, url.pathname)) return { orgId: ANONYMOUS_ORG };
+    let verdict;
+    try {
+      verdict = await this.options.directory.authenticate(route.readKey(req.headers, url.searchParams));
+    } catch (error) {
+      this.options.logger.error({ err: error, surface: route.name }, 'key directory unavailable');
+      this.count(route.name, 'auth_error');
+      return route.refuse(RouterError.internal(error));
+    }
+    if (!verdict.ok) {
+      this.count(route.name, 'unauthorized');
+      return route.refuse(RouterError.unauthorized());
+    }
+    if (verdict.outOfCredit) {
+      this.count(route.name, 'insufficient_credits');
+      return route.refuse(
+        new RouterError('insufficient_credits', 'The org is out of credit; new requests are refused until credit is added.'),
+      );
+    }
+    return { orgId: verdict.orgId };
+  }
+
+  private async forward(
+    route: SurfaceRoute,
+    req: IncomingMessage,
+    res: ServerResponse,
+    orgId: string,
+    requestId: string,
+  ): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = req.url ?? '/';
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
+      headers[name] = value;
+    }
+    headers[IDENTITY_HEADER] = signIdentity({ method, path, orgId }, this.options.signingSecret, this.options.now());
+    headers[REQUEST_ID] = requestId;
+    headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+
+    const abort = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    const upstream = await this.pool(route.upstream).request({
+      method: method as 'GET',
+      path,
+      headers,
+      body: hasBody ? req : null,
+      signal: abort.signal,
+      headersTimeout: this.options.upstreamHeadersTimeoutMs,
+      bodyTimeout: 0,
+    });
+    const responseHeaders: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(upstream.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) responseHeaders[name] = value;
+    }
+    res.writeHead(upstream.statusCode, responseHeaders);
+    try {
+      await pipeline(upstream.body, res);
+    } catch (error) {
+      // The app aborted its body (an error after audio started) or the client left: pass the abort on.
+      res.destroy();
+      if (!abort.signal.aborted) throw error;
+    }
+  }
+
+  private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const route = this.options.routes.find(url.pathname);
+    if (!route) {
+      writeHandshakeRefusal(socket, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      return;
+    }
+    const admitted = await this.admit(route, req, url);
+    if ('status' in admitted) {
+      writeHandshakeRefusal(socket, admitted);
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const path = req.url ?? '/';
+    const lines = [`${method} ${path} HTTP/1.1`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      const lower = name.toLowerCase();
+      if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
+      lines.push(`${name}: ${req.rawHeaders[i + 1]!}`);
+    }
+    lines.push(`${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId }, this.options.signingSecret, this.options.now())}`);
+    lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
+    const target = new URL(route.upstream);
+    const upstream = connect(Number(target.port || 80), target.hostname);
+    upstream.setNoDelay(true);
+    socket.setNoDelay(true);
+    const teardown = (): void => {
+      upstream.destroy();
+      socket.destroy();
+    };
+    let spliced = false;
+    upstream.on('error', (error) => {
+      this.options.logger.warn({ err: error, surface: route.name }, 'upgrade forwarding failed');
+      if (spliced) teardown();
+      else writeHandshakeRefusal(socket, route.refuse(RouterError.internal(error)));
+    });
+    upstream.once('connect', () => {
+      spliced = true;
+      this.count(route.name, 'upgraded');
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      socket.pipe(upstream).pipe(socket);
+    });
+    socket.once('close', teardown);
+    upstream.once('close', () => {
+      if (spliced) teardown();
+    });
+  }
+
+  /** The gateway's own health, readiness and metrics; they need no key. */
+  private async answerProbe(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (req.method !== 'GET') return false;
+    if (path === '/healthz') {
+      writeRefusal(res, jsonRefusal(200, { status: 'ok', service: this.options.health.service }));
+      return true;
+    }
+    if (path === '/readyz') {
+      const report = await this.options.health.readiness();
+      const failing = Object.keys(report.checks).filter((name) => report.checks[name] === 'failing');
+      const body = report.ready ? { status: 'ready', checks: report.checks } : { status: 'unavailable', failing, checks: report.checks };
+      writeRefusal(res, jsonRefusal(report.ready ? 200 : 503, body));
+      return true;
+    }
+    if (path === '/metrics') {
+      const text = await this.options.health.metrics.metrics();
+      res.writeHead(200, { 'content-type': this.options.health.metrics.contentType });
+      res.end(text);
+      return true;
+    }
+    return false;
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  private count(surface: string, outcome: string): void {
+    this.requests.inc({ surface, outcome });
+  }
+}
+
+function readRequestId(req: IncomingMessage): string {
+  const given = req.headers[REQUEST_ID];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function isClientGone(res: ServerResponse): boolean {
+  return res.destroyed || res.socket === null || res.socket.destroyed;
+}
+
+function writeRefusal(res: ServerResponse, refusal: Refusal): void {
+  res.writeHead(refusal.status, { ...refusal.headers, 'content-length': String(refusal.body.length) });
+  res.end(refusal.body);
+}
+
+function writeHandshakeRefusal(socket: Socket, refusal: Refusal): void {
+  const headers = { ...refusal.headers, 'content-length': String(refusal.body.length), connection: 'close' };
+  const head = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`]
+    .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
+    .join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), refusal.body]));
+}

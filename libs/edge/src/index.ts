@@ -1,0 +1,3 @@
+export * from './key-directory';
+export * from './surface-routes';
+export * from './gateway.server';

@@ -1,0 +1,3 @@
+export * from './native-api.module';
+export * from './openapi/openapi';
+export { OPENAPI_DOCUMENT } from './tokens';

@@ -1,0 +1,30 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { ProviderKeyStore } from '@router/provider-keys';
+import { ModelsController } from './catalogue/models.controller';
+import type { ChangeNotifier } from '@router/service-kit';
+import { OpenApiController } from './openapi/openapi.controller';
+import { ProviderKeysController } from './provider-keys/provider-keys.controller';
+import { CHANGE_NOTIFIER, OPENAPI_DOCUMENT, PROVIDER_KEY_STORE } from './tokens';
+
+export interface NativeApiOptions {
+  providerKeys: ProviderKeyStore;
+  changes: ChangeNotifier;
+}
+
+/** The router's own HTTP API: `/v1/*` and `/openapi.json`. */
+@Module({})
+export class NativeApiModule {
+  static forRoot(options: NativeApiOptions): DynamicModule {
+    return {
+      module: NativeApiModule,
+      controllers: [ModelsController, ProviderKeysController, OpenApiController],
+      providers: [
+        { provide: PROVIDER_KEY_STORE, useValue: options.providerKeys },
+        { provide: CHANGE_NOTIFIER, useValue: options.changes },
+        // Filled once the app is created, since the document is generated from the running app's routes.
+        { provide: OPENAPI_DOCUMENT, useValue: { current: null } },
+      ],
+      exports: [OPENAPI_DOCUMENT],
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+/**
+ * The HTTP API as OpenAPI 3.1, generated from the controllers and DTOs (WebSocket protocols are described
+ * in AsyncAPI instead). Built once at start-up.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Speech synthesis cache router')
+    .setDescription(
+      'Native HTTP API of the router. Authenticate with `Authorization: Bearer rtr_…` except where noted. ' +
+        'Errors use the envelope `{error: {code, message, retryable, provider_status?}}`.',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Router API key (rtr_…)' })
+    .addSecurityRequirements('bearer')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (c, m) => `${c}_${m}` });
+  return { ...document, openapi: '3.1.0' };
+}

@@ -1,0 +1,68 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Req, UsePipes } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { RouterError } from '@router/contracts';
+import type { ProviderKeyStore } from '@router/provider-keys';
+import { isVendorId, VENDOR_IDS } from '@router/vendors';
+import { CHANGE_NOTIFIER, PROVIDER_KEY_STORE } from '../tokens';
+import { type ChangeNotifier, type IdentifiedRequest, validationPipe } from '@router/service-kit';
+import { ProviderKeyDto, PutProviderKeyBody } from './provider-key.dto';
+
+const VALIDATION_STATUS = 422;
+
+/** The org's stored vendor keys: write-only, encrypted, described by their last four characters. */
+@ApiTags('provider-keys')
+@Controller('v1/provider-keys')
+@UsePipes(validationPipe(VALIDATION_STATUS))
+export class ProviderKeysController {
+  constructor(
+    @Inject(PROVIDER_KEY_STORE) private readonly store: ProviderKeyStore,
+    @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List the vendors the org has stored a key for' })
+  @ApiOkResponse({ type: [ProviderKeyDto] })
+  list(@Req() req: IdentifiedRequest): Promise<ProviderKeyDto[]> {
+    return this.store.list(orgOf(req));
+  }
+
+  @Put(':provider')
+  @ApiOperation({ summary: "Store or replace the org's key for a vendor (used within seconds)" })
+  @ApiParam({ name: 'provider', enum: VENDOR_IDS })
+  @ApiOkResponse({ type: ProviderKeyDto })
+  async put(
+    @Req() req: IdentifiedRequest,
+    @Param('provider') provider: string,
+    @Body() body: PutProviderKeyBody,
+  ): Promise<ProviderKeyDto> {
+    const orgId = orgOf(req);
+    const view = await this.store.put(orgId, checkProvider(provider), body.api_key);
+    this.changes.providerKeyChanged(orgId, provider);
+    return view;
+  }
+
+  @Delete(':provider')
+  @HttpCode(204)
+  @ApiOperation({ summary: "Delete the org's key for a vendor" })
+  @ApiParam({ name: 'provider', enum: VENDOR_IDS })
+  @ApiNoContentResponse()
+  async remove(@Req() req: IdentifiedRequest, @Param('provider') provider: string): Promise<void> {
+    const orgId = orgOf(req);
+    if (!(await this.store.delete(orgId, checkProvider(provider)))) {
+      throw new RouterError('not_found', `No key is stored for ${provider}.`);
+    }
+    this.changes.providerKeyChanged(orgId, provider);
+  }
+}
+
+function checkProvider(provider: string): string {
+  if (!isVendorId(provider)) {
+    throw RouterError.badRequest(`provider must be one of ${VENDOR_IDS.join(', ')}`, VALIDATION_STATUS);
+  }
+  return provider;
+}
+
+export function orgOf(req: IdentifiedRequest): string {
+  if (req.orgId === undefined) throw RouterError.unauthorized();
+  return req.orgId;
+}

@@ -1,0 +1,3 @@
+export const PROVIDER_KEY_STORE = Symbol('PROVIDER_KEY_STORE');
+export const CHANGE_NOTIFIER = Symbol('CHANGE_NOTIFIER');
+export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');

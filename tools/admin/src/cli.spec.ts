@@ -1,0 +1,73 @@
+import { runCli } from './cli';
+
+function harness(respond: (url: string, init: RequestInit) => { status: number; body: unknown }) {
+  const lines: string[] = [];
+  const calls: Array<{ url: string; method: string; body: unknown; auth: string | undefined }> = [];
+  const fakeFetch = (async (input: URL | string, init: RequestInit = {}) => {
+    const url = String(input);
+    const headers = init.headers as Record<string, string>;
+    calls.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined, auth: headers.authorization });
+    const { status, body } = respond(url, init);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+  return { lines, calls, ctx: { adminUrl: 'http://127.0.0.1:3100', adminToken: 'tok', out: (l: string) => lines.push(l), fetch: fakeFetch } };
+}
+
+const org = { id: 'o1', name: 'Acme', retention_days: 30, disabled: false, credit: 'in', active_keys: 0 };
+
+describe('router-admin', () => {
+  it('creates an org with retention, sending the token', async () => {
+    const h = harness(() => ({ status: 201, body: org }));
+    expect(await runCli(['org', 'create', '--name', 'Acme', '--retention', '30'], h.ctx)).toBe(0);
+    expect(h.calls).toEqual([
+      { url: 'http://127.0.0.1:3100/admin/orgs', method: 'POST', body: { name: 'Acme', retention_days: 30 }, auth: 'Bearer tok' },
+    ]);
+    expect(h.lines[0]).toContain('created org o1');
+  });
+
+  it('maps each org command to its change', async () => {
+    const h = harness(() => ({ status: 200, body: org }));
+    await runCli(['org', 'credit', 'o1', 'out'], h.ctx);
+    await runCli(['org', 'disable', 'o1'], h.ctx);
+    await runCli(['org', 'enable', 'o1'], h.ctx);
+    await runCli(['org', 'retention', 'o1', '0'], h.ctx);
+    expect(h.calls.map((c) => [c.method, c.url.replace('http://127.0.0.1:3100', ''), c.body])).toEqual([
+      ['PATCH', '/admin/orgs/o1', { credit: 'out' }],
+      ['PATCH', '/admin/orgs/o1', { disabled: true }],
+      ['PATCH', '/admin/orgs/o1', { disabled: false }],
+      ['PATCH', '/admin/orgs/o1', { retention_days: 0 }],
+    ]);
+  });
+
+  it('prints an issued key once with a warning', async () => {
+    const h = harness(() => ({ status: 201, body: { id: 'k1', key: 'rtr_secret' } }));
+    expect(await runCli(['key', 'issue', 'o1'], h.ctx)).toBe(0);
+    expect(h.lines[0]).toContain('rtr_secret');
+    expect(h.lines[0]).toContain('shown once');
+  });
+
+  it('refuses bad usage before calling the API', async () => {
+    const h = harness(() => ({ status: 200, body: {} }));
+    expect(await runCli(['org', 'retention', 'o1', 'ten'], h.ctx)).toBe(2);
+    expect(await runCli(['org', 'credit', 'o1', 'maybe'], h.ctx)).toBe(2);
+    expect(await runCli(['org', 'create'], h.ctx)).toBe(2);
+    expect(await runCli(['org', 'frobnicate'], h.ctx)).toBe(2);
+    expect(h.calls).toHaveLength(0);
+    expect(h.lines.join('\n')).toContain('DAYS must be a whole number of days, got "ten"');
+  });
+
+  it('reports the API refusal message and exits 1', async () => {
+    const h = harness(() => ({ status: 404, body: { error: { code: 'not_found', message: 'No org with id nope' } } }));
+    expect(await runCli(['org', 'show', 'nope'], h.ctx)).toBe(1);
+    expect(h.lines).toEqual(['error: No org with id nope']);
+  });
+
+  it('says where it tried when the admin API is unreachable', async () => {
+    const h = harness(() => ({ status: 200, body: {} }));
+    h.ctx.fetch = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    expect(await runCli(['org', 'list'], h.ctx)).toBe(1);
+    expect(h.lines[0]).toContain('cannot reach the admin API at http://127.0.0.1:3100');
+  });
+});

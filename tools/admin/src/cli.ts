@@ -1,0 +1,172 @@
+import { parseArgs } from 'node:util';
+
+/** What one run of the CLI needs from outside; tests pass their own. */
+export interface CliContext {
+  adminUrl: string;
+  adminToken: string | undefined;
+  out: (line: string) => void;
+  fetch: typeof fetch;
+}
+
+export const USAGE = `Usage: router-admin <command> [options]
+
+  org create --name NAME [--retention DAYS]   create an org
+  org list                                    list orgs
+  org show ORG_ID                             show one org
+  org retention ORG_ID DAYS                   set retention: 0 (off) or 1..3650 days
+  org credit ORG_ID in|out                    set the credit state
+  org disable ORG_ID | org enable ORG_ID      disable or enable an org
+  key issue ORG_ID                            issue an API key (printed once)
+  key list ORG_ID                             list an org's keys (never the keys themselves)
+  key revoke KEY_ID                           revoke a key
+
+Options: --json (machine-readable output)
+Environment: ADMIN_URL (default http://127.0.0.1:3100), ADMIN_TOKEN (when the admin API requires one)`;
+
+export class UsageError extends Error {}
+export class AdminApiError extends Error {}
+
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: unknown;
+  render: (result: unknown) => string;
+}
+
+/** Runs one command; resolves to the process exit code (0 ok, 1 refused by the API, 2 bad usage). */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  let json = false;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        retention: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    json = values.json ?? false;
+    if (values.help || positionals.length === 0) {
+      ctx.out(USAGE);
+      return values.help ? 0 : 2;
+    }
+    const call = plan(positionals, values);
+    const result = await send(call, ctx);
+    ctx.out(json ? JSON.stringify(result, null, 2) : call.render(result));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      ctx.out(`error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof AdminApiError) {
+      ctx.out(`error: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof TypeError && /argument|option/i.test(error.message)) {
+      ctx.out(`error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function plan(positionals: string[], values: { name?: string; retention?: string }): Call {
+  const [noun, verb, id, arg] = positionals;
+  const need = (value: string | undefined, what: string): string => {
+    if (value === undefined || value === '') throw new UsageError(`${noun} ${verb} needs ${what}`);
+    return value;
+  };
+  switch (`${noun} ${verb}`) {
+    case 'org create':
+      return {
+        method: 'POST',
+        path: '/admin/orgs',
+        body: {
+          name: need(values.name, '--name'),
+          ...(values.retention === undefined ? {} : { retention_days: integer(values.retention, '--retention') }),
+        },
+        render: (o) => `created org ${describeOrg(o)}`,
+      };
+    case 'org list':
+      return { method: 'GET', path: '/admin/orgs', render: (list) => (list as unknown[]).map(describeOrg).join('\n') || '(no orgs)' };
+    case 'org show':
+      return { method: 'GET', path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}`, render: describeOrg };
+    case 'org retention':
+      return patch(need(id, 'ORG_ID'), { retention_days: integer(need(arg, 'DAYS'), 'DAYS') });
+    case 'org credit': {
+      const state = need(arg, 'in or out');
+      if (state !== 'in' && state !== 'out') throw new UsageError('credit must be "in" or "out"');
+      return patch(need(id, 'ORG_ID'), { credit: state });
+    }
+    case 'org disable':
+      return patch(need(id, 'ORG_ID'), { disabled: true });
+    case 'org enable':
+      return patch(need(id, 'ORG_ID'), { disabled: false });
+    case 'key issue':
+      return {
+        method: 'POST',
+        path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/keys`,
+        render: (k) => {
+          const key = k as { id: string; key: string };
+          return `key id ${key.id}\n${key.key}\nThis key is shown once: store it now. Only its hash is kept.`;
+        },
+      };
+    case 'key list':
+      return {
+        method: 'GET',
+        path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/keys`,
+        render: (list) =>
+          (list as Array<{ id: string; prefix: string; created_at: string; revoked_at: string | null }>)
+            .map((k) => `${k.id}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`)
+            .join('\n') || '(no keys)',
+      };
+    case 'key revoke':
+      return {
+        method: 'POST',
+        path: `/admin/keys/${enc(need(id, 'KEY_ID'))}/revoke`,
+        render: (k) => `revoked key ${(k as { id: string }).id}`,
+      };
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  }
+}
+
+function patch(orgId: string, body: Record<string, unknown>): Call {
+  return { method: 'PATCH', path: `/admin/orgs/${enc(orgId)}`, body, render: (o) => `updated org ${describeOrg(o)}` };
+}
+
+function integer(raw: string, what: string): number {
+  if (!/^-?\d+$/.test(raw)) throw new UsageError(`${what} must be a whole number of days, got "${raw}"`);
+  return Number(raw);
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+function describeOrg(value: unknown): string {
+  const o = value as { id: string; name: string; retention_days: number; disabled: boolean; credit: string; active_keys: number };
+  return `${o.id}  ${JSON.stringify(o.name)}  retention ${o.retention_days}d  credit ${o.credit}${o.disabled ? '  DISABLED' : ''}  keys ${o.active_keys}`;
+}
+
+async function send(call: Call, ctx: CliContext): Promise<unknown> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  if (ctx.adminToken) headers.authorization = `Bearer ${ctx.adminToken}`;
+  let res: Response;
+  try {
+    res = await ctx.fetch(new URL(call.path, ctx.adminUrl), {
+      method: call.method,
+      headers,
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    });
+  } catch {
+    throw new AdminApiError(`cannot reach the admin API at ${ctx.adminUrl} (is the router running? set ADMIN_URL)`);
+  }
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  if (!res.ok) throw new AdminApiError(body?.error?.message ?? `the admin API answered HTTP ${res.status}`);
+  return body;
+}
