@@ -4,19 +4,19 @@ const preset = require('./jest.preset');
 
 module.exports = {
   watchman: false,
+  // Per-project testTimeout is ignored by Jest 30; the integration and e2e specs need real services' time.
+  testTimeout: 30000,
   projects: [
     { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
     {
       ...preset,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
-      testTimeout: 30000,
     },
     {
       ...preset,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e-spec.ts'],
-      testTimeout: 60000,
       globalSetup: '<rootDir>/libs/testing/src/e2e-global-setup.js',
       globalTeardown: '<rootDir>/libs/testing/src/e2e-global-teardown.js',
     },

@@ -1,0 +1,95 @@
+{{/* Names, labels and images shared by every template. */}}
+
+{{- define "router.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-wide prefix, kept short enough that "<prefix>-<app>" still fits a 63-character DNS label. */}}
+{{- define "router.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one app's Deployment and Service. Call with (dict "root" $ "name" "<app>"). */}}
+{{- define "router.appFullname" -}}
+{{- printf "%s-%s" (include "router.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "router.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "router.labels" -}}
+helm.sh/chart: {{ include "router.chart" . }}
+app.kubernetes.io/name: {{ include "router.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: router
+{{- end -}}
+
+{{/* Selector labels of one app. Call with (dict "root" $ "name" "<app>"); never change them on a live release. */}}
+{{- define "router.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "router.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{/* "<registry>/<repository>:<tag>"; the tag falls back to global.image.tag, then appVersion. Call with (dict "root" $ "image" <image values>). */}}
+{{- define "router.image" -}}
+{{- $global := .root.Values.global.image -}}
+{{- $repository := .image.repository -}}
+{{- if $global.registry -}}
+{{- $repository = printf "%s/%s" (trimSuffix "/" $global.registry) $repository -}}
+{{- end -}}
+{{- $tag := .image.tag | default $global.tag | default .root.Chart.AppVersion -}}
+{{- printf "%s:%s" $repository $tag -}}
+{{- end -}}
+
+{{- define "router.pullPolicy" -}}
+{{- .image.pullPolicy | default .root.Values.global.image.pullPolicy -}}
+{{- end -}}
+
+{{- define "router.configMapName" -}}
+{{- printf "%s-config" (include "router.fullname" .) -}}
+{{- end -}}
+
+{{/* One env entry reading a variable from the existing Secret. Call with (dict "root" $ "name" "<VAR>" "optional" bool). */}}
+{{- define "router.secretEnvVar" -}}
+{{- $key := index .root.Values.secrets.keys .name | default "" -}}
+{{- if not $key -}}
+{{- fail (printf "secrets.keys has no entry for %s" .name) -}}
+{{- end -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .root.Values.secrets.existingSecret }}
+      key: {{ $key }}
+      {{- if .optional }}
+      optional: true
+      {{- end }}
+{{- end -}}
+
+{{/* Pod and container hardening shared by the apps and the migration Job: the image's `node` user, no root. */}}
+{{- define "router.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: 1000
+runAsGroup: 1000
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{- define "router.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+capabilities:
+  drop: [ALL]
+{{- end -}}

@@ -1,0 +1,22 @@
+// Container HEALTHCHECK: GET /healthz on the app's own port with Node's built-in fetch (no curl in the slim
+// image). The ports mirror each app's default PORT; PORT set in the environment wins, as it does for the app.
+'use strict';
+
+const DEFAULT_PORTS = {
+  'edge-gateway': 8080,
+  'native-api': 3001,
+  'synthesis-worker': 3002,
+  'cache-service': 3003,
+  'vendor-sim': 4010,
+};
+
+const port = process.env.PORT || DEFAULT_PORTS[process.env.APP];
+if (!port) {
+  console.error(`healthcheck: no PORT and no default port for APP=${process.env.APP}`);
+  process.exit(1);
+}
+
+fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(4000) }).then(
+  (res) => process.exit(res.ok ? 0 : 1),
+  () => process.exit(1),
+);

@@ -1,0 +1,202 @@
+import { Client } from 'minio';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
+import { assertValidBlobName, assertValidBlobPrefix } from './blob-name';
+import { BlobNotFoundError } from './blob-store.errors';
+import type { BlobListEntry, BlobPutMeta, BlobStat, BlobStore } from './blob-store.interface';
+
+export interface S3BlobStoreOptions {
+  /** Base URL of the S3 API, e.g. `http://127.0.0.1:4569` or `https://s3.example.internal`; no path. */
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  /** Defaults to `us-east-1`. Given up front so the client never asks the server for the bucket's location. */
+  region?: string;
+  /** Keys per listing request, 1..1000 (S3's own cap). Tests lower it to exercise paging. */
+  listPageSize?: number;
+  /** How long `ping()` waits before answering false. */
+  pingTimeoutMs?: number;
+  /** Concurrent connections to the endpoint (kept alive between requests). */
+  maxSockets?: number;
+}
+
+export interface S3Endpoint {
+  endPoint: string;
+  port: number;
+  useSSL: boolean;
+}
+
+export function parseS3Endpoint(endpoint: string): S3Endpoint {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new Error(`S3 endpoint is not a URL: ${endpoint}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`S3 endpoint must be http:// or https://, got ${url.protocol}`);
+  }
+  if (url.pathname !== '/' || url.search !== '' || url.username !== '' || url.password !== '') {
+    throw new Error('S3 endpoint must be a bare origin (no path, query or credentials)');
+  }
+  const useSSL = url.protocol === 'https:';
+  return {
+    // URL keeps the brackets of an IPv6 literal; the minio client wants the bare address.
+    endPoint: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (useSSL ? 443 : 80) : Number(url.port),
+    useSSL,
+  };
+}
+
+const DEFAULT_REGION = 'us-east-1';
+const MAX_PAGE = 1000;
+const NOT_FOUND_CODES = new Set(['NoSuchKey', 'NotFound']);
+
+function errorCode(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export class S3BlobStore implements BlobStore {
+  private readonly client: Client;
+  private readonly agent: HttpAgent;
+  private readonly bucket: string;
+  private readonly region: string;
+  private readonly pageSize: number;
+  private readonly pingTimeoutMs: number;
+
+  constructor(options: S3BlobStoreOptions) {
+    const pageSize = options.listPageSize ?? MAX_PAGE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) {
+      throw new Error(`listPageSize must be an integer in 1..${MAX_PAGE}`);
+    }
+    this.bucket = options.bucket;
+    this.region = options.region ?? DEFAULT_REGION;
+    this.pageSize = pageSize;
+    this.pingTimeoutMs = options.pingTimeoutMs ?? 2000;
+    const endpoint = parseS3Endpoint(options.endpoint);
+    // Our own agent rather than Node's global one, so that close() can drop its idle keep-alive sockets.
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
+    this.agent = endpoint.useSSL ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+    this.client = new Client({
+      ...endpoint,
+      transportAgent: this.agent,
+      accessKey: options.accessKey,
+      secretKey: options.secretKey,
+      region: this.region,
+      // Path-style works with every S3-compatible store and with IP endpoints; vhost-style needs DNS.
+      pathStyle: true,
+    });
+  }
+
+  async ready(): Promise<void> {
+    if (await this.client.bucketExists(this.bucket)) return;
+    try {
+      await this.client.makeBucket(this.bucket, this.region);
+    } catch (err) {
+      // Another replica may have created it between the two calls (s3rver answers BucketAlreadyExists even
+      // to its owner): accept it only if we can now see it.
+      const code = errorCode(err);
+      const raced = code === 'BucketAlreadyOwnedByYou' || code === 'BucketAlreadyExists';
+      if (!raced || !(await this.client.bucketExists(this.bucket))) throw err;
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.pingTimeoutMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([this.client.bucketExists(this.bucket).catch(() => false), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async put(name: string, data: Buffer, meta?: BlobPutMeta): Promise<void> {
+    assertValidBlobName(name);
+    // The size is always given: with it the client sends one PUT (below its 64 MiB part size) instead of
+    // a multipart upload, whose replies the local emulators mis-parse.
+    await this.client.putObject(
+      this.bucket,
+      name,
+      data,
+      data.length,
+      meta?.contentType ? { 'Content-Type': meta.contentType } : {},
+    );
+  }
+
+  async get(name: string): Promise<Buffer> {
+    const stream = await this.getStream(name);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  async getStream(name: string): Promise<Readable> {
+    assertValidBlobName(name);
+    try {
+      return await this.client.getObject(this.bucket, name);
+    } catch (err) {
+      throw this.mapNotFound(name, err);
+    }
+  }
+
+  async stat(name: string): Promise<BlobStat | null> {
+    assertValidBlobName(name);
+    try {
+      const stat = await this.client.statObject(this.bucket, name);
+      return { size: stat.size, lastModified: stat.lastModified };
+    } catch (err) {
+      if (NOT_FOUND_CODES.has(errorCode(err) ?? '')) return null;
+      throw err;
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    assertValidBlobName(name);
+    try {
+      await this.client.removeObject(this.bucket, name);
+    } catch (err) {
+      if (!NOT_FOUND_CODES.has(errorCode(err) ?? '')) throw err;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobListEntry> {
+    assertValidBlobPrefix(prefix);
+    // ListObjects v1 with a marker, not v2: s3rver 3.7.1 builds v2 continuation tokens with DES, which
+    // OpenSSL 3 (Node >= 17) refuses, so every truncated v2 listing fails there with a 500.
+    let marker = '';
+    for (;;) {
+      const page = await this.client.listObjectsQuery(this.bucket, prefix, marker, {
+        Delimiter: '',
+        MaxKeys: this.pageSize,
+        IncludeVersion: false,
+      });
+      for (const object of page.objects) {
+        if (object.name === undefined) continue;
+        yield {
+          name: object.name,
+          size: Number(object.size ?? 0),
+          lastModified: object.lastModified ?? new Date(0),
+        };
+      }
+      const next = page.nextMarker ?? page.objects.at(-1)?.name;
+      if (!page.isTruncated || next === undefined || next === marker) return;
+      marker = next;
+    }
+  }
+
+  close(): Promise<void> {
+    this.agent.destroy();
+    return Promise.resolve();
+  }
+
+  private mapNotFound(name: string, err: unknown): unknown {
+    return NOT_FOUND_CODES.has(errorCode(err) ?? '') ? new BlobNotFoundError(name, { cause: err }) : err;
+  }
+}

@@ -1,0 +1,6 @@
+export * from './vendor-id';
+export * from './catalogue.types';
+export * from './vendor-definition.types';
+export * from './vendor-definition.check';
+export * from './public-view';
+export * from './catalogue.queries';

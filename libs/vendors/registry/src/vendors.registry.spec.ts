@@ -1,0 +1,257 @@
+import Ajv from 'ajv';
+import { checkVendorDefinition } from '@router/vendors-core';
+import {
+  catalogueResponse,
+  catalogueResponseJson,
+  findVendor,
+  getVendor,
+  isVendorId,
+  VENDORS,
+} from './vendors.registry';
+
+const TOKENS = [
+  'vendor_a',
+  'vendor_b',
+  'vendor_c',
+  'vendor_d',
+  'vendor_e',
+  'vendor_f',
+  'vendor_g',
+  'vendor_h',
+  'vendor_i',
+  'vendor_j',
+];
+
+/** The spec's Provider / Model / Option tables as a closed JSON schema: every field required, no others. */
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const CATALOGUE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['providers'],
+  properties: {
+    providers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'id',
+          'name',
+          'docs_url',
+          'formats',
+          'models',
+          'options',
+          'sample_rates',
+          'speech_sample_rates',
+          'speed',
+        ],
+        properties: {
+          id: { type: 'string', enum: TOKENS },
+          name: { type: 'string', minLength: 1 },
+          docs_url: { type: 'string', pattern: '^https://' },
+          formats: {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { enum: ['pcm', 'wav', 'mp3', 'aac', 'mulaw', 'alaw'] },
+          },
+          models: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['id', 'languages', 'voices', 'voices_url'],
+              properties: {
+                id: { type: 'string', pattern: '^[a-j]_model_[0-9]+$' },
+                languages: { type: 'array', items: { type: 'string', minLength: 1 } },
+                voices: nullable({ type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }),
+                voices_url: { type: 'string', pattern: '^https://' },
+              },
+            },
+          },
+          options: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: [
+                'name',
+                'type',
+                'default',
+                'nullable',
+                'min',
+                'max',
+                'values',
+                'models',
+                'description',
+              ],
+              properties: {
+                name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+                type: { enum: ['number', 'string', 'integer', 'boolean', 'object', 'array'] },
+                default: {},
+                nullable: { type: 'boolean' },
+                min: nullable({ type: 'number' }),
+                max: nullable({ type: 'number' }),
+                values: nullable({ type: 'array', items: { type: 'string' } }),
+                models: nullable({ type: 'array', items: { type: 'string' } }),
+                description: { type: 'string', minLength: 1 },
+              },
+            },
+          },
+          sample_rates: {
+            type: 'array',
+            minItems: 1,
+            items: { enum: [8000, 16000, 22050, 24000, 32000, 44100, 48000] },
+          },
+          speech_sample_rates: {
+            type: 'array',
+            minItems: 1,
+            items: { enum: [8000, 16000, 22050, 24000, 32000, 44100, 48000] },
+          },
+          speed: nullable({
+            type: 'object',
+            additionalProperties: false,
+            required: ['min', 'max'],
+            properties: { min: { type: 'number' }, max: { type: 'number' }, default: { type: 'number' } },
+          }),
+        },
+      },
+    },
+  },
+};
+
+describe('VENDORS', () => {
+  it('holds the ten vendors in token order', () => {
+    expect(VENDORS.map((v) => v.id)).toEqual(TOKENS);
+  });
+
+  it.each(VENDORS.map((v) => [v.id, v]))('%s definition is consistent', (_id, vendor) => {
+    expect(checkVendorDefinition(vendor)).toEqual([]);
+  });
+
+  it('definitions are frozen, so no caller can change the catalogue', () => {
+    const vendor = getVendor('vendor_a');
+    expect(Object.isFrozen(vendor)).toBe(true);
+    expect(Object.isFrozen(vendor.catalogue.options[0])).toBe(true);
+    expect(() => {
+      (vendor.catalogue.formats as string[]).push('flac');
+    }).toThrow(TypeError);
+  });
+
+  it('model ids follow the spec pattern <letter>_model_<n> with the vendor letter, numbered from 1', () => {
+    for (const vendor of VENDORS) {
+      const letter = vendor.id.slice(-1);
+      const ids = vendor.catalogue.models.map((m) => m.id);
+      expect(ids).toEqual(ids.map((_, i) => `${letter}_model_${i + 1}`));
+    }
+  });
+
+  it('display names are "Vendor X" and addresses are placeholders under .invalid', () => {
+    for (const vendor of VENDORS) {
+      const letter = vendor.id.slice(-1);
+      expect(vendor.catalogue.name).toBe(`Vendor ${letter.toUpperCase()}`);
+      const urls = [vendor.catalogue.docs_url, ...vendor.catalogue.models.map((m) => m.voices_url)];
+      for (const url of urls) expect(new URL(url).hostname).toBe(`docs.vendor-${letter}.invalid`);
+    }
+  });
+});
+
+describe('getVendor, findVendor, isVendorId', () => {
+  it('getVendor returns the definition of each token', () => {
+    for (const token of TOKENS) expect(getVendor(token as never).id).toBe(token);
+  });
+
+  it('getVendor throws for a string that is not a token', () => {
+    expect(() => getVendor('vendor_k' as never)).toThrow(/Unknown vendor/);
+  });
+
+  it('findVendor is undefined for unknown ids', () => {
+    expect(findVendor('vendor_c')?.id).toBe('vendor_c');
+    expect(findVendor('vendor_z')).toBeUndefined();
+    expect(findVendor('')).toBeUndefined();
+  });
+
+  it('isVendorId accepts exactly the ten tokens', () => {
+    for (const token of TOKENS) expect(isVendorId(token)).toBe(true);
+    for (const other of ['VENDOR_A', 'vendor-a', 'vendor_k', 'a', '', ' vendor_a', null, undefined, 1, {}]) {
+      expect(isVendorId(other)).toBe(false);
+    }
+  });
+});
+
+describe('catalogueResponse (GET /v1/models)', () => {
+  const body = catalogueResponse();
+
+  it('matches the closed schema of the spec (every field present, nothing more)', () => {
+    const validate = new Ajv({ allErrors: true, strict: true }).compile(CATALOGUE_SCHEMA);
+    const ok = validate(body);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('lists the providers in token order', () => {
+    expect(body.providers.map((p) => p.id)).toEqual(TOKENS);
+  });
+
+  it('every Provider has exactly the spec field set', () => {
+    const fields = [
+      'id',
+      'name',
+      'docs_url',
+      'formats',
+      'models',
+      'options',
+      'sample_rates',
+      'speech_sample_rates',
+      'speed',
+    ];
+    for (const provider of body.providers) expect(Object.keys(provider)).toEqual(fields);
+  });
+
+  it('every Model and Option has exactly the spec field set', () => {
+    for (const provider of body.providers) {
+      for (const model of provider.models)
+        expect(Object.keys(model)).toEqual(['id', 'languages', 'voices', 'voices_url']);
+      for (const option of provider.options) {
+        expect(Object.keys(option)).toEqual([
+          'name',
+          'type',
+          'default',
+          'nullable',
+          'min',
+          'max',
+          'values',
+          'models',
+          'description',
+        ]);
+      }
+    }
+  });
+
+  it('speed carries default only where the spec states one (vendor_g, vendor_h)', () => {
+    const withDefault = body.providers.filter((p) => p.speed && 'default' in p.speed).map((p) => p.id);
+    expect(withDefault).toEqual(['vendor_g', 'vendor_h']);
+  });
+
+  it('holds none of the internal facts', () => {
+    const json = catalogueResponseJson();
+    for (const internal of [
+      'optionRules',
+      'formatRules',
+      'modelTraits',
+      'speedDefault',
+      'splitter',
+      'dialogue',
+    ]) {
+      expect(json).not.toContain(internal);
+    }
+  });
+
+  it('returns a fresh object each call, equal to the serialised form', () => {
+    const first = catalogueResponse();
+    (first.providers as unknown[]).length = 0;
+    expect(catalogueResponse().providers).toHaveLength(10);
+    expect(JSON.parse(catalogueResponseJson())).toEqual(catalogueResponse());
+  });
+});

@@ -1,0 +1,1 @@
+export { vendorA } from './vendor-a.definition';

@@ -1,0 +1,1 @@
+export { vendorB } from './vendor-b.definition';

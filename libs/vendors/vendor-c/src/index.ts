@@ -1,0 +1,1 @@
+export { vendorC } from './vendor-c.definition';

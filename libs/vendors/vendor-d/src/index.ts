@@ -1,0 +1,1 @@
+export { vendorD } from './vendor-d.definition';

@@ -1,0 +1,1 @@
+export { vendorE } from './vendor-e.definition';

@@ -1,0 +1,1 @@
+export { vendorF } from './vendor-f.definition';

@@ -1,0 +1,76 @@
+import { defineVendor, type VendorDefinition } from '@router/vendors-core';
+
+const DOCS = 'https://docs.vendor-f.invalid';
+
+/** The vendor's BCP-47 codes (from its notes); leaving `language` out lets the vendor detect it. */
+// prettier-ignore
+const LANGUAGES = [
+  'en', 'zh', 'fr', 'de', 'hi', 'id', 'it', 'ja', 'ko', 'pt-BR', 'pt-PT', 'ru', 'es-MX', 'es-ES', 'tr',
+  'vi', 'bn', 'ar-EG', 'ar-SA', 'ar-AE',
+];
+
+/**
+ * vendor_f: a single synthesis engine, so one model (`f_model_1`); the voice selects the speaker. Voices
+ * are the vendor's built-ins plus the org's custom voices, read live.
+ */
+export const vendorF: VendorDefinition = defineVendor({
+  id: 'vendor_f',
+  catalogue: {
+    id: 'vendor_f',
+    name: 'Vendor F',
+    docs_url: `${DOCS}/text-to-speech`,
+    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
+    models: [{ id: 'f_model_1', languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` }],
+    options: [
+      {
+        name: 'optimize_streaming_latency',
+        type: 'integer',
+        default: null,
+        nullable: true,
+        min: 0,
+        max: 2,
+        values: null,
+        models: null,
+        description:
+          'Trade quality for latency: 0 is best quality, 2 lowest latency. Null leaves it to the vendor.',
+      },
+      {
+        name: 'text_normalization',
+        type: 'boolean',
+        default: null,
+        nullable: true,
+        min: null,
+        max: null,
+        values: null,
+        models: null,
+        description: 'Normalize numbers, dates and abbreviations before synthesis. Vendor default false.',
+      },
+      {
+        name: 'bit_rate',
+        type: 'integer',
+        default: 128000,
+        nullable: true,
+        min: null,
+        max: null,
+        values: ['32000', '64000', '96000', '128000', '192000'],
+        models: null,
+        description: 'mp3 bitrate in bits per second.',
+      },
+    ],
+    sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speed: { min: 0.7, max: 1.5 },
+  },
+  language: 'optional',
+  speedDefault: 1.0,
+  formatRules: {},
+  optionRules: {
+    bit_rate: { formats: ['mp3'] },
+  },
+  modelTraits: {},
+  voices: null,
+  splitter: 'standard',
+  unspeakable: null,
+  wordTimings: false,
+  finishesTakeOnInterrupt: false,
+});

@@ -1,0 +1,1 @@
+export { vendorG } from './vendor-g.definition';

@@ -1,0 +1,61 @@
+import { defineVendor, type ModelCatalogue, type VendorDefinition } from '@router/vendors-core';
+
+const DOCS = 'https://docs.vendor-g.invalid';
+
+/**
+ * ISO 639-1 codes. The vendor states "60+ languages" without a list and the spec leaves vendor_g's
+ * catalogue entry out; this list is a plausible completion, the same for every model.
+ */
+// prettier-ignore
+const LANGUAGES = [
+  'en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'pl', 'ru', 'uk', 'cs', 'sk', 'sl', 'hr', 'sr', 'bs', 'bg',
+  'ro', 'hu', 'el', 'tr', 'ar', 'he', 'fa', 'ur', 'hi', 'bn', 'pa', 'gu', 'mr', 'ta', 'te', 'kn', 'ml',
+  'si', 'ne', 'th', 'vi', 'id', 'ms', 'tl', 'zh', 'ja', 'ko', 'sv', 'da', 'no', 'fi', 'is', 'et', 'lv',
+  'lt', 'ga', 'cy', 'ca', 'gl', 'eu', 'sq', 'mk', 'hy', 'ka', 'az', 'kk', 'uz', 'sw', 'af', 'am',
+];
+
+function model(id: string): ModelCatalogue {
+  return { id, languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` };
+}
+
+/**
+ * vendor_g: three realtime models (`g_model_1`, its preview `g_model_2`, and the newest `g_model_3`),
+ * language required, speed 0.7 to 1.3 (default 1.0). Voices are the vendor's built-ins plus the project's
+ * cloned voices (usable once ready), read live.
+ */
+export const vendorG: VendorDefinition = defineVendor({
+  id: 'vendor_g',
+  catalogue: {
+    id: 'vendor_g',
+    name: 'Vendor G',
+    docs_url: `${DOCS}/text-to-speech`,
+    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
+    models: [model('g_model_1'), model('g_model_2'), model('g_model_3')],
+    options: [
+      {
+        name: 'reduce_silence',
+        type: 'boolean',
+        default: null,
+        nullable: true,
+        min: null,
+        max: null,
+        values: null,
+        models: null,
+        description: 'Shorten pauses. Vendor default false.',
+      },
+    ],
+    sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
+    speech_sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
+    speed: { min: 0.7, max: 1.3, default: 1.0 },
+  },
+  language: 'required',
+  speedDefault: 1.0,
+  formatRules: {},
+  optionRules: {},
+  modelTraits: {},
+  voices: null,
+  splitter: 'standard',
+  unspeakable: null,
+  wordTimings: false,
+  finishesTakeOnInterrupt: false,
+});

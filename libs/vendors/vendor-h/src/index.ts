@@ -1,0 +1,1 @@
+export { vendorH } from './vendor-h.definition';

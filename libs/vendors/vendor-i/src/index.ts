@@ -1,0 +1,1 @@
+export { vendorI } from './vendor-i.definition';

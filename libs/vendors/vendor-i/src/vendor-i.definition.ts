@@ -1,0 +1,94 @@
+import { defineVendor, type ModelCatalogue, type VendorDefinition } from '@router/vendors-core';
+
+const DOCS = 'https://docs.vendor-i.invalid';
+
+/** The vendor's codes (from its notes); language defaults to `en`. */
+// prettier-ignore
+const LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'pt', 'zh', 'ja', 'hi', 'it', 'ko', 'nl', 'pl', 'ru', 'sv', 'tr', 'tl', 'bg',
+  'ro', 'ar', 'cs', 'el', 'fi', 'hr', 'ms', 'sk', 'da', 'ta', 'uk', 'hu', 'no', 'vi', 'bn', 'th', 'he',
+  'ka', 'id', 'te', 'gu', 'kn', 'ml', 'mr', 'pa', 'or', 'ur',
+];
+
+function model(id: string): ModelCatalogue {
+  return { id, languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` };
+}
+
+/**
+ * vendor_i: two model generations (`i_model_1`, and the newer `i_model_2`), voices read live, language
+ * defaulting to `en`, an optional speed (left out, none is sent). mp3 exists only on the vendor's one-shot
+ * endpoint (its streaming endpoints take raw audio only), and word timings are not available with mp3.
+ */
+export const vendorI: VendorDefinition = defineVendor({
+  id: 'vendor_i',
+  catalogue: {
+    id: 'vendor_i',
+    name: 'Vendor I',
+    docs_url: `${DOCS}/text-to-speech`,
+    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
+    models: [model('i_model_1'), model('i_model_2')],
+    options: [
+      {
+        name: 'volume',
+        type: 'number',
+        default: null,
+        nullable: true,
+        min: 0.5,
+        max: 2.0,
+        values: null,
+        models: null,
+        description: 'Volume multiplier. Vendor default 1.0.',
+      },
+      {
+        name: 'emotion',
+        type: 'string',
+        default: null,
+        nullable: true,
+        min: null,
+        max: null,
+        values: null,
+        models: null,
+        description: 'Delivery guide, in English (e.g. calm, happy).',
+      },
+      {
+        name: 'pronunciation_dict_id',
+        type: 'string',
+        default: null,
+        nullable: true,
+        min: null,
+        max: null,
+        values: null,
+        models: null,
+        description: 'Pronunciation dictionary id stored at the vendor. Cached by id, not by content.',
+      },
+      {
+        name: 'word_timestamps',
+        type: 'boolean',
+        default: true,
+        nullable: false,
+        min: null,
+        max: null,
+        values: null,
+        models: null,
+        description: 'Word timings: /v1/stream sends them as words messages. Not available with mp3.',
+      },
+    ],
+    sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speed: { min: 0.6, max: 1.5 },
+  },
+  language: 'optional-default-en',
+  speedDefault: null,
+  formatRules: {
+    mp3: { restOnly: true },
+  },
+  optionRules: {
+    word_timestamps: { formats: ['pcm', 'wav', 'mulaw', 'alaw'] },
+  },
+  modelTraits: {},
+  voices: null,
+  splitter: 'standard',
+  unspeakable: null,
+  wordTimings: true,
+  finishesTakeOnInterrupt: true,
+});

@@ -1,0 +1,1 @@
+export { vendorJ } from './vendor-j.definition';

@@ -1,0 +1,74 @@
+/**
+ * The deployable apps and what each must be given, as the deployment brief states them. The chart, the compose
+ * file and the image are checked against this one table, so a variable added to an app is added here once.
+ */
+export const APP_NAMES = [
+  'edge-gateway',
+  'native-api',
+  'synthesis-worker',
+  'cache-service',
+  'vendor-sim',
+] as const;
+export type AppName = (typeof APP_NAMES)[number];
+
+/** Variables that only ever come from the Kubernetes Secret (chart) or the operator's .env (compose). */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'INTERNAL_SIGNING_SECRET',
+  'PROVIDER_KEY_MASTER_KEYS',
+  'CACHE_KEY_SECRET',
+  'ADMIN_TOKEN',
+] as const;
+
+/** Every app reads these; the deployment sets them from its own port and log level. */
+export const ALWAYS_SET = ['PORT', 'LOG_LEVEL'] as const;
+
+export interface AppSpec {
+  /** Default PORT, serving /healthz, /readyz and /metrics (and the API where the app has one). */
+  readonly port: number;
+  /** Variables the app cannot start without. */
+  readonly required: readonly string[];
+  /** Variables it reads when present. */
+  readonly optional: readonly string[];
+  /** Whether the chart turns it on by default (the simulator is for demos and tests only). */
+  readonly enabledInChart: boolean;
+}
+
+const S3 = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION'];
+const VENDOR_BASE_URLS = 'ABCDEFGHIJ'.split('').map((letter) => `VENDOR_${letter}_BASE_URL`);
+
+export const APPS: Readonly<Record<AppName, AppSpec>> = {
+  'edge-gateway': {
+    port: 8080,
+    required: ['NATS_URL', 'DATABASE_URL', 'INTERNAL_SIGNING_SECRET', 'NATIVE_API_URL', 'AUTH_CACHE_TTL_MS'],
+    optional: [],
+    enabledInChart: true,
+  },
+  'native-api': {
+    port: 3001,
+    required: ['NATS_URL', 'DATABASE_URL', ...S3, 'INTERNAL_SIGNING_SECRET', 'PROVIDER_KEY_MASTER_KEYS'],
+    optional: ['ADMIN_HOST', 'ADMIN_PORT', 'ADMIN_TOKEN'],
+    enabledInChart: true,
+  },
+  'synthesis-worker': {
+    port: 3002,
+    required: ['NATS_URL', 'DATABASE_URL', ...S3, 'PROVIDER_KEY_MASTER_KEYS', 'CACHE_KEY_SECRET'],
+    optional: VENDOR_BASE_URLS,
+    enabledInChart: true,
+  },
+  'cache-service': {
+    port: 3003,
+    required: ['NATS_URL', 'DATABASE_URL', ...S3],
+    optional: [],
+    enabledInChart: true,
+  },
+  'vendor-sim': { port: 4010, required: [], optional: [], enabledInChart: false },
+};
+
+/** The secret variables an app reads, required or optional. */
+export function secretsOf(app: AppSpec): string[] {
+  const secrets: readonly string[] = SECRET_VARIABLES;
+  return [...app.required, ...app.optional].filter((name) => secrets.includes(name));
+}

@@ -1,0 +1,471 @@
+// Checks the Helm chart without helm (none on the development machines): the values against the chart's own
+// JSON schema, the schema's strictness one rule at a time, and the templates' structure. Reads repo files only.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { APP_NAMES, APPS, SECRET_VARIABLES, secretsOf } from './apps-table';
+import { chartEnvNames, configMapDataKeys, type ChartAppEnv } from './env-names';
+
+const repoRoot = join(__dirname, '..', '..', '..');
+const chartDir = join(repoRoot, 'deploy', 'helm', 'router');
+const read = (...parts: string[]): string => readFileSync(join(chartDir, ...parts), 'utf8');
+
+interface ChartApp extends ChartAppEnv {
+  enabled: boolean;
+  replicas: number;
+  port: number;
+  image: { repository?: string; tag?: string };
+  service?: { type?: string; nodePort?: number };
+  resources: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+  env: Record<string, unknown>;
+  secretEnv: string[];
+  extraEnv?: { name: string; value?: string; valueFrom?: object }[];
+}
+
+interface ChartValues {
+  [key: string]: unknown;
+  global: { [key: string]: unknown; logLevel: string; image: { registry: string; pullSecrets?: string[] } };
+  secrets: { existingSecret: string; keys: Record<string, string> };
+  nats: { url: string };
+  s3: { endpoint: string; region: string; bucket: string };
+  probes: Record<'startup' | 'liveness' | 'readiness', { failureThreshold: number }>;
+  migration: { enabled: boolean; backoffLimit: number; image: { repository: string } };
+  apps: Record<string, ChartApp | undefined>;
+}
+
+const schema = JSON.parse(read('values.schema.json')) as Record<string, unknown>;
+const shippedValues = parse(read('values.yaml')) as ChartValues;
+const templateFiles = readdirSync(join(chartDir, 'templates'));
+const templates = Object.fromEntries(templateFiles.map((file) => [file, read('templates', file)]));
+
+// strict: unknown keywords or misplaced ones in the schema are errors, so a typo cannot quietly loosen it.
+const ajv = new Ajv({ strict: true, allowUnionTypes: true, allErrors: true });
+const validate: ValidateFunction<ChartValues> = ajv.compile<ChartValues>(schema);
+
+function appOf(values: ChartValues, name: string): ChartApp {
+  const app = values.apps[name];
+  if (!app) throw new Error(`values.yaml has no apps.${name}`);
+  return app;
+}
+
+function errorsFor(values: unknown): ErrorObject[] {
+  return validate(values) ? [] : (validate.errors ?? []);
+}
+
+describe('values.schema.json', () => {
+  it('is a draft-07 schema that compiles in strict mode', () => {
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(ajv.validateSchema(schema)).toBe(true);
+  });
+
+  it('accepts values.yaml as shipped', () => {
+    expect(errorsFor(shippedValues)).toEqual([]);
+  });
+
+  it('accepts a realistic production override', () => {
+    const values = structuredClone(shippedValues);
+    values.global.image.registry = 'registry.example.com/router';
+    values.global.image.pullSecrets = ['regcred'];
+    // A parent chart's globals flow into `global`; the chart must not refuse them.
+    values.global.parentChartSetting = { anything: true };
+    const sim = appOf(values, 'vendor-sim');
+    sim.enabled = true;
+    const gateway = appOf(values, 'edge-gateway');
+    gateway.replicas = 6;
+    gateway.service = { type: 'LoadBalancer', nodePort: 30080 };
+    gateway.image.tag = '1.4.2';
+    appOf(values, 'synthesis-worker').env.VENDOR_A_BASE_URL = 'http://router-vendor-sim:4010/vendor_a';
+    appOf(values, 'native-api').extraEnv = [
+      { name: 'NODE_OPTIONS', value: '--max-old-space-size=384' },
+      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    ];
+    values.s3 = {
+      endpoint: 'https://s3.eu-west-1.amazonaws.example',
+      region: 'eu-west-1',
+      bucket: 'router.audio-prod',
+    };
+    values.nats.url = 'tls://nats-0.nats:4222,tls://nats-1.nats:4222';
+    expect(errorsFor(values)).toEqual([]);
+  });
+
+  // Each row breaks exactly one rule; the expected error location proves the rejection is for that rule and not
+  // for something incidental, so a loosened rule fails its own row.
+  const rejections: [string, (values: ChartValues) => void, string, string][] = [
+    ['replicas 0', (v) => (appOf(v, 'native-api').replicas = 0), '/apps/native-api/replicas', 'minimum'],
+    [
+      'negative replicas',
+      (v) => (appOf(v, 'edge-gateway').replicas = -2),
+      '/apps/edge-gateway/replicas',
+      'minimum',
+    ],
+    [
+      'fractional replicas',
+      (v) => (appOf(v, 'cache-service').replicas = 1.5),
+      '/apps/cache-service/replicas',
+      'type',
+    ],
+    [
+      'port above 65535',
+      (v) => (appOf(v, 'edge-gateway').port = 70000),
+      '/apps/edge-gateway/port',
+      'maximum',
+    ],
+    [
+      'privileged port (the image runs as non-root)',
+      (v) => (appOf(v, 'native-api').port = 80),
+      '/apps/native-api/port',
+      'minimum',
+    ],
+    ['port 0', (v) => (appOf(v, 'vendor-sim').port = 0), '/apps/vendor-sim/port', 'minimum'],
+    [
+      'port as a string',
+      (v) => ((appOf(v, 'native-api') as unknown as { port: string }).port = '3001'),
+      '/apps/native-api/port',
+      'type',
+    ],
+    ['unknown top-level key', (v) => (v.replicaCount = 2), '', 'additionalProperties'],
+    [
+      'unknown key inside an app',
+      (v) => ((appOf(v, 'native-api') as unknown as Record<string, unknown>).replica = 2),
+      '/apps/native-api',
+      'additionalProperties',
+    ],
+    [
+      'misspelt app name',
+      (v) => (v.apps['edge-gatway'] = structuredClone(appOf(v, 'edge-gateway'))),
+      '/apps',
+      'additionalProperties',
+    ],
+    [
+      'unknown key in a resource list',
+      (v) => (appOf(v, 'cache-service').resources.requests = { memroy: '1Gi' }),
+      '/apps/cache-service/resources/requests',
+      'additionalProperties',
+    ],
+    [
+      'unknown key in the S3 settings',
+      (v) => ((v.s3 as Record<string, unknown>).accessKey = 'AKIA'),
+      '/s3',
+      'additionalProperties',
+    ],
+    [
+      'missing image repository',
+      (v) => delete appOf(v, 'cache-service').image.repository,
+      '/apps/cache-service/image',
+      'required',
+    ],
+    [
+      'empty image repository',
+      (v) => (appOf(v, 'native-api').image.repository = ''),
+      '/apps/native-api/image/repository',
+      'minLength',
+    ],
+    [
+      'an image repository with a space in it',
+      (v) => (appOf(v, 'native-api').image.repository = 'router native-api'),
+      '/apps/native-api/image/repository',
+      'pattern',
+    ],
+    ['a missing app', (v) => delete v.apps['synthesis-worker'], '/apps', 'required'],
+    [
+      'enabled as a string',
+      (v) => ((appOf(v, 'vendor-sim') as unknown as { enabled: string }).enabled = 'yes'),
+      '/apps/vendor-sim/enabled',
+      'type',
+    ],
+    [
+      'a secret in plain env',
+      (v) => (appOf(v, 'native-api').env.DATABASE_URL = 'postgresql://u:p@db/router'),
+      '/apps/native-api/env',
+      'propertyNames',
+    ],
+    [
+      'PORT in env (it comes from port)',
+      (v) => (appOf(v, 'edge-gateway').env.PORT = '9999'),
+      '/apps/edge-gateway/env',
+      'propertyNames',
+    ],
+    [
+      'an env name that is not a variable name',
+      (v) => (appOf(v, 'edge-gateway').env['MY-VAR'] = 'x'),
+      '/apps/edge-gateway/env',
+      'propertyNames',
+    ],
+    [
+      'an unknown secret variable',
+      (v) => appOf(v, 'native-api').secretEnv.push('AWS_SECRET'),
+      '/apps/native-api/secretEnv/5',
+      'enum',
+    ],
+    [
+      'a secret listed twice',
+      (v) => appOf(v, 'cache-service').secretEnv.push('DATABASE_URL'),
+      '/apps/cache-service/secretEnv',
+      'uniqueItems',
+    ],
+    [
+      'extraEnv with neither value nor valueFrom',
+      (v) => (appOf(v, 'native-api').extraEnv = [{ name: 'X' }]),
+      '/apps/native-api/extraEnv/0',
+      'oneOf',
+    ],
+    [
+      'service type that is not a Service type',
+      (v) => (appOf(v, 'edge-gateway').service = { type: 'Ingress' }),
+      '/apps/edge-gateway/service/type',
+      'enum',
+    ],
+    [
+      'nodePort outside the node-port range',
+      (v) => (appOf(v, 'edge-gateway').service = { type: 'NodePort', nodePort: 8080 }),
+      '/apps/edge-gateway/service/nodePort',
+      'minimum',
+    ],
+    ['a NATS URL with the wrong scheme', (v) => (v.nats.url = 'http://nats:4222'), '/nats/url', 'pattern'],
+    ['an invalid bucket name', (v) => (v.s3.bucket = 'Router_Audio'), '/s3/bucket', 'pattern'],
+    ['an S3 endpoint without a scheme', (v) => (v.s3.endpoint = 'minio:9000'), '/s3/endpoint', 'pattern'],
+    ['an unknown log level', (v) => (v.global.logLevel = 'verbose'), '/global/logLevel', 'enum'],
+    ['an empty Secret name', (v) => (v.secrets.existingSecret = ''), '/secrets/existingSecret', 'pattern'],
+    [
+      'a secret key map entry for an unknown variable',
+      (v) => (v.secrets.keys.AWS_SECRET = 'aws'),
+      '/secrets/keys',
+      'additionalProperties',
+    ],
+    [
+      'a missing secret key map entry',
+      (v) => delete v.secrets.keys.DATABASE_URL,
+      '/secrets/keys',
+      'required',
+    ],
+    [
+      'negative migration retries',
+      (v) => (v.migration.backoffLimit = -1),
+      '/migration/backoffLimit',
+      'minimum',
+    ],
+    [
+      'a probe that can never fail',
+      (v) => (v.probes.liveness.failureThreshold = 0),
+      '/probes/liveness/failureThreshold',
+      'minimum',
+    ],
+  ];
+
+  it.each(rejections)('rejects %s', (_label, mutate, instancePath, keyword) => {
+    const values = structuredClone(shippedValues);
+    mutate(values);
+    const errors = errorsFor(values);
+    expect(errors.map((e) => ({ instancePath: e.instancePath, keyword: e.keyword }))).toContainEqual({
+      instancePath,
+      keyword,
+    });
+  });
+});
+
+describe('values.yaml apps', () => {
+  const configMapKeys = configMapDataKeys(templates['configmap.yaml']);
+
+  it('has exactly the five apps, each on its default port and enabled as intended', () => {
+    expect(Object.keys(shippedValues.apps).sort()).toEqual([...APP_NAMES].sort());
+    for (const name of APP_NAMES) {
+      const app = appOf(shippedValues, name);
+      expect({ name, port: app.port, enabled: app.enabled }).toEqual({
+        name,
+        port: APPS[name].port,
+        enabled: APPS[name].enabledInChart,
+      });
+      expect(app.image.repository).toBe(`router-${name}`);
+    }
+  });
+
+  it('puts the external services in the ConfigMap, not the secrets', () => {
+    expect(configMapKeys.sort()).toEqual(['NATS_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION']);
+    for (const key of configMapKeys) expect(SECRET_VARIABLES).not.toContain(key);
+  });
+
+  it.each(APP_NAMES)('gives %s every variable it requires', (name) => {
+    const received = chartEnvNames(appOf(shippedValues, name), configMapKeys);
+    const missing = APPS[name].required.filter((variable) => !received.has(variable));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(APP_NAMES)('gives %s exactly its own secrets and no plain variable it does not read', (name) => {
+    const app = appOf(shippedValues, name);
+    const spec = APPS[name];
+    expect([...app.secretEnv, ...(app.optionalSecretEnv ?? [])].sort()).toEqual(secretsOf(spec).sort());
+    const readable = new Set([...spec.required, ...spec.optional]);
+    expect(Object.keys(app.env).filter((variable) => !readable.has(variable))).toEqual([]);
+  });
+
+  it('marks only optional secrets as optional', () => {
+    for (const name of APP_NAMES) {
+      const app = appOf(shippedValues, name);
+      for (const secret of app.optionalSecretEnv ?? []) expect(APPS[name].optional).toContain(secret);
+    }
+  });
+
+  it('points the gateway at the release own native-api service and port', () => {
+    expect(appOf(shippedValues, 'edge-gateway').env.NATIVE_API_URL).toBe(
+      'http://{{ include "router.appFullname" (dict "root" . "name" "native-api") }}:{{ (index .Values.apps "native-api").port }}',
+    );
+  });
+
+  it('keeps the admin API on loopback by default', () => {
+    expect(appOf(shippedValues, 'native-api').env.ADMIN_HOST).toBe('127.0.0.1');
+  });
+
+  it('maps every secret variable to a key of the existing Secret', () => {
+    expect(Object.keys(shippedValues.secrets.keys).sort()).toEqual([...SECRET_VARIABLES].sort());
+    expect(shippedValues.secrets.existingSecret).not.toBe('');
+  });
+});
+
+describe('chart templates (structural: helm cannot run here)', () => {
+  const deployment = templates['deployment.yaml'];
+  const service = templates['service.yaml'];
+  const job = templates['migration-job.yaml'];
+  const helpers = templates['_helpers.tpl'];
+  const appRange = /\{\{-? range \$name, \$app := \.Values\.apps \}\}/g;
+
+  it('has the expected files', () => {
+    expect(templateFiles.sort()).toEqual(
+      [
+        'NOTES.txt',
+        '_helpers.tpl',
+        'configmap.yaml',
+        'deployment.yaml',
+        'migration-job.yaml',
+        'service.yaml',
+      ].sort(),
+    );
+  });
+
+  it('renders Deployments from one range over .Values.apps, only for enabled apps', () => {
+    expect(deployment.match(appRange)).toHaveLength(1);
+    expect(deployment).toMatch(/range \$name, \$app := \.Values\.apps \}\}\s*\{\{-? if \$app\.enabled \}\}/);
+    expect(deployment.match(/^kind: Deployment$/gm)).toHaveLength(1);
+    expect(deployment).toContain('replicas: {{ $app.replicas }}');
+    expect(deployment).toContain('containerPort: {{ $app.port }}');
+    expect(deployment).toContain('value: {{ $app.port | quote }}');
+  });
+
+  it('renders Services from one range over .Values.apps, only for enabled apps', () => {
+    expect(service.match(appRange)).toHaveLength(1);
+    expect(service).toMatch(/range \$name, \$app := \.Values\.apps \}\}\s*\{\{-? if \$app\.enabled \}\}/);
+    expect(service.match(/^kind: Service$/gm)).toHaveLength(1);
+    expect(service).toContain('port: {{ $app.port }}');
+    expect(service).toContain('targetPort: http');
+  });
+
+  it('selects each app pods with the same labels in its Service and its Deployment', () => {
+    const selector = '{{- include "router.selectorLabels" $component';
+    expect(deployment).toContain(selector);
+    expect(service).toContain(selector);
+    expect(deployment).toContain('$component := dict "root" $ "name" $name');
+    expect(service).toContain('$component := dict "root" $ "name" $name');
+  });
+
+  it('probes liveness on /healthz and readiness on /readyz', () => {
+    expect(deployment).toMatch(/livenessProbe:\s*\n\s*httpGet:\s*\n\s*path: \/healthz\s*\n\s*port: http/);
+    expect(deployment).toMatch(/readinessProbe:\s*\n\s*httpGet:\s*\n\s*path: \/readyz\s*\n\s*port: http/);
+    expect(deployment).toMatch(/startupProbe:\s*\n\s*httpGet:\s*\n\s*path: \/healthz/);
+  });
+
+  it('feeds env from values, from the ConfigMap and from the existing Secret', () => {
+    expect(deployment).toContain('range $key, $value := $app.env');
+    expect(deployment).toContain('tpl (toString $value) $');
+    expect(deployment).toMatch(/if \$app\.sharedConfig \}\}\s*\n\s*envFrom:\s*\n\s*- configMapRef:/);
+    expect(deployment).toContain('range $app.secretEnv');
+    expect(helpers).toMatch(/secretKeyRef:\s*\n\s*name: \{\{ \.root\.Values\.secrets\.existingSecret \}\}/);
+    // The chart never creates the Secret itself: it is an existing one, named in values.
+    for (const text of Object.values(templates)) expect(text).not.toMatch(/^kind: Secret$/m);
+  });
+
+  it('runs the migration as a pre-install/pre-upgrade hook Job that reads only the Secret', () => {
+    expect(job).toMatch(/^kind: Job$/m);
+    expect(job).toContain('helm.sh/hook: pre-install,pre-upgrade');
+    expect(job).toContain('helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded');
+    expect(job).toContain('command: ["node", "dist/tools/migrate/main.js"]');
+    expect(job).toContain('"name" "DATABASE_URL"');
+    // Hooks run before the release's own resources exist, so the ConfigMap is not there yet.
+    expect(job).not.toContain('configMapRef');
+    expect(job).toContain('restartPolicy: Never');
+  });
+
+  it('runs every pod as non-root with a read-only root filesystem', () => {
+    expect(helpers).toMatch(/runAsNonRoot: true/);
+    expect(helpers).toMatch(/readOnlyRootFilesystem: true/);
+    expect(helpers).toMatch(/allowPrivilegeEscalation: false/);
+    for (const text of [deployment, job]) {
+      expect(text).toContain('include "router.podSecurityContext"');
+      expect(text).toContain('include "router.containerSecurityContext"');
+    }
+  });
+
+  it('references only .Values paths that exist in values.yaml', () => {
+    const sources = [...Object.values(templates), read('values.yaml')];
+    const paths = new Set(
+      sources.flatMap((text) =>
+        [...text.matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)].map((m) => m[1]),
+      ),
+    );
+    expect(paths.size).toBeGreaterThan(10);
+    const unresolved = [...paths].filter((path) => {
+      let node: unknown = shippedValues;
+      for (const key of path.slice(1).split('.')) {
+        if (node === null || typeof node !== 'object' || !(key in node)) return true;
+        node = (node as Record<string, unknown>)[key];
+      }
+      return false;
+    });
+    expect(unresolved).toEqual([]);
+  });
+
+  it('indexes only apps that exist', () => {
+    const sources = [...Object.values(templates), read('values.yaml')];
+    const indexed = sources.flatMap((text) =>
+      [...text.matchAll(/index \$?\.Values\.apps "([^"]+)"/g)].map((m) => m[1]),
+    );
+    expect(indexed.length).toBeGreaterThan(0);
+    for (const name of indexed) expect(APP_NAMES).toContain(name);
+  });
+
+  it('reads only app fields the schema defines', () => {
+    const definitions = schema.definitions as Record<
+      string,
+      { properties: Record<string, { properties?: object }> }
+    >;
+    const appFields = Object.keys(definitions.app.properties);
+    const serviceFields = Object.keys(definitions.app.properties.service.properties!);
+    const used = (pattern: RegExp): string[] => [
+      ...new Set(Object.values(templates).flatMap((text) => [...text.matchAll(pattern)].map((m) => m[1]))),
+    ];
+    const appUsed = used(/\$app\.([A-Za-z_][A-Za-z0-9_]*)/g);
+    expect(appUsed).toEqual(
+      expect.arrayContaining(['enabled', 'replicas', 'port', 'image', 'env', 'secretEnv']),
+    );
+    expect(appUsed.filter((field) => !appFields.includes(field))).toEqual([]);
+    expect(
+      used(/\$service\.([A-Za-z_][A-Za-z0-9_]*)/g).filter((field) => !serviceFields.includes(field)),
+    ).toEqual([]);
+  });
+
+  it('defines every helper that is included', () => {
+    const defined = new Set([...helpers.matchAll(/define "([^"]+)"/g)].map((m) => m[1]));
+    const sources = [...Object.values(templates), read('values.yaml')];
+    const included = new Set(
+      sources.flatMap((text) => [...text.matchAll(/include "([^"]+)"/g)].map((m) => m[1])),
+    );
+    expect([...included].filter((name) => !defined.has(name))).toEqual([]);
+  });
+
+  it('is a v2 chart named router with a semver version', () => {
+    const chart = parse(read('Chart.yaml')) as Record<string, unknown>;
+    expect(chart.apiVersion).toBe('v2');
+    expect(chart.name).toBe('router');
+    expect(chart.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(typeof chart.appVersion).toBe('string');
+  });
+});
