@@ -29,12 +29,6 @@ export interface KeyDirectoryOptions {
   now: () => number;
 }
 
-interface Cached<T> {
-  value: T;
-  loadedAt: number;
-  refreshing?: Promise<T>;
-}
-
 /**
  * The gateway's memory of keys and orgs. A request is answered from here; Postgres is read only on a miss,
  * in the background when an entry ages past its TTL, and after a change event drops the entry, so key,

@@ -5,8 +5,9 @@ import type { Logger } from 'pino';
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
+  // Nest's own chatter (modules initialised, routes mapped) is debug detail, not operations news.
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    this.logger.debug({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error({ context, trace }, String(message));

@@ -28,7 +28,14 @@ export class ProviderKeyStore {
 
   async put(orgId: string, provider: string, apiKey: string): Promise<ProviderKeyView> {
     const sealed = this.ring.seal(apiKey, sealContext(orgId, provider));
-    const data = { ...sealed, last4: apiKey.slice(-4) };
+    // Prisma's Bytes are Uint8Arrays over plain ArrayBuffers; Node's Buffers may sit on a shared pool.
+    const data = {
+      ciphertext: new Uint8Array(sealed.ciphertext),
+      nonce: new Uint8Array(sealed.nonce),
+      authTag: new Uint8Array(sealed.authTag),
+      keyVersion: sealed.keyVersion,
+      last4: apiKey.slice(-4),
+    };
     const row = await this.prisma.providerKey.upsert({
       where: { orgId_provider: { orgId, provider } },
       create: { orgId, provider, ...data },

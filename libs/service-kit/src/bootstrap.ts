@@ -9,6 +9,15 @@ export interface HttpAppOptions {
   host?: string;
   /** Largest JSON body accepted; larger ones get `bad_request`. */
   bodyLimit?: string;
+  /** Runs once the app's routes exist and before it listens (e.g. to build the OpenAPI document). */
+  beforeListen?: (app: INestApplication) => void | Promise<void>;
+}
+
+/** A root module made of feature modules, as each app (and the standalone process) composes them. */
+export function composeModules(name: string, imports: Array<Type | DynamicModule>): DynamicModule {
+  const root = class {};
+  Object.defineProperty(root, 'name', { value: name });
+  return { module: root, imports };
 }
 
 /** Creates and starts one Nest HTTP app the same way for every service, standalone or alone. */
@@ -21,7 +30,7 @@ export async function startHttpApp(rootModule: Type | DynamicModule, options: Ht
   });
   app.useBodyParser('json', { limit: options.bodyLimit ?? '1mb' });
   app.disable('x-powered-by');
-  app.enableShutdownHooks();
+  await options.beforeListen?.(app);
   await app.listen(options.port, options.host ?? '0.0.0.0');
   return app;
 }

@@ -1,10 +1,12 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { Health } from '@router/observability';
 import { HEALTH } from './tokens';
 import { Public } from './identity.guard';
 
 /** Liveness, readiness (503 naming what is down) and Prometheus metrics, on every app's port. */
+@ApiExcludeController()
 @Controller()
 @Public()
 export class HealthController {

@@ -6,3 +6,5 @@ export * from './service-kit.module';
 export * from './bootstrap';
 export * from './validation';
 export * from './change-notifier';
+export * from './bus-service';
+export * from './run-service';

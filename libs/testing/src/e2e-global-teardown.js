@@ -1,2 +1,3 @@
-// Placeholder until the e2e stack launcher lands.
-module.exports = async () => {};
+module.exports = async () => {
+  await globalThis.__ROUTER_E2E__?.stop();
+};

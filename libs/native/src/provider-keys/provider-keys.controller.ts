@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, Req, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, type PipeTransform, Put, Req, UsePipes } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RouterError } from '@router/contracts';
 import type { ProviderKeyStore } from '@router/provider-keys';
@@ -8,6 +8,16 @@ import { type ChangeNotifier, type IdentifiedRequest, validationPipe } from '@ro
 import { ProviderKeyDto, PutProviderKeyBody } from './provider-key.dto';
 
 const VALIDATION_STATUS = 422;
+
+/** Checked before the body, so a wrong vendor token is the error reported. */
+class ProviderParam implements PipeTransform<string, string> {
+  transform(provider: string): string {
+    if (!isVendorId(provider)) {
+      throw RouterError.badRequest(`provider must be one of ${VENDOR_IDS.join(', ')}`, VALIDATION_STATUS);
+    }
+    return provider;
+  }
+}
 
 /** The org's stored vendor keys: write-only, encrypted, described by their last four characters. */
 @ApiTags('provider-keys')
@@ -32,11 +42,11 @@ export class ProviderKeysController {
   @ApiOkResponse({ type: ProviderKeyDto })
   async put(
     @Req() req: IdentifiedRequest,
-    @Param('provider') provider: string,
+    @Param('provider', ProviderParam) provider: string,
     @Body() body: PutProviderKeyBody,
   ): Promise<ProviderKeyDto> {
     const orgId = orgOf(req);
-    const view = await this.store.put(orgId, checkProvider(provider), body.api_key);
+    const view = await this.store.put(orgId, provider, body.api_key);
     this.changes.providerKeyChanged(orgId, provider);
     return view;
   }
@@ -46,21 +56,15 @@ export class ProviderKeysController {
   @ApiOperation({ summary: "Delete the org's key for a vendor" })
   @ApiParam({ name: 'provider', enum: VENDOR_IDS })
   @ApiNoContentResponse()
-  async remove(@Req() req: IdentifiedRequest, @Param('provider') provider: string): Promise<void> {
+  async remove(@Req() req: IdentifiedRequest, @Param('provider', ProviderParam) provider: string): Promise<void> {
     const orgId = orgOf(req);
-    if (!(await this.store.delete(orgId, checkProvider(provider)))) {
+    if (!(await this.store.delete(orgId, provider))) {
       throw new RouterError('not_found', `No key is stored for ${provider}.`);
     }
     this.changes.providerKeyChanged(orgId, provider);
   }
 }
 
-function checkProvider(provider: string): string {
-  if (!isVendorId(provider)) {
-    throw RouterError.badRequest(`provider must be one of ${VENDOR_IDS.join(', ')}`, VALIDATION_STATUS);
-  }
-  return provider;
-}
 
 export function orgOf(req: IdentifiedRequest): string {
   if (req.orgId === undefined) throw RouterError.unauthorized();

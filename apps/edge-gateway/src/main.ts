@@ -1,0 +1,39 @@
+import { createBus } from '@router/bus';
+import { commonEnv, databaseEnv, env, loadConfig, natsEnv, signingEnv } from '@router/config';
+import { createDatabase } from '@router/db';
+import { startEdgeGateway } from '@router/edge';
+import { createLogger, Health } from '@router/observability';
+import { closeAll, registerBusReadiness, runService } from '@router/service-kit';
+
+const SERVICE = 'edge-gateway';
+
+const schema = {
+  ...commonEnv,
+  ...natsEnv,
+  ...databaseEnv,
+  ...signingEnv,
+  PORT: env.int({ default: 8080, min: 0, max: 65535 }),
+  HOST: env.string({ default: '0.0.0.0' }),
+  NATIVE_API_URL: env.url({ protocols: ['http'] }),
+  AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+};
+
+runService(SERVICE, async () => {
+  const config = loadConfig(schema, process.env);
+  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
+  const health = new Health(SERVICE);
+  const db = await createDatabase({ url: config.DATABASE_URL });
+  const bus = createBus({ kind: 'nats', url: config.NATS_URL, name: SERVICE });
+  registerBusReadiness(health, bus);
+  const gateway = await startEdgeGateway(
+    {
+      port: config.PORT,
+      host: config.HOST,
+      nativeApiUrl: config.NATIVE_API_URL,
+      signingSecret: config.INTERNAL_SIGNING_SECRET,
+      authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    },
+    { prisma: db.prisma, bus, logger, health },
+  );
+  return closeAll(db, bus, gateway);
+});

@@ -1,0 +1,44 @@
+import { IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { call, createOrgWithKey, readE2eStack } from '@router/testing';
+
+const stack = readE2eStack();
+const secret = stack.env.INTERNAL_SIGNING_SECRET!;
+
+describe('native-api behind the gateway (e2e)', () => {
+  const { orgId } = createOrgWithKey(stack.adminUrl, 'identity');
+  const path = '/v1/provider-keys';
+
+  it('refuses a request sent straight to it without the gateway signature', async () => {
+    const res = await call(stack.nativeApiUrl, 'GET', path);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+  });
+
+  it('refuses a forged signature and a replayed stale one, and accepts a fresh one', async () => {
+    const forged = signIdentity({ method: 'GET', path, orgId }, 'f'.repeat(43), Date.now());
+    expect((await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: forged } })).status).toBe(401);
+
+    const stale = signIdentity({ method: 'GET', path, orgId }, secret, Date.now() - 30_000);
+    expect((await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: stale } })).status).toBe(401);
+
+    const fresh = signIdentity({ method: 'GET', path, orgId }, secret, Date.now());
+    const ok = await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: fresh } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual([]);
+  });
+
+  it('refuses a signature made for another path', async () => {
+    const other = signIdentity({ method: 'GET', path: '/v1/models', orgId }, secret, Date.now());
+    expect((await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: other } })).status).toBe(401);
+  });
+
+  it('answers health, readiness and metrics on every app without the gateway', async () => {
+    for (const [app, port] of Object.entries(stack.ports)) {
+      const base = `http://127.0.0.1:${port}`;
+      expect([app, (await call(base, 'GET', '/healthz')).status]).toEqual([app, 200]);
+      expect([app, (await call(base, 'GET', '/readyz')).status]).toEqual([app, 200]);
+      const metrics = await call(base, 'GET', '/metrics');
+      expect(metrics.text).toContain('process_cpu_user_seconds_total');
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { AdminService } from '@router/admin';
+import { createBus } from '@router/bus';
+import { serveCache } from '@router/cache';
+import { commonEnv, env, loadConfig } from '@router/config';
+import { createDatabase } from '@router/db';
+import { startEdgeGateway } from '@router/edge';
+import { startNativeApi } from '@router/native';
+import { createLogger, Health } from '@router/observability';
+import { KeyRing } from '@router/provider-keys';
+import { BusChangeNotifier, closeAll, runService } from '@router/service-kit';
+import { serveSynthesis } from '@router/synthesis';
+import { loadOrCreateSecrets } from './secrets';
+
+const SERVICE = 'router';
+
+/**
+ * Every app in one process, with embedded defaults: the in-process bus, filesystem blobs, an embedded
+ * Postgres (PGlite) unless DATABASE_URL is set. Same code paths as the distributed services.
+ */
+const schema = {
+  ...commonEnv,
+  PORT: env.int({ default: 8080, min: 0, max: 65535 }),
+  HOST: env.string({ default: '0.0.0.0' }),
+  ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
+  DATA_DIR: env.string({ default: '.router' }),
+  DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
+  INTERNAL_SIGNING_SECRET: env.optionalString(),
+  PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
+  AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+};
+
+runService(SERVICE, async () => {
+  const config = loadConfig(schema, process.env);
+  const startedAt = Date.now();
+  const dataDir = resolve(config.DATA_DIR);
+  const secrets = loadOrCreateSecrets(dataDir, {
+    ...(config.INTERNAL_SIGNING_SECRET ? { signingSecret: config.INTERNAL_SIGNING_SECRET } : {}),
+    ...(config.PROVIDER_KEY_MASTER_KEYS ? { providerKeyMasterKeys: config.PROVIDER_KEY_MASTER_KEYS } : {}),
+  });
+  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
+  const health = new Health(SERVICE);
+
+  const db = await createDatabase(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { pgliteDataDir: resolve(dataDir, 'pg') },
+  );
+  await db.migrate();
+  const bus = createBus({ kind: 'memory' });
+  const workers = [...serveCache(bus, startedAt), ...serveSynthesis(bus, startedAt)];
+
+  const api = await startNativeApi(
+    { port: 0, host: '127.0.0.1', signingSecret: secrets.signingSecret, admin: { port: config.ADMIN_PORT, host: '127.0.0.1' } },
+    { prisma: db.prisma, bus, keyRing: KeyRing.parse(secrets.providerKeyMasterKeys), logger, health },
+  );
+  const gateway = await startEdgeGateway(
+    {
+      port: config.PORT,
+      host: config.HOST,
+      nativeApiUrl: `http://127.0.0.1:${api.port}`,
+      signingSecret: secrets.signingSecret,
+      authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    },
+    { prisma: db.prisma, bus, logger, health },
+  );
+
+  const demoKey = await createDemoOrgOnEmptyDatabase(new AdminService(db.prisma, new BusChangeNotifier(bus, logger)));
+  printWelcome({ port: gateway.port, adminPort: api.adminPort, database: db.kind, dataDir, demoKey });
+  return closeAll(db, bus, () => Promise.resolve(workers.forEach((s) => s.unsubscribe())), api, gateway);
+});
+
+/** A first start on an empty database gets a demo org, and its key is printed this once. */
+async function createDemoOrgOnEmptyDatabase(admin: AdminService): Promise<string | undefined> {
+  if ((await admin.listOrgs()).length > 0) return undefined;
+  const org = await admin.createOrg({ name: 'demo' });
+  return (await admin.issueKey(org.id)).key;
+}
+
+function printWelcome(info: { port: number; adminPort: number; database: string; dataDir: string; demoKey: string | undefined }): void {
+  const lines = [
+    '',
+    `The router is listening on http://localhost:${info.port} (HTTP and WebSocket).`,
+    `Data: ${info.database === 'pglite' ? `embedded Postgres in ${info.dataDir}/pg` : 'the Postgres at DATABASE_URL'}; admin API on 127.0.0.1:${info.adminPort}.`,
+    '',
+    ...(info.demoKey
+      ? [`A demo org was created. Its API key (shown once, store it now):`, `  ${info.demoKey}`, '']
+      : []),
+    'Create an org and a key with the admin CLI:',
+    `  ADMIN_URL=http://127.0.0.1:${info.adminPort} npm run admin -- org create --name "My org"`,
+    `  ADMIN_URL=http://127.0.0.1:${info.adminPort} npm run admin -- key issue <org id>`,
+    'Then, for example:',
+    `  curl http://localhost:${info.port}/v1/models`,
+    `  curl -H "Authorization: Bearer <key>" http://localhost:${info.port}/v1/provider-keys`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

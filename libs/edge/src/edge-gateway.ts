@@ -1,0 +1,78 @@
+import type { Bus } from '@router/bus';
+import { authChangedV1 } from '@router/contracts';
+import type { PrismaClient } from '@router/db';
+import type { Health, Logger } from '@router/observability';
+import { GatewayServer } from './gateway.server';
+import { type AuthSource, KeyDirectory } from './key-directory';
+import { nativeRoute, RouteTable } from './surface-routes';
+
+export interface EdgeGatewayConfig {
+  port: number;
+  host?: string;
+  nativeApiUrl: string;
+  signingSecret: string;
+  /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
+  authCacheTtlMs: number;
+}
+
+export interface EdgeGatewayDeps {
+  prisma: PrismaClient;
+  bus: Bus;
+  logger: Logger;
+  health: Health;
+  now?: () => number;
+}
+
+export interface RunningGateway {
+  port: number;
+  directory: KeyDirectory;
+  close(): Promise<void>;
+}
+
+/** Postgres as the key directory's source, read only on misses and refreshes. */
+export function prismaAuthSource(prisma: PrismaClient): AuthSource {
+  return {
+    async findKey(keyHash) {
+      const row = await prisma.apiKey.findUnique({ where: { keyHash }, select: { orgId: true, revokedAt: true } });
+      return row && { orgId: row.orgId, revoked: row.revokedAt !== null };
+    },
+    async findOrg(orgId) {
+      const row = await prisma.org.findUnique({ where: { id: orgId }, select: { disabled: true, creditState: true } });
+      return row && { disabled: row.disabled, outOfCredit: row.creditState === 'out_of_credit' };
+    },
+  };
+}
+
+export async function startEdgeGateway(config: EdgeGatewayConfig, deps: EdgeGatewayDeps): Promise<RunningGateway> {
+  const now = deps.now ?? Date.now;
+  const directory = new KeyDirectory(prismaAuthSource(deps.prisma), {
+    ttlMs: config.authCacheTtlMs,
+    maxStaleMs: config.authCacheTtlMs * 6,
+    maxEntries: 100_000,
+    now,
+  });
+  const subscription = deps.bus.subscribe(authChangedV1, (event) => {
+    if (event.kind === 'org') directory.forgetOrg(event.orgId);
+    if (event.kind === 'api_key' && event.keyHash) directory.forgetKey(event.keyHash);
+  });
+  await subscription.ready();
+  const server = new GatewayServer({
+    routes: new RouteTable([nativeRoute(config.nativeApiUrl)]),
+    directory,
+    signingSecret: config.signingSecret,
+    logger: deps.logger,
+    health: deps.health,
+    now,
+    upstreamHeadersTimeoutMs: 30_000,
+  });
+  const port = await server.listen(config.port, config.host);
+  deps.logger.info({ port }, 'edge gateway listening');
+  return {
+    port,
+    directory,
+    async close() {
+      subscription.unsubscribe();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { ConfigError } from '@router/config';
+
+export interface Stoppable {
+  close(): Promise<void>;
+}
+
+/**
+ * How every process starts and stops: a bad configuration prints the variables at fault and exits 1; SIGINT
+ * and SIGTERM close what was started, in reverse order, then exit.
+ */
+export function runService(name: string, start: () => Promise<Stoppable>): void {
+  let running: Stoppable | undefined;
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await running?.close();
+      process.exit(0);
+    } catch (error) {
+      process.stderr.write(`${name}: failed to stop cleanly after ${signal}: ${describe(error)}\n`);
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  start().then(
+    (started) => {
+      running = started;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${name}: ${error instanceof ConfigError ? error.message : `failed to start: ${describe(error)}`}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+/** Closes several things in reverse order of starting, continuing past failures. */
+export function closeAll(...parts: Array<Stoppable | (() => Promise<void>)>): Stoppable {
+  return {
+    async close() {
+      const errors: unknown[] = [];
+      for (const part of parts.reverse()) {
+        try {
+          await (typeof part === 'function' ? part() : part.close());
+        } catch (error) {
+          errors.push(error);
+        }
+      }
+      if (errors.length > 0) throw errors[0];
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './processes';
+import { createScratchDatabase, servicesEnv } from './services';
+import { type StackInfo, startStack } from './stack';
+
+const STATE_FILE = join(REPO_ROOT, 'tmp', 'e2e', 'stack.json');
+
+/**
+ * For the e2e run: a fresh database migrated with the migrate command, the apps as separate processes
+ * against it, NATS and the S3 emulator; the tests read where everything is from a state file.
+ */
+export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
+  const services = servicesEnv();
+  const db = await createScratchDatabase('e2e');
+  const migrate = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/main.js')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) {
+    await db.drop();
+    throw new Error(`migrate failed: ${migrate.stderr || migrate.stdout}`);
+  }
+  const logDir = join(REPO_ROOT, 'tmp', 'e2e', 'logs');
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  const stack = await startStack({
+    databaseUrl: db.url,
+    natsUrl: services.natsUrl,
+    s3: { ...services.s3, bucket: `router-e2e-${db.name.slice(-8)}` },
+    logDir,
+  });
+  const info: StackInfo = {
+    gatewayUrl: stack.gatewayUrl,
+    adminUrl: stack.adminUrl,
+    nativeApiUrl: stack.nativeApiUrl,
+    ports: stack.ports,
+    logDir: stack.logDir,
+    databaseUrl: stack.databaseUrl,
+    env: stack.env,
+  };
+  writeFileSync(STATE_FILE, JSON.stringify(info, null, 2));
+  return {
+    async stop() {
+      await stack.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** Where the e2e stack is, for a test file. */
+export function readE2eStack(): StackInfo {
+  return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as StackInfo;
+}

@@ -1,0 +1,5 @@
+export * from './processes';
+export * from './services';
+export * from './stack';
+export * from './e2e-stack';
+export * from './router-client';

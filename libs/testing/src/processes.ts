@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+/** The checkout's root, whether this runs from source (Jest) or from dist/ (the e2e global setup). */
+export const REPO_ROOT = ((): string => {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'nx.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`No nx.json above ${__dirname}`);
+    dir = parent;
+  }
+  return dir;
+})();
+
+/** A port the OS says is free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node dist/apps/<app>/main.js` (or a tool) with its output in a log file the tests can read. */
+export function spawnApp(name: string, entry: string, env: Record<string, string>, logDir: string): AppProcess {
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${name}.log`);
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, ['--enable-source-maps', join(REPO_ROOT, entry)], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  return {
+    name,
+    child,
+    logFile,
+    stop: () => stopProcess(child),
+  };
+}
+
+export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Polls until `probe` resolves true, failing with `what` after the deadline. */
+export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function httpOk(url: string): Promise<boolean> {
+  const res = await fetch(url);
+  return res.ok;
+}

@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from './processes';
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A plain HTTP call whose JSON body (if any) is parsed; tests assert on status, headers and body. */
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(new URL(path, baseUrl), { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: the text stays available
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export interface CliResult {
+  code: number;
+  out: string;
+  json: any;
+}
+
+/** Runs the admin CLI as an operator would, against the admin API at `adminUrl`. */
+export function adminCli(adminUrl: string, args: string[]): CliResult {
+  const result = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/admin/main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', ADMIN_URL: adminUrl },
+    encoding: 'utf8',
+  });
+  const out = `${result.stdout}${result.stderr}`;
+  let json: unknown;
+  try {
+    json = JSON.parse(result.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code: result.status ?? -1, out, json };
+}
+
+/** A new org with one key, made through the admin CLI. */
+export function createOrgWithKey(adminUrl: string, name: string): { orgId: string; key: string; keyId: string } {
+  const org = adminCli(adminUrl, ['org', 'create', '--name', name, '--json']);
+  if (org.code !== 0) throw new Error(`org create failed: ${org.out}`);
+  const key = adminCli(adminUrl, ['key', 'issue', org.json.id, '--json']);
+  if (key.code !== 0) throw new Error(`key issue failed: ${key.out}`);
+  return { orgId: org.json.id, key: key.json.key, keyId: key.json.id };
+}
+
+/** Retries `probe` until it returns true; change propagation takes a moment by design. */
+export async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`Not true within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `npm test`: everything CI checks, on a fresh machine too. Installs what is missing, starts PostgreSQL,
+# NATS and the S3 emulator, then lint, type-check, unit, integration and e2e tests (the e2e tests start the
+# apps as separate processes against those services and a freshly migrated database).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+export NX_NO_CLOUD=true NX_DAEMON=false CHECKPOINT_DISABLE=1 CI="${CI:-true}"
+
+step() { echo; echo "== $* =="; }
+
+step "prepare"
+bash tools/ci/prepare.sh
+
+step "services (PostgreSQL, NATS, S3 emulator)"
+bash tools/services/ensure.sh
+set -a
+# shellcheck disable=SC1091
+. tmp/services.env
+set +a
+
+step "lint"
+npx nx show projects > /dev/null # builds the project graph the module-boundary rule reads
+npx eslint --max-warnings=0 .
+
+step "type-check"
+npx tsc -p tsconfig.json --noEmit
+
+step "unit, integration and e2e tests"
+npx jest --ci --selectProjects=unit --selectProjects=integration --selectProjects=e2e
