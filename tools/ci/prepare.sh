@@ -6,8 +6,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export NX_NO_CLOUD=true NX_DAEMON=false CHECKPOINT_DISABLE=1
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "prepare: installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install` honours package-lock.json; `npm ci` would refuse it, because the registry here serves only
+  # this platform's optional packages (e.g. @swc/core-linux-x64-gnu), so the lock file lacks the others.
+  echo "prepare: installing npm packages"
+  npm install --no-audit --no-fund --loglevel=error
 fi
 echo "prepare: generating the Prisma client"
 bash libs/db/scripts/generate.sh > /dev/null

@@ -177,7 +177,7 @@ ensure_s3() {
   local how="already running"
   if ! port_open "$S3_PORT"; then
     local cli="$ROOT/node_modules/s3rver/bin/s3rver.js"
-    [[ -f $cli ]] || die "s3: $cli is missing (run npm ci first)"
+    [[ -f $cli ]] || die "s3: $cli is missing (run npm install first)"
     command -v node >/dev/null || die "s3: node is not on PATH"
     mkdir -p "$S3_DIR/data"
     # setsid: the emulator must outlive this script and the shell that ran it.

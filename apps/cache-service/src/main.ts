@@ -1,14 +1,15 @@
-import { createBus } from '@router/bus';
 import { serveCache } from '@router/cache';
-import { commonEnv, env, loadConfig, natsEnv } from '@router/config';
+import { commonEnv, databaseEnv, env, loadConfig, natsEnv, s3Env } from '@router/config';
 import { createLogger, Health } from '@router/observability';
-import { closeAll, registerBusReadiness, runService, startBusService } from '@router/service-kit';
+import { closeAll, connectInfrastructure, runService, startBusService } from '@router/service-kit';
 
 const SERVICE = 'cache-service';
 
 const schema = {
   ...commonEnv,
   ...natsEnv,
+  ...databaseEnv,
+  ...s3Env,
   PORT: env.int({ default: 3003, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
 };
@@ -18,16 +19,15 @@ runService(SERVICE, async () => {
   const startedAt = Date.now();
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SERVICE);
-  const bus = createBus({ kind: 'nats', url: config.NATS_URL, name: SERVICE });
-  registerBusReadiness(health, bus);
+  const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: true });
   const service = await startBusService({
     name: SERVICE,
     port: config.PORT,
     host: config.HOST,
-    bus,
+    bus: infra.bus,
     logger,
     health,
-    serve: (b) => serveCache(b, startedAt),
+    serve: (bus) => serveCache(bus, startedAt),
   });
-  return closeAll(bus, service);
+  return closeAll(infra, service);
 });

@@ -1,9 +1,7 @@
-import { createBus } from '@router/bus';
 import { commonEnv, databaseEnv, env, loadConfig, natsEnv, signingEnv } from '@router/config';
-import { createDatabase } from '@router/db';
 import { startEdgeGateway } from '@router/edge';
 import { createLogger, Health } from '@router/observability';
-import { closeAll, registerBusReadiness, runService } from '@router/service-kit';
+import { closeAll, connectInfrastructure, runService } from '@router/service-kit';
 
 const SERVICE = 'edge-gateway';
 
@@ -22,9 +20,7 @@ runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SERVICE);
-  const db = await createDatabase({ url: config.DATABASE_URL });
-  const bus = createBus({ kind: 'nats', url: config.NATS_URL, name: SERVICE });
-  registerBusReadiness(health, bus);
+  const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: false });
   const gateway = await startEdgeGateway(
     {
       port: config.PORT,
@@ -33,7 +29,7 @@ runService(SERVICE, async () => {
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
     },
-    { prisma: db.prisma, bus, logger, health },
+    { prisma: infra.db.prisma, bus: infra.bus, logger, health },
   );
-  return closeAll(db, bus, gateway);
+  return closeAll(infra, gateway);
 });

@@ -1,10 +1,8 @@
-import { createBus } from '@router/bus';
-import { commonEnv, databaseEnv, env, loadConfig, natsEnv, providerKeyEnv, signingEnv } from '@router/config';
-import { createDatabase } from '@router/db';
+import { commonEnv, databaseEnv, env, loadConfig, natsEnv, providerKeyEnv, s3Env, signingEnv } from '@router/config';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing } from '@router/provider-keys';
-import { closeAll, registerBusReadiness, runService } from '@router/service-kit';
+import { closeAll, connectInfrastructure, runService } from '@router/service-kit';
 
 const SERVICE = 'native-api';
 
@@ -12,6 +10,7 @@ const schema = {
   ...commonEnv,
   ...natsEnv,
   ...databaseEnv,
+  ...s3Env,
   ...signingEnv,
   ...providerKeyEnv,
   PORT: env.int({ default: 3001, min: 0, max: 65535 }),
@@ -26,9 +25,7 @@ runService(SERVICE, async () => {
   const keyRing = KeyRing.parse(config.PROVIDER_KEY_MASTER_KEYS);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SERVICE);
-  const db = await createDatabase({ url: config.DATABASE_URL });
-  const bus = createBus({ kind: 'nats', url: config.NATS_URL, name: SERVICE });
-  registerBusReadiness(health, bus);
+  const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: true });
   const api = await startNativeApi(
     {
       port: config.PORT,
@@ -36,7 +33,7 @@ runService(SERVICE, async () => {
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       admin: { port: config.ADMIN_PORT, host: config.ADMIN_HOST, ...(config.ADMIN_TOKEN ? { token: config.ADMIN_TOKEN } : {}) },
     },
-    { prisma: db.prisma, bus, keyRing, logger, health },
+    { prisma: infra.db.prisma, bus: infra.bus, keyRing, logger, health },
   );
-  return closeAll(db, bus, api);
+  return closeAll(infra, api);
 });

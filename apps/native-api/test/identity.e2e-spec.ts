@@ -2,7 +2,7 @@ import { IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
 
 const stack = readE2eStack();
-const secret = stack.env.INTERNAL_SIGNING_SECRET!;
+const secret = stack.env.INTERNAL_SIGNING_SECRET ?? '';
 
 describe('native-api behind the gateway (e2e)', () => {
   const { orgId } = createOrgWithKey(stack.adminUrl, 'identity');

@@ -1,1 +1,4 @@
+export * from './core';
+export * from './health';
+export * from './auth-changed';
 export * from './errors';

@@ -155,7 +155,7 @@ export class GatewayServer {
     });
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const upstream = await this.pool(route.upstream).request({
-      method: method as 'GET',
+      method,
       path,
       headers,
       body: hasBody ? req : null,
@@ -194,10 +194,10 @@ export class GatewayServer {
     const path = req.url ?? '/';
     const lines = [`${method} ${path} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
+      const name = req.rawHeaders[i] ?? '';
       const lower = name.toLowerCase();
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
-      lines.push(`${name}: ${req.rawHeaders[i + 1]!}`);
+      lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
     lines.push(`${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId }, this.options.signingSecret, this.options.now())}`);
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);

@@ -30,7 +30,7 @@ export class Health {
 
   async readiness(timeoutMs = 2000): Promise<ReadinessReport> {
     const results = await Promise.all(
-      this.checks.map(async ({ name, check }) => [name, await withTimeout(check, timeoutMs)] as const),
+      this.checks.map(async (c) => [c.name, await withTimeout(() => c.check(), timeoutMs)] as const),
     );
     return {
       ready: results.every(([, ok]) => ok),

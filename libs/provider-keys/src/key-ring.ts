@@ -30,9 +30,10 @@ export class KeyRing {
     for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
       const match = /^(\d+):([A-Za-z0-9+/=_-]+)$/.exec(part);
       if (!match) throw new Error(`${variable} must look like "1:<base64 of 32 bytes>[,2:...]"`);
-      const key = Buffer.from(match[2]!, 'base64');
-      if (key.length !== 32) throw new Error(`${variable} version ${match[1]} must be 32 bytes of base64`);
-      keys.set(Number(match[1]), key);
+      const [, version, encoded] = match as unknown as [string, string, string];
+      const key = Buffer.from(encoded, 'base64');
+      if (key.length !== 32) throw new Error(`${variable} version ${version} must be 32 bytes of base64`);
+      keys.set(Number(version), key);
     }
     if (keys.size === 0) throw new Error(`${variable} holds no key`);
     return new KeyRing(keys);
@@ -45,7 +46,9 @@ export class KeyRing {
   /** The org and provider are bound in as associated data: a row copied to another org cannot be opened. */
   seal(plaintext: string, context: string): SealedKey {
     const nonce = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.activeVersion)!, nonce);
+    const key = this.keys.get(this.activeVersion);
+    if (!key) throw new Error('The active master key is missing');
+    const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return { ciphertext, nonce, authTag: cipher.getAuthTag(), keyVersion: this.activeVersion };

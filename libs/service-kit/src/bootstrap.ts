@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request, Response } from 'express';
 import { type Logger, PinoNestLogger } from '@router/observability';
 
 export interface HttpAppOptions {
@@ -30,6 +31,7 @@ export async function startHttpApp(rootModule: Type | DynamicModule, options: Ht
   });
   app.useBodyParser('json', { limit: options.bodyLimit ?? '1mb' });
   app.disable('x-powered-by');
+  app.use(requestLog(options.logger));
   await options.beforeListen?.(app);
   await app.listen(options.port, options.host ?? '0.0.0.0');
   return app;
@@ -40,4 +42,31 @@ export function listeningPort(app: INestApplication): number {
   const address = (app.getHttpServer() as import('node:http').Server).address();
   if (address === null || typeof address === 'string') throw new Error('The app is not listening on TCP');
   return address.port;
+}
+
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * One JSON line per request with the gateway's request id and the caller's org. Only the path is logged:
+ * queries and bodies can carry keys and text.
+ */
+function requestLog(logger: Logger) {
+  return (req: Request & { orgId?: string }, res: Response, next: () => void): void => {
+    if (PROBES.has(req.path)) return next();
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      logger.info(
+        {
+          requestId: req.headers['x-request-id'],
+          orgId: req.orgId,
+          method: req.method,
+          path: req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
+    });
+    next();
+  };
 }

@@ -40,8 +40,3 @@ export async function startBusService(options: BusServiceOptions): Promise<Runni
     },
   };
 }
-
-/** `/readyz` names NATS when the bus is down. */
-export function registerBusReadiness(health: Health, bus: Bus): void {
-  health.addCheck({ name: 'nats', check: () => bus.status() === 'connected' });
-}

@@ -8,3 +8,4 @@ export * from './validation';
 export * from './change-notifier';
 export * from './bus-service';
 export * from './run-service';
+export * from './infrastructure';

@@ -71,7 +71,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gatewayUrl: `http://127.0.0.1:${ports['edge-gateway']}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
-    nativeApiUrl: env.NATIVE_API_URL!,
+    nativeApiUrl: `http://127.0.0.1:${ports['native-api']}`,
     ports,
     logDir: options.logDir,
     databaseUrl: options.databaseUrl,

@@ -6,7 +6,7 @@ function harness(respond: (url: string, init: RequestInit) => { status: number; 
   const fakeFetch = (async (input: URL | string, init: RequestInit = {}) => {
     const url = String(input);
     const headers = init.headers as Record<string, string>;
-    calls.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined, auth: headers.authorization });
+    calls.push({ url, method: init.method ?? 'GET', body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined, auth: headers.authorization });
     const { status, body } = respond(url, init);
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
@@ -64,9 +64,7 @@ describe('router-admin', () => {
 
   it('says where it tried when the admin API is unreachable', async () => {
     const h = harness(() => ({ status: 200, body: {} }));
-    h.ctx.fetch = (async () => {
-      throw new TypeError('fetch failed');
-    }) as typeof fetch;
+    h.ctx.fetch = () => Promise.reject(new TypeError('fetch failed'));
     expect(await runCli(['org', 'list'], h.ctx)).toBe(1);
     expect(h.lines[0]).toContain('cannot reach the admin API at http://127.0.0.1:3100');
   });

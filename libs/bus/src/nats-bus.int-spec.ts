@@ -1,0 +1,207 @@
+import { check, defineStream, jsonCodec } from '@router/contracts';
+import { connect, createInbox, type NatsConnection } from 'nats';
+import type { StreamSink } from './bus.interface';
+import { describeBusContract } from './bus-contract.suite';
+import { NatsBus } from './nats-bus';
+import { decodeFrame, encodeFrame, FrameKind } from './stream-frame.codec';
+
+const NATS_URL = 'nats://127.0.0.1:4222';
+
+function natsBus(prefix: string, extra: Partial<ConstructorParameters<typeof NatsBus>[0]> = {}): NatsBus {
+  return new NatsBus({ url: NATS_URL, prefix, requestTimeoutMs: 2000, closeGraceMs: 500, ...extra });
+}
+
+async function connected(bus: NatsBus): Promise<NatsBus> {
+  const deadline = Date.now() + 5000;
+  while (bus.status() !== 'connected') {
+    if (Date.now() > deadline) throw new Error(`NATS at ${NATS_URL} not reachable`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return bus;
+}
+
+// Three connections: requester and servers talk across the broker as separate processes would.
+describeBusContract('NatsBus', async (prefix) => {
+  const [requester, server, otherServer] = await Promise.all([
+    connected(natsBus(prefix)),
+    connected(natsBus(prefix)),
+    connected(natsBus(prefix)),
+  ]);
+  return { requester, server, otherServer };
+});
+
+const rawV1 = defineStream({
+  subject: 'test.raw.v1',
+  request: check.empty(),
+  header: check.none(),
+  trailer: check.none(),
+});
+
+describe('NatsBus on the wire', () => {
+  const prefix = `t${process.pid}raw${Date.now().toString(36)}`;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: NATS_URL });
+  });
+
+  afterAll(async () => {
+    await nc.close();
+  });
+
+  it('is not connected while NATS is unreachable, and requests fail with bus_unavailable', async () => {
+    const bus = new NatsBus({ url: 'nats://127.0.0.1:4299', reconnectDelayMs: 50 });
+    try {
+      expect(bus.status()).toBe('reconnecting');
+      await expect(
+        bus.request(
+          { kind: 'request', subject: 'test.echo.v1', request: check.empty(), reply: check.empty() },
+          {},
+          { timeoutMs: 100 },
+        ),
+      ).rejects.toMatchObject({ code: 'bus_unavailable' });
+      expect(bus.status()).toBe('reconnecting');
+    } finally {
+      await bus.close();
+    }
+    expect(bus.status()).toBe('closed');
+  });
+
+  it('keeps every frame within maxFrameBytes and sends audio as raw bytes after a 16-byte header', async () => {
+    const bus = await connected(natsBus(prefix, { maxFrameBytes: 1024 }));
+    try {
+      const chunk = Buffer.alloc(2500, 7);
+      await bus
+        .serveStream(rawV1, async (_req, sink) => {
+          await sink.write(chunk);
+          await sink.end();
+        })
+        .ready();
+      const inbox = createInbox();
+      const frames: Array<{ kind: FrameKind; seq: number; size: number; payload: Buffer }> = [];
+      const done = new Promise<void>((resolve) => {
+        nc.subscribe(inbox, {
+          callback: (_err, msg) => {
+            const frame = decodeFrame(msg.data)!;
+            frames.push({
+              kind: frame.kind,
+              seq: frame.seq,
+              size: msg.data.length,
+              payload: Buffer.from(frame.payload),
+            });
+            if (frame.kind === FrameKind.End) resolve();
+            if (frame.kind === FrameKind.Start)
+              nc.publish(msg.reply!, encodeFrame(FrameKind.Credit, 0, undefined, { value: 1 }));
+          },
+        });
+      });
+      await nc.flush();
+      nc.publish(
+        `${prefix}.test.raw.v1`,
+        encodeFrame(FrameKind.Open, 0, jsonCodec.encode({}), { value: 4, value2: 5000 }),
+        {
+          reply: inbox,
+        },
+      );
+      await done;
+      expect(frames.map((f) => f.kind)).toEqual([
+        FrameKind.Start,
+        FrameKind.Header,
+        FrameKind.Chunk,
+        FrameKind.Chunk,
+        FrameKind.Chunk,
+        FrameKind.End,
+      ]);
+      expect(frames.map((f) => f.seq)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(Math.max(...frames.map((f) => f.size))).toBeLessThanOrEqual(1024);
+      expect(
+        Buffer.concat(frames.filter((f) => f.kind === FrameKind.Chunk).map((f) => f.payload)).equals(chunk),
+      ).toBe(true);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('gives up on a requester that stops pinging, so a dead peer does not hold a take open', async () => {
+    const bus = await connected(natsBus(prefix, { streamLivenessMs: 5000 }));
+    try {
+      let aborted: Promise<unknown> | undefined;
+      await bus
+        .serveStream(rawV1, async (_req, sink: StreamSink<undefined, undefined>) => {
+          aborted = new Promise((resolve) =>
+            sink.aborted.addEventListener('abort', () => resolve(sink.aborted.reason)),
+          );
+          // Window 1: the second write waits for credit that a dead requester never sends.
+          await sink.write(new Uint8Array([1]));
+          await sink.write(new Uint8Array([2]));
+        })
+        .ready();
+      const inbox = createInbox();
+      const kinds: FrameKind[] = [];
+      nc.subscribe(inbox, { callback: (_err, msg) => void kinds.push(decodeFrame(msg.data)!.kind) });
+      await nc.flush();
+      const started = Date.now();
+      // The requester's open frame asks for a 200 ms liveness interval; then it goes silent.
+      nc.publish(
+        `${prefix}.test.raw.v1`,
+        encodeFrame(FrameKind.Open, 0, jsonCodec.encode({}), { value: 1, value2: 200 }),
+        {
+          reply: inbox,
+        },
+      );
+      const deadline = Date.now() + 3000;
+      while (!aborted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      await expect(aborted).resolves.toMatchObject({ code: 'bus_timeout' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await nc.flush();
+      expect(kinds).toEqual([FrameKind.Start, FrameKind.Header, FrameKind.Chunk, FrameKind.Error]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('a slow but live requester keeps its stream: pings hold the server past its liveness interval', async () => {
+    const server = await connected(natsBus(prefix, { streamLivenessMs: 150 }));
+    const requester = await connected(natsBus(prefix, { streamLivenessMs: 150 }));
+    try {
+      let aborted = false;
+      await server
+        .serveStream(rawV1, async (_req, sink) => {
+          sink.aborted.addEventListener('abort', () => (aborted = true));
+          for (let i = 0; i < 3; i++) await sink.write(new Uint8Array([i]));
+          await sink.end();
+        })
+        .ready();
+      const stream = requester.requestStream(rawV1, {}, { window: 1 });
+      const iterator = stream[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toEqual(new Uint8Array([0]));
+      // Hold the only credit for several liveness intervals.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(aborted).toBe(false);
+      expect((await iterator.next()).value).toEqual(new Uint8Array([1]));
+      expect((await iterator.next()).value).toEqual(new Uint8Array([2]));
+      expect((await iterator.next()).done).toBe(true);
+    } finally {
+      await Promise.all([server.close(), requester.close()]);
+    }
+  });
+
+  it('buses with different prefixes do not see each other', async () => {
+    const a = await connected(natsBus(`${prefix}a`));
+    const b = await connected(natsBus(`${prefix}b`));
+    try {
+      const def = {
+        kind: 'request' as const,
+        subject: 'test.echo.v1',
+        request: check.empty(),
+        reply: check.empty(),
+      };
+      await a.serve(def, () => ({})).ready();
+      await expect(a.request(def, {})).resolves.toEqual({});
+      await expect(b.request(def, {})).rejects.toMatchObject({ code: 'bus_no_responders' });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

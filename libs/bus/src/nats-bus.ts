@@ -1,0 +1,685 @@
+import { checkPayload, jsonCodec, type EventDef, type RequestDef, type StreamDef } from '@router/contracts';
+import {
+  connect,
+  createInbox,
+  DebugEvents,
+  ErrorCode,
+  Events,
+  headers as natsHeaders,
+  NatsError,
+  type Msg,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
+import { BusError, BusErrorCode } from './bus.error';
+import type {
+  Bus,
+  BusStatus,
+  BusStream,
+  EventHandler,
+  RequestHandler,
+  RequestOptions,
+  ServeOptions,
+  StreamHandler,
+  StreamRequestOptions,
+  Subscription,
+} from './bus.interface';
+import {
+  clampWindow,
+  HandlerTracker,
+  prefixed,
+  resolveCommonOptions,
+  type NatsBusOptions,
+  type ResolvedCommonOptions,
+} from './bus.options';
+import { answerRequest, encodeError, encodeRequest, readReply } from './request.runner';
+import {
+  decodeFrame,
+  encodeFrame,
+  FLAG_MORE,
+  FRAME_HEADER_BYTES,
+  FrameKind,
+  type Frame,
+} from './stream-frame.codec';
+import { StreamReceiver } from './stream.receiver';
+import { StreamSender } from './stream.sender';
+
+/** Marks a request/reply answer whose body is a BusErrorJSON rather than the reply. */
+const ERROR_HEADER = 'Bus-Error';
+
+interface SubscriptionEntry {
+  subject: string;
+  queue: string | undefined;
+  onMessage(msg: Msg): void;
+  sub?: NatsSubscription;
+}
+
+/** Requester-side bookkeeping of one stream (its frames arrive on `<inbox>.r<n>`). */
+interface RequesterSession {
+  receiver: StreamReceiver<unknown, unknown>;
+  subject: string;
+  /** The serving process's control subject, learnt from its start frame; credit and cancel go there. */
+  control?: string;
+  nextSeqIn: number;
+  nextSeqOut: number;
+  lastSentAt: number;
+  /** Fragments of a chunk bigger than one frame. */
+  parts: Uint8Array[];
+  pingTimer?: NodeJS.Timeout;
+}
+
+/** Server-side bookkeeping of one stream (its control frames arrive on `<inbox>.s<n>`). */
+interface ServerSession {
+  sender: StreamSender<unknown, unknown>;
+  nextSeqIn: number;
+  livenessTimer: NodeJS.Timeout;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  return Buffer.concat(parts);
+}
+
+/**
+ * The bus over NATS core. Request/reply and events are one JSON message each. A streamed reply is a
+ * conversation of binary frames (see stream-frame.codec.ts) between the requester's inbox and the
+ * server's: one wildcard inbox subscription per process carries every stream, credit-based flow control
+ * keeps at most `window` chunks in flight, chunks beyond one NATS message are split, and a requester that
+ * stops pinging or a server that stops sending is given up on.
+ */
+export class NatsBus implements Bus {
+  private readonly options: ResolvedCommonOptions;
+  private readonly servers: string[];
+  private readonly livenessMs: number;
+  private readonly reconnectDelayMs: number;
+  private nc: NatsConnection | undefined;
+  private state: BusStatus = 'reconnecting';
+  private closed = false;
+  private readonly inbox = createInbox();
+  private nextId = 0;
+  private maxFrameBytes = 0;
+  private readonly entries = new Set<SubscriptionEntry>();
+  private readonly requesters = new Map<string, RequesterSession>();
+  private readonly serverSessions = new Map<string, ServerSession>();
+  private readonly tracker = new HandlerTracker();
+  private readonly connectedWaiters = new Set<(nc: NatsConnection | undefined) => void>();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private wakeRetry: (() => void) | undefined;
+
+  constructor(private readonly natsOptions: Omit<NatsBusOptions, 'kind'>) {
+    this.options = resolveCommonOptions(natsOptions);
+    this.servers = Array.isArray(natsOptions.url) ? natsOptions.url : [natsOptions.url];
+    this.livenessMs = natsOptions.streamLivenessMs ?? 15000;
+    this.reconnectDelayMs = natsOptions.reconnectDelayMs ?? 1000;
+    void this.connectLoop();
+  }
+
+  status(): BusStatus {
+    return this.state;
+  }
+
+  // ---- request/reply ----
+
+  async request<Req, Res>(
+    def: RequestDef<Req, Res>,
+    payload: Req,
+    options: RequestOptions = {},
+  ): Promise<Res> {
+    this.assertOpen();
+    const data = encodeRequest(def, payload);
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const started = Date.now();
+    const nc = await this.connection(timeoutMs);
+    let reply: Msg;
+    try {
+      reply = await nc.request(this.subjectOf(def.subject), data, {
+        timeout: Math.max(1, timeoutMs - (Date.now() - started)),
+      });
+    } catch (err) {
+      throw this.mapNatsError(err, def.subject, timeoutMs);
+    }
+    return readReply(def, { data: reply.data, failed: reply.headers?.get(ERROR_HEADER) === '1' });
+  }
+
+  serve<Req, Res>(
+    def: RequestDef<Req, Res>,
+    handler: RequestHandler<Req, Res>,
+    options: ServeOptions = {},
+  ): Subscription {
+    const subject = this.subjectOf(def.subject);
+    return this.addSubscription(subject, options.queue ?? subject, (msg) => {
+      if (!msg.reply) return;
+      void this.tracker.track(
+        answerRequest(def, handler, msg.data).then((reply) => {
+          try {
+            this.respond(msg, reply.data, reply.failed);
+          } catch (err) {
+            // Typically a reply over the broker's size limit: tell the requester instead of letting it time out.
+            const failure = new BusError(
+              BusErrorCode.transport,
+              `reply on ${def.subject} not sent: ${errorMessage(err)}`,
+            );
+            try {
+              this.respond(msg, encodeError(failure), true);
+            } catch (again) {
+              this.options.onHandlerError(again, subject);
+            }
+          }
+        }),
+      );
+    });
+  }
+
+  // ---- events ----
+
+  async publish<E>(def: EventDef<E>, payload: E): Promise<void> {
+    this.assertOpen();
+    const data = jsonCodec.encode(checkPayload(def.subject, 'event', def.payload, payload));
+    const nc = await this.connection(this.options.requestTimeoutMs);
+    try {
+      nc.publish(this.subjectOf(def.subject), data);
+    } catch (err) {
+      throw this.mapNatsError(err, def.subject, 0);
+    }
+  }
+
+  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>): Subscription {
+    const subject = this.subjectOf(def.subject);
+    // One chain per subscriber keeps its events in arrival order.
+    let chain: Promise<void> = Promise.resolve();
+    return this.addSubscription(subject, undefined, (msg) => {
+      chain = this.tracker.track(
+        chain.then(async () => {
+          try {
+            const raw = jsonCodec.decode(msg.data, def.subject, 'event');
+            await handler(checkPayload(def.subject, 'event', def.payload, raw));
+          } catch (err) {
+            this.options.onHandlerError(err, subject);
+          }
+        }),
+      );
+    });
+  }
+
+  // ---- streamed replies: requester side ----
+
+  requestStream<Req, Header, Trailer>(
+    def: StreamDef<Req, Header, Trailer>,
+    payload: Req,
+    options: StreamRequestOptions = {},
+  ): BusStream<Header, Trailer> {
+    this.assertOpen();
+    const data = jsonCodec.encode(checkPayload(def.subject, 'request', def.request, payload));
+    const window = clampWindow(options.window ?? this.options.streamWindow);
+    const timeoutMs = options.timeoutMs ?? this.options.streamTimeoutMs;
+    const receiver = new StreamReceiver<Header, Trailer>(def, {
+      window,
+      timeoutMs,
+      signal: options.signal,
+    });
+    const id = `r${++this.nextId}`;
+    const session: RequesterSession = {
+      receiver,
+      subject: def.subject,
+      nextSeqIn: 0,
+      nextSeqOut: 0,
+      lastSentAt: Date.now(),
+      parts: [],
+    };
+    this.requesters.set(id, session);
+    receiver.attach({
+      credit: (chunks) => this.sendControl(session, FrameKind.Credit, chunks),
+      // Before the start frame there is nobody to tell; a late start is answered with a cancel (onRequesterFrame).
+      cancel: () => this.sendControl(session, FrameKind.Cancel, 0),
+      dispose: () => {
+        this.requesters.delete(id);
+        if (session.pingTimer) clearInterval(session.pingTimer);
+      },
+    });
+    if (receiver.isOpen) void this.openStream(session, id, def.subject, data, window, timeoutMs);
+    return receiver;
+  }
+
+  private async openStream(
+    session: RequesterSession,
+    id: string,
+    subject: string,
+    data: Uint8Array,
+    window: number,
+    timeoutMs: number,
+  ): Promise<void> {
+    let nc: NatsConnection;
+    try {
+      nc = await this.connection(timeoutMs);
+    } catch (err) {
+      session.receiver.fail(err instanceof Error ? err : new Error(String(err)), false);
+      return;
+    }
+    if (!session.receiver.isOpen) return;
+    try {
+      const open = encodeFrame(FrameKind.Open, session.nextSeqOut++, data, {
+        value: window,
+        value2: this.livenessMs,
+      });
+      nc.publish(this.subjectOf(subject), open, { reply: `${this.inbox}.${id}` });
+      session.lastSentAt = Date.now();
+    } catch (err) {
+      session.receiver.fail(this.mapNatsError(err, subject, 0), false);
+    }
+  }
+
+  private onRequesterFrame(id: string, msg: Msg): void {
+    const session = this.requesters.get(id);
+    if (msg.data.length === 0 && msg.headers?.code === 503) {
+      session?.receiver.fail(new BusError(BusErrorCode.noResponders, 'no responders for a stream'), false);
+      return;
+    }
+    const frame = decodeFrame(msg.data);
+    if (!session) {
+      // A server that started after we gave up (cancelled before its start, or a second queue group).
+      if (frame?.kind === FrameKind.Start && msg.reply)
+        this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
+      return;
+    }
+    const receiver = session.receiver;
+    if (!frame) return receiver.fail(new BusError(BusErrorCode.protocol, 'unreadable stream frame'), true);
+    if (session.control === undefined) {
+      if (frame.kind !== FrameKind.Start || frame.seq !== 0 || !msg.reply) {
+        return receiver.fail(
+          new BusError(BusErrorCode.protocol, 'stream did not begin with a start frame'),
+          true,
+        );
+      }
+      session.control = msg.reply;
+      session.nextSeqIn = 1;
+      this.startPings(session);
+      receiver.onActivity();
+      return;
+    }
+    if (msg.reply !== session.control) {
+      if (frame.kind === FrameKind.Start && msg.reply)
+        this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
+      return;
+    }
+    if (frame.seq !== session.nextSeqIn) {
+      return receiver.fail(
+        new BusError(BusErrorCode.protocol, `stream frame ${session.nextSeqIn} lost (got ${frame.seq})`),
+        true,
+      );
+    }
+    session.nextSeqIn += 1;
+    this.dispatchToReceiver(session, frame);
+  }
+
+  private dispatchToReceiver(session: RequesterSession, frame: Frame): void {
+    const receiver = session.receiver;
+    const subject = session.subject;
+    try {
+      switch (frame.kind) {
+        case FrameKind.Header:
+          return receiver.onHeader(jsonCodec.decode(frame.payload, subject, 'header'));
+        case FrameKind.Chunk:
+          if (frame.flags & FLAG_MORE) {
+            session.parts.push(frame.payload);
+            return receiver.onActivity();
+          }
+          if (session.parts.length > 0) {
+            session.parts.push(frame.payload);
+            const whole = concat(session.parts);
+            session.parts = [];
+            return receiver.onChunk(whole);
+          }
+          return receiver.onChunk(frame.payload);
+        case FrameKind.End:
+          return receiver.onEnd(jsonCodec.decode(frame.payload, subject, 'trailer'));
+        case FrameKind.Error:
+          return receiver.onError(jsonCodec.decode(frame.payload, subject, 'reply'));
+        default:
+          return receiver.fail(
+            new BusError(BusErrorCode.protocol, `unexpected frame kind ${frame.kind}`),
+            true,
+          );
+      }
+    } catch (err) {
+      receiver.fail(err instanceof Error ? err : new Error(String(err)), true);
+    }
+  }
+
+  private sendControl(session: RequesterSession, kind: FrameKind, value: number): void {
+    if (!session.control || !this.nc) return;
+    try {
+      this.nc.publish(session.control, encodeFrame(kind, session.nextSeqOut++, undefined, { value }));
+      session.lastSentAt = Date.now();
+    } catch (err) {
+      if (kind !== FrameKind.Cancel) session.receiver.fail(this.mapNatsError(err, 'stream', 0), false);
+    }
+  }
+
+  /** Keeps the server from giving up on us while the consumer is slow and no credit is due. */
+  private startPings(session: RequesterSession): void {
+    const every = Math.max(10, Math.floor(this.livenessMs / 3));
+    session.pingTimer = setInterval(() => {
+      if (Date.now() - session.lastSentAt >= every) this.sendControl(session, FrameKind.Ping, 0);
+    }, every);
+    session.pingTimer.unref();
+  }
+
+  // ---- streamed replies: server side ----
+
+  serveStream<Req, Header, Trailer>(
+    def: StreamDef<Req, Header, Trailer>,
+    handler: StreamHandler<Req, Header, Trailer>,
+    options: ServeOptions = {},
+  ): Subscription {
+    const subject = this.subjectOf(def.subject);
+    return this.addSubscription(subject, options.queue ?? subject, (msg) =>
+      this.acceptStream(def, handler, msg),
+    );
+  }
+
+  private acceptStream<Req, Header, Trailer>(
+    def: StreamDef<Req, Header, Trailer>,
+    handler: StreamHandler<Req, Header, Trailer>,
+    msg: Msg,
+  ): void {
+    const nc = this.nc;
+    const requester = msg.reply;
+    if (!nc || !requester) return;
+    const frame = decodeFrame(msg.data);
+    const id = `s${++this.nextId}`;
+    const control = `${this.inbox}.${id}`;
+    let seq = 0;
+    const send = (kind: FrameKind, payload?: Uint8Array, flags = 0): void => {
+      nc.publish(requester, encodeFrame(kind, seq++, payload, { flags }), { reply: control });
+    };
+    const fragmentBytes = this.frameBytes(nc) - FRAME_HEADER_BYTES;
+    const livenessMs = frame?.value2 || this.livenessMs;
+    const sender = new StreamSender<Header, Trailer>(def, clampWindow(frame?.value ?? 1), {
+      header: (value) => send(FrameKind.Header, jsonCodec.encode(value)),
+      chunk: (bytes) => {
+        // Chunks keep their boundaries: the requester joins fragments flagged "more" back into one chunk.
+        let offset = 0;
+        for (; bytes.length - offset > fragmentBytes; offset += fragmentBytes) {
+          send(FrameKind.Chunk, bytes.subarray(offset, offset + fragmentBytes), FLAG_MORE);
+        }
+        send(FrameKind.Chunk, bytes.subarray(offset));
+      },
+      end: (value) => send(FrameKind.End, jsonCodec.encode(value)),
+      error: (json) => {
+        let payload: Uint8Array;
+        try {
+          payload = jsonCodec.encode(json);
+        } catch {
+          payload = jsonCodec.encode({ code: json.code, message: json.message });
+        }
+        send(FrameKind.Error, payload);
+      },
+      dispose: () => {
+        const session = this.serverSessions.get(id);
+        if (session) clearTimeout(session.livenessTimer);
+        this.serverSessions.delete(id);
+      },
+    });
+    const generic = sender as StreamSender<unknown, unknown>;
+    const livenessTimer = setTimeout(() => {
+      sender.abort(
+        new BusError(BusErrorCode.timeout, `requester silent for ${livenessMs} ms on ${def.subject}`),
+        true,
+      );
+    }, livenessMs);
+    livenessTimer.unref();
+    // The open frame was the requester's frame 0; its control frames continue from 1.
+    this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, livenessTimer });
+    try {
+      send(FrameKind.Start);
+    } catch (err) {
+      sender.abort(new BusError(BusErrorCode.transport, `stream start not sent: ${errorMessage(err)}`));
+      return;
+    }
+    if (!frame || frame.kind !== FrameKind.Open || frame.seq !== 0) {
+      sender.error(new BusError(BusErrorCode.protocol, `not a stream request on ${def.subject}`));
+      return;
+    }
+    let request: Req;
+    try {
+      request = checkPayload(
+        def.subject,
+        'request',
+        def.request,
+        jsonCodec.decode(frame.payload, def.subject, 'request'),
+      );
+    } catch (err) {
+      sender.error(err);
+      return;
+    }
+    void this.tracker.track(sender.run(handler, request));
+  }
+
+  private onServerControl(id: string, msg: Msg): void {
+    const session = this.serverSessions.get(id);
+    if (!session) return;
+    const frame = decodeFrame(msg.data);
+    const sender = session.sender;
+    if (frame?.kind === FrameKind.Cancel) {
+      // Accepted out of sequence: a cancel sent before our start was seen is still a cancel.
+      sender.abort(new BusError(BusErrorCode.cancelled, 'requester cancelled the stream'));
+      return;
+    }
+    if (!frame || frame.seq !== session.nextSeqIn) {
+      sender.abort(new BusError(BusErrorCode.protocol, 'control frame lost or unreadable'), true);
+      return;
+    }
+    session.nextSeqIn += 1;
+    session.livenessTimer.refresh();
+    if (frame.kind === FrameKind.Credit) sender.grant(frame.value);
+  }
+
+  // ---- connection ----
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const wasConnected = this.state === 'connected';
+    this.closed = true;
+    this.state = 'closed';
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.wakeRetry?.();
+    for (const entry of this.entries) entry.sub?.unsubscribe();
+    this.entries.clear();
+    const reason = new BusError(BusErrorCode.closed, 'bus closed');
+    for (const session of [...this.requesters.values()]) session.receiver.fail(reason, true);
+    for (const session of [...this.serverSessions.values()]) session.sender.abort(reason, true);
+    for (const resolve of this.connectedWaiters) resolve(undefined);
+    await this.tracker.settle(this.options.closeGraceMs);
+    const nc = this.nc;
+    if (!nc || nc.isClosed()) return;
+    // Drain flushes the cancels and errors just sent; without a connection it could wait for a reconnect forever.
+    if (wasConnected) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.closeGraceMs);
+      });
+      await Promise.race([nc.drain().catch(() => undefined), grace]);
+      clearTimeout(timer);
+    }
+    if (!nc.isClosed()) await nc.close();
+  }
+
+  private async connectLoop(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const nc = await connect({
+          servers: this.servers,
+          name: this.natsOptions.name,
+          token: this.natsOptions.token,
+          user: this.natsOptions.user,
+          pass: this.natsOptions.pass,
+          reconnect: true,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: this.reconnectDelayMs,
+          timeout: 5000,
+        });
+        if (this.closed) {
+          await nc.close();
+          return;
+        }
+        this.onConnected(nc);
+        return;
+      } catch {
+        // Not reachable yet: stay 'reconnecting' and try again; requests wait up to their own deadline.
+        await new Promise<void>((resolve) => {
+          this.wakeRetry = resolve;
+          this.retryTimer = setTimeout(resolve, this.reconnectDelayMs);
+        });
+      }
+    }
+  }
+
+  private onConnected(nc: NatsConnection): void {
+    this.nc = nc;
+    this.state = 'connected';
+    this.maxFrameBytes = this.frameBytes(nc);
+    nc.subscribe(`${this.inbox}.*`, {
+      callback: (err, msg) => {
+        if (err) return;
+        const id = msg.subject.slice(this.inbox.length + 1);
+        if (id.startsWith('r')) this.onRequesterFrame(id, msg);
+        else if (id.startsWith('s')) this.onServerControl(id, msg);
+      },
+    });
+    for (const entry of this.entries) this.openSubscription(nc, entry);
+    for (const resolve of this.connectedWaiters) resolve(nc);
+    this.connectedWaiters.clear();
+    void this.watchStatus(nc);
+  }
+
+  private async watchStatus(nc: NatsConnection): Promise<void> {
+    void nc.closed().then(() => {
+      if (this.state === 'closed') return;
+      this.state = 'closed';
+      const reason = new BusError(BusErrorCode.closed, 'NATS connection closed');
+      for (const session of [...this.requesters.values()]) session.receiver.fail(reason, false);
+      for (const session of [...this.serverSessions.values()]) session.sender.abort(reason);
+    });
+    for await (const event of nc.status()) {
+      if (this.state === 'closed') return;
+      if (event.type === Events.Disconnect || event.type === DebugEvents.Reconnecting)
+        this.state = 'reconnecting';
+      else if (event.type === Events.Reconnect) this.state = 'connected';
+    }
+  }
+
+  /** The connection, waiting for the first connect up to `timeoutMs`. */
+  private connection(timeoutMs: number): Promise<NatsConnection> {
+    if (this.nc) return Promise.resolve(this.nc);
+    return new Promise<NatsConnection>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.connectedWaiters.delete(waiter);
+        reject(new BusError(BusErrorCode.unavailable, `NATS not reachable within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter = (nc: NatsConnection | undefined): void => {
+        clearTimeout(timer);
+        if (nc) resolve(nc);
+        else reject(new BusError(BusErrorCode.closed, 'bus closed'));
+      };
+      this.connectedWaiters.add(waiter);
+    });
+  }
+
+  private addSubscription(
+    subject: string,
+    queue: string | undefined,
+    onMessage: (msg: Msg) => void,
+  ): Subscription {
+    this.assertOpen();
+    const entry: SubscriptionEntry = { subject, queue, onMessage };
+    this.entries.add(entry);
+    if (this.nc) this.openSubscription(this.nc, entry);
+    return {
+      subject,
+      ready: async () => {
+        const nc = this.nc ?? (await this.connection(2 ** 31 - 1));
+        await nc.flush();
+      },
+      unsubscribe: () => {
+        this.entries.delete(entry);
+        entry.sub?.unsubscribe();
+        entry.sub = undefined;
+      },
+    };
+  }
+
+  private openSubscription(nc: NatsConnection, entry: SubscriptionEntry): void {
+    entry.sub = nc.subscribe(entry.subject, {
+      ...(entry.queue ? { queue: entry.queue } : {}),
+      callback: (err, msg) => {
+        if (err) {
+          this.options.onHandlerError(err, entry.subject);
+          return;
+        }
+        try {
+          entry.onMessage(msg);
+        } catch (failure) {
+          this.options.onHandlerError(failure, entry.subject);
+        }
+      },
+    });
+  }
+
+  private respond(msg: Msg, data: Uint8Array, failed: boolean): void {
+    if (!failed) {
+      msg.respond(data);
+      return;
+    }
+    const h = natsHeaders();
+    h.set(ERROR_HEADER, '1');
+    msg.respond(data, { headers: h });
+  }
+
+  private publishQuietly(subject: string, data: Uint8Array): void {
+    try {
+      this.nc?.publish(subject, data);
+    } catch {
+      // Only ever a courtesy cancel; the server's liveness timer covers a loss.
+    }
+  }
+
+  private frameBytes(nc: NatsConnection): number {
+    if (this.maxFrameBytes > 0) return this.maxFrameBytes;
+    const serverMax = nc.info?.max_payload ?? 1024 * 1024;
+    const wanted = this.natsOptions.maxFrameBytes ?? 512 * 1024;
+    return Math.max(FRAME_HEADER_BYTES + 1, Math.min(wanted, serverMax));
+  }
+
+  private subjectOf(subject: string): string {
+    return prefixed(this.options.prefix, subject);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new BusError(BusErrorCode.closed, 'bus closed');
+  }
+
+  private mapNatsError(err: unknown, subject: string, timeoutMs: number): BusError {
+    if (err instanceof BusError) return err;
+    if (err instanceof NatsError) {
+      switch (err.code as ErrorCode) {
+        case ErrorCode.NoResponders:
+          return new BusError(BusErrorCode.noResponders, `no responders on ${subject}`);
+        case ErrorCode.Timeout:
+          return new BusError(BusErrorCode.timeout, `no reply on ${subject} within ${timeoutMs} ms`);
+        case ErrorCode.ConnectionClosed:
+        case ErrorCode.ConnectionDraining:
+          return new BusError(BusErrorCode.closed, 'bus closed');
+        default:
+          return new BusError(BusErrorCode.transport, `NATS ${err.code} on ${subject}`, undefined, {
+            cause: err,
+          });
+      }
+    }
+    return new BusError(BusErrorCode.transport, `${errorMessage(err)} on ${subject}`, undefined, {
+      cause: err,
+    });
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

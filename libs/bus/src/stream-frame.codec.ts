@@ -1,0 +1,76 @@
+/**
+ * The wire format of a streamed reply on NATS: a fixed 16-byte binary header, then the payload (raw audio
+ * bytes for chunks, JSON for the request, header, trailer and error, nothing for control frames).
+ *
+ *   byte 0      format version (1)
+ *   byte 1      kind (FrameKind)
+ *   byte 2      flags (bit 0: more fragments of this chunk follow)
+ *   byte 3      reserved, 0
+ *   bytes 4-7   sequence number, per direction, from 0, uint32 big-endian
+ *   bytes 8-11  value: `open` the initial window, `credit` the chunks granted
+ *   bytes 12-15 value2: `open` the requester's liveness interval in ms
+ */
+export const FRAME_VERSION = 1;
+export const FRAME_HEADER_BYTES = 16;
+
+export enum FrameKind {
+  /** requester → subject: the JSON request; value = window, value2 = liveness ms. */
+  Open = 1,
+  /** server → requester: accepted; its reply subject is where credit and cancel go. */
+  Start = 2,
+  Header = 3,
+  Chunk = 4,
+  End = 5,
+  Error = 6,
+  /** requester → server: `value` more chunks may be sent. */
+  Credit = 7,
+  Cancel = 8,
+  /** requester → server: still here (sent when nothing else was for a while). */
+  Ping = 9,
+}
+
+export const FLAG_MORE = 1;
+
+export interface Frame {
+  kind: FrameKind;
+  flags: number;
+  seq: number;
+  value: number;
+  value2: number;
+  payload: Uint8Array;
+}
+
+export function encodeFrame(
+  kind: FrameKind,
+  seq: number,
+  payload?: Uint8Array,
+  fields: { flags?: number; value?: number; value2?: number } = {},
+): Uint8Array {
+  const length = payload?.length ?? 0;
+  const bytes = Buffer.allocUnsafe(FRAME_HEADER_BYTES + length);
+  bytes[0] = FRAME_VERSION;
+  bytes[1] = kind;
+  bytes[2] = fields.flags ?? 0;
+  bytes[3] = 0;
+  bytes.writeUInt32BE(seq >>> 0, 4);
+  bytes.writeUInt32BE((fields.value ?? 0) >>> 0, 8);
+  bytes.writeUInt32BE((fields.value2 ?? 0) >>> 0, 12);
+  if (payload && length > 0) bytes.set(payload, FRAME_HEADER_BYTES);
+  return bytes;
+}
+
+/** Returns undefined for bytes that are not a frame of this version. */
+export function decodeFrame(bytes: Uint8Array): Frame | undefined {
+  if (bytes.length < FRAME_HEADER_BYTES || bytes[0] !== FRAME_VERSION) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kind = bytes[1] as FrameKind;
+  if (!(kind >= FrameKind.Open && kind <= FrameKind.Ping)) return undefined;
+  return {
+    kind,
+    flags: bytes[2] ?? 0,
+    seq: view.getUint32(4),
+    value: view.getUint32(8),
+    value2: view.getUint32(12),
+    payload: bytes.subarray(FRAME_HEADER_BYTES),
+  };
+}

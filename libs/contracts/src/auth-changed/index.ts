@@ -1,0 +1,2 @@
+export * from './auth-changed.message';
+export * from './auth-changed.subject';

@@ -1,0 +1,4 @@
+export * from './json.codec';
+export * from './payload-check.error';
+export * from './payload.checkers';
+export * from './subject.definitions';

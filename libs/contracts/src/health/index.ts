@@ -1,0 +1,2 @@
+export * from './health.messages';
+export * from './health.subjects';

@@ -1,0 +1,81 @@
+import { PrismaClient } from '@prisma/client';
+import {
+  applyMigrations,
+  migratePostgres,
+  pgliteTarget,
+  readMigrations,
+  type MigrationReport,
+} from './migrator';
+import { assertPostgresUrl, createPgPool, pgAdapterFactory } from './pg-adapter';
+import { pgliteAdapterFactory } from './pglite-adapter';
+import { loadPglite } from './pglite-loader';
+
+export interface DatabaseOptions {
+  /** A postgresql:// URL. Without it the database is an embedded PGlite. */
+  url?: string;
+  /** PGlite only: 'memory://' (the default) or a folder that keeps the data across restarts. */
+  pgliteDataDir?: string;
+  /** Pool size for `url` (pg's default is 10). */
+  poolSize?: number;
+  /** Where the migration folders are; defaults to libs/db/prisma/migrations (or its copy in dist/). */
+  migrationsDir?: string;
+}
+
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  readonly prisma: PrismaClient;
+  /** Applies pending migrations. Safe to call again, and from several processes at once. */
+  migrate(): Promise<MigrationReport>;
+  /** Disconnects Prisma and closes the pool or PGlite (which otherwise keeps the process alive). Idempotent. */
+  close(): Promise<void>;
+}
+
+function once<T>(work: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => (running ??= work());
+}
+
+/** Runs `work` at most once at a time; a call while one is running shares its result. */
+function serialised<T>(work: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => (running ??= work().finally(() => (running = undefined)));
+}
+
+export async function createDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  const migrations = () => readMigrations(options.migrationsDir);
+
+  if (options.url !== undefined) {
+    const url = options.url;
+    assertPostgresUrl(url);
+    const pool = createPgPool(url, options.poolSize);
+    const prisma = new PrismaClient({ adapter: pgAdapterFactory(pool) });
+    return {
+      kind: 'postgres',
+      prisma,
+      migrate: serialised(() => migratePostgres(url, migrations())),
+      close: once(async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      }),
+    };
+  }
+
+  const pglite = await loadPglite().PGlite.create(options.pgliteDataDir ?? 'memory://');
+  try {
+    // PGlite takes the process's TZ; the adapter reads timestamptz text assuming +00 offsets.
+    await pglite.exec("SET TIME ZONE 'UTC'");
+  } catch (error) {
+    await pglite.close();
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: pgliteAdapterFactory(pglite) });
+  return {
+    kind: 'pglite',
+    prisma,
+    migrate: serialised(() => applyMigrations(pgliteTarget(pglite), migrations())),
+    close: once(async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    }),
+  };
+}

@@ -1,0 +1,114 @@
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+
+// @prisma/adapter-pg 6.19 rejects the catalog types `"char"` (OID 18) and `name` (OID 19) (upstream
+// prisma/orm#27403), which the schema engine reads while migrating and `$queryRaw` may read. pg already
+// returns both as strings. The client below relabels them as text so the adapter accepts them, and
+// remembers which columns were `"char"` (keyed by the rows array, which the adapter passes through), so that
+// withCatalogTypes() can report those as Prisma's Character type: the schema engine panics when a
+// `pg_constraint.contype` column (a CHECK constraint's row) arrives as Text.
+const CHAR_OID = 18;
+const NAME_OID = 19;
+const TEXT_OID = 25;
+const CHARACTER_COLUMN = 6; // ColumnTypeEnum.Character in @prisma/driver-adapter-utils
+
+const charColumnsByRows = new WeakMap<object, number[]>();
+
+type PgResultLike = { fields?: { dataTypeID: number }[]; rows?: unknown[] };
+
+export function relabelCatalogColumns<T>(result: T): T {
+  for (const r of Array.isArray(result) ? (result as unknown[]) : [result]) {
+    const { fields, rows } = (r ?? {}) as PgResultLike;
+    const charColumns: number[] = [];
+    fields?.forEach((field, i) => {
+      if (field.dataTypeID === CHAR_OID) charColumns.push(i);
+      if (field.dataTypeID === CHAR_OID || field.dataTypeID === NAME_OID) field.dataTypeID = TEXT_OID;
+    });
+    if (charColumns.length > 0 && rows) charColumnsByRows.set(rows, charColumns);
+  }
+  return result;
+}
+
+type Callback = (err: Error | null, res: unknown) => void;
+
+/** A pg client whose results never carry the catalog OIDs the Prisma adapter rejects. */
+export class CatalogTextClient extends pg.Client {
+  // pg's query() has a dozen overloads; this only rewrites field metadata on the way out, so the wrapper
+  // takes them all as unknown and returns `never` (assignable to every overload's result).
+  override query(...args: unknown[]): never {
+    const callbackAt = args.findIndex((a) => typeof a === 'function');
+    if (callbackAt >= 0) {
+      const callback = args[callbackAt] as Callback;
+      args[callbackAt] = (err: Error | null, res: unknown) =>
+        callback(err, err ? res : relabelCatalogColumns(res));
+    }
+    const result = (super.query as (...a: unknown[]) => unknown).apply(this, args);
+    if (callbackAt < 0 && result instanceof Promise) {
+      return result.then((res: unknown) => relabelCatalogColumns(res)) as never;
+    }
+    return result as never;
+  }
+}
+
+export type PgDriverAdapter = Awaited<ReturnType<PrismaPg['connect']>>;
+type PgTransaction = Awaited<ReturnType<PgDriverAdapter['startTransaction']>>;
+
+function restoreCharColumns<T extends PgDriverAdapter | PgTransaction>(queryable: T): T {
+  const queryRaw = queryable.queryRaw.bind(queryable);
+  queryable.queryRaw = async (query) => {
+    const result = await queryRaw(query);
+    for (const i of charColumnsByRows.get(result.rows) ?? []) result.columnTypes[i] = CHARACTER_COLUMN;
+    return result;
+  };
+  return queryable;
+}
+
+/** Reports `"char"` columns as Character on an adapter whose pool uses CatalogTextClient. */
+export function withCatalogTypes(adapter: PgDriverAdapter): PgDriverAdapter {
+  restoreCharColumns(adapter);
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) =>
+    restoreCharColumns(await startTransaction(isolationLevel));
+  return adapter;
+}
+
+/**
+ * The pool the Prisma adapter runs on. `allowExitOnIdle` lets a process (and the Prisma CLI) exit once its
+ * work is done instead of waiting for idle connections to time out.
+ */
+export function createPgPool(url: string, max?: number): pg.Pool {
+  return new pg.Pool({ connectionString: url, allowExitOnIdle: true, Client: CatalogTextClient, max });
+}
+
+/** A Prisma driver adapter factory over `pool` (from createPgPool) with the catalog type fixes. */
+export function pgAdapterFactory(pool: pg.Pool, options?: { disposePool?: boolean }) {
+  const inner = new PrismaPg(pool, { disposeExternalPool: options?.disposePool ?? false });
+  return {
+    provider: 'postgres' as const,
+    adapterName: inner.adapterName,
+    connect: async (): Promise<PgDriverAdapter> => withCatalogTypes(await inner.connect()),
+  };
+}
+
+/** The same server URL pointing at another database (the URL's parameters are kept). */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+export function assertPostgresUrl(url: string): void {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new Error('the database URL must start with postgresql:// or postgres://');
+  }
+}
+
+/** host:port/database of a URL, for messages: never the user or password. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return '(unparsable URL)';
+  }
+}

@@ -1,0 +1,79 @@
+import { type BlobStore, createBlobStore } from '@router/blob-store';
+import { type Bus, createBus } from '@router/bus';
+import { createDatabase, type Database } from '@router/db';
+import type { Health } from '@router/observability';
+import { closeAll, type Stoppable } from './run-service';
+
+export interface InfrastructureConfig {
+  NATS_URL: string;
+  DATABASE_URL?: string;
+  S3_ENDPOINT?: string;
+  S3_ACCESS_KEY?: string;
+  S3_SECRET_KEY?: string;
+  S3_BUCKET?: string;
+  S3_REGION?: string;
+}
+
+export interface Infrastructure<D extends boolean, B extends boolean> extends Stoppable {
+  bus: Bus;
+  db: D extends true ? Database : undefined;
+  blobs: B extends true ? BlobStore : undefined;
+}
+
+/**
+ * What a distributed service connects to (NATS always; Postgres and S3 where it needs them), each with the
+ * readiness check that makes `/readyz` name it when it is down.
+ */
+export async function connectInfrastructure<D extends boolean, B extends boolean>(
+  service: string,
+  config: InfrastructureConfig,
+  health: Health,
+  needs: { database: D; blobs: B },
+): Promise<Infrastructure<D, B>> {
+  const bus = createBus({ kind: 'nats', url: config.NATS_URL, name: service });
+  health.addCheck({ name: 'nats', check: () => bus.status() === 'connected' });
+  const parts: Stoppable[] = [bus];
+  let db: Database | undefined;
+  let blobs: BlobStore | undefined;
+  try {
+    if (needs.database) {
+      db = await createDatabase({ url: required(config.DATABASE_URL, 'DATABASE_URL') });
+      parts.push(db);
+      const prisma = db.prisma;
+      health.addCheck({ name: 'database', check: () => prisma.$queryRaw`SELECT 1`.then(() => true) });
+    }
+    if (needs.blobs) {
+      const store = createBlobStore({
+        kind: 's3',
+        endpoint: required(config.S3_ENDPOINT, 'S3_ENDPOINT'),
+        accessKey: required(config.S3_ACCESS_KEY, 'S3_ACCESS_KEY'),
+        secretKey: required(config.S3_SECRET_KEY, 'S3_SECRET_KEY'),
+        bucket: required(config.S3_BUCKET, 'S3_BUCKET'),
+        ...(config.S3_REGION ? { region: config.S3_REGION } : {}),
+      });
+      parts.push(store);
+      blobs = store;
+      try {
+        await store.ready();
+      } catch (error) {
+        throw new Error(`The S3 store at S3_ENDPOINT=${config.S3_ENDPOINT} is not usable: ${String(error)}`);
+      }
+      health.addCheck({ name: 'blob-store', check: () => store.ping() });
+    }
+  } catch (error) {
+    await closeAll(...parts).close();
+    throw error;
+  }
+  const stop = closeAll(...parts);
+  return { bus, db, blobs, close: () => stop.close() } as Infrastructure<D, B>;
+}
+
+/** Registers the bus readiness check for processes that make their own bus (the standalone router). */
+export function registerBusReadiness(health: Health, bus: Bus): void {
+  health.addCheck({ name: 'nats', check: () => bus.status() === 'connected' });
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
