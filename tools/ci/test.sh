@@ -20,7 +20,7 @@ set +a
 
 step "lint"
 npx nx show projects > /dev/null # builds the project graph the module-boundary rule reads
-npx eslint --max-warnings=0 .
+npx eslint --max-warnings=0 --cache --cache-location tmp/eslintcache .
 
 step "type-check"
 npx tsc -p tsconfig.json --noEmit

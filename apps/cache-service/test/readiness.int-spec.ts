@@ -2,9 +2,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AppProcess, call, freePort, httpOk, servicesEnv, spawnApp, stopProcess, waitFor } from '@router/testing';
+import {
+  type AppProcess,
+  call,
+  freePort,
+  httpOk,
+  servicesEnv,
+  spawnApp,
+  stopProcess,
+  waitFor,
+} from '@router/testing';
 
-const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p));
+const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find(
+  (p) => existsSync(p),
+);
 
 /** A NATS server of this test's own, so it can be stopped without disturbing anything else. */
 function startNats(port: number): ChildProcess {
@@ -50,7 +61,10 @@ describe('readiness follows NATS (apps started from dist/)', () => {
   it('is ready with NATS up, answers 503 naming nats once NATS stops, and recovers when it is back', async () => {
     await waitFor('ready', async () => (await call(base, 'GET', '/readyz')).status === 200);
     const ready = await call(base, 'GET', '/readyz');
-    expect(ready.body).toEqual({ status: 'ready', checks: { nats: 'ok', database: 'ok', 'blob-store': 'ok' } });
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: { nats: 'ok', database: 'ok', 'blob-store': 'ok' },
+    });
 
     await stopProcess(nats);
     await waitFor('503', async () => (await call(base, 'GET', '/readyz')).status === 503, 15_000);
@@ -64,7 +78,12 @@ describe('readiness follows NATS (apps started from dist/)', () => {
   });
 
   it('refuses to start with a bad variable, naming it', async () => {
-    const bad = spawnApp('cache-service-bad-env', 'dist/apps/cache-service/main.js', { NATS_URL: 'http://nope', PORT: 'abc' }, mkdtempSync(join(tmpdir(), 'router-badenv-')));
+    const bad = spawnApp(
+      'cache-service-bad-env',
+      'dist/apps/cache-service/main.js',
+      { NATS_URL: 'http://nope', PORT: 'abc' },
+      mkdtempSync(join(tmpdir(), 'router-badenv-')),
+    );
     const code = await new Promise<number | null>((resolve) => bad.child.once('exit', resolve));
     expect(code).toBe(1);
     const { readFileSync } = await import('node:fs');

@@ -30,7 +30,9 @@ describe('gateway authentication (e2e)', () => {
     for (const badKey of [undefined, 'rtr_' + 'x'.repeat(43), 'not-a-key']) {
       const res = await call(gw, 'GET', '/v1/provider-keys', badKey === undefined ? {} : { key: badKey });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String), retryable: false } });
+      expect(res.body).toEqual({
+        error: { code: 'unauthorized', message: expect.any(String), retryable: false },
+      });
     }
   });
 
@@ -40,7 +42,10 @@ describe('gateway authentication (e2e)', () => {
     const revoked = adminCli(stack.adminUrl, ['key', 'revoke', keyId]);
     expect(revoked.code).toBe(0);
     expect(revoked.out).toContain(`revoked key ${keyId}`);
-    await eventually('revoked key refused', async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 401);
+    await eventually(
+      'revoked key refused',
+      async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 401,
+    );
   });
 
   it('refuses every key of a disabled org, and lets them in again once enabled', async () => {
@@ -48,23 +53,37 @@ describe('gateway authentication (e2e)', () => {
     const second = adminCli(stack.adminUrl, ['key', 'issue', orgId, '--json']).json.key as string;
     expect((await call(gw, 'GET', '/v1/provider-keys', { key })).status).toBe(200);
     expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually('disabled org refused', async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 401);
+    await eventually(
+      'disabled org refused',
+      async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 401,
+    );
     expect((await call(gw, 'GET', '/v1/provider-keys', { key: second })).status).toBe(401);
     expect(await handshakeStatus(key)).toBe(401);
     expect(adminCli(stack.adminUrl, ['org', 'enable', orgId]).code).toBe(0);
-    await eventually('enabled org accepted', async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 200);
+    await eventually(
+      'enabled org accepted',
+      async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 200,
+    );
   });
 
   it('refuses requests and handshakes of an org out of credit with 402, until credit is back', async () => {
     const { orgId, key } = createOrgWithKey(stack.adminUrl, 'auth-credit');
     expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 402);
+    await eventually(
+      'out of credit refused',
+      async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 402,
+    );
     const res = await call(gw, 'PUT', '/v1/provider-keys/vendor_a', { key, body: { api_key: 'k-12345678' } });
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ error: { code: 'insufficient_credits', message: expect.any(String), retryable: false } });
+    expect(res.body).toEqual({
+      error: { code: 'insufficient_credits', message: expect.any(String), retryable: false },
+    });
     expect(await handshakeStatus(key)).toBe(402);
     expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'in']).code).toBe(0);
-    await eventually('credit restored', async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 200);
+    await eventually(
+      'credit restored',
+      async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 200,
+    );
   });
 
   it('refuses a handshake without a key with 401', async () => {
@@ -97,7 +116,9 @@ describe('gateway authentication (e2e)', () => {
     const unknown = await call(stack.adminUrl, 'PATCH', `/admin/orgs/${orgId}`, { body: { colour: 'red' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain('colour: unknown field');
-    const created = await call(stack.adminUrl, 'POST', '/admin/orgs', { body: { name: 'r1', retention_days: 1 } });
+    const created = await call(stack.adminUrl, 'POST', '/admin/orgs', {
+      body: { name: 'r1', retention_days: 1 },
+    });
     expect(created.body.retention_days).toBe(1);
   });
 

@@ -1,4 +1,13 @@
-import { commonEnv, databaseEnv, env, loadConfig, natsEnv, providerKeyEnv, s3Env, signingEnv } from '@router/config';
+import {
+  commonEnv,
+  databaseEnv,
+  env,
+  loadConfig,
+  natsEnv,
+  providerKeyEnv,
+  s3Env,
+  signingEnv,
+} from '@router/config';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing } from '@router/provider-keys';
@@ -31,7 +40,11 @@ runService(SERVICE, async () => {
       port: config.PORT,
       host: config.HOST,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
-      admin: { port: config.ADMIN_PORT, host: config.ADMIN_HOST, ...(config.ADMIN_TOKEN ? { token: config.ADMIN_TOKEN } : {}) },
+      admin: {
+        port: config.ADMIN_PORT,
+        host: config.ADMIN_HOST,
+        ...(config.ADMIN_TOKEN ? { token: config.ADMIN_TOKEN } : {}),
+      },
     },
     { prisma: infra.db.prisma, bus: infra.bus, keyRing, logger, health },
   );

@@ -16,10 +16,14 @@ describe('native-api behind the gateway (e2e)', () => {
 
   it('refuses a forged signature and a replayed stale one, and accepts a fresh one', async () => {
     const forged = signIdentity({ method: 'GET', path, orgId }, 'f'.repeat(43), Date.now());
-    expect((await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: forged } })).status).toBe(401);
+    expect(
+      (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: forged } })).status,
+    ).toBe(401);
 
     const stale = signIdentity({ method: 'GET', path, orgId }, secret, Date.now() - 30_000);
-    expect((await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: stale } })).status).toBe(401);
+    expect(
+      (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: stale } })).status,
+    ).toBe(401);
 
     const fresh = signIdentity({ method: 'GET', path, orgId }, secret, Date.now());
     const ok = await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: fresh } });
@@ -29,7 +33,9 @@ describe('native-api behind the gateway (e2e)', () => {
 
   it('refuses a signature made for another path', async () => {
     const other = signIdentity({ method: 'GET', path: '/v1/models', orgId }, secret, Date.now());
-    expect((await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: other } })).status).toBe(401);
+    expect(
+      (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: other } })).status,
+    ).toBe(401);
   });
 
   it('answers health, readiness and metrics on every app without the gateway', async () => {

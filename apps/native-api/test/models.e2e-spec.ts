@@ -3,16 +3,69 @@ import { call, readE2eStack } from '@router/testing';
 const stack = readE2eStack();
 
 /** The spec's per-vendor catalogue table, written out here (not imported from the implementation). */
-const TABLE: Record<string, { formats: string[] | null; rates: number[]; speechRates: number[]; speed: { min: number; max: number } | null }> = {
-  vendor_a: { formats: ['pcm', 'wav', 'mp3', 'aac', 'mulaw', 'alaw'], rates: [8000, 16000, 22050, 24000], speechRates: [8000, 16000, 22050, 24000, 32000, 44100, 48000], speed: { min: 0.5, max: 2.0 } },
-  vendor_b: { formats: ['pcm', 'wav', 'mulaw'], rates: [8000, 16000, 22050, 24000], speechRates: [8000, 16000, 22050, 24000], speed: { min: 0.5, max: 1.5 } },
-  vendor_c: { formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'], rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000], speechRates: [8000, 16000, 22050, 24000, 32000, 44100, 48000], speed: null },
-  vendor_d: { formats: ['pcm', 'wav', 'mp3', 'aac'], rates: [24000], speechRates: [24000], speed: { min: 0.25, max: 4.0 } },
-  vendor_e: { formats: ['pcm', 'wav', 'mulaw', 'alaw', 'mp3'], rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000], speechRates: [8000, 16000, 22050, 24000, 32000, 44100, 48000], speed: { min: 0.7, max: 1.5 } },
-  vendor_f: { formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'], rates: [8000, 16000, 22050, 24000, 44100, 48000], speechRates: [8000, 16000, 22050, 24000, 44100, 48000], speed: { min: 0.7, max: 1.5 } },
-  vendor_g: { formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'], rates: [8000, 16000, 24000, 32000, 44100, 48000], speechRates: [8000, 16000, 24000, 32000, 44100, 48000], speed: { min: 0.7, max: 1.3 } },
-  vendor_h: { formats: null, rates: [8000, 16000, 24000, 44100], speechRates: [8000, 16000, 24000, 44100], speed: { min: 0.5, max: 2.0 } },
-  vendor_i: { formats: null, rates: [8000, 16000, 22050, 24000, 44100, 48000], speechRates: [8000, 16000, 22050, 24000, 44100, 48000], speed: { min: 0.6, max: 1.5 } },
+const TABLE: Record<
+  string,
+  {
+    formats: string[] | null;
+    rates: number[];
+    speechRates: number[];
+    speed: { min: number; max: number } | null;
+  }
+> = {
+  vendor_a: {
+    formats: ['pcm', 'wav', 'mp3', 'aac', 'mulaw', 'alaw'],
+    rates: [8000, 16000, 22050, 24000],
+    speechRates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
+    speed: { min: 0.5, max: 2.0 },
+  },
+  vendor_b: {
+    formats: ['pcm', 'wav', 'mulaw'],
+    rates: [8000, 16000, 22050, 24000],
+    speechRates: [8000, 16000, 22050, 24000],
+    speed: { min: 0.5, max: 1.5 },
+  },
+  vendor_c: {
+    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
+    rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
+    speechRates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
+    speed: null,
+  },
+  vendor_d: {
+    formats: ['pcm', 'wav', 'mp3', 'aac'],
+    rates: [24000],
+    speechRates: [24000],
+    speed: { min: 0.25, max: 4.0 },
+  },
+  vendor_e: {
+    formats: ['pcm', 'wav', 'mulaw', 'alaw', 'mp3'],
+    rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
+    speechRates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
+    speed: { min: 0.7, max: 1.5 },
+  },
+  vendor_f: {
+    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
+    rates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speechRates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speed: { min: 0.7, max: 1.5 },
+  },
+  vendor_g: {
+    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
+    rates: [8000, 16000, 24000, 32000, 44100, 48000],
+    speechRates: [8000, 16000, 24000, 32000, 44100, 48000],
+    speed: { min: 0.7, max: 1.3 },
+  },
+  vendor_h: {
+    formats: null,
+    rates: [8000, 16000, 24000, 44100],
+    speechRates: [8000, 16000, 24000, 44100],
+    speed: { min: 0.5, max: 2.0 },
+  },
+  vendor_i: {
+    formats: null,
+    rates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speechRates: [8000, 16000, 22050, 24000, 44100, 48000],
+    speed: { min: 0.6, max: 1.5 },
+  },
   vendor_j: { formats: null, rates: [24000], speechRates: [24000], speed: null },
 };
 
@@ -48,8 +101,28 @@ const OPTIONS: Array<[string, string, string, number | null, number | null, unkn
 ];
 
 const A_MODEL_2_ONLY = ['pitch', 'loudness', 'enable_preprocessing'];
-const PROVIDER_FIELDS = ['id', 'name', 'docs_url', 'formats', 'models', 'options', 'sample_rates', 'speech_sample_rates', 'speed'];
-const OPTION_FIELDS = ['name', 'type', 'default', 'nullable', 'min', 'max', 'values', 'models', 'description'];
+const PROVIDER_FIELDS = [
+  'id',
+  'name',
+  'docs_url',
+  'formats',
+  'models',
+  'options',
+  'sample_rates',
+  'speech_sample_rates',
+  'speed',
+];
+const OPTION_FIELDS = [
+  'name',
+  'type',
+  'default',
+  'nullable',
+  'min',
+  'max',
+  'values',
+  'models',
+  'description',
+];
 
 describe('GET /v1/models (e2e)', () => {
   let providers: any[];
@@ -65,7 +138,8 @@ describe('GET /v1/models (e2e)', () => {
     for (const p of providers) {
       expect(Object.keys(p).sort()).toEqual([...PROVIDER_FIELDS].sort());
       for (const o of p.options) expect(Object.keys(o).sort()).toEqual([...OPTION_FIELDS].sort());
-      for (const m of p.models) expect(Object.keys(m).sort()).toEqual(['id', 'languages', 'voices', 'voices_url']);
+      for (const m of p.models)
+        expect(Object.keys(m).sort()).toEqual(['id', 'languages', 'voices', 'voices_url']);
     }
   });
 
@@ -79,22 +153,40 @@ describe('GET /v1/models (e2e)', () => {
     else expect({ min: p.speed.min, max: p.speed.max }).toEqual(facts.speed);
   });
 
-  it.each(OPTIONS)('has %s option %s as the options table gives it', (vendor, name, type, min, max, def, values) => {
-    const option = providers.find((p) => p.id === vendor).options.find((o: { name: string }) => o.name === name);
-    expect(option).toBeDefined();
-    expect(option.type).toBe(type);
-    expect(option.min).toBe(min);
-    expect(option.max).toBe(max);
-    expect(option.default).toEqual(def);
-    if (values) expect(option.values).toEqual(values);
-    if (vendor === 'vendor_a') expect(option.models).toEqual(A_MODEL_2_ONLY.includes(name) ? ['a_model_2'] : null);
-  });
+  it.each(OPTIONS)(
+    'has %s option %s as the options table gives it',
+    (vendor, name, type, min, max, def, values) => {
+      const option = providers
+        .find((p) => p.id === vendor)
+        .options.find((o: { name: string }) => o.name === name);
+      expect(option).toBeDefined();
+      expect(option.type).toBe(type);
+      expect(option.min).toBe(min);
+      expect(option.max).toBe(max);
+      expect(option.default).toEqual(def);
+      if (values) expect(option.values).toEqual(values);
+      if (vendor === 'vendor_a')
+        expect(option.models).toEqual(A_MODEL_2_ONLY.includes(name) ? ['a_model_2'] : null);
+    },
+  );
 
   it('gives vendor_b no options and vendor_a its two models, 11 languages and 37 a_model_1 speakers', () => {
     expect(providers.find((p) => p.id === 'vendor_b').options).toEqual([]);
     const a = providers.find((p) => p.id === 'vendor_a');
     expect(a.models.map((m: { id: string }) => m.id)).toEqual(['a_model_1', 'a_model_2']);
-    const languages = ['bn-IN', 'en-IN', 'gu-IN', 'hi-IN', 'kn-IN', 'ml-IN', 'mr-IN', 'od-IN', 'pa-IN', 'ta-IN', 'te-IN'];
+    const languages = [
+      'bn-IN',
+      'en-IN',
+      'gu-IN',
+      'hi-IN',
+      'kn-IN',
+      'ml-IN',
+      'mr-IN',
+      'od-IN',
+      'pa-IN',
+      'ta-IN',
+      'te-IN',
+    ];
     for (const m of a.models) expect([...m.languages].sort()).toEqual(languages);
     expect(a.models[0].voices).toHaveLength(37);
     expect(a.models[1].voices).toBeNull();

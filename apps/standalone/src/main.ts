@@ -49,7 +49,12 @@ runService(SERVICE, async () => {
   const workers = [...serveCache(bus, startedAt), ...serveSynthesis(bus, startedAt)];
 
   const api = await startNativeApi(
-    { port: 0, host: '127.0.0.1', signingSecret: secrets.signingSecret, admin: { port: config.ADMIN_PORT, host: '127.0.0.1' } },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      signingSecret: secrets.signingSecret,
+      admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
+    },
     { prisma: db.prisma, bus, keyRing: KeyRing.parse(secrets.providerKeyMasterKeys), logger, health },
   );
   const gateway = await startEdgeGateway(
@@ -63,7 +68,9 @@ runService(SERVICE, async () => {
     { prisma: db.prisma, bus, logger, health },
   );
 
-  const demoKey = await createDemoOrgOnEmptyDatabase(new AdminService(db.prisma, new BusChangeNotifier(bus, logger)));
+  const demoKey = await createDemoOrgOnEmptyDatabase(
+    new AdminService(db.prisma, new BusChangeNotifier(bus, logger)),
+  );
   printWelcome({ port: gateway.port, adminPort: api.adminPort, database: db.kind, dataDir, demoKey });
   return closeAll(db, bus, () => Promise.resolve(workers.forEach((s) => s.unsubscribe())), api, gateway);
 });
@@ -75,7 +82,13 @@ async function createDemoOrgOnEmptyDatabase(admin: AdminService): Promise<string
   return (await admin.issueKey(org.id)).key;
 }
 
-function printWelcome(info: { port: number; adminPort: number; database: string; dataDir: string; demoKey: string | undefined }): void {
+function printWelcome(info: {
+  port: number;
+  adminPort: number;
+  database: string;
+  dataDir: string;
+  demoKey: string | undefined;
+}): void {
   const lines = [
     '',
     `The router is listening on http://localhost:${info.port} (HTTP and WebSocket).`,

@@ -17,7 +17,9 @@ export interface StandaloneSecrets {
 export function loadOrCreateSecrets(dataDir: string, given: Partial<StandaloneSecrets>): StandaloneSecrets {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'secrets.json');
-  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<StandaloneSecrets>) : {};
+  const stored = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<StandaloneSecrets>)
+    : {};
   const secrets: StandaloneSecrets = {
     signingSecret: stored.signingSecret ?? randomBytes(32).toString('base64url'),
     providerKeyMasterKeys: stored.providerKeyMasterKeys ?? KeyRing.generateSpec(),

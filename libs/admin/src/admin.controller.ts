@@ -30,7 +30,9 @@ export class AdminTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.token === undefined) return true;
-    const given = Buffer.from(readBearer(context.switchToHttp().getRequest<Request>().headers.authorization) ?? '');
+    const given = Buffer.from(
+      readBearer(context.switchToHttp().getRequest<Request>().headers.authorization) ?? '',
+    );
     const expected = Buffer.from(this.token);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw RouterError.unauthorized('The admin token is missing or wrong.');

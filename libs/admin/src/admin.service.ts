@@ -29,7 +29,10 @@ export class AdminService {
 
   async createOrg(body: CreateOrgBody): Promise<OrgView> {
     const org = await this.prisma.org.create({
-      data: { name: body.name, ...(body.retention_days === undefined ? {} : { retentionDays: body.retention_days }) },
+      data: {
+        name: body.name,
+        ...(body.retention_days === undefined ? {} : { retentionDays: body.retention_days }),
+      },
     });
     return toOrgView(org, 0);
   }
@@ -45,7 +48,9 @@ export class AdminService {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.retention_days === undefined ? {} : { retentionDays: body.retention_days }),
         ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
-        ...(body.credit === undefined ? {} : { creditState: body.credit === 'in' ? 'in_credit' : 'out_of_credit' }),
+        ...(body.credit === undefined
+          ? {}
+          : { creditState: body.credit === 'in' ? 'in_credit' : 'out_of_credit' }),
       },
     });
     this.changes.orgChanged(orgId);

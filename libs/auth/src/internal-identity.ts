@@ -23,8 +23,7 @@ export function signIdentity(claims: IdentityClaims, secret: string, nowMs: numb
 }
 
 export type IdentityCheck =
-  | { ok: true; orgId: string }
-  | { ok: false; reason: 'missing' | 'malformed' | 'bad-signature' | 'expired' };
+  { ok: true; orgId: string } | { ok: false; reason: 'missing' | 'malformed' | 'bad-signature' | 'expired' };
 
 export function verifyIdentity(
   header: string | string[] | undefined,

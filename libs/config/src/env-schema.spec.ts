@@ -38,6 +38,8 @@ describe('loadConfig', () => {
   });
 
   it('refuses a non-integer', () => {
-    expect(() => loadConfig(schema, { NATS_URL: 'nats://x', PORT: '80a' })).toThrow('PORT must be an integer');
+    expect(() => loadConfig(schema, { NATS_URL: 'nats://x', PORT: '80a' })).toThrow(
+      'PORT must be an integer',
+    );
   });
 });

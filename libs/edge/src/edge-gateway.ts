@@ -33,17 +33,26 @@ export interface RunningGateway {
 export function prismaAuthSource(prisma: PrismaClient): AuthSource {
   return {
     async findKey(keyHash) {
-      const row = await prisma.apiKey.findUnique({ where: { keyHash }, select: { orgId: true, revokedAt: true } });
+      const row = await prisma.apiKey.findUnique({
+        where: { keyHash },
+        select: { orgId: true, revokedAt: true },
+      });
       return row && { orgId: row.orgId, revoked: row.revokedAt !== null };
     },
     async findOrg(orgId) {
-      const row = await prisma.org.findUnique({ where: { id: orgId }, select: { disabled: true, creditState: true } });
+      const row = await prisma.org.findUnique({
+        where: { id: orgId },
+        select: { disabled: true, creditState: true },
+      });
       return row && { disabled: row.disabled, outOfCredit: row.creditState === 'out_of_credit' };
     },
   };
 }
 
-export async function startEdgeGateway(config: EdgeGatewayConfig, deps: EdgeGatewayDeps): Promise<RunningGateway> {
+export async function startEdgeGateway(
+  config: EdgeGatewayConfig,
+  deps: EdgeGatewayDeps,
+): Promise<RunningGateway> {
   const now = deps.now ?? Date.now;
   const directory = new KeyDirectory(prismaAuthSource(deps.prisma), {
     ttlMs: config.authCacheTtlMs,

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -125,7 +131,10 @@ export class GatewayServer {
     if (verdict.outOfCredit) {
       this.count(route.name, 'insufficient_credits');
       return route.refuse(
-        new RouterError('insufficient_credits', 'The org is out of credit; new requests are refused until credit is added.'),
+        new RouterError(
+          'insufficient_credits',
+          'The org is out of credit; new requests are refused until credit is added.',
+        ),
       );
     }
     return { orgId: verdict.orgId };
@@ -145,7 +154,11 @@ export class GatewayServer {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
       headers[name] = value;
     }
-    headers[IDENTITY_HEADER] = signIdentity({ method, path, orgId }, this.options.signingSecret, this.options.now());
+    headers[IDENTITY_HEADER] = signIdentity(
+      { method, path, orgId },
+      this.options.signingSecret,
+      this.options.now(),
+    );
     headers[REQUEST_ID] = requestId;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
 
@@ -182,7 +195,10 @@ export class GatewayServer {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const route = this.options.routes.find(url.pathname);
     if (!route) {
-      writeHandshakeRefusal(socket, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeHandshakeRefusal(
+        socket,
+        jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()),
+      );
       return;
     }
     const admitted = await this.admit(route, req, url);
@@ -199,7 +215,9 @@ export class GatewayServer {
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
-    lines.push(`${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId }, this.options.signingSecret, this.options.now())}`);
+    lines.push(
+      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId }, this.options.signingSecret, this.options.now())}`,
+    );
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     const target = new URL(route.upstream);
     const upstream = connect(Number(target.port || 80), target.hostname);
@@ -238,7 +256,9 @@ export class GatewayServer {
     if (path === '/readyz') {
       const report = await this.options.health.readiness();
       const failing = Object.keys(report.checks).filter((name) => report.checks[name] === 'failing');
-      const body = report.ready ? { status: 'ready', checks: report.checks } : { status: 'unavailable', failing, checks: report.checks };
+      const body = report.ready
+        ? { status: 'ready', checks: report.checks }
+        : { status: 'unavailable', failing, checks: report.checks };
       writeRefusal(res, jsonRefusal(report.ready ? 200 : 503, body));
       return true;
     }

@@ -16,7 +16,12 @@ function fixture() {
       return orgs.get(id) ?? null;
     },
   };
-  const directory = new KeyDirectory(source, { ttlMs: 1000, maxStaleMs: 10_000, maxEntries: 3, now: () => now });
+  const directory = new KeyDirectory(source, {
+    ttlMs: 1000,
+    maxStaleMs: 10_000,
+    maxEntries: 3,
+    now: () => now,
+  });
   const issued = issueApiKey();
   keys.set(issued.keyHash, { orgId: 'org-1', revoked: false });
   orgs.set('org-1', { disabled: false, outOfCredit: false });
@@ -27,7 +32,11 @@ describe('KeyDirectory', () => {
   it('answers repeated requests from memory', async () => {
     const f = fixture();
     for (let i = 0; i < 5; i += 1) {
-      expect(await f.directory.authenticate(f.issued.key)).toEqual({ ok: true, orgId: 'org-1', outOfCredit: false });
+      expect(await f.directory.authenticate(f.issued.key)).toEqual({
+        ok: true,
+        orgId: 'org-1',
+        outOfCredit: false,
+      });
     }
     expect(f.reads).toEqual({ keys: 1, orgs: 1 });
   });
@@ -68,7 +77,11 @@ describe('KeyDirectory', () => {
     await f.directory.authenticate(f.issued.key);
     f.orgs.set('org-1', { disabled: false, outOfCredit: true });
     f.advance(20_000);
-    expect(await f.directory.authenticate(f.issued.key)).toEqual({ ok: true, orgId: 'org-1', outOfCredit: true });
+    expect(await f.directory.authenticate(f.issued.key)).toEqual({
+      ok: true,
+      orgId: 'org-1',
+      outOfCredit: true,
+    });
   });
 
   it('does not let a read that raced a change event restore the old state', async () => {

@@ -41,7 +41,10 @@ export interface RunningNativeApi {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** Starts the native API behind the gateway and, on its own listener, the admin API the CLI uses. */
-export async function startNativeApi(config: NativeApiConfig, deps: NativeApiDeps): Promise<RunningNativeApi> {
+export async function startNativeApi(
+  config: NativeApiConfig,
+  deps: NativeApiDeps,
+): Promise<RunningNativeApi> {
   if (!LOOPBACK.has(config.admin.host) && !config.admin.token) {
     throw new Error('ADMIN_TOKEN is required when ADMIN_HOST is not a loopback address');
   }
@@ -64,7 +67,11 @@ export async function startNativeApi(config: NativeApiConfig, deps: NativeApiDep
   const admin = await startHttpApp(
     composeModules('AdminRoot', [
       ServiceKitModule.forRoot(kit),
-      AdminModule.forRoot({ prisma: deps.prisma, changes, ...(config.admin.token ? { token: config.admin.token } : {}) }),
+      AdminModule.forRoot({
+        prisma: deps.prisma,
+        changes,
+        ...(config.admin.token ? { token: config.admin.token } : {}),
+      }),
     ]),
     { logger: deps.logger, port: config.admin.port, host: config.admin.host },
   );

@@ -27,7 +27,10 @@ export class KeyRing {
   /** Parses `1:<base64>,2:<base64>`, naming the variable in every error. */
   static parse(spec: string, variable = 'PROVIDER_KEY_MASTER_KEYS'): KeyRing {
     const keys = new Map<number, Buffer>();
-    for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of spec
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const match = /^(\d+):([A-Za-z0-9+/=_-]+)$/.exec(part);
       if (!match) throw new Error(`${variable} must look like "1:<base64 of 32 bytes>[,2:...]"`);
       const [, version, encoded] = match as unknown as [string, string, string];

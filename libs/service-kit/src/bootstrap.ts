@@ -22,7 +22,10 @@ export function composeModules(name: string, imports: Array<Type | DynamicModule
 }
 
 /** Creates and starts one Nest HTTP app the same way for every service, standalone or alone. */
-export async function startHttpApp(rootModule: Type | DynamicModule, options: HttpAppOptions): Promise<INestApplication> {
+export async function startHttpApp(
+  rootModule: Type | DynamicModule,
+  options: HttpAppOptions,
+): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(rootModule, {
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,

@@ -27,7 +27,9 @@ export async function startBusService(options: BusServiceOptions): Promise<Runni
   const subscriptions = options.serve(options.bus);
   await Promise.all(subscriptions.map((s) => s.ready()));
   const app = await startHttpApp(
-    composeModules(`${options.name}-root`, [ServiceKitModule.forRoot({ logger: options.logger, health: options.health })]),
+    composeModules(`${options.name}-root`, [
+      ServiceKitModule.forRoot({ logger: options.logger, health: options.health }),
+    ]),
     { logger: options.logger, port: options.port, ...(options.host ? { host: options.host } : {}) },
   );
   const port = listeningPort(app);

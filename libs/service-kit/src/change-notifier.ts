@@ -33,7 +33,10 @@ export class BusChangeNotifier implements ChangeNotifier {
 
   private send(event: AuthChanged): void {
     this.bus.publish(authChangedV1, event).catch((error: unknown) => {
-      this.logger.warn({ err: error, kind: event.kind, orgId: event.orgId }, 'change event not published; TTLs will catch up');
+      this.logger.warn(
+        { err: error, kind: event.kind, orgId: event.orgId },
+        'change event not published; TTLs will catch up',
+      );
     });
   }
 }

@@ -26,7 +26,11 @@ export class HealthController {
       .map(([name]) => name);
     res
       .status(report.ready ? 200 : 503)
-      .json(report.ready ? { status: 'ready', checks: report.checks } : { status: 'unavailable', failing, checks: report.checks });
+      .json(
+        report.ready
+          ? { status: 'ready', checks: report.checks }
+          : { status: 'unavailable', failing, checks: report.checks },
+      );
   }
 
   @Get('metrics')

@@ -41,7 +41,10 @@ export class IdentityGuard implements CanActivate {
     if (!check.ok) {
       throw RouterError.unauthorized('This service only answers requests forwarded by the router gateway.');
     }
-    if (check.orgId === ANONYMOUS_ORG && !this.reflector.getAllAndOverride<boolean>(ANONYMOUS_ALLOWED, targets)) {
+    if (
+      check.orgId === ANONYMOUS_ORG &&
+      !this.reflector.getAllAndOverride<boolean>(ANONYMOUS_ALLOWED, targets)
+    ) {
       throw RouterError.unauthorized();
     }
     req.orgId = check.orgId;

@@ -29,7 +29,9 @@ export function runService(name: string, start: () => Promise<Stoppable>): void 
       running = started;
     },
     (error: unknown) => {
-      process.stderr.write(`${name}: ${error instanceof ConfigError ? error.message : `failed to start: ${describe(error)}`}\n`);
+      process.stderr.write(
+        `${name}: ${error instanceof ConfigError ? error.message : `failed to start: ${describe(error)}`}\n`,
+      );
       process.exit(1);
     },
   );

@@ -22,7 +22,8 @@ export interface ServiceKitOptions {
 @Module({})
 export class ServiceKitModule {
   static forRoot(options: ServiceKitOptions): DynamicModule {
-    const guard = options.signingSecret === undefined ? [] : [{ provide: APP_GUARD, useClass: IdentityGuard }];
+    const guard =
+      options.signingSecret === undefined ? [] : [{ provide: APP_GUARD, useClass: IdentityGuard }];
     return {
       module: ServiceKitModule,
       controllers: [HealthController],

@@ -35,7 +35,12 @@ export interface AppProcess {
 }
 
 /** Starts `node dist/apps/<app>/main.js` (or a tool) with its output in a log file the tests can read. */
-export function spawnApp(name: string, entry: string, env: Record<string, string>, logDir: string): AppProcess {
+export function spawnApp(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  logDir: string,
+): AppProcess {
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -67,7 +72,12 @@ export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> 
 }
 
 /** Polls until `probe` resolves true, failing with `what` after the deadline. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000, everyMs = 100): Promise<void> {
+export async function waitFor(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await probe().catch(() => false)) return;

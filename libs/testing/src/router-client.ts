@@ -22,7 +22,11 @@ export async function call<T = any>(
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(new URL(path, baseUrl), { method, headers, ...(body === undefined ? {} : { body }) });
+  const res = await fetch(new URL(path, baseUrl), {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -56,7 +60,10 @@ export function adminCli(adminUrl: string, args: string[]): CliResult {
 }
 
 /** A new org with one key, made through the admin CLI. */
-export function createOrgWithKey(adminUrl: string, name: string): { orgId: string; key: string; keyId: string } {
+export function createOrgWithKey(
+  adminUrl: string,
+  name: string,
+): { orgId: string; key: string; keyId: string } {
   const org = adminCli(adminUrl, ['org', 'create', '--name', name, '--json']);
   if (org.code !== 0) throw new Error(`org create failed: ${org.out}`);
   const key = adminCli(adminUrl, ['key', 'issue', org.json.id, '--json']);
@@ -65,7 +72,11 @@ export function createOrgWithKey(adminUrl: string, name: string): { orgId: strin
 }
 
 /** Retries `probe` until it returns true; change propagation takes a moment by design. */
-export async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
+export async function eventually(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 8000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await probe()) return;

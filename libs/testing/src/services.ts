@@ -5,7 +5,11 @@ import { Client } from 'pg';
  * The local services the integration and e2e tests use, as `tools/services/ensure.sh` left them
  * (its env file is loaded by `npm test`), with this machine's defaults otherwise.
  */
-export function servicesEnv(): { databaseUrlBase: string; natsUrl: string; s3: { endpoint: string; accessKey: string; secretKey: string } } {
+export function servicesEnv(): {
+  databaseUrlBase: string;
+  natsUrl: string;
+  s3: { endpoint: string; accessKey: string; secretKey: string };
+} {
   const env = process.env;
   return {
     databaseUrlBase: env.DATABASE_URL_BASE ?? 'postgresql://postgres@127.0.0.1:5432',
@@ -32,7 +36,10 @@ export async function createScratchDatabase(label: string): Promise<ScratchDatab
   return {
     url: `${base}/${name}`,
     name,
-    drop: () => withAdmin(base, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin(base, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }
 

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, waitFor } from './processes';
 
-export const STACK_APPS = ['cache-service', 'synthesis-worker', 'native-api', 'edge-gateway', 'vendor-sim'] as const;
+export const STACK_APPS = [
+  'cache-service',
+  'synthesis-worker',
+  'native-api',
+  'edge-gateway',
+  'vendor-sim',
+] as const;
 export type StackApp = (typeof STACK_APPS)[number];
 
 export interface StackOptions {
@@ -57,12 +63,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   try {
     for (const app of STACK_APPS) {
-      const started = spawnApp(app, join('dist/apps', app, 'main.js'), { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' }, options.logDir);
+      const started = spawnApp(
+        app,
+        join('dist/apps', app, 'main.js'),
+        { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' },
+        options.logDir,
+      );
       apps.push(started);
       const exited = new Promise<never>((_, reject) =>
-        started.child.once('exit', (code) => reject(new Error(`${app} exited with code ${code}; see ${started.logFile}`))),
+        started.child.once('exit', (code) =>
+          reject(new Error(`${app} exited with code ${code}; see ${started.logFile}`)),
+        ),
       );
-      await Promise.race([waitFor(`${app} /healthz`, () => httpOk(`http://127.0.0.1:${ports[app]}/healthz`)), exited]);
+      await Promise.race([
+        waitFor(`${app} /healthz`, () => httpOk(`http://127.0.0.1:${ports[app]}/healthz`)),
+        exited,
+      ]);
     }
   } catch (error) {
     await stop();

@@ -6,11 +6,25 @@ function harness(respond: (url: string, init: RequestInit) => { status: number; 
   const fakeFetch = (async (input: URL | string, init: RequestInit = {}) => {
     const url = String(input);
     const headers = init.headers as Record<string, string>;
-    calls.push({ url, method: init.method ?? 'GET', body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined, auth: headers.authorization });
+    calls.push({
+      url,
+      method: init.method ?? 'GET',
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      auth: headers.authorization,
+    });
     const { status, body } = respond(url, init);
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
-  return { lines, calls, ctx: { adminUrl: 'http://127.0.0.1:3100', adminToken: 'tok', out: (l: string) => lines.push(l), fetch: fakeFetch } };
+  return {
+    lines,
+    calls,
+    ctx: {
+      adminUrl: 'http://127.0.0.1:3100',
+      adminToken: 'tok',
+      out: (l: string) => lines.push(l),
+      fetch: fakeFetch,
+    },
+  };
 }
 
 const org = { id: 'o1', name: 'Acme', retention_days: 30, disabled: false, credit: 'in', active_keys: 0 };
@@ -20,7 +34,12 @@ describe('router-admin', () => {
     const h = harness(() => ({ status: 201, body: org }));
     expect(await runCli(['org', 'create', '--name', 'Acme', '--retention', '30'], h.ctx)).toBe(0);
     expect(h.calls).toEqual([
-      { url: 'http://127.0.0.1:3100/admin/orgs', method: 'POST', body: { name: 'Acme', retention_days: 30 }, auth: 'Bearer tok' },
+      {
+        url: 'http://127.0.0.1:3100/admin/orgs',
+        method: 'POST',
+        body: { name: 'Acme', retention_days: 30 },
+        auth: 'Bearer tok',
+      },
     ]);
     expect(h.lines[0]).toContain('created org o1');
   });
@@ -57,7 +76,10 @@ describe('router-admin', () => {
   });
 
   it('reports the API refusal message and exits 1', async () => {
-    const h = harness(() => ({ status: 404, body: { error: { code: 'not_found', message: 'No org with id nope' } } }));
+    const h = harness(() => ({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'No org with id nope' } },
+    }));
     expect(await runCli(['org', 'show', 'nope'], h.ctx)).toBe(1);
     expect(h.lines).toEqual(['error: No org with id nope']);
   });

@@ -86,12 +86,18 @@ function plan(positionals: string[], values: { name?: string; retention?: string
         path: '/admin/orgs',
         body: {
           name: need(values.name, '--name'),
-          ...(values.retention === undefined ? {} : { retention_days: integer(values.retention, '--retention') }),
+          ...(values.retention === undefined
+            ? {}
+            : { retention_days: integer(values.retention, '--retention') }),
         },
         render: (o) => `created org ${describeOrg(o)}`,
       };
     case 'org list':
-      return { method: 'GET', path: '/admin/orgs', render: (list) => (list as unknown[]).map(describeOrg).join('\n') || '(no orgs)' };
+      return {
+        method: 'GET',
+        path: '/admin/orgs',
+        render: (list) => (list as unknown[]).map(describeOrg).join('\n') || '(no orgs)',
+      };
     case 'org show':
       return { method: 'GET', path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}`, render: describeOrg };
     case 'org retention':
@@ -120,7 +126,10 @@ function plan(positionals: string[], values: { name?: string; retention?: string
         path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/keys`,
         render: (list) =>
           (list as Array<{ id: string; prefix: string; created_at: string; revoked_at: string | null }>)
-            .map((k) => `${k.id}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`)
+            .map(
+              (k) =>
+                `${k.id}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
+            )
             .join('\n') || '(no keys)',
       };
     case 'key revoke':
@@ -135,7 +144,12 @@ function plan(positionals: string[], values: { name?: string; retention?: string
 }
 
 function patch(orgId: string, body: Record<string, unknown>): Call {
-  return { method: 'PATCH', path: `/admin/orgs/${enc(orgId)}`, body, render: (o) => `updated org ${describeOrg(o)}` };
+  return {
+    method: 'PATCH',
+    path: `/admin/orgs/${enc(orgId)}`,
+    body,
+    render: (o) => `updated org ${describeOrg(o)}`,
+  };
 }
 
 function integer(raw: string, what: string): number {
@@ -148,7 +162,14 @@ function enc(segment: string): string {
 }
 
 function describeOrg(value: unknown): string {
-  const o = value as { id: string; name: string; retention_days: number; disabled: boolean; credit: string; active_keys: number };
+  const o = value as {
+    id: string;
+    name: string;
+    retention_days: number;
+    disabled: boolean;
+    credit: string;
+    active_keys: number;
+  };
   return `${o.id}  ${JSON.stringify(o.name)}  retention ${o.retention_days}d  credit ${o.credit}${o.disabled ? '  DISABLED' : ''}  keys ${o.active_keys}`;
 }
 
@@ -164,7 +185,9 @@ async function send(call: Call, ctx: CliContext): Promise<unknown> {
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
     });
   } catch {
-    throw new AdminApiError(`cannot reach the admin API at ${ctx.adminUrl} (is the router running? set ADMIN_URL)`);
+    throw new AdminApiError(
+      `cannot reach the admin API at ${ctx.adminUrl} (is the router running? set ADMIN_URL)`,
+    );
   }
   const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
   if (!res.ok) throw new AdminApiError(body?.error?.message ?? `the admin API answered HTTP ${res.status}`);

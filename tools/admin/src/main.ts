@@ -2,7 +2,10 @@ import { env, loadConfig } from '@router/config';
 import { runCli } from './cli';
 
 const config = loadConfig(
-  { ADMIN_URL: env.url({ protocols: ['http', 'https'], default: 'http://127.0.0.1:3100' }), ADMIN_TOKEN: env.optionalString() },
+  {
+    ADMIN_URL: env.url({ protocols: ['http', 'https'], default: 'http://127.0.0.1:3100' }),
+    ADMIN_TOKEN: env.optionalString(),
+  },
   process.env,
 );
 

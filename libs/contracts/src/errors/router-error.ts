@@ -26,7 +26,11 @@ export class RouterError extends Error {
   }
 
   toEnvelope(): ErrorEnvelope {
-    const error: ErrorEnvelope['error'] = { code: this.code, message: this.message, retryable: this.retryable };
+    const error: ErrorEnvelope['error'] = {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+    };
     if (this.providerStatus !== undefined) error.provider_status = this.providerStatus;
     return { error };
   }
@@ -35,7 +39,9 @@ export class RouterError extends Error {
     return new RouterError('bad_request', message, status === undefined ? {} : { status });
   }
 
-  static unauthorized(message = 'The API key is missing, wrong or revoked, or the org is disabled.'): RouterError {
+  static unauthorized(
+    message = 'The API key is missing, wrong or revoked, or the org is disabled.',
+  ): RouterError {
     return new RouterError('unauthorized', message);
   }
 

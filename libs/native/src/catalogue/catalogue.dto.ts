@@ -35,7 +35,8 @@ export class ProviderDto {
   @ApiProperty({ type: [ModelDto] }) models!: ModelDto[];
   @ApiProperty({ type: [OptionDto] }) options!: OptionDto[];
   @ApiProperty({ type: [Number], description: 'Rates for streaming' }) sample_rates!: number[];
-  @ApiProperty({ type: [Number], description: 'Rates for the speech endpoint' }) speech_sample_rates!: number[];
+  @ApiProperty({ type: [Number], description: 'Rates for the speech endpoint' })
+  speech_sample_rates!: number[];
   @ApiProperty({ type: SpeedRangeDto, description: 'Null when speed is not a top-level setting' })
   speed!: SpeedRangeDto | null;
 }

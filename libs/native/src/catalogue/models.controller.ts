@@ -11,7 +11,9 @@ export class ModelsController {
   private readonly body = catalogueResponse();
 
   @Get()
-  @ApiOperation({ summary: 'Every vendor with its formats, rates, speed, models and options (no key needed)' })
+  @ApiOperation({
+    summary: 'Every vendor with its formats, rates, speed, models and options (no key needed)',
+  })
   @ApiSecurity({})
   @ApiOkResponse({ type: CatalogueDto })
   list(): CatalogueDto {

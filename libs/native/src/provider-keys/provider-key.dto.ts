@@ -4,7 +4,11 @@ import { IsString, Length } from 'class-validator';
 const API_KEY_RULE = 'api_key must be a string of 1 to 512 characters';
 
 export class PutProviderKeyBody {
-  @ApiProperty({ description: "The org's own key for the vendor. Write-only: it is never returned.", minLength: 1, maxLength: 512 })
+  @ApiProperty({
+    description: "The org's own key for the vendor. Write-only: it is never returned.",
+    minLength: 1,
+    maxLength: 512,
+  })
   @IsString({ message: API_KEY_RULE })
   @Length(1, 512, { message: API_KEY_RULE })
   api_key!: string;

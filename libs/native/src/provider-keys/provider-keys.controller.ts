@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, type PipeTransform, Put, Req, UsePipes } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  type PipeTransform,
+  Put,
+  Req,
+  UsePipes,
+} from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { RouterError } from '@router/contracts';
 import type { ProviderKeyStore } from '@router/provider-keys';
@@ -56,7 +68,10 @@ export class ProviderKeysController {
   @ApiOperation({ summary: "Delete the org's key for a vendor" })
   @ApiParam({ name: 'provider', enum: VENDOR_IDS })
   @ApiNoContentResponse()
-  async remove(@Req() req: IdentifiedRequest, @Param('provider', ProviderParam) provider: string): Promise<void> {
+  async remove(
+    @Req() req: IdentifiedRequest,
+    @Param('provider', ProviderParam) provider: string,
+  ): Promise<void> {
     const orgId = orgOf(req);
     if (!(await this.store.delete(orgId, provider))) {
       throw new RouterError('not_found', `No key is stored for ${provider}.`);
@@ -64,7 +79,6 @@ export class ProviderKeysController {
     this.changes.providerKeyChanged(orgId, provider);
   }
 }
-
 
 export function orgOf(req: IdentifiedRequest): string {
   if (req.orgId === undefined) throw RouterError.unauthorized();

@@ -2,9 +2,6 @@ import { checkVendorDefinition, defineVendor } from './vendor-definition.check';
 import type { VendorDefinition } from './vendor-definition.types';
 import { testVendor } from './test-vendor.fixture';
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return --
-   each case reaches into a different corner of the readonly definition to break it on purpose, often with
-   values of the wrong type, which a typed view would not let it write. */
 
 /** A deep, mutable copy of the fixture with one change applied. */
 function broken(change: (def: any) => void): VendorDefinition {

@@ -1,0 +1,160 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import WebSocket, { WebSocketServer } from 'ws';
+import { IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
+import { Health } from '@router/observability';
+import { GatewayServer } from './gateway.server';
+import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
+import { nativeRoute, RouteTable } from './surface-routes';
+
+const secret = 'gateway-test-secret-0123456789abcdef';
+
+/** An app behind the gateway that records what reached it: HTTP echoes, WebSocket echoes. */
+async function startUpstream() {
+  const seen: IncomingMessage[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(req);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-upstream': 'yes' });
+      res.end(Buffer.concat(chunks));
+    });
+  });
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (socket, req) => {
+    seen.push(req);
+    socket.on('message', (data) => socket.send(`echo:${String(data)}`));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    seen,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((r) => {
+        wss.close();
+        server.close(r);
+      }),
+  };
+}
+
+describe('GatewayServer over real sockets', () => {
+  const issued = issueApiKey();
+  const keys = new Map<string, KeyRecord>([[issued.keyHash, { orgId: 'org-1', revoked: false }]]);
+  const orgs = new Map<string, OrgRecord>([['org-1', { disabled: false, outOfCredit: false }]]);
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let gateway: GatewayServer;
+  let directory: KeyDirectory;
+  let base: string;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    directory = new KeyDirectory(
+      { findKey: async (h) => keys.get(h) ?? null, findOrg: async (id) => orgs.get(id) ?? null },
+      { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
+    );
+    gateway = new GatewayServer({
+      routes: new RouteTable([nativeRoute(upstream.url)]),
+      directory,
+      signingSecret: secret,
+      logger: pino({ level: 'silent' }),
+      health: new Health('edge-test'),
+      now: Date.now,
+      upstreamHeadersTimeoutMs: 5000,
+    });
+    base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+  });
+
+  it('forwards a body with a valid identity and without the router key', async () => {
+    const res = await fetch(`${base}/v1/provider-keys/vendor_a?x=1`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
+      body: '{"api_key":"abc"}',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-upstream')).toBe('yes');
+    expect(await res.text()).toBe('{"api_key":"abc"}');
+    const req = upstream.seen.at(-1)!;
+    expect(req.headers.authorization).toBeUndefined();
+    expect(
+      verifyIdentity(
+        req.headers[IDENTITY_HEADER],
+        { method: 'PUT', path: '/v1/provider-keys/vendor_a?x=1' },
+        secret,
+        {
+          nowMs: Date.now(),
+          maxAgeMs: 5000,
+        },
+      ),
+    ).toEqual({ ok: true, orgId: 'org-1' });
+    expect(req.headers['x-request-id']).toEqual(res.headers.get('x-request-id'));
+  });
+
+  it('keeps an open WebSocket working when the org runs out of credit, and refuses new handshakes with 402', async () => {
+    const url = `${base.replace('http', 'ws')}/v1/stream`;
+    const open = new WebSocket(url, { headers: { authorization: `Bearer ${issued.key}` } });
+    const replies: string[] = [];
+    open.on('message', (data) => replies.push(String(data)));
+    await new Promise((resolve, reject) => {
+      open.once('open', resolve);
+      open.once('error', reject);
+    });
+    const handshake = upstream.seen.at(-1)!;
+    expect(handshake.headers.authorization).toBeUndefined();
+    expect(
+      verifyIdentity(handshake.headers[IDENTITY_HEADER], { method: 'GET', path: '/v1/stream' }, secret, {
+        nowMs: Date.now(),
+        maxAgeMs: 5000,
+      }).ok,
+    ).toBe(true);
+
+    orgs.set('org-1', { disabled: false, outOfCredit: true });
+    directory.forgetOrg('org-1');
+
+    const refused = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: { authorization: `Bearer ${issued.key}` } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => reject(new Error('handshake should have been refused')));
+      ws.on('error', () => undefined);
+    });
+    expect(refused).toBe(402);
+
+    open.send('still here');
+    await new Promise<void>((resolve) => {
+      const check = (): void =>
+        replies.includes('echo:still here') ? resolve() : void setTimeout(check, 10);
+      check();
+    });
+    open.close();
+    orgs.set('org-1', { disabled: false, outOfCredit: false });
+    directory.forgetOrg('org-1');
+  });
+
+  it('answers 500 in the envelope when the app behind is down', async () => {
+    const down = new GatewayServer({
+      routes: new RouteTable([nativeRoute('http://127.0.0.1:1')]),
+      directory,
+      signingSecret: secret,
+      logger: pino({ level: 'silent' }),
+      health: new Health('edge-test-down'),
+      now: Date.now,
+      upstreamHeadersTimeoutMs: 1000,
+    });
+    const port = await down.listen(0, '127.0.0.1');
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/models`);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({
+        error: { code: 'internal', message: expect.any(String), retryable: true },
+      });
+    } finally {
+      await down.close();
+    }
+  });
+});
