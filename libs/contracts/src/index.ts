@@ -2,3 +2,5 @@ export * from './core';
 export * from './health';
 export * from './auth-changed';
 export * from './errors';
+export * from './synthesis';
+export * from './cache';

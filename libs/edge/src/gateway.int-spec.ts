@@ -25,7 +25,7 @@ async function startUpstream() {
   const wss = new WebSocketServer({ server });
   wss.on('connection', (socket, req) => {
     seen.push(req);
-    socket.on('message', (data) => socket.send(`echo:${String(data)}`));
+    socket.on('message', (data) => socket.send(`echo:${(data as Buffer).toString()}`));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -100,7 +100,7 @@ describe('GatewayServer over real sockets', () => {
     const url = `${base.replace('http', 'ws')}/v1/stream`;
     const open = new WebSocket(url, { headers: { authorization: `Bearer ${issued.key}` } });
     const replies: string[] = [];
-    open.on('message', (data) => replies.push(String(data)));
+    open.on('message', (data) => replies.push((data as Buffer).toString()));
     await new Promise((resolve, reject) => {
       open.once('open', resolve);
       open.once('error', reject);

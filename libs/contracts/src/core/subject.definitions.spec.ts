@@ -1,7 +1,7 @@
 import { jsonCodec } from './json.codec';
 import { PayloadCheckError } from './payload-check.error';
 import { check } from './payload.checkers';
-import { checkPayload, defineEvent, defineRequest, defineStream } from './subject.definitions';
+import { addressedTo, checkPayload, defineEvent, defineRequest, defineStream } from './subject.definitions';
 
 describe('subject definitions', () => {
   it('accepts versioned lower-case subjects only', () => {
@@ -70,5 +70,22 @@ describe('jsonCodec', () => {
     expect(() => jsonCodec.decode(Buffer.from('{oops'), 's.v1', 'event')).toThrow(
       'invalid event on s.v1: event must be JSON (got unparseable bytes)',
     );
+  });
+});
+
+describe('addressedTo', () => {
+  const def = defineRequest({ subject: 'x.ping.v1', request: check.empty(), reply: check.empty() });
+
+  it('appends the instance to the subject and keeps the checkers', () => {
+    const addressed = addressedTo(def, 'w1abc');
+    expect(addressed.subject).toBe('x.ping.v1.w1abc');
+    expect(addressed.request).toBe(def.request);
+    expect(def.subject).toBe('x.ping.v1');
+  });
+
+  it('refuses an instance that would change the subject structure', () => {
+    expect(() => addressedTo(def, 'a.b')).toThrow('instance');
+    expect(() => addressedTo(def, '*')).toThrow('instance');
+    expect(() => addressedTo(def, '')).toThrow('instance');
   });
 });

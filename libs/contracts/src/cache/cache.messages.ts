@@ -1,0 +1,86 @@
+import { check, type Checker } from '../core';
+
+const hex64 = check.string({ pattern: /^[0-9a-f]{64}$/ });
+
+export interface CacheEntryRef {
+  orgId: string;
+  cacheKey: string;
+}
+
+export const cacheEntryRef: Checker<CacheEntryRef> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKey: hex64,
+});
+
+/** Where a cached take's audio is, for the serving app to read straight from the blob store. */
+export interface CachedTake {
+  objectName: string;
+  contentType: string;
+  byteSize: number;
+  /** Word timings are stored beside the audio as `<objectName>.words.json`. */
+  hasTimings: boolean;
+}
+
+export const cachedTake: Checker<CachedTake> = check.object({
+  objectName: check.string({ minLength: 1 }),
+  contentType: check.string({ minLength: 1 }),
+  byteSize: check.integer({ min: 0 }),
+  hasTimings: check.boolean(),
+});
+
+export interface CacheLookupReply {
+  hit: CachedTake | null;
+}
+
+export const cacheLookupReply: Checker<CacheLookupReply> = check.object({ hit: check.nullable(cachedTake) });
+
+/** Sent by a worker after the take's blob is written; the index row is written only if the blob exists. */
+export interface CacheCommitRequest extends CacheEntryRef, CachedTake {
+  provider: string;
+  /** Characters the vendor synthesized for this take, for the usage counters. */
+  chars: number;
+}
+
+export const cacheCommitRequest: Checker<CacheCommitRequest> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKey: hex64,
+  provider: check.string({ minLength: 1 }),
+  objectName: check.string({ minLength: 1 }),
+  contentType: check.string({ minLength: 1 }),
+  byteSize: check.integer({ min: 0 }),
+  hasTimings: check.boolean(),
+  chars: check.integer({ min: 0 }),
+});
+
+export interface CacheCommitReply {
+  committed: boolean;
+}
+
+export const cacheCommitReply: Checker<CacheCommitReply> = check.object({ committed: check.boolean() });
+
+/** A hit served (refreshes last use in batches; counts characters served from cache) or a miss synthesized. */
+export interface CacheUsage extends CacheEntryRef {
+  provider: string;
+  chars: number;
+  kind: 'hit' | 'synthesized';
+}
+
+export const cacheUsage: Checker<CacheUsage> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKey: hex64,
+  provider: check.string({ minLength: 1 }),
+  chars: check.integer({ min: 0 }),
+  kind: check.literal('hit', 'synthesized'),
+});
+
+/** Entries of an org left the cache (sweep, retention change): serving apps drop them from their hot tier. */
+export interface CacheInvalidated {
+  orgId: string;
+  /** The keys removed; absent means every entry of the org. */
+  cacheKeys?: string[];
+}
+
+export const cacheInvalidated: Checker<CacheInvalidated> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKeys: check.optional(check.array(hex64)),
+});

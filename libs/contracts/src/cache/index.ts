@@ -1,0 +1,2 @@
+export * from './cache.messages';
+export * from './cache.subjects';

@@ -1,0 +1,2 @@
+export * from './synth-take.message';
+export * from './synth-take.subject';

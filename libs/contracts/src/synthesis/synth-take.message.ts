@@ -1,0 +1,92 @@
+import { check, type Checker } from '../core';
+
+/**
+ * The vendor-native settings of one piece, as every surface resolves them (catalogue defaults filled in).
+ * The vendor receives exactly these; the cache key is built from them.
+ */
+export interface SynthSettings {
+  vendor: string;
+  model: string;
+  voice: string;
+  language: string | null;
+  speed: number | null;
+  sampleRate: number;
+  format: string;
+  options: Record<string, unknown>;
+}
+
+export const synthSettings: Checker<SynthSettings> = check.object({
+  vendor: check.string({ minLength: 1 }),
+  model: check.string({ minLength: 1 }),
+  voice: check.string({ minLength: 1 }),
+  language: check.nullable(check.string({ minLength: 1 })),
+  speed: check.nullable(check.number()),
+  sampleRate: check.integer({ min: 1 }),
+  format: check.string({ minLength: 1 }),
+  options: check.record(check.unknown()),
+});
+
+/** One piece to synthesize. The text goes to the worker only to be sent to the vendor; it is never stored. */
+export interface SynthTakeRequest {
+  orgId: string;
+  /** Keyed hash of the canonical request (libs/cache-keys): names the cache entry and coalesces takes. */
+  cacheKey: string;
+  settings: SynthSettings;
+  text: string;
+  /** False when the org's retention is 0 or the piece must not be cached yet (a dictionary used first). */
+  cache: boolean;
+}
+
+export const synthTakeRequest: Checker<SynthTakeRequest> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKey: check.string({ pattern: /^[0-9a-f]{64}$/ }),
+  settings: synthSettings,
+  text: check.string({ minLength: 1 }),
+  cache: check.boolean(),
+});
+
+/** Sent before the first audio chunk. */
+export interface SynthTakeHeader {
+  contentType: string;
+}
+
+export const synthTakeHeader: Checker<SynthTakeHeader> = check.object({
+  contentType: check.string({ minLength: 1 }),
+});
+
+/** Word timings as offsets into the piece's text (never the words themselves) with times in ms. */
+export interface WordTiming {
+  start: number;
+  end: number;
+  startMs: number;
+  endMs: number;
+}
+
+export const wordTiming: Checker<WordTiming> = check.object({
+  start: check.integer({ min: 0 }),
+  end: check.integer({ min: 0 }),
+  startMs: check.number({ min: 0 }),
+  endMs: check.number({ min: 0 }),
+});
+
+/** Sent after the last chunk of a completed take. */
+export interface SynthTakeTrailer {
+  /** Word timings where the vendor gives them. */
+  words: WordTiming[] | null;
+  /** Whether this take is now in the cache (false at retention 0, or when the commit failed). */
+  cached: boolean;
+}
+
+export const synthTakeTrailer: Checker<SynthTakeTrailer> = check.object({
+  words: check.nullable(check.array(wordTiming)),
+  cached: check.boolean(),
+});
+
+/** A worker announcing it is alive, so requesters route a key's takes to one worker (rendezvous hashing). */
+export interface SynthWorkerHeartbeat {
+  workerId: string;
+}
+
+export const synthWorkerHeartbeat: Checker<SynthWorkerHeartbeat> = check.object({
+  workerId: check.string({ pattern: /^[a-z0-9]{8,32}$/ }),
+});
