@@ -4,6 +4,8 @@ import {
   env,
   loadConfig,
   natsEnv,
+  pipelineEnv,
+  pipelineSettings,
   providerKeyEnv,
   s3Env,
   signingEnv,
@@ -22,6 +24,7 @@ const schema = {
   ...s3Env,
   ...signingEnv,
   ...providerKeyEnv,
+  ...pipelineEnv,
   PORT: env.int({ default: 3001, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
   ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
@@ -40,13 +43,17 @@ runService(SERVICE, async () => {
       port: config.PORT,
       host: config.HOST,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
+      cacheKeySecret: config.CACHE_KEY_SECRET,
+      pipeline: pipelineSettings(config),
+      lookAhead: config.LOOK_AHEAD,
+      orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
       admin: {
         port: config.ADMIN_PORT,
         host: config.ADMIN_HOST,
         ...(config.ADMIN_TOKEN ? { token: config.ADMIN_TOKEN } : {}),
       },
     },
-    { prisma: infra.db.prisma, bus: infra.bus, keyRing, logger, health },
+    { prisma: infra.db.prisma, bus: infra.bus, blobs: infra.blobs, keyRing, logger, health },
   );
   return closeAll(infra, api);
 });

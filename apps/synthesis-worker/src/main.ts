@@ -1,10 +1,9 @@
-import { serveSynthesis } from '@router/synthesis';
-import { commonEnv, databaseEnv, env, loadConfig, natsEnv, providerKeyEnv, s3Env } from '@router/config';
+import { commonEnv, databaseEnv, env, loadConfig, natsEnv, providerKeyEnv, s3Env, vendorUpstreamEnv, vendorBaseUrls } from '@router/config';
 import { createLogger, Health } from '@router/observability';
-import { KeyRing } from '@router/provider-keys';
+import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import { closeAll, connectInfrastructure, runService, startBusService } from '@router/service-kit';
-
-const SERVICE = 'synthesis-worker';
+import { SynthesisWorker, SYNTHESIS_SERVICE } from '@router/synthesis';
+import { createUpstreams } from '@router/vendors';
 
 const schema = {
   ...commonEnv,
@@ -12,25 +11,42 @@ const schema = {
   ...databaseEnv,
   ...s3Env,
   ...providerKeyEnv,
+  ...vendorUpstreamEnv,
   PORT: env.int({ default: 3002, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
+  SYNTH_FIRST_AUDIO_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
+  SYNTH_HEARTBEAT_MS: env.int({ default: 1000, min: 50 }),
+  PROVIDER_KEY_CACHE_TTL_MS: env.int({ default: 5000, min: 0 }),
 };
 
-runService(SERVICE, async () => {
+runService(SYNTHESIS_SERVICE, async () => {
   const config = loadConfig(schema, process.env);
-  KeyRing.parse(config.PROVIDER_KEY_MASTER_KEYS); // fail fast on a bad key ring; the worker opens vendor keys
-  const startedAt = Date.now();
-  const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
-  const health = new Health(SERVICE);
-  const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: true });
+  const keyRing = KeyRing.parse(config.PROVIDER_KEY_MASTER_KEYS);
+  const logger = createLogger({ service: SYNTHESIS_SERVICE, level: config.LOG_LEVEL });
+  const health = new Health(SYNTHESIS_SERVICE);
+  const infra = await connectInfrastructure(SYNTHESIS_SERVICE, config, health, { database: true, blobs: true });
+  const worker = new SynthesisWorker(
+    {
+      bus: infra.bus,
+      blobs: infra.blobs,
+      keys: new ProviderKeyStore(infra.db.prisma, keyRing),
+      adapter: createUpstreams(vendorBaseUrls(config)),
+      logger,
+    },
+    {
+      firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS,
+      heartbeatMs: config.SYNTH_HEARTBEAT_MS,
+      keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+    },
+  );
   const service = await startBusService({
-    name: SERVICE,
+    name: SYNTHESIS_SERVICE,
     port: config.PORT,
     host: config.HOST,
     bus: infra.bus,
     logger,
     health,
-    serve: (bus) => serveSynthesis(bus, startedAt),
+    serve: () => worker.serve(),
   });
   return closeAll(infra, service);
 });

@@ -32,3 +32,50 @@ export const providerKeyEnv = {
   /** `1:<base64 of 32 bytes>[,2:<...>]`; the highest version encrypts, every listed one decrypts. */
   PROVIDER_KEY_MASTER_KEYS: env.string(),
 };
+
+const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] as const;
+
+/** `VENDOR_A_BASE_URL` … `VENDOR_J_BASE_URL`: each vendor's API base (the simulator's, in tests and demos). */
+export const vendorUpstreamEnv = Object.fromEntries(
+  VENDOR_TOKENS.map((t) => [`VENDOR_${t.toUpperCase()}_BASE_URL`, env.optionalUrl({ protocols: ['http', 'https'] })]),
+) as Record<`VENDOR_${Uppercase<(typeof VENDOR_TOKENS)[number]>}_BASE_URL`, ReturnType<typeof env.optionalUrl>>;
+
+/** The configured base URLs keyed by vendor token (`vendor_a` …), leaving out the ones not set. */
+export function vendorBaseUrls(config: Record<string, unknown>): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
+  const urls: Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> = {};
+  for (const t of VENDOR_TOKENS) {
+    const value = config[`VENDOR_${t.toUpperCase()}_BASE_URL`];
+    if (typeof value === 'string') urls[`vendor_${t}`] = value;
+  }
+  return urls;
+}
+
+/** What every app that serves audio reads: the cache-key secret and the pipeline's bounds and timings. */
+export const pipelineEnv = {
+  /** The key of the cache's keyed hash; the same in every process that serves or synthesizes audio. */
+  CACHE_KEY_SECRET: env.string({ minLength: 32 }),
+  HOT_TIER_BYTES: env.int({ default: 64 * 1024 * 1024, min: 0 }),
+  HOT_TIER_TTL_MS: env.int({ default: 60_000, min: 0 }),
+  WORKER_EXPIRY_MS: env.int({ default: 3500, min: 100 }),
+  WORKER_WAIT_MS: env.int({ default: 3000, min: 0 }),
+  STREAM_WINDOW: env.int({ default: 16, min: 1, max: 4096 }),
+  LOOK_AHEAD: env.int({ default: 2, min: 0, max: 16 }),
+  ORG_SETTINGS_TTL_MS: env.int({ default: 5000, min: 0 }),
+};
+
+/** The pipeline settings from a config that includes `pipelineEnv`. */
+export function pipelineSettings(config: {
+  HOT_TIER_BYTES: number;
+  HOT_TIER_TTL_MS: number;
+  WORKER_EXPIRY_MS: number;
+  WORKER_WAIT_MS: number;
+  STREAM_WINDOW: number;
+}): { hotTierBytes: number; hotTierTtlMs: number; workerExpiryMs: number; workerWaitMs: number; streamWindow: number } {
+  return {
+    hotTierBytes: config.HOT_TIER_BYTES,
+    hotTierTtlMs: config.HOT_TIER_TTL_MS,
+    workerExpiryMs: config.WORKER_EXPIRY_MS,
+    workerWaitMs: config.WORKER_WAIT_MS,
+    streamWindow: config.STREAM_WINDOW,
+  };
+}

@@ -1,8 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { AdminModule } from '@router/admin';
+import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
+import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
+import { createPipeline, type PipelineSettings } from '@router/pipeline';
 import { type KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
@@ -14,6 +17,8 @@ import {
 } from '@router/service-kit';
 import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
+import { OrgRetention } from './speech/org-retention';
+import { SpeechService } from './speech/speech.service';
 import { OPENAPI_DOCUMENT } from './tokens';
 
 export interface NativeApiConfig {
@@ -21,11 +26,18 @@ export interface NativeApiConfig {
   host?: string;
   signingSecret: string;
   admin: { port: number; host: string; token?: string };
+  cacheKeySecret: string;
+  pipeline: PipelineSettings;
+  /** Pieces resolved ahead of the one playing. */
+  lookAhead: number;
+  /** How long an org's retention is remembered (change events drop it sooner). */
+  orgSettingsTtlMs: number;
 }
 
 export interface NativeApiDeps {
   prisma: PrismaClient;
   bus: Bus;
+  blobs: BlobStore;
   keyRing: KeyRing;
   logger: Logger;
   health: Health;
@@ -49,11 +61,25 @@ export async function startNativeApi(
     throw new Error('ADMIN_TOKEN is required when ADMIN_HOST is not a loopback address');
   }
   const changes = new BusChangeNotifier(deps.bus, deps.logger);
+  const now = deps.clock ? () => deps.clock!.now() : Date.now;
+  const pipeline = await createPipeline({ bus: deps.bus, blobs: deps.blobs, now }, config.pipeline);
+  const retention = new OrgRetention(deps.prisma, config.orgSettingsTtlMs, now);
+  const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {
+    if (event.kind === 'org') retention.forget(event.orgId);
+  });
+  await orgChanges.ready();
+  const speech = new SpeechService({
+    resolver: pipeline.resolver,
+    retention,
+    cacheKeySecret: config.cacheKeySecret,
+    lookAhead: config.lookAhead,
+    logger: deps.logger,
+  });
   const kit = { logger: deps.logger, health: deps.health, ...(deps.clock ? { clock: deps.clock } : {}) };
   const api = await startHttpApp(
     composeModules('NativeApiRoot', [
       ServiceKitModule.forRoot({ ...kit, signingSecret: config.signingSecret }),
-      NativeApiModule.forRoot({ providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing), changes }),
+      NativeApiModule.forRoot({ providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing), changes, speech }),
     ]),
     {
       logger: deps.logger,
@@ -83,6 +109,8 @@ export async function startNativeApi(
     adminPort,
     async close() {
       await Promise.all([api.close(), admin.close()]);
+      orgChanges.unsubscribe();
+      pipeline.close();
     },
   };
 }

@@ -4,11 +4,14 @@ import { ModelsController } from './catalogue/models.controller';
 import type { ChangeNotifier } from '@router/service-kit';
 import { OpenApiController } from './openapi/openapi.controller';
 import { ProviderKeysController } from './provider-keys/provider-keys.controller';
-import { CHANGE_NOTIFIER, OPENAPI_DOCUMENT, PROVIDER_KEY_STORE } from './tokens';
+import { SpeechController } from './speech/speech.controller';
+import type { SpeechService } from './speech/speech.service';
+import { CHANGE_NOTIFIER, OPENAPI_DOCUMENT, PROVIDER_KEY_STORE, SPEECH_SERVICE } from './tokens';
 
 export interface NativeApiOptions {
   providerKeys: ProviderKeyStore;
   changes: ChangeNotifier;
+  speech: SpeechService;
 }
 
 /** The router's own HTTP API: `/v1/*` and `/openapi.json`. */
@@ -17,10 +20,11 @@ export class NativeApiModule {
   static forRoot(options: NativeApiOptions): DynamicModule {
     return {
       module: NativeApiModule,
-      controllers: [ModelsController, ProviderKeysController, OpenApiController],
+      controllers: [ModelsController, ProviderKeysController, SpeechController, OpenApiController],
       providers: [
         { provide: PROVIDER_KEY_STORE, useValue: options.providerKeys },
         { provide: CHANGE_NOTIFIER, useValue: options.changes },
+        { provide: SPEECH_SERVICE, useValue: options.speech },
         // Filled once the app is created, since the document is generated from the running app's routes.
         { provide: OPENAPI_DOCUMENT, useValue: { current: null } },
       ],

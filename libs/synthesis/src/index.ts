@@ -1,1 +1,3 @@
-export * from './synthesis.handlers';
+export * from './synthesis-worker';
+export * from './take';
+export * from './provider-key.cache';

@@ -35,6 +35,7 @@ export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
     gatewayUrl: stack.gatewayUrl,
     adminUrl: stack.adminUrl,
     nativeApiUrl: stack.nativeApiUrl,
+    simUrl: stack.simUrl,
     ports: stack.ports,
     logDir: stack.logDir,
     databaseUrl: stack.databaseUrl,

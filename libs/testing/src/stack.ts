@@ -2,14 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, waitFor } from './processes';
 
+/** In start order: the simulated vendors first, then what depends on them; two workers, as replicas run. */
 export const STACK_APPS = [
+  'vendor-sim',
   'cache-service',
   'synthesis-worker',
+  'synthesis-worker-2',
   'native-api',
   'edge-gateway',
-  'vendor-sim',
 ] as const;
 export type StackApp = (typeof STACK_APPS)[number];
+
+/** The built app a stack member runs (replicas share one). */
+function entryOf(app: StackApp): string {
+  return join('dist/apps', app === 'synthesis-worker-2' ? 'synthesis-worker' : app, 'main.js');
+}
+
+const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 
 export interface StackOptions {
   databaseUrl: string;
@@ -24,6 +33,7 @@ export interface StackInfo {
   gatewayUrl: string;
   adminUrl: string;
   nativeApiUrl: string;
+  simUrl: string;
   ports: Record<StackApp, number>;
   logDir: string;
   databaseUrl: string;
@@ -56,6 +66,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ADMIN_HOST: '127.0.0.1',
     ADMIN_PORT: String(adminPort),
     AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs ?? 1000),
+    ORG_SETTINGS_TTL_MS: String(options.authCacheTtlMs ?? 1000),
+    SIM_TTFA_MS: '5',
+    SIM_PACING: '0',
+    CACHE_SWEEP_INTERVAL_MS: '1000',
+    CACHE_USAGE_FLUSH_MS: '200',
+    ...Object.fromEntries(
+      VENDOR_TOKENS.map((t) => [`VENDOR_${t.toUpperCase()}_BASE_URL`, `http://127.0.0.1:${ports['vendor-sim']}/vendor_${t}`]),
+    ),
   };
   const apps: AppProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -65,7 +83,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     for (const app of STACK_APPS) {
       const started = spawnApp(
         app,
-        join('dist/apps', app, 'main.js'),
+        entryOf(app),
         { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' },
         options.logDir,
       );
@@ -88,6 +106,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     gatewayUrl: `http://127.0.0.1:${ports['edge-gateway']}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
     nativeApiUrl: `http://127.0.0.1:${ports['native-api']}`,
+    simUrl: `http://127.0.0.1:${ports['vendor-sim']}`,
     ports,
     logDir: options.logDir,
     databaseUrl: options.databaseUrl,

@@ -84,3 +84,8 @@ export const cacheInvalidated: Checker<CacheInvalidated> = check.object({
   orgId: check.string({ minLength: 1 }),
   cacheKeys: check.optional(check.array(hex64)),
 });
+
+/** Where a take's audio and its word timings live in the blob store; written by workers, swept by cache-service. */
+export function cacheObjectNames(orgId: string, cacheKey: string): { audio: string; words: string } {
+  return { audio: `${orgId}/${cacheKey}.audio`, words: `${orgId}/${cacheKey}.words.json` };
+}

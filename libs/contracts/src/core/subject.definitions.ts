@@ -95,5 +95,5 @@ export function addressedTo<D extends RequestDef<unknown, unknown> | StreamDef<u
 ): D {
   if (!INSTANCE_PATTERN.test(instance))
     throw new Error(`instance "${instance}" must be 1-32 lower-case letters or digits`);
-  return Object.freeze({ ...def, subject: `${def.subject}.${instance}` });
+  return Object.freeze(Object.assign(Object.create(null) as object, def, { subject: `${def.subject}.${instance}` })) as D;
 }

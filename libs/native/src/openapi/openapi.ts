@@ -17,5 +17,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer')
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (c, m) => `${c}_${m}` });
+  const speech = document.components?.schemas?.['SpeechBodyDoc'];
+  if (speech && !('$ref' in speech)) {
+    speech.additionalProperties = true;
+    speech.description =
+      "Vendor options go top-level with the names of the vendor's options in GET /v1/models (e.g. `temperature`, " +
+      '`voice_settings`, `instructions`), each checked against that catalogue entry; any other field is refused.';
+  }
   return { ...document, openapi: '3.1.0' };
 }

@@ -4,3 +4,10 @@ export * from './vendor-definition.types';
 export * from './vendor-definition.check';
 export * from './public-view';
 export * from './catalogue.queries';
+export * from './vendor-adapter';
+export {
+  resolveSettings,
+  DEFAULT_RESPONSE_FORMAT,
+  type ClientSettings,
+  type SettingsSurface,
+} from './settings.resolve';

@@ -9,3 +9,4 @@ export {
   type VendorDefinition,
   type VendorId,
 } from '@router/vendors-core';
+export * from './upstreams';

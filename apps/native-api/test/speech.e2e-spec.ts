@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { Client as MinioClient } from 'minio';
+import { adminCli, call, createOrgWithKey, readE2eStack } from '@router/testing';
+import { findTakeIds, parseWav, SimControl } from '@router/vendor-sim';
+
+const stack = readE2eStack();
+const gw = stack.gatewayUrl;
+const sim = new SimControl(stack.simUrl);
+/** Every sentence this file speaks, searched for in logs, rows and object names at the end. */
+const spoken: string[] = [];
+
+function reply(...sentences: string[]): string {
+  const unique = sentences.map((s) => `${s.replace(/[.?!]$/, '')} ${randomUUID().slice(0, 8)}.`);
+  spoken.push(...unique);
+  return unique.join(' ');
+}
+
+async function speakerOf(model: string): Promise<string> {
+  const models = await call(gw, 'GET', '/v1/models');
+  const vendorA = models.body.providers.find((p: { id: string }) => p.id === 'vendor_a');
+  return vendorA.models.find((m: { id: string }) => m.id === model).voices[0] as string;
+}
+
+async function speak(key: string, body: Record<string, unknown>): Promise<{ status: number; audio: Buffer; type: string | null; error?: any }> {
+  const res = await fetch(`${gw}/v1/audio/speech`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const audio = Buffer.from(await res.arrayBuffer());
+  const type = res.headers.get('content-type');
+  return { status: res.status, audio, type, ...(type?.includes('json') ? { error: JSON.parse(audio.toString()).error } : {}) };
+}
+
+/** A speech call whose body may be cut: resolves with what arrived and whether the body ended in error. */
+async function speakAllowingAbort(key: string, body: Record<string, unknown>): Promise<{ status: number; aborted: boolean; bytes: number }> {
+  const res = await fetch(`${gw}/v1/audio/speech`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  let bytes = 0;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+    return { status: res.status, aborted: false, bytes };
+  } catch {
+    return { status: res.status, aborted: true, bytes };
+  }
+}
+
+async function orgWithVendorKey(name: string, vendor = 'vendor_a'): Promise<{ orgId: string; key: string; vendorKey: string }> {
+  const org = createOrgWithKey(stack.adminUrl, name);
+  const vendorKey = `vk-${name}-${randomUUID()}`;
+  const put = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, { key: org.key, body: { api_key: vendorKey } });
+  expect(put.status).toBe(200);
+  return { ...org, vendorKey };
+}
+
+describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
+  let voice: string;
+
+  beforeAll(async () => {
+    voice = await speakerOf('a_model_1');
+  });
+
+  const base = () => ({ model: 'vendor_a/a_model_1', voice, language: 'en-IN', response_format: 'wav', sample_rate: 16000 });
+
+  it('says a three-sentence reply, then replays it from the cache with no vendor call and identical bytes', async () => {
+    const org = await orgWithVendorKey('speech-replay');
+    const input = reply('The first sentence is here.', 'A second one follows it.', 'And this is the third!');
+    const first = await speak(org.key, { ...base(), input });
+    expect(first.status).toBe(200);
+    expect(first.type).toBe('audio/wav');
+    const wav = parseWav(first.audio);
+    expect(wav.sampleRate).toBe(16000);
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
+    expect(findTakeIds(first.audio.subarray(44), 'pcm', 16000)).toHaveLength(3);
+
+    const second = await speak(org.key, { ...base(), input });
+    expect(second.status).toBe(200);
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
+    expect(second.audio.equals(first.audio)).toBe(true);
+  });
+
+  it('calls the vendor again when any one setting changes, not when an option is sent at its default', async () => {
+    const org = await orgWithVendorKey('speech-settings');
+    const input = reply('Settings decide the take.');
+    await speak(org.key, { ...base(), input });
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
+    expect((await speak(org.key, { ...base(), input, temperature: 0.6 })).status).toBe(200); // the default
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
+    const variants: Array<Record<string, unknown>> = [
+      { speed: 1.2 },
+      { sample_rate: 24000 },
+      { response_format: 'pcm' },
+      { temperature: 0.3 },
+      { voice: await speakerOf('a_model_1').then(async () => ((await call(gw, 'GET', '/v1/models')).body.providers[0].models[0].voices as string[])[1]) },
+    ];
+    let expected = 1;
+    for (const change of variants) {
+      const res = await speak(org.key, { ...base(), input, ...change });
+      expect([JSON.stringify(change), res.status]).toEqual([JSON.stringify(change), 200]);
+      expected += 1;
+      expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(expected);
+    }
+  });
+
+  it("never serves one org's audio to another: org B's sentence goes to the vendor with org B's key", async () => {
+    const a = await orgWithVendorKey('speech-org-a');
+    const b = await orgWithVendorKey('speech-org-b');
+    const input = reply('Shared words, separate caches.');
+    const fromA = await speak(a.key, { ...base(), input });
+    const fromB = await speak(b.key, { ...base(), input });
+    expect(await sim.callCount('vendor_a', { key: a.vendorKey })).toBe(1);
+    expect(await sim.callCount('vendor_a', { key: b.vendorKey })).toBe(1);
+    expect(fromB.audio.equals(fromA.audio)).toBe(false);
+  });
+
+  it('aborts the body on a fault in sentence 2, caches none of sentence 2, and synthesizes it afresh next time', async () => {
+    const org = await orgWithVendorKey('speech-fault');
+    const marker = `faultmark${randomUUID().slice(0, 6)}`;
+    const input = reply('Sentence one is fine.', `Sentence two ${marker} breaks.`, 'Sentence three is fine.');
+    await sim.injectFault({ vendor: 'vendor_a', kind: 'cut', key: org.vendorKey, textIncludes: marker, afterBytes: 200, times: 1 });
+    const broken = await speakAllowingAbort(org.key, { ...base(), input });
+    expect(broken.status).toBe(200);
+    expect(broken.aborted).toBe(true);
+    const callsAfterFault = await sim.callCount('vendor_a', { key: org.vendorKey });
+
+    const again = await speak(org.key, { ...base(), input });
+    expect(again.status).toBe(200);
+    const calls = await sim.calls('vendor_a', { key: org.vendorKey });
+    const retried = calls.slice(callsAfterFault);
+    // Only sentence two went to the vendor again: one and three (if they completed) came from the cache.
+    expect(retried.length).toBeGreaterThanOrEqual(1);
+    expect(retried.every((c) => c.chars === [...input.split(/(?<=\.) /)[1]!].length)).toBe(true);
+    const third = await speak(org.key, { ...base(), input });
+    expect(third.audio.equals(again.audio)).toBe(true);
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(calls.length);
+  });
+
+  it('at retention 0 sends every sentence to the vendor and stores nothing', async () => {
+    const org = await orgWithVendorKey('speech-retention0');
+    expect(adminCli(stack.adminUrl, ['org', 'retention', org.orgId, '0']).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 1500)); // the org-settings TTL of the e2e stack
+    const input = reply('Nothing is kept.', 'Not this either.');
+    expect((await speak(org.key, { ...base(), input })).status).toBe(200);
+    expect((await speak(org.key, { ...base(), input })).status).toBe(200);
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(4);
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query('SELECT count(*)::int AS n FROM cache_entries WHERE org_id = $1', [org.orgId]);
+      expect(rows.rows[0].n).toBe(0);
+    } finally {
+      await db.end();
+    }
+    const objects = await listObjects(`${org.orgId}/`);
+    expect(objects).toEqual([]);
+  });
+
+  it('makes one vendor call for ten identical requests at once across two workers', async () => {
+    const org = await orgWithVendorKey('speech-coalesce');
+    await sim.setPacing('vendor_a', { ttfaMs: 300, factor: 0 });
+    try {
+      const input = reply('Ten voices, one take.');
+      const results = await Promise.all(Array.from({ length: 10 }, () => speak(org.key, { ...base(), input })));
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
+      for (const r of results) expect(r.audio.equals(results[0]!.audio)).toBe(true);
+    } finally {
+      await sim.setPacing('vendor_a', { ttfaMs: 5, factor: 0 });
+    }
+  });
+
+  it('refuses a request for a vendor the org has no key for with provider_key_missing', async () => {
+    const org = createOrgWithKey(stack.adminUrl, 'speech-nokey');
+    const res = await speak(org.key, { ...base(), input: reply('No key here.') });
+    expect(res.status).toBe(400);
+    expect(res.error).toEqual({ code: 'provider_key_missing', message: expect.stringContaining('vendor_a'), retryable: false });
+  });
+
+  it('passes a vendor refusal through as provider_rejected with the vendor status', async () => {
+    const org = createOrgWithKey(stack.adminUrl, 'speech-badkey');
+    await call(gw, 'PUT', '/v1/provider-keys/vendor_a', { key: org.key, body: { api_key: 'bad-key-for-vendor' } });
+    const res = await speak(org.key, { ...base(), input: reply('Refused.') });
+    expect(res.status).toBe(400);
+    expect(res.error.code).toBe('provider_rejected');
+    expect(res.error.provider_status).toBe(403);
+  });
+
+  it('refuses bad bodies with bad_request naming the field', async () => {
+    const org = createOrgWithKey(stack.adminUrl, 'speech-bad');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...base(), input: '' }, 'input'],
+      [{ ...base(), input: 'x'.repeat(20001) }, 'input'],
+      [{ ...base(), input: 'Hi.', response_format: 'flac' }, 'flac'],
+      [{ ...base(), input: 'Hi.', stream_format: 'sse' }, 'stream_format'],
+      [{ ...base(), input: 'Hi.', colour: 'blue' }, 'colour'],
+      [{ ...base(), model: 'vendor_b/b_model_1', input: 'Hi.', response_format: undefined, language: 'hi' }, 'mp3'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await speak(org.key, body);
+      expect([field, res.status, res.error?.code]).toEqual([field, 400, 'bad_request']);
+      expect(res.error.message).toContain(field);
+    }
+  });
+
+  it('leaves no test sentence in any log line, database row or object name', async () => {
+    expect(spoken.length).toBeGreaterThan(5);
+    for (const file of readdirSync(stack.logDir)) {
+      const text = readFileSync(join(stack.logDir, file), 'utf8');
+      for (const sentence of spoken) expect(text.includes(sentence.slice(0, 20)) ? file : 'clean').toBe('clean');
+    }
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const columns = await db.query<{ table_name: string; column_name: string }>(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'",
+      );
+      for (const { table_name, column_name } of columns.rows) {
+        const rows = await db.query(`SELECT "${column_name}"::text AS v FROM "${table_name}"`);
+        for (const row of rows.rows as Array<{ v: string | null }>) {
+          for (const sentence of spoken) expect((row.v ?? '').includes(sentence.slice(0, 20)) ? `${table_name}.${column_name}` : 'clean').toBe('clean');
+        }
+      }
+    } finally {
+      await db.end();
+    }
+    const names = await listObjects('');
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) for (const sentence of spoken) expect(name.includes(sentence.slice(0, 10))).toBe(false);
+  });
+});
+
+async function listObjects(prefix: string): Promise<string[]> {
+  const endpoint = new URL(stack.env.S3_ENDPOINT!);
+  const client = new MinioClient({
+    endPoint: endpoint.hostname,
+    port: Number(endpoint.port),
+    useSSL: false,
+    accessKey: stack.env.S3_ACCESS_KEY!,
+    secretKey: stack.env.S3_SECRET_KEY!,
+    region: 'us-east-1',
+  });
+  const names: string[] = [];
+  const stream = client.listObjects(stack.env.S3_BUCKET!, prefix, true);
+  for await (const item of stream as AsyncIterable<{ name?: string }>) if (item.name) names.push(item.name);
+  return names;
+}

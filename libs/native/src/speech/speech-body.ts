@@ -1,0 +1,156 @@
+import { RouterError, type SynthSettings } from '@router/contracts';
+import { findVendor, VENDOR_IDS } from '@router/vendors';
+import {
+  RESPONSE_FORMATS,
+  SAMPLE_RATES,
+  resolveSettings,
+  type ClientSettings,
+  type VendorDefinition,
+} from '@router/vendors-core';
+
+/** A valid `POST /v1/audio/speech` body: the vendor, its canonical settings and the text to speak. */
+export interface SpeechRequest {
+  def: VendorDefinition;
+  settings: SynthSettings;
+  input: string;
+}
+
+/** The speech body's `input` limit (spec: Limits), in characters (Unicode code points). */
+export const SPEECH_INPUT_MAX_CHARS = 20_000;
+
+/** The fields of the speech body table other than the vendor options (spec: Native speech). */
+export const SPEECH_BODY_FIELDS = [
+  'model',
+  'input',
+  'voice',
+  'language',
+  'response_format',
+  'speed',
+  'sample_rate',
+  'stream_format',
+] as const;
+
+const BODY_FIELDS: ReadonlySet<string> = new Set(SPEECH_BODY_FIELDS);
+
+function refuse(message: string): never {
+  throw RouterError.badRequest(message);
+}
+
+/**
+ * Parses and validates the body of `POST /v1/audio/speech` (spec: Native speech). The body's own fields
+ * are checked here with strict JSON types (no coercion: `"1.0"` is not a number); every other field must be
+ * an option of the chosen vendor, sent top-level under its catalogue name, else it is an unknown field.
+ * The settings then go through the catalogue-driven `resolveSettings` (surface `speech`), which checks
+ * them against the model, format and rate rules and fills every default. A null vendor option means the
+ * same as leaving it out (the body table types every option "or null"); the body's own fields take null
+ * only where the table says so (`language`).
+ *
+ * Throws `RouterError` `bad_request` naming the field or rule.
+ */
+export function parseSpeechBody(body: unknown): SpeechRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    refuse('the body must be a JSON object');
+  }
+  const fields = body as Record<string, unknown>;
+  const field = (name: string): unknown => (Object.hasOwn(fields, name) ? fields[name] : undefined);
+
+  const { def, modelId } = parseModel(field('model'));
+  const input = parseInput(field('input'));
+  const voice = parseVoice(field('voice'));
+  const language = parseLanguage(field('language'));
+  const format = parseResponseFormat(field('response_format'));
+  const speed = parseSpeed(field('speed'));
+  const sampleRate = parseSampleRate(field('sample_rate'));
+  parseStreamFormat(field('stream_format'));
+
+  const optionNames = new Set(def.catalogue.options.map((o) => o.name));
+  const options: Record<string, unknown> = {};
+  for (const name of Object.keys(fields)) {
+    if (BODY_FIELDS.has(name)) continue;
+    if (!optionNames.has(name)) {
+      refuse(
+        `unknown field ${JSON.stringify(name)}: it is neither a speech body field nor an option of ${def.id}`,
+      );
+    }
+    const value = fields[name];
+    // Option names come from the catalogue, so `name` can never be `__proto__` here.
+    if (value !== null && value !== undefined) options[name] = value;
+  }
+
+  const client: ClientSettings = { model: modelId, voice, language, speed, sampleRate, format, options };
+  return { def, settings: resolveSettings(def, client, 'speech'), input };
+}
+
+function parseModel(value: unknown): { def: VendorDefinition; modelId: string } {
+  if (value === undefined || value === null) refuse('model is required');
+  if (typeof value !== 'string') refuse('model must be a string "<provider>/<model_id>"');
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) {
+    refuse(`model ${JSON.stringify(value)} must be "<provider>/<model_id>", e.g. "vendor_a/a_model_1"`);
+  }
+  const provider = value.slice(0, slash);
+  const def = findVendor(provider);
+  if (!def) {
+    refuse(
+      `model ${JSON.stringify(value)} names unknown provider ${JSON.stringify(provider)}; use one of ${VENDOR_IDS.join(', ')}`,
+    );
+  }
+  return { def, modelId: value.slice(slash + 1) };
+}
+
+function parseInput(value: unknown): string {
+  if (value === undefined || value === null) refuse('input is required');
+  if (typeof value !== 'string') refuse('input must be a string');
+  // Counted in characters as a person counts them, so text outside the BMP is not charged double.
+  let length = 0;
+  for (const _char of value) {
+    length += 1;
+    if (length > SPEECH_INPUT_MAX_CHARS) break;
+  }
+  if (length === 0) refuse('input must not be empty');
+  if (length > SPEECH_INPUT_MAX_CHARS) {
+    refuse(`input must be at most ${SPEECH_INPUT_MAX_CHARS.toLocaleString('en-US')} characters`);
+  }
+  return value;
+}
+
+function parseVoice(value: unknown): string {
+  if (value === undefined || value === null || value === '') refuse('voice is required');
+  if (typeof value !== 'string') refuse('voice must be a string');
+  return value;
+}
+
+function parseLanguage(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') refuse('language must be a string or null');
+  if (value === '') refuse('language must not be empty (leave it out or send null)');
+  return value;
+}
+
+function parseResponseFormat(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !(RESPONSE_FORMATS as readonly string[]).includes(value)) {
+    refuse(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}`);
+  }
+  return value;
+}
+
+function parseSpeed(value: unknown): number | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value)) refuse('speed must be a number');
+  return value;
+}
+
+function parseSampleRate(value: unknown): number | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'number' || !(SAMPLE_RATES as readonly number[]).includes(value)) {
+    refuse(`sample_rate must be one of ${SAMPLE_RATES.join(', ')}`);
+  }
+  return value;
+}
+
+function parseStreamFormat(value: unknown): void {
+  if (value === undefined || value === 'audio') return;
+  if (value === 'sse') refuse('stream_format sse is not supported: the body is the audio itself; use audio');
+  refuse('stream_format must be audio');
+}

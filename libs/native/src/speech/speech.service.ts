@@ -1,0 +1,82 @@
+import type { ServerResponse } from 'node:http';
+import { canonicalSettings, pieceCacheKey, type SynthesisSettings } from '@router/cache-keys';
+import { RouterError, type SynthSettings } from '@router/contracts';
+import type { Logger } from '@router/observability';
+import { type PieceAudio, type PieceRequest, type PieceResolver, playReply } from '@router/pipeline';
+import { isSpeakable, splitText } from '@router/text';
+import { FORMAT_CONTENT_TYPES, type VendorDefinition } from '@router/vendors-core';
+import type { OrgRetention } from './org-retention';
+import { streamingWavHeader, WavSampleData } from './wav';
+
+export interface SpeechServiceDeps {
+  resolver: PieceResolver;
+  retention: OrgRetention;
+  cacheKeySecret: string;
+  lookAhead: number;
+  logger: Logger;
+}
+
+/**
+ * POST /v1/audio/speech once the body is valid: the input's pieces through the pipeline, streamed as they
+ * resolve. An error before any audio is the envelope; after audio has started it can only abort the body.
+ */
+export class SpeechService {
+  constructor(private readonly deps: SpeechServiceDeps) {}
+
+  async speak(
+    orgId: string,
+    request: { def: VendorDefinition; settings: SynthSettings; input: string },
+    res: ServerResponse,
+  ): Promise<void> {
+    const { def, settings } = request;
+    const cache = (await this.deps.retention.days(orgId)) > 0;
+    const canonical = canonicalSettings(def, settings as SynthesisSettings);
+    const pieces: PieceRequest[] = splitText(request.input, def.splitter)
+      .filter((text) => isSpeakable(text, def.unspeakable))
+      .map((text) => ({
+        orgId,
+        settings: canonical,
+        text,
+        cache,
+        cacheKey: pieceCacheKey(this.deps.cacheKeySecret, { orgId, settings: canonical, text }),
+      }));
+
+    const reply = playReply(this.deps.resolver, pieces, this.deps.lookAhead);
+    let current: PieceAudio | undefined;
+    const clientGone = new Promise<'gone'>((resolve) => res.once('close', () => resolve('gone')));
+    try {
+      let first = await reply.next(); // failures of the first piece still get the envelope
+      if (!res.headersSent) res.writeHead(200, { 'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream' });
+      if (settings.format === 'wav') await write(res, streamingWavHeader(settings.sampleRate));
+      while (!first.done) {
+        current = first.value;
+        const samples = settings.format === 'wav' ? new WavSampleData() : undefined;
+        for await (const chunk of current.chunks) {
+          if (res.destroyed) break;
+          const out = samples ? samples.push(chunk) : chunk;
+          if (out.length > 0 && (await Promise.race([write(res, out), clientGone])) === 'gone') break;
+        }
+        if (res.destroyed) break;
+        first = await reply.next();
+      }
+      if (!res.destroyed) res.end();
+    } catch (error) {
+      if (!res.headersSent) throw error instanceof RouterError ? error : RouterError.internal(error);
+      this.deps.logger.warn(
+        { orgId, vendor: def.id, code: error instanceof RouterError ? error.code : 'internal' },
+        'speech aborted after audio started',
+      );
+      res.destroy(error instanceof Error ? error : undefined);
+    } finally {
+      current?.cancel();
+      await reply.return(undefined);
+    }
+  }
+}
+
+function write(res: ServerResponse, chunk: Buffer): Promise<'written'> {
+  return new Promise((resolve) => {
+    if (res.write(chunk)) resolve('written');
+    else res.once('drain', () => resolve('written'));
+  });
+}

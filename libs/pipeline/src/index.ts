@@ -1,0 +1,6 @@
+export * from './worker-directory';
+export * from './hot-tier';
+export * from './piece-resolver';
+export * from './reply';
+export * from './router-errors';
+export * from './pipeline';

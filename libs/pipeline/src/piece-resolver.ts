@@ -1,0 +1,128 @@
+import type { BlobStore } from '@router/blob-store';
+import type { Bus } from '@router/bus';
+import {
+  addressedTo,
+  cacheLookupV1,
+  cacheObjectNames,
+  cacheUsageV1,
+  type SynthSettings,
+  synthTakeV1,
+  type WordTiming,
+} from '@router/contracts';
+import type { HotTier } from './hot-tier';
+import { asRouterError } from './router-errors';
+import type { WorkerDirectory } from './worker-directory';
+
+/** One piece of a reply, ready to resolve: its settings, text and cache key. */
+export interface PieceRequest {
+  orgId: string;
+  settings: SynthSettings;
+  text: string;
+  cacheKey: string;
+  /** False at retention 0 (nothing read from or written to the cache) and for a dictionary's first use. */
+  cache: boolean;
+}
+
+/** A piece's audio, from memory, the cache or a worker; chunks are the vendor's bytes, untouched. */
+export interface PieceAudio {
+  cached: boolean;
+  contentType: string;
+  chunks: AsyncIterable<Buffer>;
+  /** Word timings once the piece's audio has ended (null where the vendor gives none). */
+  words(): Promise<WordTiming[] | null>;
+  /** Stops reading; a take already running at a worker still finishes and is cached. */
+  cancel(): void;
+}
+
+export interface PieceResolverDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  hot: HotTier;
+  workers: WorkerDirectory;
+  /** Chunks a worker may send ahead of this reader (flow control). */
+  window: number;
+}
+
+/** Resolves each piece from the hot tier, then the cache index and blob store, then a synthesis worker. */
+export class PieceResolver {
+  constructor(private readonly deps: PieceResolverDeps) {}
+
+  async resolve(piece: PieceRequest): Promise<PieceAudio> {
+    try {
+      if (piece.cache) {
+        const cached = await this.fromCache(piece);
+        if (cached) return cached;
+      }
+      return await this.fromWorker(piece);
+    } catch (error) {
+      throw asRouterError(error);
+    }
+  }
+
+  private async fromCache(piece: PieceRequest): Promise<PieceAudio | undefined> {
+    const { bus, blobs, hot } = this.deps;
+    let entry = hot.get(piece.orgId, piece.cacheKey);
+    if (!entry) {
+      const { hit } = await bus.request(cacheLookupV1, { orgId: piece.orgId, cacheKey: piece.cacheKey });
+      if (!hit) return undefined;
+      const [audio, words] = await Promise.all([
+        blobs.get(hit.objectName),
+        hit.hasTimings
+          ? blobs.get(cacheObjectNames(piece.orgId, piece.cacheKey).words).then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
+          : Promise.resolve(null),
+      ]);
+      entry = { audio, contentType: hit.contentType, words };
+      hot.set(piece.orgId, piece.cacheKey, entry);
+    }
+    bus
+      .publish(cacheUsageV1, {
+        orgId: piece.orgId,
+        cacheKey: piece.cacheKey,
+        provider: piece.settings.vendor,
+        chars: [...piece.text].length,
+        kind: 'hit',
+      })
+      .catch(() => undefined);
+    const found = entry;
+    return {
+      cached: true,
+      contentType: found.contentType,
+      chunks: (async function* () {
+        yield found.audio;
+      })(),
+      words: () => Promise.resolve(found.words),
+      cancel: () => undefined,
+    };
+  }
+
+  private async fromWorker(piece: PieceRequest): Promise<PieceAudio> {
+    const worker = await this.deps.workers.pick(piece.cacheKey);
+    const stream = this.deps.bus.requestStream(
+      addressedTo(synthTakeV1, worker),
+      { orgId: piece.orgId, cacheKey: piece.cacheKey, settings: piece.settings, text: piece.text, cache: piece.cache },
+      { window: this.deps.window },
+    );
+    let header;
+    try {
+      header = await stream.header();
+    } catch (error) {
+      stream.cancel();
+      throw error;
+    }
+    const trailer = stream.trailer();
+    trailer.catch(() => undefined);
+    return {
+      cached: false,
+      contentType: header.contentType,
+      chunks: (async function* () {
+        try {
+          for await (const chunk of stream) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        } catch (error) {
+          throw asRouterError(error);
+        }
+      })(),
+      words: () => trailer.then((t) => t.words),
+      cancel: () => stream.cancel(),
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { BlobStore } from '@router/blob-store';
+import type { Bus } from '@router/bus';
+import { authChangedV1, cacheInvalidatedV1 } from '@router/contracts';
+import { HotTier } from './hot-tier';
+import { PieceResolver } from './piece-resolver';
+import { WorkerDirectory } from './worker-directory';
+
+export interface PipelineSettings {
+  hotTierBytes: number;
+  hotTierTtlMs: number;
+  /** A worker unheard of for this long is no longer picked (a few heartbeats). */
+  workerExpiryMs: number;
+  /** How long a piece waits for a first worker heartbeat on a fresh start. */
+  workerWaitMs: number;
+  streamWindow: number;
+}
+
+export interface Pipeline {
+  resolver: PieceResolver;
+  hot: HotTier;
+  close(): void;
+}
+
+/**
+ * What an app that serves audio needs, wired once: the hot tier (kept honest by invalidation events), the
+ * worker directory and the piece resolver.
+ */
+export async function createPipeline(
+  deps: { bus: Bus; blobs: BlobStore; now?: () => number },
+  settings: PipelineSettings,
+): Promise<Pipeline> {
+  const now = deps.now ?? Date.now;
+  const hot = new HotTier({ maxBytes: settings.hotTierBytes, ttlMs: settings.hotTierTtlMs, now });
+  const workers = new WorkerDirectory(deps.bus, { expiryMs: settings.workerExpiryMs, waitMs: settings.workerWaitMs, now });
+  const subscriptions = [
+    deps.bus.subscribe(cacheInvalidatedV1, (event) => hot.invalidate(event.orgId, event.cacheKeys)),
+    // A retention change or a disabled org: drop the org's hot entries rather than reason about which still hold.
+    deps.bus.subscribe(authChangedV1, (event) => {
+      if (event.kind === 'org') hot.invalidate(event.orgId);
+    }),
+  ];
+  await Promise.all([workers.ready(), ...subscriptions.map((s) => s.ready())]);
+  return {
+    resolver: new PieceResolver({ bus: deps.bus, blobs: deps.blobs, hot, workers, window: settings.streamWindow }),
+    hot,
+    close() {
+      workers.close();
+      subscriptions.forEach((s) => s.unsubscribe());
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { RouterError } from '@router/contracts';
+
+export interface KeyOpener {
+  open(orgId: string, provider: string): Promise<string | undefined>;
+}
+
+/**
+ * The worker's short memory of opened vendor keys, so a reply's sentences do not each read and decrypt the
+ * key. A change event drops the entry at once; the TTL bounds how long a missed event could matter.
+ */
+export class ProviderKeyCache {
+  private readonly entries = new Map<string, { key: string | undefined; at: number }>();
+
+  constructor(
+    private readonly opener: KeyOpener,
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  async get(orgId: string, provider: string): Promise<string> {
+    const id = `${orgId}:${provider}`;
+    let entry = this.entries.get(id);
+    if (!entry || this.now() - entry.at >= this.ttlMs) {
+      entry = { key: await this.opener.open(orgId, provider), at: this.now() };
+      this.entries.set(id, entry);
+    }
+    if (entry.key === undefined) {
+      throw new RouterError(
+        'provider_key_missing',
+        `No ${provider} key is stored for this org. Add one with PUT /v1/provider-keys/${provider}.`,
+      );
+    }
+    return entry.key;
+  }
+
+  forget(orgId: string, provider?: string): void {
+    for (const id of this.entries.keys()) {
+      if (id === `${orgId}:${provider ?? ''}` || (provider === undefined && id.startsWith(`${orgId}:`))) {
+        this.entries.delete(id);
+      }
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import type { BlobStore } from '@router/blob-store';
+import type { Bus, StreamSink, Subscription } from '@router/bus';
+import {
+  addressedTo,
+  authChangedV1,
+  cacheCommitV1,
+  cacheObjectNames,
+  cacheUsageV1,
+  healthSynthesisV1,
+  RouterError,
+  synthTakeV1,
+  synthWorkerHeartbeatV1,
+  type SynthTakeHeader,
+  type SynthTakeRequest,
+  type SynthTakeTrailer,
+  type WordTiming,
+} from '@router/contracts';
+import type { Logger } from '@router/observability';
+import type { VendorAdapter } from '@router/vendors-core';
+import { type KeyOpener, ProviderKeyCache } from './provider-key.cache';
+import { Take, type TakeResult } from './take';
+
+export const SYNTHESIS_SERVICE = 'synthesis-worker';
+
+export interface SynthesisWorkerDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  keys: KeyOpener;
+  adapter: (vendor: string) => VendorAdapter | undefined;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface SynthesisWorkerSettings {
+  /** A take with no audio from the vendor for this long fails with provider_timeout. */
+  firstAudioTimeoutMs: number;
+  heartbeatMs: number;
+  keyCacheTtlMs: number;
+  workerId?: string;
+}
+
+/**
+ * Every vendor call of the router. A take streams back as the vendor sends it; a completed one is written
+ * to the blob store and committed to the cache index; a failed, timed-out or cut one never is. Identical
+ * takes in flight share one vendor call (requesters address a key's takes to one worker).
+ */
+export class SynthesisWorker {
+  readonly workerId: string;
+  private readonly takes = new Map<string, Take>();
+  private readonly keys: ProviderKeyCache;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: SynthesisWorkerDeps,
+    private readonly settings: SynthesisWorkerSettings,
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.startedAt = this.now();
+    this.workerId = settings.workerId ?? randomBytes(8).toString('hex');
+    this.keys = new ProviderKeyCache(deps.keys, settings.keyCacheTtlMs, this.now);
+  }
+
+  /** Subscribes the worker's subjects and starts announcing it; stop() undoes both. */
+  serve(): Subscription[] {
+    const { bus } = this.deps;
+    const subscriptions = [
+      bus.serve(healthSynthesisV1, () => ({
+        service: SYNTHESIS_SERVICE,
+        ok: true,
+        uptimeMs: Math.max(0, this.now() - this.startedAt),
+      })),
+      bus.serveStream(addressedTo(synthTakeV1, this.workerId), (req, sink) => this.serveTake(req, sink), {
+        queue: `synth-${this.workerId}`,
+      }),
+      bus.subscribe(authChangedV1, (event) => {
+        if (event.kind === 'provider_key') this.keys.forget(event.orgId, event.provider);
+      }),
+    ];
+    const announce = (): void => {
+      bus.publish(synthWorkerHeartbeatV1, { workerId: this.workerId }).catch(() => undefined);
+    };
+    void Promise.all(subscriptions.map((s) => s.ready())).then(announce);
+    this.heartbeat = setInterval(announce, this.settings.heartbeatMs);
+    this.heartbeat.unref();
+    return [...subscriptions, { subject: 'heartbeat', ready: () => Promise.resolve(), unsubscribe: () => clearInterval(this.heartbeat) }];
+  }
+
+  private async serveTake(
+    req: SynthTakeRequest,
+    sink: StreamSink<SynthTakeHeader, SynthTakeTrailer>,
+  ): Promise<void> {
+    const take = await this.join(req);
+    sink.header({ contentType: take.contentType });
+    for await (const chunk of take.follow(sink.aborted)) {
+      await sink.write(chunk);
+    }
+    if (sink.aborted.aborted) return;
+    const result = await take.result;
+    await sink.end({ words: result.words, cached: result.cached });
+  }
+
+  /** The take for this org and key: the one running, or a new vendor call. */
+  private async join(req: SynthTakeRequest): Promise<Take> {
+    const id = `${req.orgId}:${req.cacheKey}:${req.cache ? 'c' : 'n'}`;
+    const running = this.takes.get(id);
+    if (running) return running;
+    const adapter = this.deps.adapter(req.settings.vendor);
+    if (!adapter) throw new RouterError('internal', `No upstream is configured for ${req.settings.vendor}`);
+    const apiKey = await this.keys.get(req.orgId, req.settings.vendor);
+    const again = this.takes.get(id);
+    if (again) return again;
+    const take = new Take(adapter.contentType(req.settings));
+    this.takes.set(id, take);
+    void this.run(take, adapter, apiKey, req).finally(() => this.takes.delete(id));
+    return take;
+  }
+
+  private async run(take: Take, adapter: VendorAdapter, apiKey: string, req: SynthTakeRequest): Promise<void> {
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () =>
+          abort.abort(
+            new RouterError('provider_timeout', `${req.settings.vendor} sent no audio within ${this.settings.firstAudioTimeoutMs} ms`),
+          ),
+        this.settings.firstAudioTimeoutMs,
+      );
+    };
+    let words: WordTiming[] | null = null;
+    try {
+      arm();
+      const events = adapter.synthesize({ apiKey, settings: req.settings, text: req.text, signal: abort.signal });
+      for await (const event of events) {
+        if (abort.signal.aborted) break;
+        if (event.kind === 'audio') {
+          arm();
+          take.push(event.data);
+        } else {
+          words = [...(words ?? []), ...event.words];
+        }
+      }
+      if (abort.signal.aborted) throw abort.signal.reason;
+      clearTimeout(timer);
+      if (take.audio.length === 0) {
+        throw new RouterError('provider_unavailable', `${req.settings.vendor} completed the take without audio`);
+      }
+      take.complete(await this.store(take, req, words));
+    } catch (error) {
+      clearTimeout(timer);
+      const failure = abort.signal.aborted && abort.signal.reason instanceof RouterError ? abort.signal.reason : error;
+      abort.abort(failure);
+      this.deps.logger.warn(
+        { orgId: req.orgId, vendor: req.settings.vendor, code: failure instanceof RouterError ? failure.code : 'internal' },
+        'take failed; nothing cached',
+      );
+      take.fail(failure instanceof RouterError ? failure : RouterError.internal(failure));
+    }
+  }
+
+  /** Writes a completed take and commits it, unless it must not be cached; either way its usage counts. */
+  private async store(take: Take, req: SynthTakeRequest, words: WordTiming[] | null): Promise<TakeResult> {
+    const chars = [...req.text].length;
+    const usage = { orgId: req.orgId, cacheKey: req.cacheKey, provider: req.settings.vendor, chars };
+    if (!req.cache) {
+      this.deps.bus.publish(cacheUsageV1, { ...usage, kind: 'synthesized' }).catch(() => undefined);
+      return { words, cached: false };
+    }
+    try {
+      const names = cacheObjectNames(req.orgId, req.cacheKey);
+      const audio = Buffer.concat(take.audio);
+      if (words) await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), { contentType: 'application/json' });
+      await this.deps.blobs.put(names.audio, audio, { contentType: take.contentType });
+      const { committed } = await this.deps.bus.request(cacheCommitV1, {
+        ...usage,
+        objectName: names.audio,
+        contentType: take.contentType,
+        byteSize: audio.length,
+        hasTimings: words !== null,
+      });
+      return { words, cached: committed };
+    } catch (error) {
+      // The listener already has the audio; a take that could not be cached is only a later miss.
+      this.deps.logger.warn({ err: error, orgId: req.orgId }, 'take not cached');
+      return { words, cached: false };
+    }
+  }
+}

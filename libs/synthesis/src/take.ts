@@ -1,0 +1,76 @@
+import type { WordTiming } from '@router/contracts';
+
+export interface TakeResult {
+  words: WordTiming[] | null;
+  cached: boolean;
+}
+
+/**
+ * One vendor take shared by every request for the same piece while it runs: chunks are kept in order so a
+ * request that joins late gets the whole take from its first byte, then follows it live. The take runs to
+ * its end whoever is listening (a client that leaves does not cut a take short).
+ */
+export class Take {
+  private readonly chunks: Buffer[] = [];
+  private finished = false;
+  private failure: unknown;
+  private wake: Array<() => void> = [];
+  readonly result: Promise<TakeResult>;
+  private settle!: { resolve: (r: TakeResult) => void; reject: (e: unknown) => void };
+
+  constructor(readonly contentType: string) {
+    this.result = new Promise<TakeResult>((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
+    // Followers observe failures through follow(); this keeps an unobserved result from crashing the process.
+    this.result.catch(() => undefined);
+  }
+
+  get audio(): Buffer[] {
+    return this.chunks;
+  }
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.notify();
+  }
+
+  complete(result: TakeResult): void {
+    this.finished = true;
+    this.settle.resolve(result);
+    this.notify();
+  }
+
+  fail(error: unknown): void {
+    this.finished = true;
+    this.failure = error;
+    this.settle.reject(error);
+    this.notify();
+  }
+
+  /** Every chunk from the first, then live ones, until the take ends; throws the take's failure. */
+  async *follow(signal?: AbortSignal): AsyncGenerator<Buffer> {
+    let next = 0;
+    for (;;) {
+      while (next < this.chunks.length) {
+        if (signal?.aborted) return;
+        yield this.chunks[next++] as Buffer;
+      }
+      if (this.finished) {
+        if (this.failure !== undefined) throw this.failure;
+        return;
+      }
+      if (signal?.aborted) return;
+      await new Promise<void>((resolve) => {
+        this.wake.push(resolve);
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+  }
+
+  private notify(): void {
+    const waiting = this.wake;
+    this.wake = [];
+    for (const resolve of waiting) resolve();
+  }
+}

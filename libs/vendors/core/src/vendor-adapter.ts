@@ -1,0 +1,66 @@
+import { RouterError, type SynthSettings, type WordTiming } from '@router/contracts';
+import type { VendorId } from './vendor-id';
+
+/** One vendor call for one piece, with the org's own key. */
+export interface SynthesisCall {
+  apiKey: string;
+  settings: SynthSettings;
+  text: string;
+  /** Aborting stops the call at the vendor (interruption); nothing of it is cached. */
+  signal: AbortSignal;
+}
+
+/** What a vendor call yields as it goes: audio exactly as the vendor sent it, and word timings where given. */
+export type SynthesisEvent = { kind: 'audio'; data: Buffer } | { kind: 'words'; words: WordTiming[] };
+
+/**
+ * A vendor's synthesis upstream: the call that gives the earliest audio, the vendor's own auth header with
+ * the org's key, and its failures mapped onto the router's provider_* errors. One per vendor folder.
+ */
+export interface VendorAdapter {
+  readonly vendor: VendorId;
+  /** The Content-Type of the audio a take with these settings yields. */
+  contentType(settings: SynthSettings): string;
+  /** Ends when the vendor completed the take; throws a RouterError (provider_*) when it did not. */
+  synthesize(call: SynthesisCall): AsyncIterable<SynthesisEvent>;
+}
+
+export interface AdapterOptions {
+  /** The vendor's API base, e.g. `http://127.0.0.1:4010/vendor_c` for the simulator. */
+  baseUrl: string;
+}
+
+export type AdapterFactory = (options: AdapterOptions) => VendorAdapter;
+
+/**
+ * A vendor's refusal or failure as the router reports it: 429 is the org's own quota, 5xx the vendor's
+ * trouble, anything else a refusal whose status and message are passed through.
+ */
+export function vendorFailure(vendor: VendorId, status: number, vendorMessage: string): RouterError {
+  if (status === 429) {
+    return new RouterError('provider_rate_limited', vendorMessage || `${vendor} rate limit reached`, { providerStatus: status });
+  }
+  if (status >= 500) {
+    return new RouterError('provider_unavailable', vendorMessage || `${vendor} answered HTTP ${status}`, { providerStatus: status });
+  }
+  return new RouterError('provider_rejected', vendorMessage || `${vendor} refused the request (HTTP ${status})`, {
+    providerStatus: status,
+  });
+}
+
+/** The connection to the vendor failed or closed before the take was complete. */
+export function vendorUnreachable(vendor: VendorId, cause: unknown): RouterError {
+  return new RouterError('provider_unavailable', `${vendor} could not be reached or closed the connection early`, { cause });
+}
+
+/** The content types of the native formats (spec: Native speech). */
+export const FORMAT_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  pcm: 'audio/pcm',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  aac: 'audio/aac',
+  mulaw: 'audio/mulaw',
+  alaw: 'audio/alaw',
+  opus: 'audio/opus',
+  flac: 'audio/flac',
+};

@@ -1,0 +1,20 @@
+import type { AdapterFactory, VendorAdapter, VendorId } from '@router/vendors-core';
+import { isVendorId } from './vendors.registry';
+
+/** Each vendor's upstream adapter; a vendor joins this list with its adapter, in its own folder. */
+const ADAPTERS: Partial<Record<VendorId, AdapterFactory>> = {};
+
+/** The adapters for the vendors with a base URL, looked up by vendor token (undefined: not configured). */
+export function createUpstreams(baseUrls: Partial<Record<VendorId, string>>): (vendor: string) => VendorAdapter | undefined {
+  const adapters = new Map<string, VendorAdapter>();
+  for (const [vendor, baseUrl] of Object.entries(baseUrls)) {
+    const factory = isVendorId(vendor) ? ADAPTERS[vendor] : undefined;
+    if (factory && baseUrl) adapters.set(vendor, factory({ baseUrl }));
+  }
+  return (vendor) => adapters.get(vendor);
+}
+
+/** The vendors that have an upstream adapter. */
+export function vendorsWithUpstream(): VendorId[] {
+  return Object.keys(ADAPTERS).filter(isVendorId);
+}
