@@ -1,22 +1,26 @@
 import { resolve } from 'node:path';
 import { AdminService } from '@router/admin';
+import { createBlobStore } from '@router/blob-store';
 import { createBus } from '@router/bus';
 import { serveCache } from '@router/cache';
-import { commonEnv, env, loadConfig } from '@router/config';
+import { commonEnv, env, loadConfig, pipelineEnv, pipelineSettings, vendorBaseUrls, vendorUpstreamEnv } from '@router/config';
 import { createDatabase } from '@router/db';
 import { startEdgeGateway } from '@router/edge';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
-import { KeyRing } from '@router/provider-keys';
+import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import { BusChangeNotifier, closeAll, runService } from '@router/service-kit';
-import { serveSynthesis } from '@router/synthesis';
+import { SynthesisWorker } from '@router/synthesis';
+import { startVendorSim } from '@router/vendor-sim';
+import { createUpstreams, VENDOR_IDS } from '@router/vendors';
 import { loadOrCreateSecrets } from './secrets';
 
 const SERVICE = 'router';
 
 /**
  * Every app in one process, with embedded defaults: the in-process bus, filesystem blobs, an embedded
- * Postgres (PGlite) unless DATABASE_URL is set. Same code paths as the distributed services.
+ * Postgres (PGlite) unless DATABASE_URL is set, and the simulated vendors for every vendor whose
+ * `VENDOR_X_BASE_URL` is not set. Same code paths as the distributed services.
  */
 const schema = {
   ...commonEnv,
@@ -28,6 +32,11 @@ const schema = {
   INTERNAL_SIGNING_SECRET: env.optionalString(),
   PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+  ...vendorUpstreamEnv,
+  ...pipelineEnv,
+  // Generated and kept in DATA_DIR when not given, like the other secrets.
+  CACHE_KEY_SECRET: env.optionalString(),
+  SYNTH_FIRST_AUDIO_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
 };
 
 runService(SERVICE, async () => {
@@ -37,6 +46,7 @@ runService(SERVICE, async () => {
   const secrets = loadOrCreateSecrets(dataDir, {
     ...(config.INTERNAL_SIGNING_SECRET ? { signingSecret: config.INTERNAL_SIGNING_SECRET } : {}),
     ...(config.PROVIDER_KEY_MASTER_KEYS ? { providerKeyMasterKeys: config.PROVIDER_KEY_MASTER_KEYS } : {}),
+    ...(config.CACHE_KEY_SECRET ? { cacheKeySecret: config.CACHE_KEY_SECRET } : {}),
   });
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SERVICE);
@@ -46,16 +56,33 @@ runService(SERVICE, async () => {
   );
   await db.migrate();
   const bus = createBus({ kind: 'memory' });
-  const workers = [...serveCache(bus, startedAt), ...serveSynthesis(bus, startedAt)];
+  const blobs = createBlobStore({ kind: 'fs', root: resolve(dataDir, 'blobs') });
+  await blobs.ready();
+  const cache = serveCache({ bus, prisma: db.prisma, blobs, logger, startedAt });
+  const keyRing = KeyRing.parse(secrets.providerKeyMasterKeys);
+
+  const configured = vendorBaseUrls(config);
+  const simulated = VENDOR_IDS.filter((vendor) => configured[vendor] === undefined);
+  const sim = simulated.length > 0 ? await startVendorSim({ port: 0, host: '127.0.0.1' }, { logger, health: new Health('vendor-sim') }) : undefined;
+  const baseUrls = { ...Object.fromEntries(simulated.map((v) => [v, `http://127.0.0.1:${sim?.port ?? 0}/${v}`])), ...configured };
+  const worker = new SynthesisWorker(
+    { bus, blobs, keys: new ProviderKeyStore(db.prisma, keyRing), adapter: createUpstreams(baseUrls), logger },
+    { firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS, heartbeatMs: 1000, keyCacheTtlMs: 5000 },
+  );
+  const workers = [...cache.subscriptions, ...worker.serve()];
 
   const api = await startNativeApi(
     {
       port: 0,
       host: '127.0.0.1',
       signingSecret: secrets.signingSecret,
+      cacheKeySecret: secrets.cacheKeySecret,
+      pipeline: pipelineSettings(config),
+      lookAhead: config.LOOK_AHEAD,
+      orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
-    { prisma: db.prisma, bus, keyRing: KeyRing.parse(secrets.providerKeyMasterKeys), logger, health },
+    { prisma: db.prisma, bus, blobs, keyRing, logger, health },
   );
   const gateway = await startEdgeGateway(
     {
@@ -71,8 +98,17 @@ runService(SERVICE, async () => {
   const demoKey = await createDemoOrgOnEmptyDatabase(
     new AdminService(db.prisma, new BusChangeNotifier(bus, logger)),
   );
-  printWelcome({ port: gateway.port, adminPort: api.adminPort, database: db.kind, dataDir, demoKey });
-  return closeAll(db, bus, () => Promise.resolve(workers.forEach((s) => s.unsubscribe())), api, gateway);
+  printWelcome({ port: gateway.port, adminPort: api.adminPort, database: db.kind, dataDir, demoKey, simulated });
+  return closeAll(
+    db,
+    ...(sim ? [sim] : []),
+    blobs,
+    bus,
+    cache,
+    () => Promise.resolve(workers.forEach((s) => s.unsubscribe())),
+    api,
+    gateway,
+  );
 });
 
 /** A first start on an empty database gets a demo org, and its key is printed this once. */
@@ -88,11 +124,15 @@ function printWelcome(info: {
   database: string;
   dataDir: string;
   demoKey: string | undefined;
+  simulated: string[];
 }): void {
   const lines = [
     '',
     `The router is listening on http://localhost:${info.port} (HTTP and WebSocket).`,
     `Data: ${info.database === 'pglite' ? `embedded Postgres in ${info.dataDir}/pg` : 'the Postgres at DATABASE_URL'}; admin API on 127.0.0.1:${info.adminPort}.`,
+    info.simulated.length === 10
+      ? 'Vendors: all ten simulated (set VENDOR_A_BASE_URL … VENDOR_J_BASE_URL to use real ones).'
+      : `Vendors simulated: ${info.simulated.join(', ') || 'none'}; the others use their VENDOR_X_BASE_URL.`,
     '',
     ...(info.demoKey
       ? [`A demo org was created. Its API key (shown once, store it now):`, `  ${info.demoKey}`, '']
