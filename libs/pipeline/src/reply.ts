@@ -15,8 +15,9 @@ export async function* playReply(
   const source = toAsyncIterator(pieces);
   let exhausted = false;
   let index = 0;
-  const fill = async (): Promise<void> => {
-    while (!exhausted && pending.length < lookAhead + 1) {
+  /** Keeps `limit` pieces resolving: the next to play plus `lookAhead`, or only `lookAhead` while one plays. */
+  const fill = async (limit: number): Promise<void> => {
+    while (!exhausted && pending.length < limit) {
       const next = await source.next();
       if (next.done) {
         exhausted = true;
@@ -29,11 +30,11 @@ export async function* playReply(
   };
   try {
     for (;;) {
-      await fill();
+      await fill(lookAhead + 1);
       const head = pending.shift();
       if (!head) return;
       const piece = await head;
-      const filling = fill();
+      const filling = fill(lookAhead);
       yield { ...piece, index: index++ };
       await filling;
     }

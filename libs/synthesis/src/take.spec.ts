@@ -1,0 +1,50 @@
+import { Take } from './take';
+
+async function collect(iterable: AsyncIterable<Buffer>): Promise<string> {
+  const parts: string[] = [];
+  for await (const chunk of iterable) parts.push(chunk.toString());
+  return parts.join('|');
+}
+
+describe('Take', () => {
+  it('gives a late joiner the whole take from its first chunk, then the live ones', async () => {
+    const take = new Take('audio/pcm');
+    take.push(Buffer.from('a'));
+    const early = collect(take.follow());
+    take.push(Buffer.from('b'));
+    const late = collect(take.follow());
+    take.push(Buffer.from('c'));
+    take.complete({ words: null, cached: true });
+    expect(await early).toBe('a|b|c');
+    expect(await late).toBe('a|b|c');
+    expect(await take.result).toEqual({ words: null, cached: true });
+  });
+
+  it('fails every follower after the chunks already sent', async () => {
+    const take = new Take('audio/pcm');
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const chunk of take.follow()) seen.push(chunk.toString());
+    })();
+    take.push(Buffer.from('x'));
+    await new Promise((r) => setImmediate(r));
+    take.fail(new Error('cut'));
+    await expect(following).rejects.toThrow('cut');
+    expect(seen).toEqual(['x']);
+    await expect(take.result).rejects.toThrow('cut');
+  });
+
+  it('lets one follower leave without ending the take for the others', async () => {
+    const take = new Take('audio/pcm');
+    const leaving = new AbortController();
+    const left = collect(take.follow(leaving.signal));
+    const staying = collect(take.follow());
+    take.push(Buffer.from('1'));
+    await new Promise((r) => setImmediate(r));
+    leaving.abort();
+    take.push(Buffer.from('2'));
+    take.complete({ words: null, cached: false });
+    expect(await left).toBe('1');
+    expect(await staying).toBe('1|2');
+  });
+});
