@@ -1,0 +1,71 @@
+import { createTake, type TakePiece } from './audio/take';
+import type { FaultSpec } from './faults';
+import { playTake, type StreamTarget } from './play-take';
+
+function recorder(): StreamTarget & { sent: TakePiece[]; events: string[] } {
+  const controller = new AbortController();
+  const sent: TakePiece[] = [];
+  const events: string[] = [];
+  return {
+    sent,
+    events,
+    signal: controller.signal,
+    open: () => events.push('open'),
+    send: async (piece) => {
+      sent.push(piece);
+      events.push('send');
+    },
+    fail: (_fault, started) => {
+      events.push(`fail:${started}`);
+    },
+    cut: () => {
+      events.push('cut');
+      controller.abort();
+    },
+  };
+}
+
+const pacing = { ttfaMs: 0, factor: 0, chunkMs: 100 };
+const take = createTake('x'.repeat(20), { codec: 'pcm', sampleRate: 8000 });
+
+describe('playTake', () => {
+  it('sends every byte after opening', async () => {
+    const target = recorder();
+    expect(await playTake(take, target, pacing)).toBe('done');
+    expect(target.events[0]).toBe('open');
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).equals(take.bytes)).toBe(true);
+  });
+
+  it('fails before opening for an error with no afterBytes', async () => {
+    const target = recorder();
+    expect(await playTake(take, target, pacing, { vendor: 'v', kind: 'error' })).toBe('failed');
+    expect(target.events).toEqual(['fail:false']);
+  });
+
+  it('sends exactly afterBytes, then applies the fault', async () => {
+    const fault: FaultSpec = { vendor: 'v', kind: 'cut', afterBytes: 1234 };
+    const target = recorder();
+    expect(await playTake(take, target, pacing, fault)).toBe('cut');
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).length).toBe(1234);
+    expect(target.events.at(-1)).toBe('cut');
+  });
+
+  it('applies a fault beyond the take after all its audio', async () => {
+    const target = recorder();
+    expect(await playTake(take, target, pacing, { vendor: 'v', kind: 'error', afterBytes: 10_000_000 })).toBe(
+      'failed',
+    );
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).length).toBe(take.bytes.length);
+    expect(target.events.at(-1)).toBe('fail:true');
+  });
+
+  it('resumes after a mid-stream stall', async () => {
+    const target = recorder();
+    const started = Date.now();
+    expect(
+      await playTake(take, target, pacing, { vendor: 'v', kind: 'stall', stallMs: 60, afterBytes: 100 }),
+    ).toBe('done');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).equals(take.bytes)).toBe(true);
+  });
+});

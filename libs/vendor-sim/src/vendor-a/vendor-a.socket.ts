@@ -1,0 +1,221 @@
+import type { WebSocket } from 'ws';
+import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
+import { playTake } from '../kit/play-take';
+import { checkKey } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
+import {
+  AUTH_PROBLEM,
+  vendorAErrorBody,
+  vendorAFaultProblem,
+  vendorARequestId,
+  type VendorAErrorCode,
+} from './vendor-a.errors';
+import {
+  hasSpeakableText,
+  parseVendorASettings,
+  TEXT_LIMITS,
+  type VendorASettings,
+} from './vendor-a.settings';
+
+const PROTOCOL_PREFIX = 'api-subscription-key.';
+/** The vendor closes a socket after 60 s without a client message (a `ping` counts). */
+export const VENDOR_A_IDLE_MS = 60_000;
+/** Which model each socket generation serves. */
+const SOCKET_MODEL: Readonly<Record<'ws' | 'ws-v2', string>> = { ws: 'a_model_1', 'ws-v2': 'a_model_2' };
+
+export function vendorASocketRoutes(kit: SimKit): SocketRoute[] {
+  return [
+    { path: '/text-to-speech/ws', upgrade: (context) => openSession(kit, context, 'ws') },
+    { path: '/text-to-speech/ws/v2', upgrade: (context) => openSession(kit, context, 'ws-v2') },
+  ];
+}
+
+async function openSession(kit: SimKit, context: UpgradeContext, endpoint: 'ws' | 'ws-v2'): Promise<void> {
+  // The vendor's browser client sends the key as a sub-protocol and drops the socket unless it is echoed.
+  const offered = context.protocols.find((p) => p.startsWith(PROTOCOL_PREFIX));
+  const key = context.header('api-subscription-key') ?? offered?.slice(PROTOCOL_PREFIX.length);
+  if (checkKey(key) !== 'ok') {
+    context.refuse(403, vendorAErrorBody(AUTH_PROBLEM));
+    return;
+  }
+  const ws = await context.accept(offered);
+  new VendorASession(kit, ws, endpoint, key as string, context.query).start();
+}
+
+class VendorASession {
+  private settings: VendorASettings | undefined;
+  private buffer = '';
+  private readonly signal: AbortSignal;
+  private readonly queue: SerialQueue;
+  private readonly completionEvents: boolean;
+  private idle: IdleTimer | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly kit: SimKit,
+    private readonly ws: WebSocket,
+    private readonly endpoint: 'ws' | 'ws-v2',
+    private readonly key: string,
+    private readonly query: URLSearchParams,
+  ) {
+    this.signal = socketSignal(ws);
+    this.completionEvents = query.get('send_completion_event') === 'true';
+    this.queue = new SerialQueue((error) => {
+      kit.logger.error({ err: error, vendor: 'vendor_a' }, 'vendor_a socket take failed');
+      this.ws.terminate();
+    });
+  }
+
+  start(): void {
+    this.ws.on('error', () => this.ws.terminate());
+    this.ws.on('close', () => this.idle?.stop());
+    const model = this.query.get('model');
+    if (!model) {
+      void this.error('invalid_request_error', 'model query parameter is required').then(() =>
+        this.ws.close(1008, 'model required'),
+      );
+      return;
+    }
+    if (model !== SOCKET_MODEL[this.endpoint]) {
+      const right = Object.entries(SOCKET_MODEL).find(([, m]) => m === model)?.[0];
+      const hint = right ? `; use /text-to-speech/${right === 'ws' ? 'ws' : 'ws/v2'}` : '';
+      void this.error('invalid_request_error', `model ${model} is not served on this socket${hint}`).then(
+        () => this.ws.close(1008, 'unsupported model'),
+      );
+      return;
+    }
+    const idleMs = this.kit.state.idleTimeoutMs('vendor_a') ?? VENDOR_A_IDLE_MS;
+    this.idle = new IdleTimer(idleMs, () => {
+      void this.error(
+        'idle_timeout_error',
+        `Connection closed after ${Math.round(idleMs / 1000)} s without messages`,
+      ).then(() => this.ws.close(1008, 'idle timeout'));
+    });
+    this.ws.on('message', (data, isBinary) => {
+      this.idle?.touch();
+      this.onMessage(parseJsonObject(data, isBinary));
+    });
+  }
+
+  private onMessage(message: Record<string, unknown> | undefined): void {
+    if (!message || typeof message['type'] !== 'string') {
+      void this.error('invalid_request_error', 'Messages must be JSON objects with a type');
+      return;
+    }
+    const data = (
+      typeof message['data'] === 'object' && message['data'] !== null ? message['data'] : {}
+    ) as Record<string, unknown>;
+    switch (message['type']) {
+      case 'config':
+        return this.onConfig(data);
+      case 'text':
+        return this.onText(data);
+      case 'flush':
+        return this.onFlush();
+      case 'ping':
+        return;
+      default:
+        void this.error('invalid_request_error', `Unknown message type ${String(message['type'])}`);
+    }
+  }
+
+  private onConfig(data: Record<string, unknown>): void {
+    const parsed = parseVendorASettings(data, 'ws', this.query.get('model') ?? undefined);
+    if (!parsed.ok) {
+      void this.error(parsed.problem.code, parsed.problem.message);
+      return;
+    }
+    this.settings = parsed.settings;
+    if (parsed.settings.unknownDictId)
+      void this.error('not_found_error', 'Pronunciation dictionary not found');
+  }
+
+  private onText(data: Record<string, unknown>): void {
+    if (!this.settings) {
+      void this.error('invalid_request_error', 'Send a config message before text');
+      return;
+    }
+    const text = data['text'];
+    if (typeof text !== 'string') {
+      void this.error('unprocessable_entity_error', 'text: Field required');
+      return;
+    }
+    if (text.length > TEXT_LIMITS.message) {
+      void this.error(
+        'invalid_request_error',
+        `text must be at most ${TEXT_LIMITS.message} characters per message`,
+      );
+      return;
+    }
+    this.buffer += text;
+    // The vendor starts synthesis by itself once `min_buffer_size` characters are buffered.
+    if (this.buffer.length >= this.settings.minBufferSize) this.synthesizeBuffer(this.settings);
+  }
+
+  private onFlush(): void {
+    if (!this.settings) {
+      void this.error('invalid_request_error', 'Send a config message before flush');
+      return;
+    }
+    if (this.buffer.trim() !== '') this.synthesizeBuffer(this.settings);
+    this.buffer = '';
+    if (this.completionEvents) {
+      void this.queue.push(() => sendJsonMessage(this.ws, { type: 'event', data: { event_type: 'final' } }));
+    }
+  }
+
+  private synthesizeBuffer(settings: VendorASettings): void {
+    const text = this.buffer;
+    this.buffer = '';
+    void this.queue.push(() => this.speak(text, settings));
+  }
+
+  private async speak(text: string, settings: VendorASettings): Promise<void> {
+    if (this.ended || this.signal.aborted) return;
+    if (!hasSpeakableText(text)) {
+      await this.error('invalid_request_error', 'text must contain at least one letter or digit');
+      return;
+    }
+    const { take, fault } = beginTake(this.kit, {
+      vendor: 'vendor_a',
+      endpoint: this.endpoint,
+      key: this.key,
+      text,
+      spec: settings.spec,
+      speed: settings.pace,
+    });
+    const requestId = vendorARequestId();
+    const outcome = await playTake(
+      take,
+      {
+        signal: this.signal,
+        open: () => undefined,
+        send: (piece) =>
+          sendJsonMessage(this.ws, {
+            type: 'audio',
+            data: {
+              request_id: requestId,
+              audio: piece.bytes.toString('base64'),
+              content_type: take.contentType,
+            },
+          }),
+        fail: async (f) => {
+          const problem = vendorAFaultProblem(f);
+          await this.error(problem.code, problem.message, requestId);
+        },
+        cut: () => this.ws.terminate(),
+      },
+      this.kit.state.pacing('vendor_a'),
+      fault,
+    );
+    if (outcome === 'cut' || outcome === 'gone') this.ended = true;
+  }
+
+  private error(code: VendorAErrorCode, message: string, requestId?: string): Promise<void> {
+    return sendJsonMessage(this.ws, {
+      type: 'error',
+      data: { message, code, ...(requestId ? { request_id: requestId } : {}) },
+    });
+  }
+}

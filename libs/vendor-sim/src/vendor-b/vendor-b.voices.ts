@@ -1,0 +1,104 @@
+/**
+ * vendor_b's voice list as its `/v1/voices` serves it. Each voice belongs to one model: `b_model_1` has one
+ * female and one male voice per language, `b_model_2` a few multilingual voices that speak every language.
+ * Names are invented placeholders.
+ */
+export const VENDOR_B_LANGUAGES = [
+  'hi',
+  'mr',
+  'te',
+  'kn',
+  'bn',
+  'as',
+  'gu',
+  'ne',
+  'ml',
+  'ta',
+  'en-in',
+  'en-us',
+] as const;
+export const VENDOR_B_MODELS = ['b_model_1', 'b_model_2'] as const;
+
+export interface VendorBVoice {
+  readonly voice_id: string;
+  readonly name: string;
+  /** The voice's own language. */
+  readonly language: string;
+  /** Every language it speaks. */
+  readonly languages: readonly string[];
+  readonly gender: 'female' | 'male';
+  readonly model: string;
+}
+
+const FEMALE = [
+  'Ilvara',
+  'Meshka',
+  'Tavini',
+  'Korali',
+  'Benya',
+  'Asmira',
+  'Gunvi',
+  'Nepali',
+  'Malvika',
+  'Tamsi',
+  'Elvina',
+  'Emberly',
+];
+const MALE = [
+  'Harvik',
+  'Marun',
+  'Tejvar',
+  'Kavesh',
+  'Borun',
+  'Aronak',
+  'Girvan',
+  'Navesh',
+  'Malvor',
+  'Tarvesh',
+  'Enrik',
+  'Ethan',
+];
+
+function voiceKey(language: string): string {
+  return language.replace('-', '_');
+}
+
+export const VENDOR_B_VOICES: readonly VendorBVoice[] = [
+  ...VENDOR_B_LANGUAGES.flatMap((language, i) => [
+    {
+      voice_id: `b_voice_${voiceKey(language)}_f1`,
+      name: FEMALE[i] ?? `Female ${language}`,
+      language,
+      languages: [language],
+      gender: 'female' as const,
+      model: 'b_model_1',
+    },
+    {
+      voice_id: `b_voice_${voiceKey(language)}_m1`,
+      name: MALE[i] ?? `Male ${language}`,
+      language,
+      languages: [language],
+      gender: 'male' as const,
+      model: 'b_model_1',
+    },
+  ]),
+  ...(
+    [
+      ['b2_voice_f1', 'Saravi', 'female', 'hi'],
+      ['b2_voice_f2', 'Lumira', 'female', 'en-in'],
+      ['b2_voice_m1', 'Dhruven', 'male', 'hi'],
+      ['b2_voice_m2', 'Corvan', 'male', 'en-us'],
+    ] as const
+  ).map(([voice_id, name, gender, language]) => ({
+    voice_id,
+    name,
+    language,
+    languages: [...VENDOR_B_LANGUAGES],
+    gender,
+    model: 'b_model_2',
+  })),
+];
+
+export function findVendorBVoice(id: string): VendorBVoice | undefined {
+  return VENDOR_B_VOICES.find((v) => v.voice_id === id);
+}

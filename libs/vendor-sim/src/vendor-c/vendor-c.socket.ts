@@ -1,0 +1,406 @@
+import type { WebSocket } from 'ws';
+import type { FaultSpec } from '../kit/faults';
+import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
+import { playTake } from '../kit/play-take';
+import { checkKey, simKeyId } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
+import { charsInPiece, msAlignment } from './vendor-c.alignment';
+import {
+  authProblem,
+  socketError,
+  vendorCFaultProblem,
+  voiceNotFound,
+  type VendorCProblem,
+} from './vendor-c.errors';
+import { withId3 } from './vendor-c.formats';
+import { checkEnum, isObject, queryBoolean, queryInteger } from './vendor-c.schema';
+import {
+  DEFAULT_MODEL,
+  languageProblem,
+  modelProblem,
+  parseOutputQuery,
+  textLengthProblem,
+  type OutputQuery,
+} from './vendor-c.tts-request';
+import { settingsIssues } from './vendor-c.voice-settings';
+import type { VoiceStore } from './vendor-c.voices';
+
+/** The chunk schedule a context uses unless its init message sends `generation_config`. */
+export const DEFAULT_CHUNK_SCHEDULE = [120, 160, 250, 290];
+export const MAX_CONTEXTS = 5;
+const DEFAULT_INACTIVITY_S = 20;
+const MAX_INACTIVITY_S = 180;
+
+type SocketKind = 'stream-input' | 'multi-stream-input';
+
+interface SocketSettings {
+  readonly model: string;
+  readonly output: OutputQuery;
+  readonly autoMode: boolean;
+  readonly inactivityMs: number;
+}
+
+export function vendorCSocketRoutes(kit: SimKit, store: VoiceStore): SocketRoute[] {
+  return [
+    {
+      path: '/v1/text-to-speech/:voice_id/stream-input',
+      upgrade: (c) => openSession(kit, store, c, 'stream-input'),
+    },
+    {
+      path: '/v1/text-to-speech/:voice_id/multi-stream-input',
+      upgrade: (c) => openSession(kit, store, c, 'multi-stream-input'),
+    },
+  ];
+}
+
+/** Query checks: a problem is reported on the socket, then it closes (1008), as the vendor does. */
+function parseSocketQuery(
+  kit: SimKit,
+  query: URLSearchParams,
+): { ok: true; settings: SocketSettings } | { ok: false; message: string } {
+  const output = parseOutputQuery(query);
+  const inactivity = queryInteger(query, 'inactivity_timeout', DEFAULT_INACTIVITY_S, 1, MAX_INACTIVITY_S);
+  const issues = [
+    ...(output.ok ? [] : output.issues),
+    ...inactivity.issues,
+    ...queryBoolean(query, 'auto_mode', false).issues,
+    ...queryBoolean(query, 'sync_alignment', false).issues,
+    ...queryBoolean(query, 'enable_ssml_parsing', false).issues,
+    ...queryInteger(query, 'seed', 0, 0, 4_294_967_295).issues,
+    ...checkEnum(
+      query.get('apply_text_normalization') ?? undefined,
+      ['query', 'apply_text_normalization'],
+      ['auto', 'on', 'off'],
+    ),
+  ];
+  if (!output.ok || issues.length > 0)
+    return { ok: false, message: issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ') };
+  const model = query.get('model_id') ?? DEFAULT_MODEL;
+  const problem = modelProblem(model) ?? languageProblem(model, query.get('language_code') ?? undefined);
+  if (problem) return { ok: false, message: problem.message };
+  return {
+    ok: true,
+    settings: {
+      model,
+      output: output.value,
+      autoMode: queryBoolean(query, 'auto_mode', false).value,
+      inactivityMs: kit.state.idleTimeoutMs('vendor_c') ?? (inactivity.value ?? DEFAULT_INACTIVITY_S) * 1000,
+    },
+  };
+}
+
+async function openSession(
+  kit: SimKit,
+  store: VoiceStore,
+  context: UpgradeContext,
+  kind: SocketKind,
+): Promise<void> {
+  const ws = await context.accept();
+  const session = new VendorCSession(kit, store, ws, kind, context.params['voice_id'] ?? '');
+  ws.on('error', () => ws.terminate());
+  const parsed = parseSocketQuery(kit, context.query);
+  if (!parsed.ok) {
+    await session.fail({ status: 422, code: 'invalid_request', message: parsed.message });
+    return;
+  }
+  const headerKey = context.header('vendor_c-api-key');
+  session.start(parsed.settings, headerKey);
+}
+
+/** One text stream with its own buffer and settings: the whole socket for `stream-input`, one context otherwise. */
+class SpeechContext {
+  private buffer = '';
+  private generations = 0;
+  private schedule = DEFAULT_CHUNK_SCHEDULE;
+  private speed: number;
+  private readonly queue: SerialQueue;
+  closing = false;
+
+  constructor(
+    private readonly session: VendorCSession,
+    readonly id: string | undefined,
+  ) {
+    this.speed = session.storedSpeed();
+    this.queue = new SerialQueue((error) => session.crash(error));
+  }
+
+  /** Applies `voice_settings` and `generation_config` (init message, or any later text message). */
+  configure(message: Record<string, unknown>): VendorCProblem | undefined {
+    const settings = message['voice_settings'];
+    if (isObject(settings)) {
+      const issues = settingsIssues(settings, ['voice_settings']);
+      if (issues.length > 0)
+        return {
+          status: 422,
+          code: 'invalid_request',
+          type: 'validation_error',
+          message: issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '),
+        };
+      if (typeof settings['speed'] === 'number') this.speed = settings['speed'];
+    }
+    const config = message['generation_config'];
+    if (isObject(config) && Array.isArray(config['chunk_length_schedule'])) {
+      const schedule = config['chunk_length_schedule'].filter(
+        (n): n is number => typeof n === 'number' && n >= 1,
+      );
+      if (schedule.length > 0) this.schedule = schedule;
+    }
+    return undefined;
+  }
+
+  addText(text: string, flush: boolean): void {
+    if (this.session.settings?.autoMode) {
+      if (text.trim() !== '') this.enqueue(text);
+      return;
+    }
+    this.buffer += text;
+    if (flush) {
+      this.flush();
+      return;
+    }
+    // The vendor starts a generation once the buffer reaches the schedule's next length, cutting at a space.
+    for (;;) {
+      const threshold = this.schedule[Math.min(this.generations, this.schedule.length - 1)] ?? 120;
+      if (this.buffer.length < threshold) return;
+      const cut = this.buffer.lastIndexOf(' ') + 1 || this.buffer.length;
+      const part = this.buffer.slice(0, cut);
+      this.buffer = this.buffer.slice(cut);
+      this.enqueue(part);
+    }
+  }
+
+  flush(): void {
+    const text = this.buffer;
+    this.buffer = '';
+    if (text.trim() !== '') this.enqueue(text);
+  }
+
+  /** Flushes what is buffered, then (after all its audio) sends `isFinal`. */
+  finish(): Promise<void> {
+    this.closing = true;
+    this.flush();
+    return this.queue.push(() => this.session.send({ isFinal: true, ...this.tags() }));
+  }
+
+  private enqueue(text: string): void {
+    const first = this.generations === 0;
+    this.generations++;
+    const speed = this.speed;
+    void this.queue.push(() => this.session.speak(text, first, speed, this));
+  }
+
+  tags(): Record<string, string> {
+    return this.id === undefined ? {} : { contextId: this.id, context_id: this.id };
+  }
+}
+
+class VendorCSession {
+  settings: SocketSettings | undefined;
+  private key: string | undefined;
+  private readonly signal: AbortSignal;
+  private single: SpeechContext | undefined;
+  private readonly contexts = new Map<string, SpeechContext>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private speaking = 0;
+  private ended = false;
+
+  constructor(
+    private readonly kit: SimKit,
+    private readonly store: VoiceStore,
+    private readonly ws: WebSocket,
+    private readonly kind: SocketKind,
+    private readonly voiceId: string,
+  ) {
+    this.signal = socketSignal(ws);
+    ws.on('close', () => {
+      this.ended = true;
+      clearTimeout(this.idleTimer);
+    });
+  }
+
+  start(settings: SocketSettings, headerKey: string | undefined): void {
+    this.settings = settings;
+    if (headerKey !== undefined && !this.authenticate(headerKey)) return;
+    this.touch();
+    this.ws.on('message', (data, isBinary) => {
+      this.touch();
+      const message = parseJsonObject(data, isBinary);
+      if (!message) {
+        void this.fail({ status: 422, code: 'invalid_request', message: 'Messages must be JSON objects' });
+        return;
+      }
+      if (this.key === undefined && !this.authenticate(keyInMessage(message))) return;
+      if (this.kind === 'stream-input') this.onSingleMessage(message);
+      else this.onContextMessage(message);
+    });
+  }
+
+  /** Checks a key and the path's voice; on failure reports it and closes (1008). */
+  private authenticate(key: string | undefined): boolean {
+    const check = checkKey(key);
+    if (check !== 'ok') {
+      void this.fail(authProblem(check));
+      return false;
+    }
+    if (!this.store.find(simKeyId(key as string), this.voiceId)) {
+      void this.fail(voiceNotFound(this.voiceId));
+      return false;
+    }
+    this.key = key;
+    return true;
+  }
+
+  storedSpeed(): number {
+    return this.key ? this.store.settings(simKeyId(this.key), this.voiceId).speed : 1;
+  }
+
+  private onSingleMessage(message: Record<string, unknown>): void {
+    const text = message['text'];
+    if (!this.single) {
+      // The first message opens the stream (its text is a single space).
+      this.single = new SpeechContext(this, undefined);
+      const problem = this.single.configure(message);
+      if (problem) return void this.fail(problem);
+      if (typeof text === 'string' && text.trim() !== '')
+        this.single.addText(text, message['flush'] === true);
+      return;
+    }
+    const problem = this.single.configure(message);
+    if (problem) return void this.fail(problem);
+    if (text === '') {
+      void this.single.finish().then(() => this.ws.close(1000));
+      return;
+    }
+    if (typeof text === 'string')
+      this.single.addText(text, message['flush'] === true || message['try_trigger_generation'] === true);
+    else if (message['flush'] === true) this.single.flush();
+  }
+
+  private onContextMessage(message: Record<string, unknown>): void {
+    if (message['close_socket'] === true) {
+      void Promise.all([...this.contexts.values()].map((c) => c.finish())).then(() => this.ws.close(1000));
+      this.contexts.clear();
+      return;
+    }
+    const id = typeof message['context_id'] === 'string' ? message['context_id'] : 'default';
+    let context = this.contexts.get(id);
+    const opening = !context;
+    if (!context) {
+      if (message['close_context'] === true) return;
+      if (this.contexts.size >= MAX_CONTEXTS) {
+        void this.send(
+          socketError(
+            {
+              status: 429,
+              code: 'max_active_contexts',
+              message: `At most ${MAX_CONTEXTS} contexts can be open at once`,
+            },
+            id,
+          ),
+        );
+        return;
+      }
+      context = new SpeechContext(this, id);
+      this.contexts.set(id, context);
+    }
+    const problem = context.configure(message);
+    if (problem) return void this.send(socketError(problem, id));
+    if (message['close_context'] === true) {
+      this.contexts.delete(id);
+      void context.finish();
+      return;
+    }
+    const text = message['text'];
+    // An empty text keeps the context alive; the message opening a context is its init (text " ").
+    const speakable = typeof text === 'string' && (opening ? text.trim() !== '' : text !== '');
+    if (speakable) context.addText(text, message['flush'] === true);
+    else if (message['flush'] === true) context.flush();
+  }
+
+  async speak(text: string, first: boolean, speed: number, context: SpeechContext): Promise<void> {
+    if (this.ended || !this.settings || !this.key) return;
+    const problem = textLengthProblem(this.settings.model, text);
+    if (problem) return this.send(socketError(problem, context.id));
+    const { take, fault } = beginTake(this.kit, {
+      vendor: 'vendor_c',
+      endpoint: this.kind,
+      key: this.key,
+      text,
+      spec: withId3(this.settings.output.spec, first),
+      speed,
+    });
+    this.speaking++;
+    try {
+      const outcome = await playTake(
+        take,
+        {
+          signal: this.signal,
+          open: () => undefined,
+          send: (piece) => {
+            const alignment = msAlignment(charsInPiece(take, piece), piece.startMs);
+            return this.send({
+              audio: piece.bytes.toString('base64'),
+              normalizedAlignment: alignment,
+              alignment,
+              ...context.tags(),
+            });
+          },
+          fail: (f: FaultSpec) => this.fail(vendorCFaultProblem(f), context.id),
+          cut: () => this.ws.terminate(),
+        },
+        this.kit.state.pacing('vendor_c'),
+        fault,
+      );
+      if (outcome !== 'done') this.ended = true;
+    } finally {
+      this.speaking--;
+      this.touch();
+    }
+  }
+
+  send(message: unknown): Promise<void> {
+    return sendJsonMessage(this.ws, message);
+  }
+
+  /** Reports an error message and closes with the code it names (1008, or 1011 for server errors). */
+  async fail(
+    problem: Pick<VendorCProblem, 'status' | 'code' | 'message'>,
+    contextId?: string,
+  ): Promise<void> {
+    this.ended = true;
+    const message = socketError(problem, contextId);
+    await this.send(message);
+    this.ws.close(message['code'] as number, problem.code);
+  }
+
+  crash(error: unknown): void {
+    this.kit.logger.error({ err: error, vendor: 'vendor_c' }, 'vendor_c socket take failed');
+    this.ws.terminate();
+  }
+
+  /** Restarts the inactivity clock; it only closes the socket while no audio is being generated. */
+  private touch(): void {
+    clearTimeout(this.idleTimer);
+    if (this.ended || !this.settings) return;
+    const timeoutMs = this.settings.inactivityMs;
+    this.idleTimer = setTimeout(() => {
+      if (this.speaking > 0) return this.touch();
+      this.ended = true;
+      this.ws.close(
+        1008,
+        `Have not received new text for ${Math.round(timeoutMs / 1000)} seconds. Closing the connection.`,
+      );
+    }, timeoutMs);
+  }
+}
+
+/** The key a first message may carry: `vendor_c_api_key`, or `authorization: "Bearer <key>"`. */
+function keyInMessage(message: Record<string, unknown>): string | undefined {
+  const direct = message['vendor_c_api_key'];
+  if (typeof direct === 'string') return direct;
+  const authorization = message['authorization'];
+  if (typeof authorization === 'string' && /^Bearer\s+/i.test(authorization))
+    return authorization.replace(/^Bearer\s+/i, '');
+  return undefined;
+}

@@ -1,0 +1,271 @@
+import { vendorC } from '@router/vendor-c';
+import type { AudioSpec } from '../kit/audio/audio-spec';
+import type { CheckResult, SchemaIssue, VendorCProblem } from './vendor-c.errors';
+import { voiceNotFound } from './vendor-c.errors';
+import { DEFAULT_OUTPUT_FORMAT, outputFormat, VENDOR_C_OUTPUT_FORMATS } from './vendor-c.formats';
+import {
+  checkBoolean,
+  checkEnum,
+  checkNumber,
+  checkString,
+  checkStringArray,
+  isObject,
+  missing,
+  queryBoolean,
+  queryInteger,
+} from './vendor-c.schema';
+import { settingsIssues } from './vendor-c.voice-settings';
+import type { VoiceStore } from './vendor-c.voices';
+
+export const VENDOR_C_MODELS: readonly string[] = vendorC.catalogue.models.map((m) => m.id);
+/** The model a request without `model_id` gets (the multilingual generation). */
+export const DEFAULT_MODEL = 'c_model_3';
+
+/** Characters per request, by model (fast tiers take more, the newest generation less). */
+export const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>> = {
+  c_model_1: 5000,
+  c_model_2: 5000,
+  c_model_3: 10_000,
+  c_model_4: 30_000,
+  c_model_5: 40_000,
+  c_model_6: 30_000,
+  c_model_7: 40_000,
+  c_model_8: 5000,
+  c_model_9: 5000,
+};
+
+export function isDialogueModel(model: string): boolean {
+  return vendorC.modelTraits[model]?.dialogue === true;
+}
+
+export interface OutputQuery {
+  readonly formatName: string;
+  readonly spec: AudioSpec;
+  readonly enableLogging: boolean;
+}
+
+/** `output_format`, `optimize_streaming_latency`, `enable_logging`: the query every synthesis path takes. */
+export function parseOutputQuery(
+  query: URLSearchParams,
+): { ok: true; value: OutputQuery } | { ok: false; issues: SchemaIssue[] } {
+  const formatName = query.get('output_format') ?? DEFAULT_OUTPUT_FORMAT;
+  const spec = outputFormat(formatName);
+  const issues: SchemaIssue[] = [];
+  if (!spec) {
+    issues.push({
+      loc: ['query', 'output_format'],
+      msg: `value is not a valid enumeration member; permitted: ${[...VENDOR_C_OUTPUT_FORMATS.keys()].join(', ')}`,
+      type: 'type_error.enum',
+    });
+  }
+  issues.push(...queryInteger(query, 'optimize_streaming_latency', 0, 0, 4).issues);
+  const logging = queryBoolean(query, 'enable_logging', true);
+  issues.push(...logging.issues);
+  if (!spec || issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: { formatName, spec, enableLogging: logging.value } };
+}
+
+export function modelProblem(model: string): VendorCProblem | undefined {
+  if (VENDOR_C_MODELS.includes(model)) return undefined;
+  return {
+    status: 400,
+    code: 'model_not_found',
+    type: 'validation_error',
+    message: `A model with model ID ${model} does not exist.`,
+    param: 'model_id',
+  };
+}
+
+export function languageProblem(model: string, language: string | undefined): VendorCProblem | undefined {
+  if (language === undefined) return undefined;
+  const languages = vendorC.catalogue.models.find((m) => m.id === model)?.languages ?? [];
+  if (languages.includes(language)) return undefined;
+  return {
+    status: 400,
+    code: 'unsupported_language',
+    type: 'validation_error',
+    message: `Model ${model} does not support the language_code ${language}.`,
+    param: 'language_code',
+  };
+}
+
+export function textLengthProblem(model: string, text: string): VendorCProblem | undefined {
+  const limit = MODEL_CHARACTER_LIMITS[model] ?? 10_000;
+  if (text.length <= limit) return undefined;
+  return {
+    status: 400,
+    code: 'max_character_limit_exceeded',
+    type: 'validation_error',
+    message: `This request's text has ${text.length} characters and exceeds the character limit of ${limit} characters for model ${model}.`,
+    param: 'text',
+  };
+}
+
+function locatorIssues(value: unknown): SchemaIssue[] {
+  const loc = ['body', 'pronunciation_dictionary_locators'];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return [{ loc, msg: 'value is not a valid list', type: 'type_error.list' }];
+  if (value.length > 3)
+    return [{ loc, msg: 'ensure this value has at most 3 items', type: 'value_error.list.max_items' }];
+  return value.flatMap((item, i) =>
+    isObject(item)
+      ? [
+          ...checkString(item['pronunciation_dictionary_id'], [...loc, i, 'pronunciation_dictionary_id'], {
+            required: true,
+          }),
+          ...checkString(item['version_id'], [...loc, i, 'version_id']),
+        ]
+      : [{ loc: [...loc, i], msg: 'value is not a valid dict', type: 'type_error.dict' }],
+  );
+}
+
+/** Body fields shared by text-to-speech and dialogue requests (everything except the text and voices). */
+function commonBodyIssues(body: Record<string, unknown>): SchemaIssue[] {
+  return [
+    ...checkString(body['model_id'], ['body', 'model_id']),
+    ...checkString(body['language_code'], ['body', 'language_code']),
+    ...locatorIssues(body['pronunciation_dictionary_locators']),
+    ...checkNumber(body['seed'], ['body', 'seed'], 0, 4_294_967_295, true),
+    ...checkEnum(
+      body['apply_text_normalization'],
+      ['body', 'apply_text_normalization'],
+      ['auto', 'on', 'off'],
+    ),
+    ...checkBoolean(body['apply_language_text_normalization'], ['body', 'apply_language_text_normalization']),
+  ];
+}
+
+export interface TtsRequest {
+  readonly text: string;
+  readonly model: string;
+  readonly voiceId: string;
+  readonly languageCode: string | undefined;
+  /** `voice_settings.speed`, else the voice's stored speed. */
+  readonly speed: number;
+}
+
+/**
+ * A text-to-speech body for `voiceId`, checked in the vendor's order: schema (422), then model, voice,
+ * language and length (400).
+ */
+export function parseTtsRequest(
+  body: unknown,
+  voiceId: string,
+  keyId: string,
+  store: VoiceStore,
+): CheckResult<TtsRequest> {
+  if (!isObject(body)) return { ok: false, issues: [missing(['body'])] };
+  const voiceSettings = body['voice_settings'];
+  const issues = [
+    ...checkString(body['text'], ['body', 'text'], { required: true, minLength: 1 }),
+    ...commonBodyIssues(body),
+    ...checkString(body['previous_text'], ['body', 'previous_text']),
+    ...checkString(body['next_text'], ['body', 'next_text']),
+    ...checkStringArray(body['previous_request_ids'], ['body', 'previous_request_ids'], 3),
+    ...checkStringArray(body['next_request_ids'], ['body', 'next_request_ids'], 3),
+    ...checkBoolean(body['use_pvc_as_ivc'], ['body', 'use_pvc_as_ivc']),
+    ...(voiceSettings === undefined || voiceSettings === null
+      ? []
+      : isObject(voiceSettings)
+        ? settingsIssues(voiceSettings, ['body', 'voice_settings'])
+        : [{ loc: ['body', 'voice_settings'], msg: 'value is not a valid dict', type: 'type_error.dict' }]),
+  ];
+  if (issues.length > 0) return { ok: false, issues };
+  const text = body['text'] as string;
+  const model = (body['model_id'] as string | undefined) ?? DEFAULT_MODEL;
+  const languageCode = (body['language_code'] as string | null | undefined) ?? undefined;
+  const problem =
+    modelProblem(model) ??
+    (store.find(keyId, voiceId) ? undefined : voiceNotFound(voiceId)) ??
+    languageProblem(model, languageCode) ??
+    textLengthProblem(model, text);
+  if (problem) return { ok: false, problem };
+  const requestedSpeed = isObject(voiceSettings) ? voiceSettings['speed'] : undefined;
+  const speed = typeof requestedSpeed === 'number' ? requestedSpeed : store.settings(keyId, voiceId).speed;
+  return { ok: true, value: { text, model, voiceId, languageCode, speed } };
+}
+
+export interface DialogueRequest {
+  readonly inputs: readonly { text: string; voiceId: string }[];
+  readonly model: string;
+  readonly languageCode: string | undefined;
+}
+
+/** A text-to-dialogue body: dialogue models only, every input's voice known, `settings` holds stability only. */
+export function parseDialogueRequest(
+  body: unknown,
+  keyId: string,
+  store: VoiceStore,
+): CheckResult<DialogueRequest> {
+  if (!isObject(body)) return { ok: false, issues: [missing(['body'])] };
+  const inputs = body['inputs'];
+  const issues: SchemaIssue[] = [...commonBodyIssues(body)];
+  if (!Array.isArray(inputs) || inputs.length === 0) {
+    issues.push(
+      inputs === undefined
+        ? missing(['body', 'inputs'])
+        : {
+            loc: ['body', 'inputs'],
+            msg: 'ensure this value has at least 1 items',
+            type: 'value_error.list.min_items',
+          },
+    );
+  } else {
+    inputs.forEach((input, i) => {
+      if (!isObject(input)) {
+        issues.push({
+          loc: ['body', 'inputs', i],
+          msg: 'value is not a valid dict',
+          type: 'type_error.dict',
+        });
+        return;
+      }
+      issues.push(
+        ...checkString(input['text'], ['body', 'inputs', i, 'text'], { required: true, minLength: 1 }),
+        ...checkString(input['voice_id'], ['body', 'inputs', i, 'voice_id'], {
+          required: true,
+          minLength: 1,
+        }),
+      );
+    });
+  }
+  const settings = body['settings'];
+  if (settings !== undefined && settings !== null) {
+    if (!isObject(settings))
+      issues.push({ loc: ['body', 'settings'], msg: 'value is not a valid dict', type: 'type_error.dict' });
+    else {
+      issues.push(...checkNumber(settings['stability'], ['body', 'settings', 'stability'], 0, 1));
+      for (const name of Object.keys(settings).filter((n) => n !== 'stability')) {
+        issues.push({
+          loc: ['body', 'settings', name],
+          msg: 'extra fields not permitted',
+          type: 'value_error.extra',
+        });
+      }
+    }
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const pairs = (inputs as Record<string, string>[]).map((input) => ({
+    text: input['text'] ?? '',
+    voiceId: input['voice_id'] ?? '',
+  }));
+  const model = (body['model_id'] as string | undefined) ?? 'c_model_8';
+  const languageCode = (body['language_code'] as string | null | undefined) ?? undefined;
+  const unknownVoice = pairs.find((p) => !store.find(keyId, p.voiceId));
+  const problem =
+    modelProblem(model) ??
+    (isDialogueModel(model)
+      ? undefined
+      : {
+          status: 400,
+          code: 'invalid_model',
+          type: 'validation_error',
+          message: `Model ${model} cannot be used for dialogue.`,
+          param: 'model_id',
+        }) ??
+    (unknownVoice ? voiceNotFound(unknownVoice.voiceId) : undefined) ??
+    languageProblem(model, languageCode) ??
+    textLengthProblem(model, pairs.map((p) => p.text).join('\n'));
+  if (problem) return { ok: false, problem };
+  return { ok: true, value: { inputs: pairs, model, languageCode } };
+}

@@ -1,0 +1,181 @@
+import type { HttpExchange } from '../kit/http/http-exchange';
+import type { HttpRoute } from '../kit/http/http-route';
+import { playOneShot } from '../kit/http/play-one-shot';
+import { playTake } from '../kit/play-take';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { randomUUID } from 'node:crypto';
+import { charsInPiece, secondsAlignment } from './vendor-c.alignment';
+import {
+  sendCheckFailure,
+  sendVendorCProblem,
+  vendorCFaultProblem,
+  vendorCRequestId,
+} from './vendor-c.errors';
+import { withId3 } from './vendor-c.formats';
+import {
+  parseDialogueRequest,
+  parseOutputQuery,
+  parseTtsRequest,
+  type OutputQuery,
+} from './vendor-c.tts-request';
+import { vendorCAccount } from './vendor-c.voice-routes';
+import type { VoiceStore } from './vendor-c.voices';
+
+/** The four shapes of a synthesis answer. */
+type Variant = 'audio' | 'stream' | 'with-timestamps' | 'stream-with-timestamps';
+
+const VARIANTS: readonly { suffix: string; variant: Variant }[] = [
+  { suffix: '', variant: 'audio' },
+  { suffix: '/stream', variant: 'stream' },
+  { suffix: '/with-timestamps', variant: 'with-timestamps' },
+  { suffix: '/stream/with-timestamps', variant: 'stream-with-timestamps' },
+];
+
+interface Synthesis {
+  readonly key: string;
+  readonly text: string;
+  readonly output: OutputQuery;
+  readonly speed: number;
+  /** Call-log endpoint, e.g. `tts-stream`. */
+  readonly endpoint: string;
+  readonly variant: Variant;
+  /** Dialogue only: which characters each input's voice speaks. */
+  readonly voiceSegments?: (take: { characters: readonly { startMs: number; endMs: number }[] }) => unknown[];
+}
+
+async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): Promise<void> {
+  const { take, fault } = beginTake(kit, {
+    vendor: 'vendor_c',
+    endpoint: job.endpoint,
+    key: job.key,
+    text: job.text,
+    // Each REST answer is a stream of its own, so an MP3 one starts with the vendor's ID3 tag.
+    spec: withId3(job.output.spec, true),
+    speed: job.speed,
+  });
+  const headers = {
+    'request-id': vendorCRequestId(),
+    'x-character-count': String(job.text.length),
+    ...(job.output.enableLogging ? { 'history-item-id': randomUUID().replace(/-/g, '').slice(0, 20) } : {}),
+  };
+  const pacing = kit.state.pacing('vendor_c');
+  const sendFault = (f: Parameters<typeof vendorCFaultProblem>[0]): void =>
+    sendVendorCProblem(exchange, vendorCFaultProblem(f));
+  if (job.variant === 'audio' || job.variant === 'with-timestamps') {
+    const body =
+      job.variant === 'audio'
+        ? take.bytes
+        : Buffer.from(
+            JSON.stringify({
+              audio_base64: take.bytes.toString('base64'),
+              alignment: secondsAlignment(take.characters),
+              normalized_alignment: secondsAlignment(take.characters),
+              ...(job.voiceSegments ? { voice_segments: job.voiceSegments(take) } : {}),
+            }),
+          );
+    const contentType = job.variant === 'audio' ? take.contentType : 'application/json';
+    await playOneShot(
+      exchange,
+      { status: 200, contentType, body, headers },
+      take.durationMs,
+      pacing,
+      fault,
+      sendFault,
+    );
+    return;
+  }
+  const lines = job.variant === 'stream-with-timestamps';
+  const outcome = await playTake(
+    take,
+    {
+      signal: exchange.signal,
+      open: () => exchange.open(200, lines ? 'application/json' : take.contentType, headers),
+      send: (piece) => {
+        if (!lines) return exchange.write(piece.bytes);
+        const chars = charsInPiece(take, piece);
+        const alignment = chars.length > 0 ? secondsAlignment(chars) : null;
+        return exchange.write(
+          `${JSON.stringify({ audio_base64: piece.bytes.toString('base64'), alignment, normalized_alignment: alignment })}\n`,
+        );
+      },
+      fail: (f, started) => (started ? exchange.destroy() : sendFault(f)),
+      cut: () => exchange.destroy(),
+    },
+    pacing,
+    fault,
+  );
+  if (outcome === 'done') exchange.end();
+}
+
+function endpointName(base: 'tts' | 'dialogue', variant: Variant): string {
+  return variant === 'audio' ? base : `${base}-${variant}`;
+}
+
+export function vendorCTtsRoutes(kit: SimKit, store: VoiceStore): HttpRoute[] {
+  const tts = VARIANTS.map(({ suffix, variant }): HttpRoute => ({
+    method: 'POST',
+    path: `/v1/text-to-speech/:voice_id${suffix}`,
+    async handle(exchange) {
+      const account = vendorCAccount(exchange);
+      if (!account) return;
+      const output = parseOutputQuery(exchange.query);
+      if (!output.ok) return sendCheckFailure(exchange, output);
+      const request = parseTtsRequest(
+        exchange.json(),
+        exchange.params['voice_id'] ?? '',
+        account.keyId,
+        store,
+      );
+      if (!request.ok) return sendCheckFailure(exchange, request);
+      await synthesize(kit, exchange, {
+        key: account.key,
+        text: request.value.text,
+        output: output.value,
+        speed: request.value.speed,
+        endpoint: endpointName('tts', variant),
+        variant,
+      });
+    },
+  }));
+  const dialogue = VARIANTS.map(({ suffix, variant }): HttpRoute => ({
+    method: 'POST',
+    path: `/v1/text-to-dialogue${suffix}`,
+    async handle(exchange) {
+      const account = vendorCAccount(exchange);
+      if (!account) return;
+      const output = parseOutputQuery(exchange.query);
+      if (!output.ok) return sendCheckFailure(exchange, output);
+      const request = parseDialogueRequest(exchange.json(), account.keyId, store);
+      if (!request.ok) return sendCheckFailure(exchange, request);
+      const { inputs } = request.value;
+      const text = inputs.map((i) => i.text).join('');
+      await synthesize(kit, exchange, {
+        key: account.key,
+        text,
+        output: output.value,
+        speed: 1,
+        endpoint: endpointName('dialogue', variant),
+        variant,
+        voiceSegments: (take) => {
+          let start = 0;
+          return inputs.map((input, index) => {
+            const end = start + Array.from(input.text).length;
+            const first = take.characters[start];
+            const last = take.characters[end - 1];
+            const segment = {
+              voice_id: input.voiceId,
+              start_time_seconds: Math.round(first?.startMs ?? 0) / 1000,
+              end_time_seconds: Math.round(last?.endMs ?? 0) / 1000,
+              character_start_index: start,
+              character_end_index: end,
+              dialogue_input_index: index,
+            };
+            start = end;
+            return segment;
+          });
+        },
+      });
+    },
+  }));
+  return [...tts, ...dialogue];
+}
