@@ -1,6 +1,32 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+const ALL_BUT_APPS = ['type:feature', 'type:data-access', 'type:contract', 'type:util', 'type:vendor'];
+
+/** The module boundaries (tags in each project.json); `allow` names libs importable regardless of tags. */
+const moduleBoundaries = (allow) => ({
+  enforceBuildableLibDependency: false,
+  banTransitiveDependencies: false,
+  allow,
+  depConstraints: [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ALL_BUT_APPS },
+    { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ALL_BUT_APPS },
+    { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:contract', 'type:util'] },
+    { sourceTag: 'type:vendor', onlyDependOnLibsWithTags: ['type:vendor', 'type:contract', 'type:util'] },
+    { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
+    { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'] },
+    { sourceTag: 'scope:edge', onlyDependOnLibsWithTags: ['scope:edge', 'scope:shared'] },
+    { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
+    { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
+    { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
+    { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
+    { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
+  ],
+});
+
 export default tseslint.config(
   { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx', 'tmp', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...nx.configs['flat/base'],
@@ -12,31 +38,7 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          banTransitiveDependencies: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:contract', 'type:util', 'type:vendor'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:contract', 'type:util', 'type:vendor'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:contract', 'type:util'] },
-            { sourceTag: 'type:vendor', onlyDependOnLibsWithTags: ['type:vendor', 'type:contract', 'type:util'] },
-            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'] },
-            { sourceTag: 'scope:edge', onlyDependOnLibsWithTags: ['scope:edge', 'scope:shared'] },
-            { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
-            { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
-            { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
-            { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
-            { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', moduleBoundaries([])],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
@@ -51,6 +53,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/require-await': 'off',
+      // Tests of any project may use the test kit and the simulated vendors.
+      '@nx/enforce-module-boundaries': ['error', moduleBoundaries(['@router/testing', '@router/vendor-sim'])],
     },
   },
 );

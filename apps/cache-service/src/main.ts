@@ -12,6 +12,10 @@ const schema = {
   ...s3Env,
   PORT: env.int({ default: 3003, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
+  // Under a day, so that audio goes within retention plus one day of its last use.
+  CACHE_SWEEP_INTERVAL_MS: env.int({ default: 3_600_000, min: 1000, max: 43_200_000 }),
+  CACHE_ORPHAN_GRACE_MS: env.int({ default: 900_000, min: 0 }),
+  CACHE_USAGE_FLUSH_MS: env.int({ default: 2000, min: 10 }),
 };
 
 runService(SERVICE, async () => {
@@ -20,6 +24,14 @@ runService(SERVICE, async () => {
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SERVICE);
   const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: true });
+  const cache = serveCache(
+    { bus: infra.bus, prisma: infra.db.prisma, blobs: infra.blobs, logger, startedAt },
+    {
+      sweepIntervalMs: config.CACHE_SWEEP_INTERVAL_MS,
+      orphanGraceMs: config.CACHE_ORPHAN_GRACE_MS,
+      usageFlushMs: config.CACHE_USAGE_FLUSH_MS,
+    },
+  );
   const service = await startBusService({
     name: SERVICE,
     port: config.PORT,
@@ -27,7 +39,7 @@ runService(SERVICE, async () => {
     bus: infra.bus,
     logger,
     health,
-    serve: (bus) => serveCache(bus, startedAt),
+    serve: () => cache.subscriptions,
   });
-  return closeAll(infra, service);
+  return closeAll(infra, cache, service);
 });

@@ -24,7 +24,10 @@ async function speakerOf(model: string): Promise<string> {
   return vendorA.models.find((m: { id: string }) => m.id === model).voices[0] as string;
 }
 
-async function speak(key: string, body: Record<string, unknown>): Promise<{ status: number; audio: Buffer; type: string | null; error?: any }> {
+async function speak(
+  key: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; audio: Buffer; type: string | null; error?: any }> {
   const res = await fetch(`${gw}/v1/audio/speech`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -32,11 +35,19 @@ async function speak(key: string, body: Record<string, unknown>): Promise<{ stat
   });
   const audio = Buffer.from(await res.arrayBuffer());
   const type = res.headers.get('content-type');
-  return { status: res.status, audio, type, ...(type?.includes('json') ? { error: JSON.parse(audio.toString()).error } : {}) };
+  return {
+    status: res.status,
+    audio,
+    type,
+    ...(type?.includes('json') ? { error: JSON.parse(audio.toString()).error } : {}),
+  };
 }
 
 /** A speech call whose body may be cut: resolves with what arrived and whether the body ended in error. */
-async function speakAllowingAbort(key: string, body: Record<string, unknown>): Promise<{ status: number; aborted: boolean; bytes: number }> {
+async function speakAllowingAbort(
+  key: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; aborted: boolean; bytes: number }> {
   const res = await fetch(`${gw}/v1/audio/speech`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -51,10 +62,16 @@ async function speakAllowingAbort(key: string, body: Record<string, unknown>): P
   }
 }
 
-async function orgWithVendorKey(name: string, vendor = 'vendor_a'): Promise<{ orgId: string; key: string; vendorKey: string }> {
+async function orgWithVendorKey(
+  name: string,
+  vendor = 'vendor_a',
+): Promise<{ orgId: string; key: string; vendorKey: string }> {
   const org = createOrgWithKey(stack.adminUrl, name);
   const vendorKey = `vk-${name}-${randomUUID()}`;
-  const put = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, { key: org.key, body: { api_key: vendorKey } });
+  const put = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, {
+    key: org.key,
+    body: { api_key: vendorKey },
+  });
   expect(put.status).toBe(200);
   return { ...org, vendorKey };
 }
@@ -66,7 +83,13 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     voice = await speakerOf('a_model_1');
   });
 
-  const base = () => ({ model: 'vendor_a/a_model_1', voice, language: 'en-IN', response_format: 'wav', sample_rate: 16000 });
+  const base = () => ({
+    model: 'vendor_a/a_model_1',
+    voice,
+    language: 'en-IN',
+    response_format: 'wav',
+    sample_rate: 16000,
+  });
 
   it('says a three-sentence reply, then replays it from the cache with no vendor call and identical bytes', async () => {
     const org = await orgWithVendorKey('speech-replay');
@@ -77,7 +100,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const wav = parseWav(first.audio);
     expect(wav.sampleRate).toBe(16000);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
-    expect(findTakeIds(first.audio.subarray(44), 'pcm', 16000)).toHaveLength(3);
+    expect(new Set(findTakeIds(first.audio.subarray(44))).size).toBe(3);
 
     const second = await speak(org.key, { ...base(), input });
     expect(second.status).toBe(200);
@@ -97,7 +120,12 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       { sample_rate: 24000 },
       { response_format: 'pcm' },
       { temperature: 0.3 },
-      { voice: await speakerOf('a_model_1').then(async () => ((await call(gw, 'GET', '/v1/models')).body.providers[0].models[0].voices as string[])[1]) },
+      {
+        voice: await speakerOf('a_model_1').then(
+          async () =>
+            ((await call(gw, 'GET', '/v1/models')).body.providers[0].models[0].voices as string[])[1],
+        ),
+      },
     ];
     let expected = 1;
     for (const change of variants) {
@@ -123,7 +151,14 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const org = await orgWithVendorKey('speech-fault');
     const marker = `faultmark${randomUUID().slice(0, 6)}`;
     const input = reply('Sentence one is fine.', `Sentence two ${marker} breaks.`, 'Sentence three is fine.');
-    await sim.injectFault({ vendor: 'vendor_a', kind: 'cut', key: org.vendorKey, textIncludes: marker, afterBytes: 200, times: 1 });
+    await sim.injectFault({
+      vendor: 'vendor_a',
+      kind: 'cut',
+      key: org.vendorKey,
+      textIncludes: marker,
+      afterBytes: 200,
+      times: 1,
+    });
     const broken = await speakAllowingAbort(org.key, { ...base(), input });
     expect(broken.status).toBe(200);
     expect(broken.aborted).toBe(true);
@@ -135,7 +170,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const retried = calls.slice(callsAfterFault);
     // Only sentence two went to the vendor again: one and three (if they completed) came from the cache.
     expect(retried.length).toBeGreaterThanOrEqual(1);
-    expect(retried.every((c) => c.chars === [...input.split(/(?<=\.) /)[1]!].length)).toBe(true);
+    expect(retried.every((c) => c.chars === [...input.split(/(?<=\.) /)[1]].length)).toBe(true);
     const third = await speak(org.key, { ...base(), input });
     expect(third.audio.equals(again.audio)).toBe(true);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(calls.length);
@@ -152,7 +187,9 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     try {
-      const rows = await db.query('SELECT count(*)::int AS n FROM cache_entries WHERE org_id = $1', [org.orgId]);
+      const rows = await db.query('SELECT count(*)::int AS n FROM cache_entries WHERE org_id = $1', [
+        org.orgId,
+      ]);
       expect(rows.rows[0].n).toBe(0);
     } finally {
       await db.end();
@@ -166,10 +203,12 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     await sim.setPacing('vendor_a', { ttfaMs: 300, factor: 0 });
     try {
       const input = reply('Ten voices, one take.');
-      const results = await Promise.all(Array.from({ length: 10 }, () => speak(org.key, { ...base(), input })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => speak(org.key, { ...base(), input })),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
-      for (const r of results) expect(r.audio.equals(results[0]!.audio)).toBe(true);
+      for (const r of results) expect(r.audio.equals(results[0].audio)).toBe(true);
     } finally {
       await sim.setPacing('vendor_a', { ttfaMs: 5, factor: 0 });
     }
@@ -179,12 +218,19 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const org = createOrgWithKey(stack.adminUrl, 'speech-nokey');
     const res = await speak(org.key, { ...base(), input: reply('No key here.') });
     expect(res.status).toBe(400);
-    expect(res.error).toEqual({ code: 'provider_key_missing', message: expect.stringContaining('vendor_a'), retryable: false });
+    expect(res.error).toEqual({
+      code: 'provider_key_missing',
+      message: expect.stringContaining('vendor_a'),
+      retryable: false,
+    });
   });
 
   it('passes a vendor refusal through as provider_rejected with the vendor status', async () => {
     const org = createOrgWithKey(stack.adminUrl, 'speech-badkey');
-    await call(gw, 'PUT', '/v1/provider-keys/vendor_a', { key: org.key, body: { api_key: 'bad-key-for-vendor' } });
+    await call(gw, 'PUT', '/v1/provider-keys/vendor_a', {
+      key: org.key,
+      body: { api_key: 'bad-key-for-vendor' },
+    });
     const res = await speak(org.key, { ...base(), input: reply('Refused.') });
     expect(res.status).toBe(400);
     expect(res.error.code).toBe('provider_rejected');
@@ -199,7 +245,10 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       [{ ...base(), input: 'Hi.', response_format: 'flac' }, 'flac'],
       [{ ...base(), input: 'Hi.', stream_format: 'sse' }, 'stream_format'],
       [{ ...base(), input: 'Hi.', colour: 'blue' }, 'colour'],
-      [{ ...base(), model: 'vendor_b/b_model_1', input: 'Hi.', response_format: undefined, language: 'hi' }, 'mp3'],
+      [
+        { ...base(), model: 'vendor_b/b_model_1', input: 'Hi.', response_format: undefined, language: 'hi' },
+        'mp3',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await speak(org.key, body);
@@ -212,7 +261,8 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     expect(spoken.length).toBeGreaterThan(5);
     for (const file of readdirSync(stack.logDir)) {
       const text = readFileSync(join(stack.logDir, file), 'utf8');
-      for (const sentence of spoken) expect(text.includes(sentence.slice(0, 20)) ? file : 'clean').toBe('clean');
+      for (const sentence of spoken)
+        expect(text.includes(sentence.slice(0, 20)) ? file : 'clean').toBe('clean');
     }
     const db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -223,7 +273,10 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       for (const { table_name, column_name } of columns.rows) {
         const rows = await db.query(`SELECT "${column_name}"::text AS v FROM "${table_name}"`);
         for (const row of rows.rows as Array<{ v: string | null }>) {
-          for (const sentence of spoken) expect((row.v ?? '').includes(sentence.slice(0, 20)) ? `${table_name}.${column_name}` : 'clean').toBe('clean');
+          for (const sentence of spoken)
+            expect(
+              (row.v ?? '').includes(sentence.slice(0, 20)) ? `${table_name}.${column_name}` : 'clean',
+            ).toBe('clean');
         }
       }
     } finally {
@@ -231,22 +284,23 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     }
     const names = await listObjects('');
     expect(names.length).toBeGreaterThan(0);
-    for (const name of names) for (const sentence of spoken) expect(name.includes(sentence.slice(0, 10))).toBe(false);
+    for (const name of names)
+      for (const sentence of spoken) expect(name.includes(sentence.slice(0, 10))).toBe(false);
   });
 });
 
 async function listObjects(prefix: string): Promise<string[]> {
-  const endpoint = new URL(stack.env.S3_ENDPOINT!);
+  const endpoint = new URL(stack.env.S3_ENDPOINT);
   const client = new MinioClient({
     endPoint: endpoint.hostname,
     port: Number(endpoint.port),
     useSSL: false,
-    accessKey: stack.env.S3_ACCESS_KEY!,
-    secretKey: stack.env.S3_SECRET_KEY!,
+    accessKey: stack.env.S3_ACCESS_KEY,
+    secretKey: stack.env.S3_SECRET_KEY,
     region: 'us-east-1',
   });
   const names: string[] = [];
-  const stream = client.listObjects(stack.env.S3_BUCKET!, prefix, true);
+  const stream = client.listObjects(stack.env.S3_BUCKET, prefix, true);
   for await (const item of stream as AsyncIterable<{ name?: string }>) if (item.name) names.push(item.name);
   return names;
 }

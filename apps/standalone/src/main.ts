@@ -3,7 +3,15 @@ import { AdminService } from '@router/admin';
 import { createBlobStore } from '@router/blob-store';
 import { createBus } from '@router/bus';
 import { serveCache } from '@router/cache';
-import { commonEnv, env, loadConfig, pipelineEnv, pipelineSettings, vendorBaseUrls, vendorUpstreamEnv } from '@router/config';
+import {
+  commonEnv,
+  env,
+  loadConfig,
+  pipelineEnv,
+  pipelineSettings,
+  vendorBaseUrls,
+  vendorUpstreamEnv,
+} from '@router/config';
 import { createDatabase } from '@router/db';
 import { startEdgeGateway } from '@router/edge';
 import { startNativeApi } from '@router/native';
@@ -63,10 +71,22 @@ runService(SERVICE, async () => {
 
   const configured = vendorBaseUrls(config);
   const simulated = VENDOR_IDS.filter((vendor) => configured[vendor] === undefined);
-  const sim = simulated.length > 0 ? await startVendorSim({ port: 0, host: '127.0.0.1' }, { logger, health: new Health('vendor-sim') }) : undefined;
-  const baseUrls = { ...Object.fromEntries(simulated.map((v) => [v, `http://127.0.0.1:${sim?.port ?? 0}/${v}`])), ...configured };
+  const sim =
+    simulated.length > 0
+      ? await startVendorSim({ port: 0, host: '127.0.0.1' }, { logger, health: new Health('vendor-sim') })
+      : undefined;
+  const baseUrls = {
+    ...Object.fromEntries(simulated.map((v) => [v, `http://127.0.0.1:${sim?.port ?? 0}/${v}`])),
+    ...configured,
+  };
   const worker = new SynthesisWorker(
-    { bus, blobs, keys: new ProviderKeyStore(db.prisma, keyRing), adapter: createUpstreams(baseUrls), logger },
+    {
+      bus,
+      blobs,
+      keys: new ProviderKeyStore(db.prisma, keyRing),
+      adapter: createUpstreams(baseUrls),
+      logger,
+    },
     { firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS, heartbeatMs: 1000, keyCacheTtlMs: 5000 },
   );
   const workers = [...cache.subscriptions, ...worker.serve()];
@@ -98,7 +118,14 @@ runService(SERVICE, async () => {
   const demoKey = await createDemoOrgOnEmptyDatabase(
     new AdminService(db.prisma, new BusChangeNotifier(bus, logger)),
   );
-  printWelcome({ port: gateway.port, adminPort: api.adminPort, database: db.kind, dataDir, demoKey, simulated });
+  printWelcome({
+    port: gateway.port,
+    adminPort: api.adminPort,
+    database: db.kind,
+    dataDir,
+    demoKey,
+    simulated,
+  });
   return closeAll(
     db,
     ...(sim ? [sim] : []),

@@ -1,4 +1,14 @@
-import { commonEnv, databaseEnv, env, loadConfig, natsEnv, providerKeyEnv, s3Env, vendorUpstreamEnv, vendorBaseUrls } from '@router/config';
+import {
+  commonEnv,
+  databaseEnv,
+  env,
+  loadConfig,
+  natsEnv,
+  providerKeyEnv,
+  s3Env,
+  vendorUpstreamEnv,
+  vendorBaseUrls,
+} from '@router/config';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import { closeAll, connectInfrastructure, runService, startBusService } from '@router/service-kit';
@@ -24,7 +34,10 @@ runService(SYNTHESIS_SERVICE, async () => {
   const keyRing = KeyRing.parse(config.PROVIDER_KEY_MASTER_KEYS);
   const logger = createLogger({ service: SYNTHESIS_SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SYNTHESIS_SERVICE);
-  const infra = await connectInfrastructure(SYNTHESIS_SERVICE, config, health, { database: true, blobs: true });
+  const infra = await connectInfrastructure(SYNTHESIS_SERVICE, config, health, {
+    database: true,
+    blobs: true,
+  });
   const worker = new SynthesisWorker(
     {
       bus: infra.bus,

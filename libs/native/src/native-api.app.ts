@@ -79,7 +79,11 @@ export async function startNativeApi(
   const api = await startHttpApp(
     composeModules('NativeApiRoot', [
       ServiceKitModule.forRoot({ ...kit, signingSecret: config.signingSecret }),
-      NativeApiModule.forRoot({ providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing), changes, speech }),
+      NativeApiModule.forRoot({
+        providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing),
+        changes,
+        speech,
+      }),
     ]),
     {
       logger: deps.logger,

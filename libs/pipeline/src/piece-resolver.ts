@@ -68,7 +68,9 @@ export class PieceResolver {
       const [audio, words] = await Promise.all([
         blobs.get(hit.objectName),
         hit.hasTimings
-          ? blobs.get(cacheObjectNames(piece.orgId, piece.cacheKey).words).then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
+          ? blobs
+              .get(cacheObjectNames(piece.orgId, piece.cacheKey).words)
+              .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
           : Promise.resolve(null),
       ]);
       entry = { audio, contentType: hit.contentType, words };
@@ -99,7 +101,13 @@ export class PieceResolver {
     const worker = await this.deps.workers.pick(piece.cacheKey);
     const stream = this.deps.bus.requestStream(
       addressedTo(synthTakeV1, worker),
-      { orgId: piece.orgId, cacheKey: piece.cacheKey, settings: piece.settings, text: piece.text, cache: piece.cache },
+      {
+        orgId: piece.orgId,
+        cacheKey: piece.cacheKey,
+        settings: piece.settings,
+        text: piece.text,
+        cache: piece.cache,
+      },
       { window: this.deps.window },
     );
     let header;
@@ -116,7 +124,8 @@ export class PieceResolver {
       contentType: header.contentType,
       chunks: (async function* () {
         try {
-          for await (const chunk of stream) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          for await (const chunk of stream)
+            yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         } catch (error) {
           throw asRouterError(error);
         }

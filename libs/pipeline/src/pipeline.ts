@@ -31,7 +31,11 @@ export async function createPipeline(
 ): Promise<Pipeline> {
   const now = deps.now ?? Date.now;
   const hot = new HotTier({ maxBytes: settings.hotTierBytes, ttlMs: settings.hotTierTtlMs, now });
-  const workers = new WorkerDirectory(deps.bus, { expiryMs: settings.workerExpiryMs, waitMs: settings.workerWaitMs, now });
+  const workers = new WorkerDirectory(deps.bus, {
+    expiryMs: settings.workerExpiryMs,
+    waitMs: settings.workerWaitMs,
+    now,
+  });
   const subscriptions = [
     deps.bus.subscribe(cacheInvalidatedV1, (event) => hot.invalidate(event.orgId, event.cacheKeys)),
     // A retention change or a disabled org: drop the org's hot entries rather than reason about which still hold.
@@ -41,7 +45,13 @@ export async function createPipeline(
   ];
   await Promise.all([workers.ready(), ...subscriptions.map((s) => s.ready())]);
   return {
-    resolver: new PieceResolver({ bus: deps.bus, blobs: deps.blobs, hot, workers, window: settings.streamWindow }),
+    resolver: new PieceResolver({
+      bus: deps.bus,
+      blobs: deps.blobs,
+      hot,
+      workers,
+      window: settings.streamWindow,
+    }),
     hot,
     close() {
       workers.close();

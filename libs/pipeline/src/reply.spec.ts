@@ -28,7 +28,16 @@ const piece = (text: string): PieceRequest => ({
   text,
   cacheKey: 'k'.repeat(64),
   cache: true,
-  settings: { vendor: 'vendor_a', model: 'm', voice: 'v', language: null, speed: null, sampleRate: 8000, format: 'pcm', options: {} },
+  settings: {
+    vendor: 'vendor_a',
+    model: 'm',
+    voice: 'v',
+    language: null,
+    speed: null,
+    sampleRate: 8000,
+    format: 'pcm',
+    options: {},
+  },
 });
 
 describe('playReply', () => {

@@ -39,7 +39,11 @@ export async function* playReply(
       await filling;
     }
   } finally {
-    for (const ahead of pending) ahead.then((p) => p.cancel(), () => undefined);
+    for (const ahead of pending)
+      ahead.then(
+        (p) => p.cancel(),
+        () => undefined,
+      );
     await source.return?.();
   }
 }

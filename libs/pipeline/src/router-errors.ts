@@ -7,10 +7,14 @@ export function asRouterError(error: unknown): RouterError {
   if (error instanceof BusError) {
     if (isErrorCode(error.code)) {
       const details = (error.details ?? {}) as { providerStatus?: unknown };
-      return new RouterError(error.code, error.code === 'internal' ? 'The router failed; please retry.' : error.message, {
-        ...(typeof details.providerStatus === 'number' ? { providerStatus: details.providerStatus } : {}),
-        cause: error,
-      });
+      return new RouterError(
+        error.code,
+        error.code === 'internal' ? 'The router failed; please retry.' : error.message,
+        {
+          ...(typeof details.providerStatus === 'number' ? { providerStatus: details.providerStatus } : {}),
+          cause: error,
+        },
+      );
     }
     return RouterError.internal(error);
   }

@@ -85,7 +85,14 @@ export class SynthesisWorker {
     void Promise.all(subscriptions.map((s) => s.ready())).then(announce);
     this.heartbeat = setInterval(announce, this.settings.heartbeatMs);
     this.heartbeat.unref();
-    return [...subscriptions, { subject: 'heartbeat', ready: () => Promise.resolve(), unsubscribe: () => clearInterval(this.heartbeat) }];
+    return [
+      ...subscriptions,
+      {
+        subject: 'heartbeat',
+        ready: () => Promise.resolve(),
+        unsubscribe: () => clearInterval(this.heartbeat),
+      },
+    ];
   }
 
   private async serveTake(
@@ -118,7 +125,12 @@ export class SynthesisWorker {
     return take;
   }
 
-  private async run(take: Take, adapter: VendorAdapter, apiKey: string, req: SynthTakeRequest): Promise<void> {
+  private async run(
+    take: Take,
+    adapter: VendorAdapter,
+    apiKey: string,
+    req: SynthTakeRequest,
+  ): Promise<void> {
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {
@@ -126,7 +138,10 @@ export class SynthesisWorker {
       timer = setTimeout(
         () =>
           abort.abort(
-            new RouterError('provider_timeout', `${req.settings.vendor} sent no audio within ${this.settings.firstAudioTimeoutMs} ms`),
+            new RouterError(
+              'provider_timeout',
+              `${req.settings.vendor} sent no audio within ${this.settings.firstAudioTimeoutMs} ms`,
+            ),
           ),
         this.settings.firstAudioTimeoutMs,
       );
@@ -134,7 +149,12 @@ export class SynthesisWorker {
     let words: WordTiming[] | null = null;
     try {
       arm();
-      const events = adapter.synthesize({ apiKey, settings: req.settings, text: req.text, signal: abort.signal });
+      const events = adapter.synthesize({
+        apiKey,
+        settings: req.settings,
+        text: req.text,
+        signal: abort.signal,
+      });
       for await (const event of events) {
         if (abort.signal.aborted) break;
         if (event.kind === 'audio') {
@@ -147,15 +167,23 @@ export class SynthesisWorker {
       if (abort.signal.aborted) throw abort.signal.reason;
       clearTimeout(timer);
       if (take.audio.length === 0) {
-        throw new RouterError('provider_unavailable', `${req.settings.vendor} completed the take without audio`);
+        throw new RouterError(
+          'provider_unavailable',
+          `${req.settings.vendor} completed the take without audio`,
+        );
       }
       take.complete(await this.store(take, req, words));
     } catch (error) {
       clearTimeout(timer);
-      const failure = abort.signal.aborted && abort.signal.reason instanceof RouterError ? abort.signal.reason : error;
+      const failure =
+        abort.signal.aborted && abort.signal.reason instanceof RouterError ? abort.signal.reason : error;
       abort.abort(failure);
       this.deps.logger.warn(
-        { orgId: req.orgId, vendor: req.settings.vendor, code: failure instanceof RouterError ? failure.code : 'internal' },
+        {
+          orgId: req.orgId,
+          vendor: req.settings.vendor,
+          code: failure instanceof RouterError ? failure.code : 'internal',
+        },
         'take failed; nothing cached',
       );
       take.fail(failure instanceof RouterError ? failure : RouterError.internal(failure));
@@ -173,7 +201,10 @@ export class SynthesisWorker {
     try {
       const names = cacheObjectNames(req.orgId, req.cacheKey);
       const audio = Buffer.concat(take.audio);
-      if (words) await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), { contentType: 'application/json' });
+      if (words)
+        await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), {
+          contentType: 'application/json',
+        });
       await this.deps.blobs.put(names.audio, audio, { contentType: take.contentType });
       const { committed } = await this.deps.bus.request(cacheCommitV1, {
         ...usage,

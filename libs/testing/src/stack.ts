@@ -72,7 +72,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     CACHE_SWEEP_INTERVAL_MS: '1000',
     CACHE_USAGE_FLUSH_MS: '200',
     ...Object.fromEntries(
-      VENDOR_TOKENS.map((t) => [`VENDOR_${t.toUpperCase()}_BASE_URL`, `http://127.0.0.1:${ports['vendor-sim']}/vendor_${t}`]),
+      VENDOR_TOKENS.map((t) => [
+        `VENDOR_${t.toUpperCase()}_BASE_URL`,
+        `http://127.0.0.1:${ports['vendor-sim']}/vendor_${t}`,
+      ]),
     ),
   };
   const apps: AppProcess[] = [];

@@ -6,7 +6,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
  * document marks the schema open for them).
  */
 export class SpeechBodyDoc {
-  @ApiProperty({ description: '`<provider>/<model_id>`, e.g. `vendor_a/a_model_2`', example: 'vendor_c/c_model_1' })
+  @ApiProperty({
+    description: '`<provider>/<model_id>`, e.g. `vendor_a/a_model_2`',
+    example: 'vendor_c/c_model_1',
+  })
   model!: string;
 
   @ApiProperty({ description: 'Text to speak', minLength: 1, maxLength: 20000 })
@@ -28,7 +31,10 @@ export class SpeechBodyDoc {
   })
   response_format?: string;
 
-  @ApiPropertyOptional({ default: 1.0, description: "Within the vendor's speed range; refused for vendor_c (use voice_settings.speed)" })
+  @ApiPropertyOptional({
+    default: 1.0,
+    description: "Within the vendor's speed range; refused for vendor_c (use voice_settings.speed)",
+  })
   speed?: number;
 
   @ApiPropertyOptional({ enum: [8000, 16000, 22050, 24000, 32000, 44100, 48000], default: 24000 })

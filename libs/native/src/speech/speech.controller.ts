@@ -16,7 +16,8 @@ export class SpeechController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Speak a text: audio streamed as its sentences resolve (cached sentences cost nothing at the vendor)',
+    summary:
+      'Speak a text: audio streamed as its sentences resolve (cached sentences cost nothing at the vendor)',
   })
   @ApiBody({ type: SpeechBodyDoc })
   @ApiProduces('audio/pcm', 'audio/wav', 'audio/mpeg', 'audio/aac', 'audio/mulaw', 'audio/alaw')

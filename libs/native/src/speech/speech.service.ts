@@ -46,7 +46,10 @@ export class SpeechService {
     const clientGone = new Promise<'gone'>((resolve) => res.once('close', () => resolve('gone')));
     try {
       let first = await reply.next(); // failures of the first piece still get the envelope
-      if (!res.headersSent) res.writeHead(200, { 'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream' });
+      if (!res.headersSent)
+        res.writeHead(200, {
+          'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream',
+        });
       if (settings.format === 'wav') await write(res, streamingWavHeader(settings.sampleRate));
       while (!first.done) {
         current = first.value;

@@ -1,11 +1,20 @@
 import type { AdapterFactory, VendorAdapter, VendorId } from '@router/vendors-core';
+import { createVendorAAdapter } from '@router/vendor-a';
+import { createVendorBAdapter } from '@router/vendor-b';
+import { createVendorCAdapter } from '@router/vendor-c';
 import { isVendorId } from './vendors.registry';
 
 /** Each vendor's upstream adapter; a vendor joins this list with its adapter, in its own folder. */
-const ADAPTERS: Partial<Record<VendorId, AdapterFactory>> = {};
+const ADAPTERS: Partial<Record<VendorId, AdapterFactory>> = {
+  vendor_a: createVendorAAdapter,
+  vendor_b: createVendorBAdapter,
+  vendor_c: createVendorCAdapter,
+};
 
 /** The adapters for the vendors with a base URL, looked up by vendor token (undefined: not configured). */
-export function createUpstreams(baseUrls: Partial<Record<VendorId, string>>): (vendor: string) => VendorAdapter | undefined {
+export function createUpstreams(
+  baseUrls: Partial<Record<VendorId, string>>,
+): (vendor: string) => VendorAdapter | undefined {
   const adapters = new Map<string, VendorAdapter>();
   for (const [vendor, baseUrl] of Object.entries(baseUrls)) {
     const factory = isVendorId(vendor) ? ADAPTERS[vendor] : undefined;

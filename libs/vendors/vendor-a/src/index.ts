@@ -1,1 +1,2 @@
 export { vendorA } from './vendor-a.definition';
+export { VendorAAdapter, createVendorAAdapter } from './vendor-a.adapter';

@@ -1,1 +1,2 @@
 export { vendorB } from './vendor-b.definition';
+export { VendorBAdapter, createVendorBAdapter } from './vendor-b.adapter';

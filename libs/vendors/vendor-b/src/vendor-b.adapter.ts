@@ -22,7 +22,8 @@ export const VENDOR_B_STREAM_PATH = '/v1/text-to-speech/stream';
 
 /** The body of one piece (the same fields as the one-shot endpoint). */
 export function vendorBBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  if (!CODECS.has(settings.format)) throw RouterError.badRequest(`${VENDOR} cannot produce ${settings.format} audio`);
+  if (!CODECS.has(settings.format))
+    throw RouterError.badRequest(`${VENDOR} cannot produce ${settings.format} audio`);
   return {
     text,
     voice_id: settings.voice,
@@ -151,7 +152,11 @@ export class VendorBAdapter implements VendorAdapter {
         method: 'POST',
         dispatcher: this.dispatcher,
         signal: call.signal,
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': call.apiKey },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'x-api-key': call.apiKey,
+        },
         body: JSON.stringify(body),
       });
     } catch (error) {
@@ -171,7 +176,7 @@ export class VendorBAdapter implements VendorAdapter {
 function parseEvent(data: string): StreamEvent {
   try {
     const parsed: unknown = JSON.parse(data);
-    if (typeof parsed === 'object' && parsed !== null) return parsed as StreamEvent;
+    if (typeof parsed === 'object' && parsed !== null) return parsed;
   } catch {
     // Reported below as a malformed event.
   }

@@ -1,1 +1,2 @@
 export { vendorC } from './vendor-c.definition';
+export { VendorCAdapter, createVendorCAdapter } from './vendor-c.adapter';

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { createBus, type Bus } from '@router/bus';
+import type { BlobStore } from '@router/blob-store';
+import {
+  cacheCommitV1,
+  cacheInvalidatedV1,
+  cacheLookupV1,
+  cacheUsageV1,
+  type CacheCommitRequest,
+} from '@router/contracts';
+import { servicesEnv } from '@router/testing';
+import { wordsObjectName } from './cache-object-names';
+import { CacheTestKit, DAY_MS, eventually, openTestDatabase, s3TestStore } from './test/cache-test-kit';
+
+const GRACE_MS = 15 * 60 * 1000;
+
+/** The distributed shape: NATS between processes, the S3 emulator for blobs, PostgreSQL for the index. */
+describe('cache service over NATS with the S3 store', () => {
+  let db: Awaited<ReturnType<typeof openTestDatabase>>;
+  let serviceBus: Bus;
+  let clientBus: Bus;
+  let blobs: BlobStore;
+  let cleanupBlobs: () => Promise<void>;
+  let kit: CacheTestKit;
+
+  beforeAll(async () => {
+    db = await openTestDatabase('postgres');
+    // A small listing page and sweep batch, so a few blobs already take several pages.
+    ({ store: blobs, cleanup: cleanupBlobs } = await s3TestStore(2));
+    const prefix = `cachetest${randomUUID().slice(0, 8)}`;
+    const url = servicesEnv().natsUrl;
+    // Generous deadlines: the test machine is shared and often busy.
+    const requestTimeoutMs = 20_000;
+    serviceBus = createBus({ kind: 'nats', url, prefix, name: 'cache-test-service', requestTimeoutMs });
+    clientBus = createBus({ kind: 'nats', url, prefix, name: 'cache-test-client', requestTimeoutMs });
+    // One delete at a time: s3rver fails concurrent deletes of sibling keys now and then.
+    kit = await new CacheTestKit({
+      db,
+      bus: serviceBus,
+      blobs,
+      settings: { sweepBatchSize: 2, deleteConcurrency: 1 },
+    }).ready();
+  });
+  afterAll(async () => {
+    await kit?.close();
+    await clientBus?.close();
+    await serviceBus?.close();
+    await cleanupBlobs?.();
+    await db?.drop();
+  });
+
+  it('commits a take written to S3 and answers lookups from another connection', async () => {
+    const orgId = await kit.createOrg();
+    const take = await kit.writeTake(orgId, 'over nats', { bytes: 2048, words: true });
+    await expect(clientBus.request(cacheLookupV1, { orgId, cacheKey: take.cacheKey })).resolves.toEqual({
+      hit: null,
+    });
+    await expect(clientBus.request(cacheCommitV1, take)).resolves.toEqual({ committed: true });
+    await expect(clientBus.request(cacheLookupV1, { orgId, cacheKey: take.cacheKey })).resolves.toEqual({
+      hit: { objectName: take.objectName, contentType: 'audio/mpeg', byteSize: 2048, hasTimings: true },
+    });
+    const missing = await kit.writeTake(orgId, 'missing');
+    await blobs.delete(missing.objectName);
+    await expect(clientBus.request(cacheCommitV1, missing)).resolves.toEqual({ committed: false });
+    expect(await kit.entry(orgId, missing.cacheKey)).toBeNull();
+  });
+
+  it('refuses at retention 0 and removes the blob from S3', async () => {
+    const orgId = await kit.createOrg(0);
+    const take = await kit.writeTake(orgId, 'zero');
+    await expect(clientBus.request(cacheCommitV1, take)).resolves.toEqual({ committed: false });
+    expect(await kit.blobExists(take.objectName)).toBe(false);
+  });
+
+  it('takes usage events published over NATS into batched counters and last use', async () => {
+    const orgId = await kit.createOrg();
+    const take = await kit.writeTake(orgId, 'popular', { chars: 12 });
+    await clientBus.request(cacheCommitV1, take);
+    const committedDay = new Date(kit.clock.value).toISOString().slice(0, 10);
+    kit.clock.advance(3 * DAY_MS);
+    const hitDay = new Date(kit.clock.value).toISOString().slice(0, 10);
+    for (let i = 0; i < 25; i++) {
+      await clientBus.publish(cacheUsageV1, { ...take, chars: 12, kind: 'hit' });
+    }
+    await eventually(async () => {
+      await kit.service.flushUsage();
+      expect(await kit.counters(orgId)).toEqual([
+        { day: committedDay, provider: 'vendor_a', synthesizedChars: 12, servedFromCacheChars: 0 },
+        { day: hitDay, provider: 'vendor_a', synthesizedChars: 0, servedFromCacheChars: 25 * 12 },
+      ]);
+    });
+    expect((await kit.entry(orgId, take.cacheKey))?.lastUsedAt.getTime()).toBe(kit.clock.value);
+  });
+
+  it('sweeps expired entries out of S3 and publishes the invalidation over NATS', async () => {
+    const orgId = await kit.createOrg(7);
+    const takes: CacheCommitRequest[] = [];
+    for (const label of ['p', 'q', 'r']) {
+      const take = await kit.writeTake(orgId, label, { words: true });
+      await clientBus.request(cacheCommitV1, take);
+      takes.push(take);
+    }
+    const received: string[] = [];
+    const sub = clientBus.subscribe(cacheInvalidatedV1, (event) => {
+      if (event.orgId === orgId) received.push(...(event.cacheKeys ?? []));
+    });
+    await sub.ready();
+    try {
+      kit.clock.advance(8 * DAY_MS);
+      await expect(kit.service.sweepNow()).resolves.toMatchObject({ retention: { removedEntries: 3 } });
+      for (const take of takes) {
+        expect(await kit.blobExists(take.objectName)).toBe(false);
+        expect(await kit.blobExists(wordsObjectName(orgId, take.cacheKey))).toBe(false);
+      }
+      await eventually(async () => {
+        expect(received.sort()).toEqual(takes.map((t) => t.cacheKey).sort());
+      });
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
+  it('removes uncommitted blobs past the grace period, page by page, and keeps indexed ones', async () => {
+    const orgId = await kit.createOrg();
+    const indexed = await kit.writeTake(orgId, 'indexed');
+    await clientBus.request(cacheCommitV1, indexed);
+    const orphans = [];
+    for (let i = 0; i < 5; i++) orphans.push(await kit.writeTake(orgId, `orphan${i}`));
+
+    kit.clock.set(Date.now() + GRACE_MS - 10_000);
+    await kit.service.sweepNow();
+    for (const orphan of orphans) expect(await kit.blobExists(orphan.objectName)).toBe(true);
+
+    kit.clock.set(Date.now() + GRACE_MS + 10_000);
+    const report = await kit.service.sweepNow();
+    expect(report.orphans.removedBlobs).toBeGreaterThanOrEqual(5);
+    for (const orphan of orphans) expect(await kit.blobExists(orphan.objectName)).toBe(false);
+    expect(await kit.blobExists(indexed.objectName)).toBe(true);
+  });
+});
