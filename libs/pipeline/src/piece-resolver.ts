@@ -110,9 +110,14 @@ export class PieceResolver {
       },
       { window: this.deps.window },
     );
+    // A piece counts as started only with its first audio: a vendor refusal before that is still an
+    // error the client gets as the envelope, not an aborted body.
+    const chunks = stream[Symbol.asyncIterator]();
     let header;
+    let first: IteratorResult<Uint8Array>;
     try {
       header = await stream.header();
+      first = await chunks.next();
     } catch (error) {
       stream.cancel();
       throw error;
@@ -124,10 +129,13 @@ export class PieceResolver {
       contentType: header.contentType,
       chunks: (async function* () {
         try {
-          for await (const chunk of stream)
-            yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          for (let next = first; !next.done; next = await chunks.next()) {
+            yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+          }
         } catch (error) {
           throw asRouterError(error);
+        } finally {
+          await chunks.return?.();
         }
       })(),
       words: () => trailer.then((t) => t.words),
