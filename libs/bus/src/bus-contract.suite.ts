@@ -461,6 +461,19 @@ export function describeBusContract(name: string, makeBuses: MakeBuses): void {
           'invalid event on test.pinged.v1: field "n" must be an integer (got number)',
         );
       });
+
+      it('gives each event once to a queue group, and still to every plain subscriber', async () => {
+        const grouped: number[] = [];
+        const plain: number[] = [];
+        await server.subscribe(pingedV1, (e) => void grouped.push(e.n), { queue: 'counters' }).ready();
+        await otherServer.subscribe(pingedV1, (e) => void grouped.push(e.n), { queue: 'counters' }).ready();
+        await otherServer.subscribe(pingedV1, (e) => void plain.push(e.n)).ready();
+        for (let n = 1; n <= 20; n++) await requester.publish(pingedV1, { n });
+        await waitFor('plain subscriber', () => plain.length === 20);
+        await waitFor('queue group', () => grouped.length >= 20);
+        await new Promise((r) => setTimeout(r, 100));
+        expect([...grouped].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      });
     });
 
     describe('status', () => {

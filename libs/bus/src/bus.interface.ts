@@ -16,6 +16,11 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+export interface SubscribeOptions {
+  /** Subscribers in one queue group share the events: each goes to one of them. */
+  queue?: string;
+}
+
 export interface ServeOptions {
   /** Queue group: replicas in one group share the work, each request goes to one. Defaults to the subject. */
   queue?: string;
@@ -97,8 +102,11 @@ export interface Bus {
 
   /** Resolves once the event is handed to the transport; delivery is fire-and-forget. */
   publish<E>(def: EventDef<E>, payload: E): Promise<void>;
-  /** Every subscriber gets every event (no queue group). */
-  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>): Subscription;
+  /**
+   * Every subscriber gets every event, except that subscribers sharing a `queue` get each event once
+   * between them (replicas of one service counting events, say).
+   */
+  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>, options?: SubscribeOptions): Subscription;
 
   status(): BusStatus;
   /** Stops serving, fails open streams with `bus_closed`, waits briefly for running handlers, disconnects. */

@@ -8,6 +8,7 @@ import type {
   RequestHandler,
   RequestOptions,
   ServeOptions,
+  SubscribeOptions,
   StreamHandler,
   StreamRequestOptions,
   Subscription,
@@ -44,6 +45,7 @@ interface StreamEntry {
 }
 interface EventEntry {
   kind: 'event';
+  queue: string | undefined;
   deliver(data: Uint8Array): void;
 }
 type Entry = RequestEntry | StreamEntry | EventEntry;
@@ -196,18 +198,24 @@ export class InProcessBus implements Bus {
   async publish<E>(def: EventDef<E>, payload: E): Promise<void> {
     this.assertOpen();
     const data = jsonCodec.encode(checkPayload(def.subject, 'event', def.payload, payload));
+    const queued = new Map<string, EventEntry[]>();
     for (const entry of this.entries.get(prefixed(this.options.prefix, def.subject)) ?? []) {
-      if (entry.kind === 'event') entry.deliver(data);
+      if (entry.kind !== 'event') continue;
+      if (entry.queue === undefined) entry.deliver(data);
+      else queued.set(entry.queue, [...(queued.get(entry.queue) ?? []), entry]);
     }
+    // As NATS does: each queue group gets the event once, at one of its members.
+    for (const members of queued.values()) members[Math.floor(Math.random() * members.length)]?.deliver(data);
     return Promise.resolve();
   }
 
-  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>): Subscription {
+  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>, options: SubscribeOptions = {}): Subscription {
     const subject = prefixed(this.options.prefix, def.subject);
     // One chain per subscriber keeps its events in publish order.
     let chain: Promise<void> = Promise.resolve();
     return this.add(subject, {
       kind: 'event',
+      queue: options.queue,
       deliver: (data) => {
         chain = this.tracker.track(
           chain.then(async () => {

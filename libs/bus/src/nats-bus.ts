@@ -20,6 +20,7 @@ import type {
   RequestHandler,
   RequestOptions,
   ServeOptions,
+  SubscribeOptions,
   StreamHandler,
   StreamRequestOptions,
   Subscription,
@@ -182,11 +183,11 @@ export class NatsBus implements Bus {
     }
   }
 
-  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>): Subscription {
+  subscribe<E>(def: EventDef<E>, handler: EventHandler<E>, options: SubscribeOptions = {}): Subscription {
     const subject = this.subjectOf(def.subject);
     // One chain per subscriber keeps its events in arrival order.
     let chain: Promise<void> = Promise.resolve();
-    return this.addSubscription(subject, undefined, (msg) => {
+    return this.addSubscription(subject, options.queue, (msg) => {
       chain = this.tracker.track(
         chain.then(async () => {
           try {

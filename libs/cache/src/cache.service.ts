@@ -73,7 +73,8 @@ export function serveCache(
     })),
     deps.bus.serve(cacheLookupV1, (ref) => lookupEntry(context, ref)),
     deps.bus.serve(cacheCommitV1, (request) => commitTake(context, usage, request)),
-    deps.bus.subscribe(cacheUsageV1, (event) => usage.record(event)),
+    // Replicas of cache-service share the usage events, so each is counted once.
+    deps.bus.subscribe(cacheUsageV1, (event) => usage.record(event), { queue: 'cache-usage' }),
   ];
 
   let sweeping: Promise<SweepReport> | undefined;
