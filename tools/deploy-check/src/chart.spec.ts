@@ -195,7 +195,7 @@ describe('values.schema.json', () => {
     [
       'an unknown secret variable',
       (v) => appOf(v, 'native-api').secretEnv.push('AWS_SECRET'),
-      '/apps/native-api/secretEnv/5',
+      '/apps/native-api/secretEnv/6',
       'enum',
     ],
     [
