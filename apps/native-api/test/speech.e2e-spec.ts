@@ -257,6 +257,83 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     }
   });
 
+  it('replays vendor_b (SSE upstream) and vendor_c (mp3 with timings) takes byte for byte', async () => {
+    const b = await orgWithVendorKey('speech-vendor-b', 'vendor_b');
+    const bVoice = (await (
+      await fetch(`${stack.simUrl}/vendor_b/v1/voices`, { headers: { 'x-api-key': b.vendorKey } })
+    ).json()) as {
+      voices: Array<{ voice_id: string; model: string; language: string }>;
+    };
+    const hindi = bVoice.voices.find((v) => v.model === 'b_model_1' && v.language === 'hi')!;
+    const bBody = {
+      model: 'vendor_b/b_model_1',
+      voice: hindi.voice_id,
+      language: 'hi',
+      response_format: 'pcm',
+      input: reply('Namaste duniya.', 'Dusra vaakya.'),
+    };
+    const bFirst = await speak(b.key, bBody);
+    expect(bFirst.status).toBe(200);
+    expect(bFirst.type).toBe('audio/pcm');
+    expect(await sim.callCount('vendor_b', { key: b.vendorKey })).toBe(2);
+    expect((await speak(b.key, bBody)).audio.equals(bFirst.audio)).toBe(true);
+    expect(await sim.callCount('vendor_b', { key: b.vendorKey })).toBe(2);
+
+    const c = await orgWithVendorKey('speech-vendor-c', 'vendor_c');
+    const cVoices = (await (
+      await fetch(`${stack.simUrl}/vendor_c/v1/voices`, { headers: { 'vendor_c-api-key': c.vendorKey } })
+    ).json()) as {
+      voices: Array<{ voice_id: string }>;
+    };
+    const cBody = {
+      model: 'vendor_c/c_model_1',
+      voice: cVoices.voices[0]!.voice_id,
+      response_format: 'mp3',
+      sample_rate: 44100,
+      input: reply('Hello from the third vendor.'),
+    };
+    const cFirst = await speak(c.key, cBody);
+    expect(cFirst.status).toBe(200);
+    expect(cFirst.type).toBe('audio/mpeg');
+    const frameStart =
+      cFirst.audio.toString('latin1', 0, 3) === 'ID3' ? cFirst.audio.indexOf(Buffer.from([0xff])) : 0;
+    expect(cFirst.audio[frameStart]).toBe(0xff);
+    expect((cFirst.audio[frameStart + 1]! & 0xe0) === 0xe0).toBe(true);
+    expect((await speak(c.key, cBody)).audio.equals(cFirst.audio)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: c.vendorKey })).toBe(1);
+  });
+
+  it('answers provider_timeout (504, retryable) when the vendor sends no audio in time, and caches nothing', async () => {
+    const org = await orgWithVendorKey('speech-timeout');
+    const marker = `stallmark${randomUUID().slice(0, 6)}`;
+    await sim.injectFault({
+      vendor: 'vendor_a',
+      kind: 'stall',
+      key: org.vendorKey,
+      textIncludes: marker,
+      stallMs: 8000,
+      times: 1,
+    });
+    const input = reply(`A stalled ${marker} sentence.`);
+    const res = await speak(org.key, { ...base(), input });
+    expect(res.status).toBe(504);
+    expect(res.error).toEqual({ code: 'provider_timeout', message: expect.any(String), retryable: true });
+    const retry = await speak(org.key, { ...base(), input });
+    expect(retry.status).toBe(200);
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
+  });
+
+  it('removes a blob left without an index row (a worker that died before committing) at the next sweep', async () => {
+    const org = await orgWithVendorKey('speech-orphan');
+    const orphan = `${org.orgId}/${'ab'.repeat(32)}.audio`;
+    await s3().putObject(stack.env.S3_BUCKET, orphan, Buffer.alloc(64, 7), 64);
+    expect(await listObjects(`${org.orgId}/`)).toEqual([orphan]);
+    const deadline = Date.now() + 20_000;
+    while ((await listObjects(`${org.orgId}/`)).length > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 250));
+    expect(await listObjects(`${org.orgId}/`)).toEqual([]);
+  });
+
   it('leaves no test sentence in any log line, database row or object name', async () => {
     expect(spoken.length).toBeGreaterThan(5);
     for (const file of readdirSync(stack.logDir)) {
@@ -289,9 +366,9 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
   });
 });
 
-async function listObjects(prefix: string): Promise<string[]> {
+function s3(): MinioClient {
   const endpoint = new URL(stack.env.S3_ENDPOINT);
-  const client = new MinioClient({
+  return new MinioClient({
     endPoint: endpoint.hostname,
     port: Number(endpoint.port),
     useSSL: false,
@@ -299,8 +376,11 @@ async function listObjects(prefix: string): Promise<string[]> {
     secretKey: stack.env.S3_SECRET_KEY,
     region: 'us-east-1',
   });
+}
+
+async function listObjects(prefix: string): Promise<string[]> {
   const names: string[] = [];
-  const stream = client.listObjects(stack.env.S3_BUCKET, prefix, true);
+  const stream = s3().listObjects(stack.env.S3_BUCKET, prefix, true);
   for await (const item of stream as AsyncIterable<{ name?: string }>) if (item.name) names.push(item.name);
   return names;
 }

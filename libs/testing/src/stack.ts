@@ -27,6 +27,8 @@ export interface StackOptions {
   logDir: string;
   /** Short, so tests see key and org changes quickly without waiting for events. */
   authCacheTtlMs?: number;
+  /** Set last, over the defaults above (e.g. a benchmark's quieter log level or production timings). */
+  env?: Record<string, string>;
 }
 
 export interface StackInfo {
@@ -70,6 +72,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     SIM_TTFA_MS: '5',
     SIM_PACING: '0',
     CACHE_SWEEP_INTERVAL_MS: '1000',
+    CACHE_ORPHAN_GRACE_MS: '3000',
+    SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',
     CACHE_USAGE_FLUSH_MS: '200',
     ...Object.fromEntries(
       VENDOR_TOKENS.map((t) => [
@@ -77,6 +81,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         `http://127.0.0.1:${ports['vendor-sim']}/vendor_${t}`,
       ]),
     ),
+    ...options.env,
   };
   const apps: AppProcess[] = [];
   const stop = async (): Promise<void> => {
