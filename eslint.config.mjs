@@ -11,7 +11,10 @@ const moduleBoundaries = (allow) => ({
   depConstraints: [
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ALL_BUT_APPS },
     { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ALL_BUT_APPS },
-    { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:contract', 'type:util'] },
+    {
+      sourceTag: 'type:data-access',
+      onlyDependOnLibsWithTags: ['type:data-access', 'type:contract', 'type:util'],
+    },
     { sourceTag: 'type:vendor', onlyDependOnLibsWithTags: ['type:vendor', 'type:contract', 'type:util'] },
     { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
@@ -24,6 +27,7 @@ const moduleBoundaries = (allow) => ({
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
     { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['*'] },
+    { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['*'] },
   ],
 });
 
@@ -43,7 +47,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', '**/test/**/*.ts'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+      'libs/testing/**/*.ts',
+      '**/test/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -106,6 +106,59 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     expect(second.status).toBe(200);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
     expect(second.audio.equals(first.audio)).toBe(true);
+
+    // Usage: the characters the vendor synthesized, and as many again served from the cache.
+    // The pieces' characters: the input less the two spaces between its three sentences.
+    const chars = [...input].length - 2;
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      let usage: { s: number; c: number } = { s: 0, c: 0 };
+      for (let i = 0; i < 40 && usage.c === 0; i += 1) {
+        await new Promise((r) => setTimeout(r, 100));
+        const rows = await db.query(
+          "SELECT synthesized_chars::int AS s, served_from_cache_chars::int AS c FROM usage_counters WHERE org_id = $1 AND provider = 'vendor_a'",
+          [org.orgId],
+        );
+        usage = rows.rows[0] ?? usage;
+      }
+      expect(usage.s).toBe(chars);
+      expect(usage.c).toBe(usage.s);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('lets running takes finish and be cached when the client leaves, and drops pieces not yet asked for', async () => {
+    const org = await orgWithVendorKey('speech-client-gone');
+    await sim.setPacing('vendor_a', { ttfaMs: 400, factor: 0 });
+    const input = reply(
+      'One goes first.',
+      'Two is next.',
+      'Three follows.',
+      'Four waits.',
+      'Five waits too.',
+    );
+    try {
+      const abort = new AbortController();
+      const res = await fetch(`${gw}/v1/audio/speech`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...base(), input }),
+        signal: abort.signal,
+      });
+      const reader = res.body!.getReader();
+      await reader.read(); // the first audio arrived; sentences two and three are resolving ahead (LOOK_AHEAD 2)
+      abort.abort();
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
+    } finally {
+      await sim.setPacing('vendor_a', { ttfaMs: 5, factor: 0 });
+    }
+    const again = await speak(org.key, { ...base(), input });
+    expect(again.status).toBe(200);
+    // Only four and five were never synthesized: one to three had finished and were cached.
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(5);
   });
 
   it('calls the vendor again when any one setting changes, not when an option is sent at its default', async () => {
@@ -287,7 +340,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     };
     const cBody = {
       model: 'vendor_c/c_model_1',
-      voice: cVoices.voices[0]!.voice_id,
+      voice: cVoices.voices[0].voice_id,
       response_format: 'mp3',
       sample_rate: 44100,
       input: reply('Hello from the third vendor.'),
@@ -298,7 +351,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const frameStart =
       cFirst.audio.toString('latin1', 0, 3) === 'ID3' ? cFirst.audio.indexOf(Buffer.from([0xff])) : 0;
     expect(cFirst.audio[frameStart]).toBe(0xff);
-    expect((cFirst.audio[frameStart + 1]! & 0xe0) === 0xe0).toBe(true);
+    expect((cFirst.audio[frameStart + 1] & 0xe0) === 0xe0).toBe(true);
     expect((await speak(c.key, cBody)).audio.equals(cFirst.audio)).toBe(true);
     expect(await sim.callCount('vendor_c', { key: c.vendorKey })).toBe(1);
   });

@@ -61,7 +61,8 @@ export async function startNativeApi(
     throw new Error('ADMIN_TOKEN is required when ADMIN_HOST is not a loopback address');
   }
   const changes = new BusChangeNotifier(deps.bus, deps.logger);
-  const now = deps.clock ? () => deps.clock!.now() : Date.now;
+  const clock = deps.clock;
+  const now = clock ? () => clock.now() : Date.now;
   const pipeline = await createPipeline({ bus: deps.bus, blobs: deps.blobs, now }, config.pipeline);
   const retention = new OrgRetention(deps.prisma, config.orgSettingsTtlMs, now);
   const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {

@@ -89,9 +89,7 @@ export class PieceResolver {
     return {
       cached: true,
       contentType: found.contentType,
-      chunks: (async function* () {
-        yield found.audio;
-      })(),
+      chunks: asAsync([found.audio]),
       words: () => Promise.resolve(found.words),
       cancel: () => undefined,
     };
@@ -142,4 +140,14 @@ export class PieceResolver {
       cancel: () => stream.cancel(),
     };
   }
+}
+
+/** A known list of chunks as the async iterable every piece's audio is. */
+export function asAsync<T>(items: Iterable<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = items[Symbol.iterator]();
+      return { next: () => Promise.resolve(iterator.next()) };
+    },
+  };
 }

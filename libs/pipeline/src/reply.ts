@@ -1,4 +1,4 @@
-import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
+import { asAsync, type PieceAudio, type PieceRequest, type PieceResolver } from './piece-resolver';
 
 /**
  * A reply's pieces in order. Later pieces are resolved ahead, within `lookAhead`, so each starts the moment
@@ -50,8 +50,6 @@ export async function* playReply(
 
 function toAsyncIterator<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {
   return Symbol.asyncIterator in items
-    ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
-    : (async function* () {
-        yield* items as Iterable<T>;
-      })();
+    ? items[Symbol.asyncIterator]()
+    : asAsync(items)[Symbol.asyncIterator]();
 }

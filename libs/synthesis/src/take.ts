@@ -13,7 +13,7 @@ export interface TakeResult {
 export class Take {
   private readonly chunks: Buffer[] = [];
   private finished = false;
-  private failure: unknown;
+  private failure: Error | undefined;
   private wake: Array<() => void> = [];
   readonly result: Promise<TakeResult>;
   private settle!: { resolve: (r: TakeResult) => void; reject: (e: unknown) => void };
@@ -41,7 +41,7 @@ export class Take {
     this.notify();
   }
 
-  fail(error: unknown): void {
+  fail(error: Error): void {
     this.finished = true;
     this.failure = error;
     this.settle.reject(error);
@@ -54,7 +54,7 @@ export class Take {
     for (;;) {
       while (next < this.chunks.length) {
         if (signal?.aborted) return;
-        yield this.chunks[next++] as Buffer;
+        yield this.chunks[next++];
       }
       if (this.finished) {
         if (this.failure !== undefined) throw this.failure;

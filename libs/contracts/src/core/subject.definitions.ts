@@ -95,5 +95,7 @@ export function addressedTo<D extends RequestDef<unknown, unknown> | StreamDef<u
 ): D {
   if (!INSTANCE_PATTERN.test(instance))
     throw new Error(`instance "${instance}" must be 1-32 lower-case letters or digits`);
-  return Object.freeze(Object.assign(Object.create(null) as object, def, { subject: `${def.subject}.${instance}` })) as D;
+  return Object.freeze(
+    Object.assign(Object.create(null), def, { subject: `${def.subject}.${instance}` }),
+  ) as D;
 }
