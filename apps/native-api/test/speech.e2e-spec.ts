@@ -35,6 +35,7 @@ async function speak(
   });
   const audio = Buffer.from(await res.arrayBuffer());
   const type = res.headers.get('content-type');
+  if (process.env.DEBUG_SPEECH && res.status >= 400) console.log(audio.toString());
   return {
     status: res.status,
     audio,
@@ -150,7 +151,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       const reader = res.body!.getReader();
       await reader.read(); // the first audio arrived; sentences two and three are resolving ahead (LOOK_AHEAD 2)
       abort.abort();
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, 3500)); // the three running takes finish at real-time pace
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
     } finally {
       await sim.setPacing('vendor_a', { ttfaMs: 5, factor: 0 });

@@ -9,6 +9,8 @@ export const commonEnv = {
 
 export const natsEnv = {
   NATS_URL: env.url({ protocols: ['nats', 'tls'] }),
+  /** Keeps several routers on one NATS apart: every subject starts with it (lower-case letters and digits). */
+  NATS_SUBJECT_PREFIX: env.optionalString(),
 };
 
 export const databaseEnv = {
@@ -37,11 +39,19 @@ const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] as cons
 
 /** `VENDOR_A_BASE_URL` … `VENDOR_J_BASE_URL`: each vendor's API base (the simulator's, in tests and demos). */
 export const vendorUpstreamEnv = Object.fromEntries(
-  VENDOR_TOKENS.map((t) => [`VENDOR_${t.toUpperCase()}_BASE_URL`, env.optionalUrl({ protocols: ['http', 'https'] })]),
-) as Record<`VENDOR_${Uppercase<(typeof VENDOR_TOKENS)[number]>}_BASE_URL`, ReturnType<typeof env.optionalUrl>>;
+  VENDOR_TOKENS.map((t) => [
+    `VENDOR_${t.toUpperCase()}_BASE_URL`,
+    env.optionalUrl({ protocols: ['http', 'https'] }),
+  ]),
+) as Record<
+  `VENDOR_${Uppercase<(typeof VENDOR_TOKENS)[number]>}_BASE_URL`,
+  ReturnType<typeof env.optionalUrl>
+>;
 
 /** The configured base URLs keyed by vendor token (`vendor_a` …), leaving out the ones not set. */
-export function vendorBaseUrls(config: Record<string, unknown>): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
+export function vendorBaseUrls(
+  config: Record<string, unknown>,
+): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
   const urls: Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> = {};
   for (const t of VENDOR_TOKENS) {
     const value = config[`VENDOR_${t.toUpperCase()}_BASE_URL`];
@@ -70,7 +80,13 @@ export function pipelineSettings(config: {
   WORKER_EXPIRY_MS: number;
   WORKER_WAIT_MS: number;
   STREAM_WINDOW: number;
-}): { hotTierBytes: number; hotTierTtlMs: number; workerExpiryMs: number; workerWaitMs: number; streamWindow: number } {
+}): {
+  hotTierBytes: number;
+  hotTierTtlMs: number;
+  workerExpiryMs: number;
+  workerWaitMs: number;
+  streamWindow: number;
+} {
   return {
     hotTierBytes: config.HOT_TIER_BYTES,
     hotTierTtlMs: config.HOT_TIER_TTL_MS,

@@ -6,6 +6,7 @@ import { closeAll, type Stoppable } from './run-service';
 
 export interface InfrastructureConfig {
   NATS_URL: string;
+  NATS_SUBJECT_PREFIX?: string | undefined;
   DATABASE_URL?: string;
   S3_ENDPOINT?: string;
   S3_ACCESS_KEY?: string;
@@ -30,7 +31,12 @@ export async function connectInfrastructure<D extends boolean, B extends boolean
   health: Health,
   needs: { database: D; blobs: B },
 ): Promise<Infrastructure<D, B>> {
-  const bus = createBus({ kind: 'nats', url: config.NATS_URL, name: service });
+  const bus = createBus({
+    kind: 'nats',
+    url: config.NATS_URL,
+    name: service,
+    ...(config.NATS_SUBJECT_PREFIX ? { prefix: config.NATS_SUBJECT_PREFIX } : {}),
+  });
   health.addCheck({ name: 'nats', check: () => bus.status() === 'connected' });
   const parts: Stoppable[] = [bus];
   let db: Database | undefined;

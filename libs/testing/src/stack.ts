@@ -56,6 +56,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const env: Record<string, string> = {
     LOG_LEVEL: 'info',
     NATS_URL: options.natsUrl,
+    // Stacks sharing one NATS (an e2e run beside a benchmark) must not answer each other's requests.
+    NATS_SUBJECT_PREFIX: `stack${randomBytes(4).toString('hex')}`,
     DATABASE_URL: options.databaseUrl,
     S3_ENDPOINT: options.s3.endpoint,
     S3_ACCESS_KEY: options.s3.accessKey,

@@ -43,24 +43,31 @@ export class SpeechService {
 
     const reply = playReply(this.deps.resolver, pieces, this.deps.lookAhead);
     let current: PieceAudio | undefined;
+    // Once the client has gone, no further piece is asked for; takes already running finish at the workers.
     const clientGone = new Promise<'gone'>((resolve) => res.once('close', () => resolve('gone')));
+    const gone = (): boolean => res.destroyed || res.writableEnded;
     try {
-      let first = await reply.next(); // failures of the first piece still get the envelope
+      let next = await reply.next(); // failures of the first piece still get the envelope
       if (!res.headersSent)
         res.writeHead(200, {
           'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream',
         });
       if (settings.format === 'wav') await write(res, streamingWavHeader(settings.sampleRate));
-      while (!first.done) {
-        current = first.value;
+      while (!next.done && !gone()) {
+        current = next.value;
         const samples = settings.format === 'wav' ? new WavSampleData() : undefined;
-        for await (const chunk of current.chunks) {
-          if (res.destroyed) break;
-          const out = samples ? samples.push(chunk) : chunk;
+        const chunks = current.chunks[Symbol.asyncIterator]();
+        for (;;) {
+          const chunk = await Promise.race([chunks.next(), clientGone]);
+          if (chunk === 'gone' || chunk.done) break;
+          const out = samples ? samples.push(chunk.value) : chunk.value;
           if (out.length > 0 && (await Promise.race([write(res, out), clientGone])) === 'gone') break;
         }
-        if (res.destroyed) break;
-        first = await reply.next();
+        if (gone()) break;
+        next = await Promise.race([
+          reply.next(),
+          clientGone.then(() => ({ done: true, value: undefined }) as const),
+        ]);
       }
       if (!res.destroyed) res.end();
     } catch (error) {

@@ -11,3 +11,5 @@ export {
   type ClientSettings,
   type SettingsSurface,
 } from './settings.resolve';
+export * from './upstream-http';
+export * from './upstream-parse';

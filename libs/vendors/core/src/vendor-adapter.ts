@@ -38,19 +38,34 @@ export type AdapterFactory = (options: AdapterOptions) => VendorAdapter;
  */
 export function vendorFailure(vendor: VendorId, status: number, vendorMessage: string): RouterError {
   if (status === 429) {
-    return new RouterError('provider_rate_limited', vendorMessage || `${vendor} rate limit reached`, { providerStatus: status });
+    return new RouterError('provider_rate_limited', vendorMessage || `${vendor} rate limit reached`, {
+      providerStatus: status,
+    });
   }
   if (status >= 500) {
-    return new RouterError('provider_unavailable', vendorMessage || `${vendor} answered HTTP ${status}`, { providerStatus: status });
+    return new RouterError('provider_unavailable', vendorMessage || `${vendor} answered HTTP ${status}`, {
+      providerStatus: status,
+    });
   }
-  return new RouterError('provider_rejected', vendorMessage || `${vendor} refused the request (HTTP ${status})`, {
-    providerStatus: status,
-  });
+  return new RouterError(
+    'provider_rejected',
+    vendorMessage || `${vendor} refused the request (HTTP ${status})`,
+    { providerStatus: status },
+  );
 }
 
 /** The connection to the vendor failed or closed before the take was complete. */
 export function vendorUnreachable(vendor: VendorId, cause: unknown): RouterError {
-  return new RouterError('provider_unavailable', `${vendor} could not be reached or closed the connection early`, { cause });
+  return new RouterError(
+    'provider_unavailable',
+    `${vendor} could not be reached or closed the connection early`,
+    { cause },
+  );
+}
+
+/** The vendor sent something its protocol does not allow (a body that cannot be read as the take). */
+export function vendorMalformed(vendor: VendorId, what: string): RouterError {
+  return new RouterError('provider_unavailable', `${vendor} sent ${what}`);
 }
 
 /** The content types of the native formats (spec: Native speech). */

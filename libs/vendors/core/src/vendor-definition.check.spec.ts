@@ -2,7 +2,6 @@ import { checkVendorDefinition, defineVendor } from './vendor-definition.check';
 import type { VendorDefinition } from './vendor-definition.types';
 import { testVendor } from './test-vendor.fixture';
 
-
 /** A deep, mutable copy of the fixture with one change applied. */
 function broken(change: (def: any) => void): VendorDefinition {
   const def = structuredClone(testVendor()) as any;

@@ -1,16 +1,17 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import {
-  FORMAT_CONTENT_TYPES,
-  vendorFailure,
-  vendorUnreachable,
+  HttpVendorAdapter,
+  audioPassThrough,
+  readRefusal,
+  stringAt,
+  vendorMalformed,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
   type SynthesisEvent,
-  type VendorAdapter,
+  type UpstreamBody,
   type VendorId,
 } from '@router/vendors-core';
-import { Agent, request, type Dispatcher } from 'undici';
 
 const VENDOR: VendorId = 'vendor_a';
 
@@ -61,14 +62,7 @@ export function vendorARequest(settings: SynthSettings, text: string): VendorARe
 
 /** The vendor's refusal text: `{error: {message}}`, else the framework's `{detail}`, else the body as sent. */
 export function vendorAErrorMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown }; detail?: unknown };
-    if (typeof parsed.error?.message === 'string') return parsed.error.message;
-    if (typeof parsed.detail === 'string') return parsed.detail;
-  } catch {
-    // Not JSON: the body itself is the vendor's message.
-  }
-  return body.slice(0, 1000);
+  return readRefusal(body, (json) => stringAt(json, 'error', 'message') ?? stringAt(json, 'detail'));
 }
 
 /**
@@ -76,89 +70,32 @@ export function vendorAErrorMessage(body: string): string {
  * it arrives; `POST /text-to-speech` (only for 32000 to 48000 Hz) yields the decoded `audios` once complete.
  * The org's key goes in `api-subscription-key`.
  */
-export class VendorAAdapter implements VendorAdapter {
-  readonly vendor = VENDOR;
-  private readonly baseUrl: string;
-  private readonly dispatcher: Agent;
-
+export class VendorAAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
-  }
-
-  contentType(settings: SynthSettings): string {
-    return FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream';
+    super(VENDOR, options, vendorAErrorMessage);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body } = vendorARequest(call.settings, call.text);
-    const response = await this.post(path, body, call);
-    try {
-      if (path === '/text-to-speech') {
-        yield { kind: 'audio', data: await this.oneShotAudio(response, call.signal) };
-        return;
-      }
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        if (chunk.length > 0) yield { kind: 'audio', data: chunk };
-      }
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    } finally {
-      // Left early (a consumer that stopped, an error): drop the connection rather than drain a take nobody wants.
-      if (!response.body.readableEnded) response.body.destroy();
-    }
-  }
-
-  /** Closes the pooled connections. */
-  close(): Promise<void> {
-    return this.dispatcher.close();
-  }
-
-  private async post(path: string, body: unknown, call: SynthesisCall): Promise<Dispatcher.ResponseData> {
-    if (call.signal.aborted) throw call.signal.reason;
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        dispatcher: this.dispatcher,
-        signal: call.signal,
-        headers: { 'content-type': 'application/json', 'api-subscription-key': call.apiKey },
-        body: JSON.stringify(body),
-      });
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    }
-    if (response.statusCode < 400) return response;
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    }
-    throw vendorFailure(VENDOR, response.statusCode, vendorAErrorMessage(text));
-  }
-
-  private async oneShotAudio(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<Buffer> {
-    const text = await response.body.text();
-    if (signal.aborted) throw signal.reason;
-    let audios: unknown;
-    try {
-      audios = (JSON.parse(text) as { audios?: unknown }).audios;
-    } catch {
-      audios = undefined;
-    }
-    if (!Array.isArray(audios) || audios.length === 0 || !audios.every((a) => typeof a === 'string')) {
-      throw new RouterError('provider_unavailable', `${VENDOR} answered without audio`);
-    }
-    return Buffer.concat(audios.map((a) => Buffer.from(a, 'base64')));
+    const headers = { 'api-subscription-key': call.apiKey };
+    const read = path === '/text-to-speech' ? oneShotAudio : audioPassThrough;
+    yield* this.exchange({ path, body, headers, signal: call.signal }, read);
   }
 }
 
-/** An aborted call ends with its signal's reason; anything else that is not already a router error is a lost connection. */
-function upstreamFailure(error: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason;
-  if (error instanceof RouterError) return error;
-  return vendorUnreachable(VENDOR, error);
+/** The one-shot answer: `{audios: [base64, ...]}`, whole once the vendor finished the take. */
+async function* oneShotAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
+  const text = await body.text();
+  let audios: unknown;
+  try {
+    audios = (JSON.parse(text) as { audios?: unknown }).audios;
+  } catch {
+    audios = undefined;
+  }
+  if (!Array.isArray(audios) || audios.length === 0 || !audios.every((a) => typeof a === 'string')) {
+    throw vendorMalformed(VENDOR, 'an answer without audio');
+  }
+  yield { kind: 'audio', data: Buffer.concat(audios.map((a) => Buffer.from(a, 'base64'))) };
 }
 
 export const createVendorAAdapter: AdapterFactory = (options) => new VendorAAdapter(options);

@@ -1,5 +1,5 @@
 import type { SynthSettings } from '@router/contracts';
-import { parseSse, vendorBBody, vendorBErrorMessage, type SseEvent } from './vendor-b.adapter';
+import { vendorBBody, vendorBErrorMessage } from './vendor-b.adapter';
 
 const base: SynthSettings = {
   vendor: 'vendor_b',
@@ -11,16 +11,6 @@ const base: SynthSettings = {
   format: 'mulaw',
   options: {},
 };
-
-async function* from(parts: string[]): AsyncGenerator<string> {
-  for (const part of parts) yield part;
-}
-
-async function events(parts: string[]): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for await (const event of parseSse(from(parts))) out.push(event);
-  return out;
-}
 
 describe('vendorBBody', () => {
   it('maps the settings onto the vendor fields', () => {
@@ -39,29 +29,6 @@ describe('vendorBBody', () => {
     expect(() => vendorBBody({ ...base, format: 'mp3' }, 'x')).toThrow(
       expect.objectContaining({ code: 'bad_request' }),
     );
-  });
-});
-
-describe('parseSse', () => {
-  it('joins events split anywhere across chunks, with CRLF line ends and comments', async () => {
-    const parsed = await events([
-      'event: ch',
-      'unk\r\ndata: {"a":',
-      '1}\r\n\r\n: keep-alive\n\nevent: done\ndata: {}\n',
-      '\n',
-    ]);
-    expect(parsed).toEqual([
-      { event: 'chunk', data: '{"a":1}' },
-      { event: 'done', data: '{}' },
-    ]);
-  });
-
-  it('joins multi-line data and names unnamed events message', async () => {
-    expect(await events(['data: a\ndata: b\n\n'])).toEqual([{ event: 'message', data: 'a\nb' }]);
-  });
-
-  it('drops an event the stream cut before its blank line', async () => {
-    expect(await events(['event: chunk\ndata: {"data":"AAAA"}\n'])).toEqual([]);
   });
 });
 

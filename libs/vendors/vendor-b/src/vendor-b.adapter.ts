@@ -1,16 +1,20 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import {
-  FORMAT_CONTENT_TYPES,
+  HttpVendorAdapter,
+  parseJsonObject,
+  parseSse,
+  readRefusal,
+  stringAt,
   vendorFailure,
+  vendorMalformed,
   vendorUnreachable,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
   type SynthesisEvent,
-  type VendorAdapter,
+  type UpstreamBody,
   type VendorId,
 } from '@router/vendors-core';
-import { Agent, request, type Dispatcher } from 'undici';
 
 const VENDOR: VendorId = 'vendor_b';
 
@@ -37,46 +41,7 @@ export function vendorBBody(settings: SynthSettings, text: string): Record<strin
 
 /** The vendor's refusal text: `{error: {message}}` (application), `{message}` (its gateway), else the body. */
 export function vendorBErrorMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown }; message?: unknown };
-    if (typeof parsed.error?.message === 'string') return parsed.error.message;
-    if (typeof parsed.message === 'string') return parsed.message;
-  } catch {
-    // Not JSON: the body itself is the vendor's message.
-  }
-  return body.slice(0, 1000);
-}
-
-export interface SseEvent {
-  readonly event: string;
-  readonly data: string;
-}
-
-/** Server-sent events from a text stream (any chunking; `\n` or `\r\n` line ends). */
-export async function* parseSse(text: AsyncIterable<string>): AsyncGenerator<SseEvent> {
-  let buffer = '';
-  let event = '';
-  let data: string[] = [];
-  for await (const part of text) {
-    buffer += part;
-    let end: number;
-    while ((end = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, end).replace(/\r$/, '');
-      buffer = buffer.slice(end + 1);
-      if (line === '') {
-        if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
-        event = '';
-        data = [];
-        continue;
-      }
-      if (line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-    }
-  }
+  return readRefusal(body, (json) => stringAt(json, 'error', 'message') ?? stringAt(json, 'message'));
 }
 
 interface StreamEvent {
@@ -92,106 +57,43 @@ interface StreamEvent {
  * complete only at `done`, so a stream that ends without it (a cut) throws. An `error` event after the first
  * audio carries the vendor's status and message. The org's key goes in `X-API-Key`.
  */
-export class VendorBAdapter implements VendorAdapter {
-  readonly vendor = VENDOR;
-  private readonly baseUrl: string;
-  private readonly dispatcher: Agent;
-
+export class VendorBAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
-  }
-
-  contentType(settings: SynthSettings): string {
-    return FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream';
+    super(VENDOR, options, vendorBErrorMessage);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const body = vendorBBody(call.settings, call.text);
-    const response = await this.post(VENDOR_B_STREAM_PATH, body, call);
-    let done = false;
-    try {
-      response.body.setEncoding('utf8');
-      for await (const { event, data } of parseSse(response.body as AsyncIterable<string>)) {
-        // Read on to the end of the body after `done`, so the connection goes back to the pool.
-        if (done) continue;
-        const message = parseEvent(data);
-        const kind = event === 'message' && typeof message.type === 'string' ? message.type : event;
-        if (kind === 'chunk') {
-          if (typeof message.data !== 'string') throw malformed('a chunk without audio');
-          const audio = Buffer.from(message.data, 'base64');
-          if (audio.length > 0) yield { kind: 'audio', data: audio };
-        } else if (kind === 'done') {
-          done = true;
-        } else if (kind === 'error') {
-          const status = typeof message.status_code === 'number' ? message.status_code : 502;
-          const text = typeof message.message === 'string' ? message.message : message.title;
-          throw vendorFailure(VENDOR, status, typeof text === 'string' ? text : '');
-        }
-      }
-    } catch (error) {
-      // The vendor completed the take at `done`; a connection lost after it loses nothing.
-      if (!done) throw upstreamFailure(error, call.signal);
-    } finally {
-      // Left early (a consumer that stopped, an error): drop the connection rather than drain a take nobody wants.
-      if (!response.body.readableEnded) response.body.destroy();
-    }
-    if (!done) throw vendorUnreachable(VENDOR, new Error('the event stream ended before its done event'));
-  }
-
-  /** Closes the pooled connections. */
-  close(): Promise<void> {
-    return this.dispatcher.close();
-  }
-
-  private async post(path: string, body: unknown, call: SynthesisCall): Promise<Dispatcher.ResponseData> {
-    if (call.signal.aborted) throw call.signal.reason;
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        dispatcher: this.dispatcher,
-        signal: call.signal,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-          'x-api-key': call.apiKey,
-        },
-        body: JSON.stringify(body),
-      });
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    }
-    if (response.statusCode < 400) return response;
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    }
-    throw vendorFailure(VENDOR, response.statusCode, vendorBErrorMessage(text));
+    const headers = { accept: 'text/event-stream', 'x-api-key': call.apiKey };
+    yield* this.exchange({ path: VENDOR_B_STREAM_PATH, body, headers, signal: call.signal }, streamAudio);
   }
 }
 
-function parseEvent(data: string): StreamEvent {
+async function* streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
+  let done = false;
   try {
-    const parsed: unknown = JSON.parse(data);
-    if (typeof parsed === 'object' && parsed !== null) return parsed;
-  } catch {
-    // Reported below as a malformed event.
+    for await (const { event, data } of parseSse(body.textChunks())) {
+      // Read on to the end of the body after `done`, so the connection goes back to the pool.
+      if (done) continue;
+      const message = parseJsonObject<StreamEvent>(VENDOR, data, 'an event');
+      const kind = event === 'message' && typeof message.type === 'string' ? message.type : event;
+      if (kind === 'chunk') {
+        if (typeof message.data !== 'string') throw vendorMalformed(VENDOR, 'a chunk without audio');
+        const audio = Buffer.from(message.data, 'base64');
+        if (audio.length > 0) yield { kind: 'audio', data: audio };
+      } else if (kind === 'done') {
+        done = true;
+      } else if (kind === 'error') {
+        const status = typeof message.status_code === 'number' ? message.status_code : 502;
+        const text = typeof message.message === 'string' ? message.message : message.title;
+        throw vendorFailure(VENDOR, status, typeof text === 'string' ? text : '');
+      }
+    }
+  } catch (error) {
+    // The vendor completed the take at `done`; a connection lost after it loses nothing.
+    if (!done) throw error;
   }
-  throw malformed('an event that is not a JSON object');
-}
-
-function malformed(what: string): RouterError {
-  return new RouterError('provider_unavailable', `${VENDOR} sent ${what}`);
-}
-
-/** An aborted call ends with its signal's reason; anything else that is not already a router error is a lost connection. */
-function upstreamFailure(error: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason;
-  if (error instanceof RouterError) return error;
-  return vendorUnreachable(VENDOR, error);
+  if (!done) throw vendorUnreachable(VENDOR, new Error('the event stream ended before its done event'));
 }
 
 export const createVendorBAdapter: AdapterFactory = (options) => new VendorBAdapter(options);

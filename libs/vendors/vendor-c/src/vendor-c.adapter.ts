@@ -1,16 +1,18 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import {
-  FORMAT_CONTENT_TYPES,
-  vendorFailure,
-  vendorUnreachable,
+  HttpVendorAdapter,
+  audioPassThrough,
+  parseJsonObject,
+  readRefusal,
+  stringAt,
+  textLines,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
   type SynthesisEvent,
-  type VendorAdapter,
+  type UpstreamBody,
   type VendorId,
 } from '@router/vendors-core';
-import { Agent, request, type Dispatcher } from 'undici';
 import { vendorC } from './vendor-c.definition';
 import { CharacterTrack, preferredAlignment, wordTimings } from './vendor-c.word-timings';
 
@@ -90,38 +92,14 @@ export function vendorCRequest(settings: SynthSettings, text: string): VendorCRe
 
 /** The vendor's refusal text: `detail.message`, a schema error's `loc: msg` list, a plain `detail`, else the body. */
 export function vendorCErrorMessage(body: string): string {
-  try {
-    const { detail } = JSON.parse(body) as { detail?: unknown };
-    if (typeof detail === 'string') return detail;
-    if (Array.isArray(detail)) {
-      return detail
-        .map((issue: { loc?: unknown; msg?: unknown }) =>
-          Array.isArray(issue.loc) ? `${issue.loc.join('.')}: ${String(issue.msg)}` : String(issue.msg),
-        )
-        .join('; ');
-    }
-    if (typeof detail === 'object' && detail !== null) {
-      const message = (detail as { message?: unknown }).message;
-      if (typeof message === 'string') return message;
-    }
-  } catch {
-    // Not JSON: the body itself is the vendor's message.
-  }
-  return body.slice(0, 1000);
-}
-
-/** Complete lines of a text stream (the last one also when it has no line end). */
-async function* lines(text: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = '';
-  for await (const part of text) {
-    buffer += part;
-    let end: number;
-    while ((end = buffer.indexOf('\n')) !== -1) {
-      yield buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-    }
-  }
-  if (buffer.trim() !== '') yield buffer;
+  return readRefusal(body, ({ detail }) => {
+    if (!Array.isArray(detail)) return stringAt(detail) ?? stringAt(detail, 'message');
+    return detail
+      .map((issue: { loc?: unknown; msg?: unknown }) =>
+        Array.isArray(issue.loc) ? `${issue.loc.join('.')}: ${String(issue.msg)}` : String(issue.msg),
+      )
+      .join('; ');
+  });
 }
 
 interface TimestampedChunk {
@@ -136,103 +114,39 @@ interface TimestampedChunk {
  * alignments are collected, and once the take is complete the words of the text are yielded with their
  * times. The org's key goes in `vendor_c-api-key`.
  */
-export class VendorCAdapter implements VendorAdapter {
-  readonly vendor = VENDOR;
-  private readonly baseUrl: string;
-  private readonly dispatcher: Agent;
-
+export class VendorCAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
-  }
-
-  contentType(settings: SynthSettings): string {
-    return FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream';
+    super(VENDOR, options, vendorCErrorMessage);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
-    const { settings, text } = call;
-    const { path, body, timestamps } = vendorCRequest(settings, text);
-    const response = await this.post(path, body, call);
-    try {
-      if (!timestamps) {
-        for await (const chunk of response.body as AsyncIterable<Buffer>) {
-          if (chunk.length > 0) yield { kind: 'audio', data: chunk };
-        }
-        return;
-      }
-      const original = new CharacterTrack();
-      const normalized = new CharacterTrack();
-      response.body.setEncoding('utf8');
-      for await (const line of lines(response.body as AsyncIterable<string>)) {
-        if (line.trim() === '') continue;
-        const chunk = parseChunk(line);
-        if (typeof chunk.audio_base64 === 'string' && chunk.audio_base64 !== '') {
-          yield { kind: 'audio', data: Buffer.from(chunk.audio_base64, 'base64') };
-        }
-        original.add(chunk.alignment);
-        normalized.add(chunk.normalized_alignment);
-      }
-      if (original.length > 0 || normalized.length > 0) {
-        const preferred = preferredAlignment(settings.options['preferred_alignment'], settings.language);
-        yield {
-          kind: 'words',
-          words: wordTimings(text, { original, normalized }, preferred, settings.language),
-        };
-      }
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    } finally {
-      // Left early (a consumer that stopped, an error): drop the connection rather than drain a take nobody wants.
-      if (!response.body.readableEnded) response.body.destroy();
-    }
-  }
-
-  /** Closes the pooled connections. */
-  close(): Promise<void> {
-    return this.dispatcher.close();
-  }
-
-  private async post(path: string, body: unknown, call: SynthesisCall): Promise<Dispatcher.ResponseData> {
-    if (call.signal.aborted) throw call.signal.reason;
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        dispatcher: this.dispatcher,
-        signal: call.signal,
-        headers: { 'content-type': 'application/json', 'vendor_c-api-key': call.apiKey },
-        body: JSON.stringify(body),
-      });
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    }
-    if (response.statusCode < 400) return response;
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw upstreamFailure(error, call.signal);
-    }
-    throw vendorFailure(VENDOR, response.statusCode, vendorCErrorMessage(text));
+    const { path, body, timestamps } = vendorCRequest(call.settings, call.text);
+    const headers = { 'vendor_c-api-key': call.apiKey };
+    const read = timestamps ? (answer: UpstreamBody) => timedAudio(answer, call) : audioPassThrough;
+    yield* this.exchange({ path, body, headers, signal: call.signal }, read);
   }
 }
 
-function parseChunk(line: string): TimestampedChunk {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    if (typeof parsed === 'object' && parsed !== null) return parsed;
-  } catch {
-    // Reported below.
+/** The `/with-timestamps` answer: JSON lines of base64 audio and character alignments, then the words. */
+async function* timedAudio(
+  body: UpstreamBody,
+  { settings, text }: SynthesisCall,
+): AsyncGenerator<SynthesisEvent> {
+  const original = new CharacterTrack();
+  const normalized = new CharacterTrack();
+  for await (const line of textLines(body.textChunks())) {
+    if (line.trim() === '') continue;
+    const chunk = parseJsonObject<TimestampedChunk>(VENDOR, line, 'a stream line');
+    if (typeof chunk.audio_base64 === 'string' && chunk.audio_base64 !== '') {
+      yield { kind: 'audio', data: Buffer.from(chunk.audio_base64, 'base64') };
+    }
+    original.add(chunk.alignment);
+    normalized.add(chunk.normalized_alignment);
   }
-  throw new RouterError('provider_unavailable', `${VENDOR} sent a stream line that is not a JSON object`);
-}
-
-/** An aborted call ends with its signal's reason; anything else that is not already a router error is a lost connection. */
-function upstreamFailure(error: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted) return signal.reason;
-  if (error instanceof RouterError) return error;
-  return vendorUnreachable(VENDOR, error);
+  if (original.length > 0 || normalized.length > 0) {
+    const preferred = preferredAlignment(settings.options['preferred_alignment'], settings.language);
+    yield { kind: 'words', words: wordTimings(text, { original, normalized }, preferred, settings.language) };
+  }
 }
 
 export const createVendorCAdapter: AdapterFactory = (options) => new VendorCAdapter(options);

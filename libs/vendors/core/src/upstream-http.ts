@@ -1,0 +1,143 @@
+import { RouterError, type SynthSettings } from '@router/contracts';
+import { Agent, request, type Dispatcher } from 'undici';
+import {
+  FORMAT_CONTENT_TYPES,
+  vendorFailure,
+  vendorUnreachable,
+  type AdapterOptions,
+  type SynthesisCall,
+  type SynthesisEvent,
+  type VendorAdapter,
+} from './vendor-adapter';
+import type { VendorId } from './vendor-id';
+
+/** One JSON POST to the vendor for one piece. */
+export interface UpstreamRequest {
+  /** Path under the vendor's base URL, with its query. */
+  readonly path: string;
+  /** Sent as JSON. */
+  readonly body: unknown;
+  /** The vendor's own headers: its auth header with the org's key, an `accept` where it wants one. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The call's signal: aborting it stops the request and the body read at the vendor. */
+  readonly signal: AbortSignal;
+}
+
+/** A successful answer's body, read one way only. */
+export interface UpstreamBody {
+  /** The bytes as they arrive. */
+  chunks(): AsyncIterable<Buffer>;
+  /** The body as UTF-8 text as it arrives (a character split across chunks stays whole). */
+  textChunks(): AsyncIterable<string>;
+  /** The whole body as text, once complete. */
+  text(): Promise<string>;
+}
+
+/** Reads a vendor's refusal text out of an error body (its wire shape). */
+export type RefusalReader = (body: string) => string;
+
+/**
+ * The HTTP upstream every REST/SSE vendor adapter shares: a keep-alive undici pool to the vendor's base URL,
+ * the JSON POST with the vendor's refusals mapped through `vendorFailure`, lost connections and cuts through
+ * `vendorUnreachable`, and an aborted call ending with its signal's reason. A vendor's adapter extends it
+ * with its wire shapes only: the request it builds and how it reads the body.
+ */
+export abstract class HttpVendorAdapter implements VendorAdapter {
+  private readonly baseUrl: string;
+  private readonly dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+
+  protected constructor(
+    readonly vendor: VendorId,
+    options: AdapterOptions,
+    private readonly refusalText: RefusalReader,
+  ) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  contentType(settings: SynthSettings): string {
+    return FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream';
+  }
+
+  abstract synthesize(call: SynthesisCall): AsyncIterable<SynthesisEvent>;
+
+  /** Closes the pooled connections. */
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+
+  /**
+   * POSTs the request and yields what `read` makes of the answer's body, nothing more once the call is
+   * aborted (a body read whole may complete just as the abort comes). Whatever `read` throws that is not
+   * already a router error is a lost connection; left early (a consumer that stopped, an error), the
+   * connection is dropped rather than drained for a take nobody wants.
+   */
+  protected async *exchange<T>(
+    upstream: UpstreamRequest,
+    read: (body: UpstreamBody) => AsyncIterable<T>,
+  ): AsyncGenerator<T> {
+    const response = await this.send(upstream);
+    try {
+      for await (const item of read(bodyOf(response.body))) {
+        if (upstream.signal.aborted) throw upstream.signal.reason;
+        yield item;
+      }
+    } catch (error) {
+      throw upstreamFailure(this.vendor, error, upstream.signal);
+    } finally {
+      if (!response.body.readableEnded) response.body.destroy();
+    }
+  }
+
+  private async send(upstream: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    const { signal } = upstream;
+    if (signal.aborted) throw signal.reason;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(`${this.baseUrl}${upstream.path}`, {
+        method: 'POST',
+        dispatcher: this.dispatcher,
+        signal,
+        headers: { 'content-type': 'application/json', ...upstream.headers },
+        body: JSON.stringify(upstream.body),
+      });
+    } catch (error) {
+      throw upstreamFailure(this.vendor, error, signal);
+    }
+    if (response.statusCode < 400) return response;
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw upstreamFailure(this.vendor, error, signal);
+    }
+    throw vendorFailure(this.vendor, response.statusCode, this.refusalText(text));
+  }
+}
+
+/** The body's audio passed through untouched, chunk by chunk as it arrives. */
+export async function* audioPassThrough(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
+  for await (const chunk of body.chunks()) {
+    if (chunk.length > 0) yield { kind: 'audio', data: chunk };
+  }
+}
+
+/**
+ * What a failed upstream call ends with: an aborted call with its signal's reason, a router error as it is,
+ * anything else as a lost connection.
+ */
+export function upstreamFailure(vendor: VendorId, error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason;
+  if (error instanceof RouterError) return error;
+  return vendorUnreachable(vendor, error);
+}
+
+function bodyOf(body: Dispatcher.ResponseData['body']): UpstreamBody {
+  return {
+    chunks: () => body as AsyncIterable<Buffer>,
+    textChunks: () => {
+      body.setEncoding('utf8');
+      return body as AsyncIterable<string>;
+    },
+    text: () => body.text(),
+  };
+}
