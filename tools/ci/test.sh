@@ -18,7 +18,8 @@ set -a
 . tmp/services.env
 set +a
 
-step "lint"
+step "lint and format"
+npx prettier --check . > /dev/null || { npx prettier --check . | tail -20; exit 1; }
 npx nx show projects > /dev/null # builds the project graph the module-boundary rule reads
 npx eslint --max-warnings=0 --cache --cache-location tmp/eslintcache .
 

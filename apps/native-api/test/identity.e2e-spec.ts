@@ -1,4 +1,6 @@
 import { IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { createBus } from '@router/bus';
+import { healthCacheV1, healthSynthesisV1 } from '@router/contracts';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
 
 const stack = readE2eStack();
@@ -45,6 +47,22 @@ describe('native-api behind the gateway (e2e)', () => {
       expect([app, (await call(base, 'GET', '/readyz')).status]).toEqual([app, 200]);
       const metrics = await call(base, 'GET', '/metrics');
       expect(metrics.text).toContain('process_cpu_user_seconds_total');
+    }
+  });
+
+  it('has cache-service and the synthesis workers answering on the bus', async () => {
+    const bus = createBus({ kind: 'nats', url: stack.env.NATS_URL!, prefix: stack.env.NATS_SUBJECT_PREFIX! });
+    try {
+      expect(await bus.request(healthCacheV1, {}, { timeoutMs: 5000 })).toEqual({
+        service: 'cache-service',
+        ok: true,
+        uptimeMs: expect.any(Number),
+      });
+      expect((await bus.request(healthSynthesisV1, {}, { timeoutMs: 5000 })).service).toBe(
+        'synthesis-worker',
+      );
+    } finally {
+      await bus.close();
     }
   });
 });

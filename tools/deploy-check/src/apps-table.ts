@@ -73,7 +73,12 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
   'synthesis-worker': {
     port: 3002,
     required: ['NATS_URL', 'DATABASE_URL', ...S3, 'PROVIDER_KEY_MASTER_KEYS'],
-    optional: [...VENDOR_BASE_URLS, 'SYNTH_FIRST_AUDIO_TIMEOUT_MS', 'SYNTH_HEARTBEAT_MS', 'PROVIDER_KEY_CACHE_TTL_MS'],
+    optional: [
+      ...VENDOR_BASE_URLS,
+      'SYNTH_FIRST_AUDIO_TIMEOUT_MS',
+      'SYNTH_HEARTBEAT_MS',
+      'PROVIDER_KEY_CACHE_TTL_MS',
+    ],
     enabledInChart: true,
   },
   'cache-service': {

@@ -44,8 +44,14 @@ export class SpeechService {
     const reply = playReply(this.deps.resolver, pieces, this.deps.lookAhead);
     let current: PieceAudio | undefined;
     // Once the client has gone, no further piece is asked for; takes already running finish at the workers.
-    const clientGone = new Promise<'gone'>((resolve) => res.once('close', () => resolve('gone')));
-    const gone = (): boolean => res.destroyed || res.writableEnded;
+    let left = false;
+    const clientGone = new Promise<'gone'>((resolve) =>
+      res.once('close', () => {
+        left = true;
+        resolve('gone');
+      }),
+    );
+    const gone = (): boolean => left || res.destroyed;
     try {
       let next = await reply.next(); // failures of the first piece still get the envelope
       if (!res.headersSent)

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AppProcess, call, freePort, spawnApp, waitFor } from '@router/testing';
+
+/**
+ * The README's first command ends in `node dist/apps/standalone/main.js`: every app in one process with
+ * embedded defaults. This starts it from dist/ on an empty data directory, as a fresh machine would.
+ */
+describe('standalone router (embedded Postgres, in-process bus, filesystem blobs, simulated vendors)', () => {
+  let app: AppProcess;
+  let base: string;
+  let demoKey: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const adminPort = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'router-standalone-'));
+    base = `http://127.0.0.1:${port}`;
+    app = spawnApp(
+      'standalone',
+      'dist/apps/standalone/main.js',
+      { PORT: String(port), ADMIN_PORT: String(adminPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      dataDir,
+    );
+    await waitFor(
+      'standalone router',
+      async () => (await call(base, 'GET', '/healthz')).status === 200,
+      90_000,
+      250,
+    );
+    await waitFor(
+      'welcome text',
+      async () => readFileSync(app.logFile, 'utf8').includes('Create an org'),
+      10_000,
+    );
+    demoKey = /rtr_[A-Za-z0-9_-]+/.exec(readFileSync(app.logFile, 'utf8'))?.[0] ?? '';
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('prints its port, a demo key once, and how to create an org and a key', () => {
+    const printed = readFileSync(app.logFile, 'utf8');
+    expect(printed).toContain(`listening on http://localhost:${new URL(base).port}`);
+    expect(printed).toContain('org create --name');
+    expect(printed).toContain('key issue');
+    expect(demoKey).toMatch(/^rtr_/);
+  });
+
+  it('serves the catalogue, the demo key, and speech from the simulated vendors, then from its cache', async () => {
+    expect((await call(base, 'GET', '/v1/models')).status).toBe(200);
+    expect(
+      (
+        await call(base, 'PUT', '/v1/provider-keys/vendor_a', {
+          key: demoKey,
+          body: { api_key: 'demo-vendor-key' },
+        })
+      ).status,
+    ).toBe(200);
+    const models = await call(base, 'GET', '/v1/models');
+    const voice = models.body.providers[0].models[0].voices[0] as string;
+    const body = {
+      model: 'vendor_a/a_model_1',
+      voice,
+      language: 'en-IN',
+      response_format: 'pcm',
+      input: 'Hello from one process. It works.',
+    };
+    const speak = () =>
+      fetch(`${base}/v1/audio/speech`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demoKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (res) => ({ status: res.status, audio: Buffer.from(await res.arrayBuffer()) }));
+    const first = await speak();
+    expect(first.status).toBe(200);
+    expect(first.audio.length).toBeGreaterThan(1000);
+    const second = await speak();
+    expect(second.audio.equals(first.audio)).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+export interface BenchOptions {
+  /** Requests in flight, one measured level each (the issue asks for 1 and 50). */
+  concurrency: number[];
+  /** Per variant in the interleaved phase (the time-to-first-byte figures). */
+  requests: number;
+  /** Per variant in each phase that runs a variant alone (the CPU figures). */
+  cpuRequests: number;
+  /** Per variant before each level; twice as many above 1 concurrent. */
+  warmup: number;
+  /** Sentences the hot-hit variant cycles through. */
+  hotSentences: number;
+  /** The simulator's constant wait before the first audio (its audio then comes as fast as sockets take it). */
+  ttfaMs: number;
+  /** After a phase's takes are committed, before its second CPU reading. */
+  settleMs: number;
+  /** Window for the idle CPU rates. */
+  idleMs: number;
+  /** No phase starts requests after this long. */
+  phaseMaxMs: number;
+  /** Before starting, wait at most this long for the machine to be at most `quietBusyShare` busy. */
+  quietWaitMs: number;
+  quietBusyShare: number;
+  /** Write V8 CPU profiles of every app to tmp/bench/profiles (slows the apps: figures are then not quotable). */
+  cpuProfile: boolean;
+}
+
+export const DEFAULT_OPTIONS: BenchOptions = {
+  concurrency: [1, 50],
+  requests: 600,
+  cpuRequests: 400,
+  warmup: 100,
+  hotSentences: 16,
+  ttfaMs: 0,
+  settleMs: 500,
+  idleMs: 5000,
+  phaseMaxMs: 60_000,
+  quietWaitMs: 60_000,
+  quietBusyShare: 0.2,
+  cpuProfile: false,
+};
+
+/** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
+const QUICK: Partial<BenchOptions> = {
+  requests: 60,
+  cpuRequests: 60,
+  warmup: 20,
+  idleMs: 1000,
+  quietWaitMs: 0,
+};
+
+const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--concurrency=1,50] [--requests=N] [--cpu-requests=N]
+  [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N] [--quiet-wait-ms=N] [--cpu-prof]`;
+
+type CountOption = Exclude<keyof BenchOptions, 'concurrency' | 'quietBusyShare' | 'cpuProfile'>;
+
+const FLAGS: Record<string, CountOption> = {
+  '--requests': 'requests',
+  '--cpu-requests': 'cpuRequests',
+  '--warmup': 'warmup',
+  '--hot-sentences': 'hotSentences',
+  '--ttfa-ms': 'ttfaMs',
+  '--settle-ms': 'settleMs',
+  '--idle-ms': 'idleMs',
+  '--phase-max-ms': 'phaseMaxMs',
+  '--quiet-wait-ms': 'quietWaitMs',
+};
+
+function count(flag: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${flag} must be an integer >= ${min}\n${USAGE}`);
+  return value;
+}
+
+export function parseOptions(args: readonly string[]): BenchOptions {
+  const options: BenchOptions = { ...DEFAULT_OPTIONS };
+  if (args.includes('--quick')) Object.assign(options, QUICK);
+  for (const arg of args) {
+    if (arg === '--quick') continue;
+    if (arg === '--cpu-prof') {
+      options.cpuProfile = true;
+      continue;
+    }
+    const [flag = '', value = ''] = arg.split('=', 2);
+    if (flag === '--concurrency') {
+      options.concurrency = value.split(',').map((v) => count(flag, v, 1));
+      continue;
+    }
+    const name = FLAGS[flag];
+    if (!name) throw new Error(`unknown argument ${arg}\n${USAGE}`);
+    const min = ['ttfaMs', 'settleMs', 'warmup', 'quietWaitMs'].includes(name) ? 0 : 1;
+    options[name] = count(flag, value, min);
+  }
+  return options;
+}

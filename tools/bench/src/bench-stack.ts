@@ -1,0 +1,166 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import {
+  call,
+  createOrgWithKey,
+  createScratchDatabase,
+  REPO_ROOT,
+  type RunningStack,
+  servicesEnv,
+  startStack,
+} from '@router/testing';
+
+/**
+ * The stack as a deployment runs it, tuned only where a test setting would distort a measurement: the
+ * log level (per-request info lines cost CPU), production timings for the background jobs that
+ * `startStack` makes fast for tests, and a hot tier that outlives the run, so `hot-hit` measures the hot
+ * tier alone and `cold-hit` the lookup path alone.
+ */
+export const BENCH_ENV: Readonly<Record<string, string>> = {
+  LOG_LEVEL: 'warn',
+  AUTH_CACHE_TTL_MS: '5000',
+  ORG_SETTINGS_TTL_MS: '5000',
+  CACHE_SWEEP_INTERVAL_MS: '3600000',
+  CACHE_USAGE_FLUSH_MS: '2000',
+  HOT_TIER_TTL_MS: '600000',
+  CACHE_ORPHAN_GRACE_MS: '900000',
+  SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000',
+};
+
+/** The stack members whose CPU counts as the router's (everything but the simulated vendors). */
+export const ROUTER_APPS = [
+  'edge-gateway',
+  'native-api',
+  'synthesis-worker',
+  'synthesis-worker-2',
+  'cache-service',
+];
+
+export interface BenchStack {
+  stack: RunningStack;
+  routerKey: string;
+  vendorKey: string;
+  voice: string;
+  /** name → pid of every stack member. */
+  pids: Record<string, number>;
+  setPacing(pacing: { ttfaMs: number; factor: number }): Promise<void>;
+  /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
+  vendorCalls(): Promise<number>;
+  cacheEntries(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** `npm test` sources tmp/services.env; a plain `node dist/tools/bench/main.js` reads it here instead. */
+function loadServicesEnv(): void {
+  const file = join(REPO_ROOT, 'tmp', 'services.env');
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (match && process.env[match[1]] === undefined) process.env[match[1]] = match[2];
+  }
+}
+
+/** With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts). */
+export async function startBenchStack(
+  log: (line: string) => void,
+  cpuProfileDir?: string,
+): Promise<BenchStack> {
+  const ensure = spawnSync('bash', [join(REPO_ROOT, 'tools/services/ensure.sh')], { encoding: 'utf8' });
+  if (ensure.status !== 0) throw new Error(`local services: ${ensure.stderr || ensure.stdout}`);
+  loadServicesEnv();
+  const services = servicesEnv();
+  const db = await createScratchDatabase('bench');
+  const migrate = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/main.js')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) {
+    await db.drop();
+    throw new Error(`migrate failed: ${migrate.stderr || migrate.stdout}`);
+  }
+  const logDir = join(REPO_ROOT, 'tmp', 'bench', 'logs');
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  log(`database ${db.name}; app logs in ${logDir}`);
+  let stack: RunningStack;
+  try {
+    stack = await startStack({
+      databaseUrl: db.url,
+      natsUrl: services.natsUrl,
+      s3: { ...services.s3, bucket: `router-bench-${db.name.slice(-8)}` },
+      logDir,
+      env: {
+        ...BENCH_ENV,
+        ...(cpuProfileDir
+          ? {
+              NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.preload.js')}`,
+              BENCH_CPU_PROFILE_DIR: cpuProfileDir,
+            }
+          : {}),
+      },
+    });
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+  const pg = new Client({ connectionString: db.url });
+  const stop = async (): Promise<void> => {
+    await pg.end().catch(() => undefined);
+    await stack.stop();
+    await db.drop();
+  };
+  try {
+    await pg.connect();
+    const org = createOrgWithKey(stack.adminUrl, `bench-${randomUUID().slice(0, 8)}`);
+    const vendorKey = `vk-bench-${randomUUID()}`;
+    const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_a', {
+      key: org.key,
+      body: { api_key: vendorKey },
+    });
+    if (put.status !== 200) throw new Error(`storing the vendor_a key: HTTP ${put.status} ${put.text}`);
+    const models = await call<{
+      providers: Array<{ id: string; models: Array<{ id: string; voices: string[] }> }>;
+    }>(stack.gatewayUrl, 'GET', '/v1/models');
+    const voice = models.body.providers
+      .find((p) => p.id === 'vendor_a')
+      ?.models.find((m) => m.id === 'a_model_1')?.voices[0];
+    if (!voice) throw new Error('GET /v1/models lists no voice for vendor_a/a_model_1');
+    const control = `${stack.simUrl}/__sim`;
+    return {
+      stack,
+      routerKey: org.key,
+      vendorKey,
+      voice,
+      pids: Object.fromEntries(stack.apps.map((app) => [app.name, app.child.pid as number])),
+      async setPacing(pacing) {
+        const res = await fetch(`${control}/pacing`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ vendor: 'vendor_a', ...pacing }),
+        });
+        if (!res.ok) throw new Error(`simulator pacing: HTTP ${res.status} ${await res.text()}`);
+      },
+      async vendorCalls() {
+        const res = await fetch(`${control}/calls/counts`);
+        if (!res.ok) throw new Error(`simulator call counts: HTTP ${res.status}`);
+        const { counts } = (await res.json()) as {
+          counts: Record<string, Record<string, Record<string, number>>>;
+        };
+        return Object.values(counts['vendor_a'] ?? {})
+          .flatMap((byEndpoint) => Object.values(byEndpoint))
+          .reduce((sum, n) => sum + n, 0);
+      },
+      async cacheEntries() {
+        const result = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM cache_entries');
+        return result.rows[0]?.n ?? 0;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,187 @@
+import { Pool } from 'undici';
+import {
+  type FromLoadGenerator,
+  type LoadSetup,
+  type PhaseResult,
+  type PhaseSpec,
+  sentence,
+  streamOf,
+  type ToLoadGenerator,
+  type Variant,
+  type VariantResult,
+} from './load-plan';
+
+/**
+ * The load generator: a process of its own (forked by main.ts), so its CPU and event loop are not the
+ * router's. Keep-alive pools to the gateway and to the simulator; each request is timed from just before it
+ * is sent to the first byte of its body and to the end of its body.
+ */
+
+interface Target {
+  pool: Pool;
+  path: string;
+  headers: Record<string, string>;
+  body(text: string): string;
+}
+
+class LoadGenerator {
+  private readonly router: Target;
+  private readonly direct: Target;
+  /** Next index per sentence stream; the prime streams run ahead of the hits that read them. */
+  private readonly next = { dir: 0, mis: 0, cld: 0, cldPrime: 0, hot: 0 };
+
+  constructor(private readonly setup: LoadSetup) {
+    const pool = (url: string): Pool =>
+      new Pool(url, {
+        connections: setup.maxConcurrency,
+        pipelining: 1,
+        keepAliveTimeout: 120_000,
+        keepAliveMaxTimeout: 600_000,
+      });
+    this.router = {
+      pool: pool(setup.gatewayUrl),
+      path: '/v1/audio/speech',
+      headers: { authorization: `Bearer ${setup.routerKey}`, 'content-type': 'application/json' },
+      body: (text) =>
+        JSON.stringify({
+          model: 'vendor_a/a_model_1',
+          voice: setup.voice,
+          language: 'en-IN',
+          response_format: 'pcm',
+          sample_rate: 16000,
+          input: text,
+        }),
+    };
+    // The body the router itself sends vendor_a for those settings (libs/vendors/vendor-a), so the simulator
+    // does the same work on both paths.
+    this.direct = {
+      pool: pool(setup.simUrl),
+      path: '/vendor_a/text-to-speech/stream',
+      headers: { 'api-subscription-key': setup.vendorKey, 'content-type': 'application/json' },
+      body: (text) =>
+        JSON.stringify({
+          text,
+          target_language_code: 'en-IN',
+          speaker: setup.voice,
+          model: 'a_model_1',
+          pace: 1,
+          speech_sample_rate: 16000,
+          output_audio_codec: 'linear16',
+          temperature: 0.6,
+        }),
+    };
+  }
+
+  async runPhase(spec: PhaseSpec): Promise<PhaseResult> {
+    const results: Partial<Record<Variant, VariantResult>> = {};
+    for (const v of spec.variants)
+      results[v] = { ttfbMs: [], totalMs: [], bytes: 0, errors: 0, failures: {} };
+    const total = spec.perVariant * spec.variants.length;
+    const started = performance.now();
+    const deadline = started + spec.maxMs;
+    let issued = 0;
+    const worker = async (): Promise<void> => {
+      while (issued < total && performance.now() < deadline) {
+        const variant = spec.variants[issued % spec.variants.length];
+        issued += 1;
+        await this.timeOne(variant, results[variant] as VariantResult);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(spec.concurrency, total) }, worker));
+    return { kind: 'result', id: spec.id, elapsedMs: performance.now() - started, variants: results };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.router.pool.close(), this.direct.pool.close()]);
+  }
+
+  private textFor(variant: Variant): string {
+    const stream = streamOf(variant);
+    let index: number;
+    if (variant === 'prime-cold') index = this.next.cldPrime++;
+    else if (stream === 'hot') index = this.next.hot++ % this.setup.hotSentences;
+    else index = this.next[stream]++;
+    return sentence(this.setup.runId, stream, index);
+  }
+
+  private async timeOne(variant: Variant, into: VariantResult): Promise<void> {
+    const text = this.textFor(variant);
+    // A cold hit reads the sentence primed at its index: a prime that failed is tried again, or that cold
+    // hit would quietly be a miss.
+    const attempts = variant === 'prime-cold' || variant === 'prime-hot' ? 3 : 1;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const failure = await this.timeText(variant, text, into);
+      if (failure === undefined) return;
+      if (attempt === attempts) this.fail(into, failure);
+    }
+  }
+
+  /** One request; returns why it failed, or undefined once its timings are recorded. */
+  private async timeText(variant: Variant, text: string, into: VariantResult): Promise<string | undefined> {
+    const target = variant === 'direct' ? this.direct : this.router;
+    const body = target.body(text);
+    const start = performance.now();
+    try {
+      const res = await target.pool.request({
+        method: 'POST',
+        path: target.path,
+        headers: target.headers,
+        body,
+      });
+      let first = -1;
+      let bytes = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (first < 0) first = performance.now() - start;
+        bytes += chunk.length;
+      }
+      const type = String(res.headers['content-type'] ?? '');
+      if (res.statusCode !== 200 || bytes === 0 || type.includes('json')) return `status ${res.statusCode}`;
+      into.ttfbMs.push(first);
+      into.totalMs.push(performance.now() - start);
+      into.bytes += bytes;
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.name : 'error';
+    }
+  }
+
+  private fail(into: VariantResult, reason: string): void {
+    into.errors += 1;
+    into.failures[reason] = (into.failures[reason] ?? 0) + 1;
+  }
+}
+
+function send(message: FromLoadGenerator): void {
+  process.send?.(message);
+}
+
+function main(): void {
+  if (!process.send) {
+    process.stderr.write('load-generator: run me through child_process.fork (main.ts does)\n');
+    process.exit(2);
+  }
+  let generator: LoadGenerator | undefined;
+  // One message at a time: phases must not overlap, or the CPU figures would mix.
+  let queue = Promise.resolve();
+  process.on('message', (message: ToLoadGenerator) => {
+    queue = queue.then(async () => {
+      try {
+        if (message.kind === 'setup') {
+          generator = new LoadGenerator(message);
+          send({ kind: 'ready' });
+        } else if (message.kind === 'phase') {
+          if (!generator) throw new Error('phase before setup');
+          send(await generator.runPhase(message));
+        } else {
+          await generator?.close();
+          process.exit(0);
+        }
+      } catch (error) {
+        send({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+main();

@@ -1,0 +1,85 @@
+/**
+ * What the orchestrator (main.ts) and the load generator (a separate process) say to each other over the
+ * fork IPC channel, and the sentences each variant speaks.
+ */
+
+/**
+ * - direct: the vendor's own request straight to the simulator, a new sentence each time (the baseline);
+ * - miss: through the gateway, a sentence never spoken before (gateway → native-api → worker → simulator);
+ * - hot-hit: through the gateway, one of a few sentences served moments ago (native-api's hot tier);
+ * - cold-hit: through the gateway, a sentence cached earlier but not yet read (cache lookup + blob read);
+ * - prime-cold / prime-hot: the misses that put the cold-hit and hot-hit sentences in the cache.
+ */
+export const VARIANTS = ['direct', 'miss', 'hot-hit', 'cold-hit', 'prime-cold', 'prime-hot'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+export interface LoadSetup {
+  kind: 'setup';
+  gatewayUrl: string;
+  simUrl: string;
+  routerKey: string;
+  vendorKey: string;
+  voice: string;
+  /** Keeps this run's sentences apart from any earlier run's against the same database. */
+  runId: string;
+  /** How many sentences the hot-hit variant cycles through. */
+  hotSentences: number;
+  /** The most requests in flight in any phase (the size of each keep-alive pool). */
+  maxConcurrency: number;
+}
+
+export interface PhaseSpec {
+  kind: 'phase';
+  id: string;
+  /** Round-robin: request i of the phase is variant `variants[i % variants.length]`. */
+  variants: Variant[];
+  perVariant: number;
+  concurrency: number;
+  /** The phase stops starting requests after this long, whatever is left. */
+  maxMs: number;
+}
+
+export interface VariantResult {
+  /** Time to the first byte of the body, per successful request, in completion order (ms). */
+  ttfbMs: number[];
+  /** Time to the end of the body, per successful request (ms). */
+  totalMs: number[];
+  bytes: number;
+  errors: number;
+  /** Status or error name → count, for the requests that failed. */
+  failures: Record<string, number>;
+}
+
+export interface PhaseResult {
+  kind: 'result';
+  id: string;
+  elapsedMs: number;
+  variants: Partial<Record<Variant, VariantResult>>;
+}
+
+export type ToLoadGenerator = LoadSetup | PhaseSpec | { kind: 'stop' };
+export type FromLoadGenerator = { kind: 'ready' } | PhaseResult | { kind: 'failed'; message: string };
+
+/** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
+export function streamOf(variant: Variant): 'dir' | 'mis' | 'hot' | 'cld' {
+  switch (variant) {
+    case 'direct':
+      return 'dir';
+    case 'miss':
+      return 'mis';
+    case 'hot-hit':
+    case 'prime-hot':
+      return 'hot';
+    case 'cold-hit':
+    case 'prime-cold':
+      return 'cld';
+  }
+}
+
+/**
+ * One sentence, the same length for every variant and index (so the vendor's work is the same), unique per
+ * run, stream and index.
+ */
+export function sentence(runId: string, stream: string, index: number): string {
+  return `Benchmark run ${runId} reads ${stream} sentence number ${String(index).padStart(7, '0')} aloud.`;
+}

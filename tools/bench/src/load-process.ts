@@ -1,0 +1,61 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+import type { FromLoadGenerator, LoadSetup, PhaseResult, PhaseSpec } from './load-plan';
+
+/** The load generator's process, driven one phase at a time over the fork IPC channel. */
+export class LoadProcess {
+  private waiting: { resolve(m: FromLoadGenerator): void; reject(e: Error): void } | undefined;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (message: FromLoadGenerator) => {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.resolve(message);
+    });
+    child.once('exit', (code) => {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.reject(new Error(`load generator exited with code ${code}`));
+    });
+  }
+
+  /** Forks `load-generator.js` (beside this file once built) and hands it the targets. */
+  static async start(setup: Omit<LoadSetup, 'kind'>): Promise<LoadProcess> {
+    const child = fork(join(__dirname, 'load-generator.js'), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [],
+    });
+    const load = new LoadProcess(child);
+    const answer = await load.exchange({ kind: 'setup', ...setup });
+    if (answer.kind !== 'ready') throw new Error(`load generator did not start: ${JSON.stringify(answer)}`);
+    return load;
+  }
+
+  get pid(): number {
+    return this.child.pid as number;
+  }
+
+  async run(spec: Omit<PhaseSpec, 'kind'>): Promise<PhaseResult> {
+    const answer = await this.exchange({ kind: 'phase', ...spec });
+    if (answer.kind === 'failed') throw new Error(`load generator: ${answer.message}`);
+    if (answer.kind !== 'result' || answer.id !== spec.id) throw new Error(`unexpected answer to ${spec.id}`);
+    return answer;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    this.child.send({ kind: 'stop' });
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private exchange(message: LoadSetup | PhaseSpec): Promise<FromLoadGenerator> {
+    if (this.waiting) return Promise.reject(new Error('one phase at a time'));
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.child.send(message);
+    });
+  }
+}

@@ -1,0 +1,278 @@
+import type { CpuDelta } from './proc-cpu';
+import type { PhaseResult, Variant } from './load-plan';
+import { round, summarize } from './stats';
+
+/** The figures the issue compares against (2-core machine, p50 at 1 concurrent request). */
+export const REFERENCE = [
+  { system: 'bare Node reverse proxy', overheadP50Ms: 0.9, cpuMsPerRequest: null },
+  { system: 'naive gateway → app → NATS → worker', overheadP50Ms: 2.4, cpuMsPerRequest: 2.3 },
+  { system: 'open-source Node AI gateway', overheadP50Ms: 4.3, cpuMsPerRequest: 3.5 },
+] as const;
+
+export const TARGETS = {
+  overheadP50AtOneMs: 3,
+  hitP50AtOneMs: 3,
+  cpuPerMissAtFiftyMs: 2.5,
+} as const;
+
+export interface TtfbRow {
+  variant: Variant;
+  n: number;
+  errors: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  /** This variant's percentile divided by the direct-to-simulator one from the same run. */
+  p50VsDirect: number;
+  p99VsDirect: number;
+}
+
+export interface InterleavedResult {
+  concurrency: number;
+  elapsedMs: number;
+  rows: TtfbRow[];
+  /** Router miss minus direct, at each percentile (difference of percentiles, not of paired samples). */
+  overheadP50Ms: number;
+  overheadP99Ms: number;
+  machineBusyShare: number;
+  vendorCalls: number;
+  expectedVendorCalls: number;
+}
+
+export interface CpuRow {
+  variant: Variant;
+  concurrency: number;
+  requests: number;
+  errors: number;
+  elapsedMs: number;
+  requestsPerSecond: number;
+  /** Router processes' CPU per request, less what they burn idle over the same interval. */
+  routerCpuMsPerRequest: number;
+  routerCpuMsPerRequestRaw: number;
+  perProcessMsPerRequest: Record<string, number>;
+  simulatorCpuMsPerRequest: number;
+  loadGeneratorCpuMsPerRequest: number;
+  /** Every process on the machine, ours or not. */
+  machineCpuMsPerRequest: number;
+  machineBusyShare: number;
+  ttfbP50: number;
+  ttfbP99: number;
+  vendorCalls: number;
+  expectedVendorCalls: number;
+}
+
+/** The interleaved phase's figures: each variant against the direct baseline measured side by side. */
+export function interleavedFigures(
+  concurrency: number,
+  result: PhaseResult,
+  cpu: CpuDelta,
+  vendorCalls: number,
+): InterleavedResult {
+  const rows: TtfbRow[] = [];
+  const direct = summarize(result.variants.direct?.ttfbMs ?? []);
+  for (const variant of Object.keys(result.variants) as Variant[]) {
+    const r = result.variants[variant];
+    if (!r) continue;
+    const s = summarize(r.ttfbMs);
+    rows.push({
+      variant,
+      n: s.n,
+      errors: r.errors,
+      p50: round(s.p50, 3),
+      p90: round(s.p90, 3),
+      p99: round(s.p99, 3),
+      mean: round(s.mean, 3),
+      p50VsDirect: round(s.p50 / direct.p50),
+      p99VsDirect: round(s.p99 / direct.p99),
+    });
+  }
+  const miss = summarize(result.variants.miss?.ttfbMs ?? []);
+  const succeeded = (v: Variant): number => result.variants[v]?.ttfbMs.length ?? 0;
+  return {
+    concurrency,
+    elapsedMs: round(result.elapsedMs, 0),
+    rows,
+    overheadP50Ms: round(miss.p50 - direct.p50, 3),
+    overheadP99Ms: round(miss.p99 - direct.p99, 3),
+    machineBusyShare: round(cpu.machineBusyShare, 3),
+    vendorCalls,
+    expectedVendorCalls: succeeded('direct') + succeeded('miss'),
+  };
+}
+
+/**
+ * One variant run alone: CPU per request of the router's processes (less their idle rate over the same
+ * interval), of the simulator, of the load generator and of the whole machine.
+ */
+export function cpuFigures(args: {
+  variant: Variant;
+  concurrency: number;
+  result: PhaseResult;
+  cpu: CpuDelta;
+  routerApps: readonly string[];
+  /** CPU ms per second each process uses with no requests at all. */
+  idleMsPerSecond: Record<string, number>;
+  vendorCalls: number;
+  expectedVendorCalls: number;
+}): CpuRow {
+  const { variant, result, cpu, routerApps } = args;
+  const r = result.variants[variant];
+  const requests = r?.ttfbMs.length ?? 0;
+  const per = (ms: number): number => (requests > 0 ? ms / requests : Number.NaN);
+  const seconds = cpu.elapsedMs / 1000;
+  const net = (name: string): number =>
+    (cpu.processesMs[name] ?? 0) - (args.idleMsPerSecond[name] ?? 0) * seconds;
+  const raw = routerApps.reduce((sum, name) => sum + (cpu.processesMs[name] ?? 0), 0);
+  const ttfb = summarize(r?.ttfbMs ?? []);
+  return {
+    variant,
+    concurrency: args.concurrency,
+    requests,
+    errors: r?.errors ?? 0,
+    elapsedMs: round(result.elapsedMs, 0),
+    requestsPerSecond: round(requests / (result.elapsedMs / 1000), 0),
+    routerCpuMsPerRequest: round(per(routerApps.reduce((sum, name) => sum + net(name), 0)), 3),
+    routerCpuMsPerRequestRaw: round(per(raw), 3),
+    perProcessMsPerRequest: Object.fromEntries(routerApps.map((name) => [name, round(per(net(name)), 3)])),
+    simulatorCpuMsPerRequest: round(per(cpu.processesMs['vendor-sim'] ?? 0), 3),
+    loadGeneratorCpuMsPerRequest: round(per(cpu.processesMs['load-generator'] ?? 0), 3),
+    machineCpuMsPerRequest: round(per(cpu.machineBusyMs), 3),
+    machineBusyShare: round(cpu.machineBusyShare, 3),
+    ttfbP50: round(ttfb.p50, 3),
+    ttfbP99: round(ttfb.p99, 3),
+    vendorCalls: args.vendorCalls,
+    expectedVendorCalls: args.expectedVendorCalls,
+  };
+}
+
+export interface TargetCheck {
+  what: string;
+  target: string;
+  measured: number;
+  met: boolean;
+}
+
+export function checkTargets(interleaved: InterleavedResult[], cpu: CpuRow[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const one = interleaved.find((r) => r.concurrency === 1);
+  if (one) {
+    checks.push({
+      what: 'router overhead on a miss, p50, 1 concurrent (ms)',
+      target: `< ${TARGETS.overheadP50AtOneMs}`,
+      measured: one.overheadP50Ms,
+      met: one.overheadP50Ms < TARGETS.overheadP50AtOneMs,
+    });
+    const hit = one.rows.find((r) => r.variant === 'hot-hit');
+    if (hit) {
+      checks.push({
+        what: 'cache-hit (hot tier) time to first byte, p50, 1 concurrent (ms)',
+        target: `< ${TARGETS.hitP50AtOneMs}`,
+        measured: hit.p50,
+        met: hit.p50 < TARGETS.hitP50AtOneMs,
+      });
+    }
+  }
+  const miss50 = cpu.find((r) => r.concurrency === 50 && r.variant === 'miss');
+  if (miss50) {
+    checks.push({
+      what: 'router CPU per miss, 50 concurrent (ms)',
+      target: `< ${TARGETS.cpuPerMissAtFiftyMs}`,
+      measured: miss50.routerCpuMsPerRequest,
+      met: miss50.routerCpuMsPerRequest < TARGETS.cpuPerMissAtFiftyMs,
+    });
+  }
+  return checks;
+}
+
+/** A Markdown table with aligned columns (readable as printed, pasteable into docs). */
+export function markdownTable(headers: string[], rows: Array<Array<string | number>>): string {
+  const cells = [headers, ...rows.map((row) => row.map((c) => (typeof c === 'number' ? fmt(c) : c)))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]): string => `| ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [
+    line(cells[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...cells.slice(1).map(line),
+  ].join('\n');
+}
+
+function fmt(value: number): string {
+  if (Number.isNaN(value)) return '–';
+  if (Number.isInteger(value)) return String(value);
+  return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2);
+}
+
+/** The printed report: interleaved time to first byte, overhead and ratios, CPU per request, targets. */
+export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], checks: TargetCheck[]): string {
+  const parts: string[] = [];
+  for (const level of interleaved) {
+    parts.push(
+      `### ${level.concurrency} concurrent: time to first audio byte, variants interleaved (${level.elapsedMs} ms, machine ${Math.round(level.machineBusyShare * 100)}% busy)`,
+      '',
+      markdownTable(
+        ['variant', 'n', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 / direct', 'p99 / direct'],
+        level.rows.map((r) => [r.variant, r.n, r.errors, r.p50, r.p90, r.p99, r.p50VsDirect, r.p99VsDirect]),
+      ),
+      '',
+      `router overhead on a miss (miss − direct): p50 ${fmt(level.overheadP50Ms)} ms, p99 ${fmt(level.overheadP99Ms)} ms; ` +
+        `vendor calls ${level.vendorCalls} (expected ${level.expectedVendorCalls})`,
+      '',
+    );
+  }
+  parts.push(
+    '### CPU per request, each variant run alone',
+    '',
+    markdownTable(
+      [
+        'conc',
+        'variant',
+        'requests',
+        'req/s',
+        'router CPU ms/req',
+        '(raw)',
+        'gateway',
+        'native-api',
+        'workers',
+        'cache-svc',
+        'simulator',
+        'machine',
+        'busy',
+        'p50 ms',
+        'p99 ms',
+        'vendor calls',
+      ],
+      cpu.map((r) => [
+        r.concurrency,
+        r.variant,
+        r.requests,
+        r.requestsPerSecond,
+        r.routerCpuMsPerRequest,
+        r.routerCpuMsPerRequestRaw,
+        r.perProcessMsPerRequest['edge-gateway'] ?? Number.NaN,
+        r.perProcessMsPerRequest['native-api'] ?? Number.NaN,
+        round(
+          (r.perProcessMsPerRequest['synthesis-worker'] ?? 0) +
+            (r.perProcessMsPerRequest['synthesis-worker-2'] ?? 0),
+          3,
+        ),
+        r.perProcessMsPerRequest['cache-service'] ?? Number.NaN,
+        r.simulatorCpuMsPerRequest,
+        r.machineCpuMsPerRequest,
+        `${Math.round(r.machineBusyShare * 100)}%`,
+        r.ttfbP50,
+        r.ttfbP99,
+        `${r.vendorCalls}/${r.expectedVendorCalls}`,
+      ]),
+    ),
+    '',
+    '### Targets',
+    '',
+    markdownTable(
+      ['figure', 'target', 'measured', 'met'],
+      checks.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
+    ),
+    '',
+  );
+  return parts.join('\n');
+}
