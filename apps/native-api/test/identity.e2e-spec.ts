@@ -51,7 +51,7 @@ describe('native-api behind the gateway (e2e)', () => {
   });
 
   it('has cache-service and the synthesis workers answering on the bus', async () => {
-    const bus = createBus({ kind: 'nats', url: stack.env.NATS_URL!, prefix: stack.env.NATS_SUBJECT_PREFIX! });
+    const bus = createBus({ kind: 'nats', url: stack.env.NATS_URL, prefix: stack.env.NATS_SUBJECT_PREFIX });
     try {
       expect(await bus.request(healthCacheV1, {}, { timeoutMs: 5000 })).toEqual({
         service: 'cache-service',
