@@ -1,1 +1,2 @@
 export { vendorD } from './vendor-d.definition';
+export { VendorDAdapter, createVendorDAdapter } from './vendor-d.adapter';

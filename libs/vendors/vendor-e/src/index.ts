@@ -1,1 +1,2 @@
 export { vendorE } from './vendor-e.definition';
+export { VendorEAdapter, createVendorEAdapter } from './vendor-e.adapter';

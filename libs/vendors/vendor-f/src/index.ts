@@ -1,1 +1,2 @@
 export { vendorF } from './vendor-f.definition';
+export { VendorFAdapter, createVendorFAdapter } from './vendor-f.adapter';

@@ -1,1 +1,2 @@
 export { vendorG } from './vendor-g.definition';
+export { VendorGAdapter, createVendorGAdapter } from './vendor-g.adapter';

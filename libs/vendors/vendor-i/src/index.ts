@@ -1,1 +1,2 @@
 export { vendorI } from './vendor-i.definition';
+export { VendorIAdapter, createVendorIAdapter } from './vendor-i.adapter';

@@ -1,1 +1,2 @@
 export { vendorJ } from './vendor-j.definition';
+export { VendorJAdapter, createVendorJAdapter } from './vendor-j.adapter';

@@ -1,0 +1,22 @@
+import type { SimVendorFactory } from '../kit/sim-vendor';
+import { vendorDHttpRoutes } from './vendor-d.http';
+
+/**
+ * vendor_d: `POST /v1/audio/speech` only, answering chunked raw audio (`stream_format: audio`) or SSE `data:`
+ * lines (`speech.audio.delta` … one `speech.audio.done` with usage, no `[DONE]`). No voice list: its voices
+ * are the router's catalogue ones. Key as `Authorization: Bearer`.
+ */
+export const vendorDSim: SimVendorFactory = (kit) => ({
+  vendor: 'vendor_d',
+  routes: vendorDHttpRoutes(kit),
+  sockets: [],
+  notFound: (exchange) =>
+    exchange.sendJson(404, {
+      error: {
+        message: `Invalid URL (${exchange.method} ${exchange.path})`,
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    }),
+});

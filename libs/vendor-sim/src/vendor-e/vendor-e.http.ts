@@ -1,0 +1,118 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { HttpExchange } from '../kit/http/http-exchange';
+import type { HttpRoute } from '../kit/http/http-route';
+import { playOneShot } from '../kit/http/play-one-shot';
+import { playTake } from '../kit/play-take';
+import { checkKey } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import {
+  sendVendorEError,
+  VENDOR_E_AUTH_PROBLEM,
+  vendorEFaultProblem,
+  vendorERequestId,
+} from './vendor-e.errors';
+import { vendorEModelsOf, type VendorEGeneration } from './vendor-e.models';
+import { parseVendorESpeak, type VendorESpeakRequest } from './vendor-e.settings';
+
+/** The key from `Authorization: Token <key>` (API keys) or `Bearer <token>` (temporary tokens). */
+export function vendorEKey(authorization: string | undefined): string | undefined {
+  const match = /^(?:Token|Bearer)\s+(.+)$/i.exec(authorization ?? '');
+  return match?.[1]?.trim();
+}
+
+function authorized(exchange: HttpExchange): string | undefined {
+  const key = vendorEKey(exchange.header('authorization'));
+  if (checkKey(key) !== 'ok') {
+    sendVendorEError(exchange, VENDOR_E_AUTH_PROBLEM);
+    return undefined;
+  }
+  return key;
+}
+
+function speakHeaders(request: VendorESpeakRequest): OutgoingHttpHeaders {
+  return {
+    'vendor_e-request-id': vendorERequestId(),
+    'vendor_e-model-name': request.model.canonical_name,
+    'vendor_e-model-uuid': request.model.uuid,
+    'vendor_e-char-count': String(Array.from(request.text).length),
+  };
+}
+
+function accept(
+  exchange: HttpExchange,
+  generation: VendorEGeneration,
+): { key: string; request: VendorESpeakRequest } | undefined {
+  const key = authorized(exchange);
+  if (!key) return undefined;
+  const parsed = parseVendorESpeak(generation, exchange.query, exchange.json());
+  if (!parsed.ok) {
+    sendVendorEError(exchange, parsed.problem);
+    return undefined;
+  }
+  return { key, request: parsed.request };
+}
+
+export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
+  const start = (key: string, request: VendorESpeakRequest, endpoint: string): ReturnType<typeof beginTake> =>
+    beginTake(kit, {
+      vendor: 'vendor_e',
+      endpoint,
+      key,
+      text: request.text,
+      spec: request.spec,
+      speed: request.speed,
+    });
+  return [
+    {
+      // First generation: the audio streams (chunked) as it is made.
+      method: 'POST',
+      path: '/v1/speak',
+      async handle(exchange) {
+        const accepted = accept(exchange, 'v1');
+        if (!accepted) return;
+        const { request } = accepted;
+        const { take, fault } = start(accepted.key, request, 'rest');
+        const outcome = await playTake(
+          take,
+          {
+            signal: exchange.signal,
+            open: () => exchange.open(200, take.contentType, speakHeaders(request)),
+            send: (piece) => exchange.write(piece.bytes),
+            fail: (f, started) =>
+              started ? exchange.destroy() : sendVendorEError(exchange, vendorEFaultProblem(f)),
+            cut: () => exchange.destroy(),
+          },
+          kit.state.pacing('vendor_e'),
+          fault,
+        );
+        if (outcome === 'done') exchange.end();
+      },
+    },
+    {
+      // Second generation over REST is a batch call: the whole take in one body.
+      method: 'POST',
+      path: '/v2/speak',
+      async handle(exchange) {
+        const accepted = accept(exchange, 'v2');
+        if (!accepted) return;
+        const { request } = accepted;
+        const { take, fault } = start(accepted.key, request, 'rest-v2');
+        await playOneShot(
+          exchange,
+          { status: 200, contentType: take.contentType, body: take.bytes, headers: speakHeaders(request) },
+          take.durationMs,
+          kit.state.pacing('vendor_e'),
+          fault,
+          (f) => sendVendorEError(exchange, vendorEFaultProblem(f)),
+        );
+      },
+    },
+    // The model lists are public: no key is checked.
+    { method: 'GET', path: '/v1/models', handle: (exchange) => listModels(exchange, 'v1') },
+    { method: 'GET', path: '/v2/models', handle: (exchange) => listModels(exchange, 'v2') },
+  ];
+}
+
+function listModels(exchange: HttpExchange, generation: VendorEGeneration): void {
+  exchange.sendJson(200, { stt: [], tts: vendorEModelsOf(generation) });
+}

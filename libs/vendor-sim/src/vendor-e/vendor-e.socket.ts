@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { Take } from '../kit/audio/take';
+import type { FaultSpec } from '../kit/faults';
+import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
+import { playTake, type PlayOutcome } from '../kit/play-take';
+import { checkKey } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import {
+  IdleTimer,
+  parseJsonObject,
+  SerialQueue,
+  sendJsonMessage,
+  sendMessage,
+  socketSignal,
+} from '../kit/ws-io';
+import { badQuery, VENDOR_E_AUTH_PROBLEM, vendorEErrorBody, vendorERequestId } from './vendor-e.errors';
+import { vendorEKey } from './vendor-e.http';
+import type { VendorEGeneration } from './vendor-e.models';
+import { VENDOR_E_TEXT_LIMIT } from './vendor-e.settings';
+import {
+  parseVendorESocketQuery,
+  v2SpeedProblem,
+  type VendorESocketSettings,
+} from './vendor-e.socket-settings';
+
+/** The vendor closes a socket after this long without a client message (`NET-0001`). */
+export const VENDOR_E_IDLE_MS = 30 * 60_000;
+
+/**
+ * The two streaming sockets: `/v1/speak` (`Speak`/`Flush`/`Clear`/`Close`; `Metadata`, binary audio,
+ * `Flushed`/`Cleared` with a rising `sequence_id`) and `/v2/speak` (turns: `SpeechStarted`, audio, `Flushed`,
+ * `SpeechMetadata`; `Interrupt`, `Configure`, `Close` with `SessionMetadata`). Errors are `Error` messages
+ * `{code, description}`; fatal ones close the socket (1011 for the vendor's failures, 1008 for bad messages).
+ */
+export function vendorESocketRoutes(kit: SimKit): SocketRoute[] {
+  return [
+    { path: '/v1/speak', upgrade: (context) => openSession(kit, context, 'v1') },
+    { path: '/v2/speak', upgrade: (context) => openSession(kit, context, 'v2') },
+  ];
+}
+
+async function openSession(
+  kit: SimKit,
+  context: UpgradeContext,
+  generation: VendorEGeneration,
+): Promise<void> {
+  // Browsers cannot set headers: they offer the sub-protocols `token, <key>` instead.
+  const viaProtocol = context.protocols[0]?.toLowerCase() === 'token' ? context.protocols[1] : undefined;
+  const key = vendorEKey(context.header('authorization')) ?? viaProtocol;
+  if (checkKey(key) !== 'ok') {
+    context.refuse(401, vendorEErrorBody(VENDOR_E_AUTH_PROBLEM));
+    return;
+  }
+  const parsed = parseVendorESocketQuery(generation, context.query);
+  if (!parsed.ok) {
+    context.refuse(400, vendorEErrorBody(badQuery(parsed.message)));
+    return;
+  }
+  const ws = await context.accept(viaProtocol !== undefined ? context.protocols[0] : undefined);
+  const session =
+    generation === 'v1'
+      ? new VendorEV1Session(kit, ws, key as string, parsed.settings)
+      : new VendorEV2Session(kit, ws, key as string, parsed.settings);
+  session.start();
+}
+
+/** What both generations share: the message loop, the idle rule, errors, and playing one take as binary frames. */
+abstract class VendorESession {
+  protected buffer = '';
+  /** Bumped when queued work is dropped (`Clear`, `Interrupt`): jobs of an older generation do nothing. */
+  protected generation = 0;
+  protected current: AbortController | undefined;
+  protected closing = false;
+  protected readonly signal: AbortSignal;
+  protected readonly queue: SerialQueue;
+  private idle: IdleTimer | undefined;
+
+  constructor(
+    protected readonly kit: SimKit,
+    protected readonly ws: WebSocket,
+    protected readonly key: string,
+    protected settings: VendorESocketSettings,
+    private readonly endpoint: string,
+  ) {
+    this.signal = socketSignal(ws);
+    this.queue = new SerialQueue((error) => {
+      kit.logger.error({ err: error, vendor: 'vendor_e' }, 'vendor_e socket take failed');
+      this.ws.terminate();
+    });
+  }
+
+  start(): void {
+    this.ws.on('error', () => this.ws.terminate());
+    this.ws.on('close', () => this.idle?.stop());
+    const idleMs = this.kit.state.idleTimeoutMs('vendor_e') ?? VENDOR_E_IDLE_MS;
+    this.idle = new IdleTimer(
+      idleMs,
+      () => void this.fatal('NET-0001', 'No messages received: idle timeout', 1011),
+    );
+    void sendJsonMessage(this.ws, this.opening());
+    this.ws.on('message', (data, isBinary) => {
+      this.idle?.touch();
+      if (this.closing) return;
+      const message = parseJsonObject(data, isBinary);
+      if (!message || typeof message['type'] !== 'string') {
+        void this.fatal('DATA-0000', 'Could not decode the message as JSON with a type', 1008);
+        return;
+      }
+      if (message['type'] === 'Speak') return this.onSpeak(message['text']);
+      this.onControl(message['type'], message);
+    });
+  }
+
+  protected abstract opening(): Record<string, unknown>;
+  protected abstract onControl(type: string, message: Record<string, unknown>): void;
+
+  private onSpeak(text: unknown): void {
+    if (typeof text !== 'string') {
+      void this.fatal('DATA-0000', 'Speak needs a string text', 1008);
+      return;
+    }
+    if (this.buffer.length + text.length > VENDOR_E_TEXT_LIMIT) {
+      void this.fatal('BIG-0000', `Text exceeds ${VENDOR_E_TEXT_LIMIT} characters before a Flush`, 1009);
+      return;
+    }
+    this.buffer += text;
+  }
+
+  protected unknownType(type: string): void {
+    void this.fatal('MESSAGE-0000', `Unknown message type: ${type}`, 1008);
+  }
+
+  /** Plays one take as binary frames; `onFrame` gets each frame's end time (ms of audio delivered so far). */
+  protected async play(
+    text: string,
+    settings: VendorESocketSettings,
+    onFrame: (endMs: number) => void = () => undefined,
+  ): Promise<{ take: Take; outcome: PlayOutcome }> {
+    const { take, fault } = beginTake(this.kit, {
+      vendor: 'vendor_e',
+      endpoint: this.endpoint,
+      key: this.key,
+      text,
+      spec: settings.spec,
+      speed: settings.speed,
+    });
+    const turn = new AbortController();
+    this.current = turn;
+    const onClose = (): void => turn.abort();
+    this.signal.addEventListener('abort', onClose, { once: true });
+    try {
+      const outcome = await playTake(
+        take,
+        {
+          signal: turn.signal,
+          open: () => undefined,
+          send: async (piece) => {
+            await sendMessage(this.ws, Buffer.from(piece.bytes));
+            onFrame(piece.endMs);
+          },
+          fail: (f) => this.vendorFailure(f),
+          cut: () => this.ws.terminate(),
+        },
+        this.kit.state.pacing('vendor_e'),
+        fault,
+      );
+      return { take, outcome };
+    } finally {
+      this.signal.removeEventListener('abort', onClose);
+      if (this.current === turn) this.current = undefined;
+    }
+  }
+
+  private vendorFailure(fault: FaultSpec): Promise<void> {
+    this.closing = true;
+    return this.fatal(
+      fault.code ?? 'NET-0000',
+      fault.message ?? `Simulated failure (${fault.status ?? 500})`,
+      1011,
+    );
+  }
+
+  protected async fatal(code: string, description: string, closeCode: number): Promise<void> {
+    this.closing = true;
+    await sendJsonMessage(this.ws, { type: 'Error', code, description });
+    this.ws.close(closeCode, code);
+  }
+}
+
+class VendorEV1Session extends VendorESession {
+  private sequence = 0;
+
+  constructor(kit: SimKit, ws: WebSocket, key: string, settings: VendorESocketSettings) {
+    super(kit, ws, key, settings, 'ws');
+  }
+
+  protected opening(): Record<string, unknown> {
+    return {
+      type: 'Metadata',
+      request_id: vendorERequestId(),
+      model_name: this.settings.model.canonical_name,
+      model_version: this.settings.model.version,
+      model_uuid: this.settings.model.uuid,
+    };
+  }
+
+  protected onControl(type: string): void {
+    switch (type) {
+      case 'Flush':
+        return this.onFlush();
+      case 'Clear':
+        return this.onClear();
+      case 'Close':
+        this.closing = true;
+        void this.queue.push(() => {
+          this.ws.close(1000);
+          return Promise.resolve();
+        });
+        return;
+      default:
+        this.unknownType(type);
+    }
+  }
+
+  private onFlush(): void {
+    const text = this.buffer;
+    this.buffer = '';
+    const sequence = this.sequence++;
+    const generation = this.generation;
+    void this.queue.push(async () => {
+      if (generation !== this.generation || this.signal.aborted) return;
+      if (text.trim() !== '') {
+        const { outcome } = await this.play(text, this.settings);
+        if (outcome !== 'done' || generation !== this.generation) return;
+      }
+      await sendJsonMessage(this.ws, { type: 'Flushed', sequence_id: sequence });
+    });
+  }
+
+  private onClear(): void {
+    this.buffer = '';
+    this.generation++;
+    this.current?.abort();
+    void sendJsonMessage(this.ws, { type: 'Cleared', sequence_id: this.sequence++ });
+  }
+}
+
+class VendorEV2Session extends VendorESession {
+  private active: { speechId: string; playedMs: number } | undefined;
+  private readonly totals = { audioMs: 0, inputChars: 0, billableChars: 0 };
+
+  constructor(kit: SimKit, ws: WebSocket, key: string, settings: VendorESocketSettings) {
+    super(kit, ws, key, settings, 'ws-v2');
+  }
+
+  protected opening(): Record<string, unknown> {
+    return {
+      type: 'Connected',
+      request_id: vendorERequestId(),
+      model_name: this.settings.model.canonical_name,
+      model_version: this.settings.model.version,
+      model_uuids: [this.settings.model.uuid],
+    };
+  }
+
+  protected onControl(type: string, message: Record<string, unknown>): void {
+    switch (type) {
+      case 'Flush':
+        return this.onFlush();
+      case 'Interrupt':
+        return this.onInterrupt();
+      case 'Configure':
+        return this.onConfigure(message);
+      case 'Close':
+        this.closing = true;
+        void this.queue.push(async () => {
+          await sendJsonMessage(this.ws, {
+            type: 'SessionMetadata',
+            total_audio_duration_ms: Math.round(this.totals.audioMs),
+            total_input_character_count: this.totals.inputChars,
+            total_billable_character_count: this.totals.billableChars,
+          });
+          this.ws.close(1000);
+        });
+        return;
+      default:
+        this.unknownType(type);
+    }
+  }
+
+  private onFlush(): void {
+    const text = this.buffer;
+    this.buffer = '';
+    if (text.trim() === '') {
+      void sendJsonMessage(this.ws, {
+        type: 'Warning',
+        code: 'EMPTY_TURN',
+        description: 'Flush with no text',
+      });
+      return;
+    }
+    const generation = this.generation;
+    const settings = this.settings;
+    void this.queue.push(async () => {
+      if (generation !== this.generation || this.signal.aborted) return;
+      const speechId = randomUUID();
+      const turn = { speechId, playedMs: 0 };
+      this.active = turn;
+      await sendJsonMessage(this.ws, { type: 'SpeechStarted', speech_id: speechId });
+      const { take, outcome } = await this.play(text, settings, (endMs) => (turn.playedMs = endMs));
+      if (this.active === turn) this.active = undefined;
+      if (outcome !== 'done') return;
+      const chars = Array.from(text).length;
+      this.totals.audioMs += take.durationMs;
+      this.totals.inputChars += chars;
+      this.totals.billableChars += chars;
+      await sendJsonMessage(this.ws, { type: 'Flushed', speech_id: speechId });
+      await sendJsonMessage(this.ws, {
+        type: 'SpeechMetadata',
+        speech_id: speechId,
+        audio_duration_ms: Math.round(take.durationMs),
+        input_character_count: chars,
+        billable_character_count: chars,
+        controls_applied: { pronunciations_applied: 0, pronunciation_warnings: 0 },
+      });
+    });
+  }
+
+  private onInterrupt(): void {
+    this.buffer = '';
+    this.generation++;
+    const turn = this.active;
+    if (!turn) {
+      void sendJsonMessage(this.ws, {
+        type: 'Warning',
+        code: 'NO_ACTIVE_SPEECH',
+        description: 'Nothing to interrupt',
+      });
+      return;
+    }
+    this.active = undefined;
+    this.current?.abort();
+    void sendJsonMessage(this.ws, {
+      type: 'SpeechInterrupted',
+      speech_id: turn.speechId,
+      audio_played_ms: Math.round(turn.playedMs),
+    });
+  }
+
+  private onConfigure(message: Record<string, unknown>): void {
+    const fields = Object.keys(message).filter((k) => k !== 'type');
+    const unknown = fields.find((k) => k !== 'speed');
+    const speed = message['speed'];
+    const failure = (field: string, value: unknown, description: string): Promise<void> =>
+      sendJsonMessage(this.ws, {
+        type: 'ConfigureFailure',
+        code: 'INVALID_VALUE',
+        field,
+        value,
+        description,
+      });
+    if (unknown !== undefined)
+      return void failure(unknown, message[unknown], `${unknown} cannot be configured`);
+    if (typeof speed !== 'number') return void failure('speed', speed ?? null, 'speed must be a number');
+    const problem = v2SpeedProblem(speed);
+    if (problem) return void failure('speed', speed, problem);
+    // Later turns only: a turn already queued keeps the speed it was flushed with.
+    this.settings = { ...this.settings, speed };
+    void sendJsonMessage(this.ws, { type: 'ConfigureSuccess', applied: { speed } });
+  }
+}

@@ -1,0 +1,175 @@
+import type { WebSocket } from 'ws';
+import type { TakePiece, Take } from '../kit/audio/take';
+import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
+import { playTake } from '../kit/play-take';
+import { checkKey } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
+import { VENDOR_F_AUTH_PROBLEM, vendorFErrorBody, vendorFFaultProblem } from './vendor-f.errors';
+import { vendorFKey, vendorFTextProblem } from './vendor-f.http';
+import { parseVendorFSettings, querySettings, type VendorFSettings } from './vendor-f.settings';
+
+/**
+ * `/v1/tts`: settings fixed by the query at the upgrade; text gathered from `text.delta` until `text.done`,
+ * then spoken as one utterance (`audio.delta` with base64 audio, then `audio.done`); `text.clear` drops
+ * the utterance in progress and answers `audio.clear`. One utterance at a time; later ones wait their turn.
+ */
+export function vendorFSocketRoutes(kit: SimKit): SocketRoute[] {
+  return [{ path: '/v1/tts', upgrade: (context) => openSession(kit, context) }];
+}
+
+async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
+  const key = vendorFKey(context.header('authorization'));
+  if (checkKey(key) !== 'ok') {
+    context.refuse(401, vendorFErrorBody(VENDOR_F_AUTH_PROBLEM));
+    return;
+  }
+  const parsed = parseVendorFSettings(querySettings(context.query), key as string);
+  if (!parsed.ok) {
+    context.refuse(parsed.problem.status, vendorFErrorBody(parsed.problem));
+    return;
+  }
+  const withTimestamps = context.query.get('with_timestamps') === 'true';
+  const ws = await context.accept();
+  new VendorFSession(kit, ws, key as string, parsed.settings, withTimestamps).start();
+}
+
+class VendorFSession {
+  private buffer = '';
+  /** Bumped by `text.clear`: utterances of an older generation stop or never start. */
+  private generation = 0;
+  private current: AbortController | undefined;
+  private readonly signal: AbortSignal;
+  private readonly queue: SerialQueue;
+  private idle: IdleTimer | undefined;
+
+  constructor(
+    private readonly kit: SimKit,
+    private readonly ws: WebSocket,
+    private readonly key: string,
+    private readonly settings: VendorFSettings,
+    private readonly withTimestamps: boolean,
+  ) {
+    this.signal = socketSignal(ws);
+    this.queue = new SerialQueue((error) => {
+      kit.logger.error({ err: error, vendor: 'vendor_f' }, 'vendor_f socket take failed');
+      this.ws.terminate();
+    });
+  }
+
+  start(): void {
+    this.ws.on('error', () => this.ws.terminate());
+    this.ws.on('close', () => this.idle?.stop());
+    // The vendor's own idle rule is unknown (clients recycle sockets); only a test's override closes one.
+    const idleMs = this.kit.state.idleTimeoutMs('vendor_f');
+    if (idleMs !== undefined) this.idle = new IdleTimer(idleMs, () => this.ws.close(1000, 'idle timeout'));
+    this.ws.on('message', (data, isBinary) => {
+      this.idle?.touch();
+      this.onMessage(parseJsonObject(data, isBinary));
+    });
+  }
+
+  private onMessage(message: Record<string, unknown> | undefined): void {
+    switch (message?.['type']) {
+      case 'text.delta': {
+        const delta = message['delta'];
+        if (typeof delta !== 'string') return void this.error('text.delta needs a string delta');
+        this.buffer += delta;
+        return;
+      }
+      case 'text.done':
+        return this.onDone();
+      case 'text.clear':
+        return this.onClear();
+      default:
+        void this.error(`unknown message type: ${JSON.stringify(message?.['type'] ?? null)}`);
+    }
+  }
+
+  private onDone(): void {
+    const text = this.buffer;
+    this.buffer = '';
+    const generation = this.generation;
+    void this.queue.push(async () => {
+      if (generation !== this.generation || this.signal.aborted) return;
+      if (text.trim() === '') {
+        await sendJsonMessage(this.ws, { type: 'audio.done' });
+        return;
+      }
+      const problem = vendorFTextProblem(text);
+      if (problem) return this.error(problem);
+      await this.speak(text);
+    });
+  }
+
+  private onClear(): void {
+    this.buffer = '';
+    this.generation++;
+    this.current?.abort();
+    void sendJsonMessage(this.ws, { type: 'audio.clear' });
+  }
+
+  private async speak(text: string): Promise<void> {
+    const { take, fault } = beginTake(this.kit, {
+      vendor: 'vendor_f',
+      endpoint: 'ws',
+      key: this.key,
+      text,
+      spec: this.settings.spec,
+      speed: this.settings.speed,
+    });
+    const utterance = new AbortController();
+    this.current = utterance;
+    const onClose = (): void => utterance.abort();
+    this.signal.addEventListener('abort', onClose, { once: true });
+    let timed = 0;
+    try {
+      const outcome = await playTake(
+        take,
+        {
+          signal: utterance.signal,
+          open: () => undefined,
+          send: (piece) => {
+            const timestamps = this.withTimestamps ? this.timestampsFor(take, piece, timed) : undefined;
+            if (timestamps) timed += timestamps.graph_chars.length;
+            return sendJsonMessage(this.ws, {
+              type: 'audio.delta',
+              delta: piece.bytes.toString('base64'),
+              ...(timestamps ? { audio_timestamps: timestamps } : {}),
+            });
+          },
+          fail: (f) => this.error(vendorFFaultProblem(f).message),
+          cut: () => this.ws.terminate(),
+        },
+        this.kit.state.pacing('vendor_f'),
+        fault,
+      );
+      if (outcome === 'done') await sendJsonMessage(this.ws, { type: 'audio.done' });
+    } finally {
+      this.signal.removeEventListener('abort', onClose);
+      if (this.current === utterance) this.current = undefined;
+    }
+  }
+
+  /** Character timings (seconds from the utterance's start) for the characters spoken by the end of `piece`. */
+  private timestampsFor(
+    take: Take,
+    piece: TakePiece,
+    from: number,
+  ): { graph_chars: string[]; graph_times: [number, number][] } | undefined {
+    const spoken = take.characters.slice(from).filter((c) => c.endMs <= piece.endMs + 0.5 || piece.last);
+    if (spoken.length === 0) return undefined;
+    return {
+      graph_chars: spoken.map((c) => c.char),
+      graph_times: spoken.map((c) => [round(c.startMs / 1000), round(c.endMs / 1000)]),
+    };
+  }
+
+  private error(message: string): Promise<void> {
+    return sendJsonMessage(this.ws, { type: 'error', message });
+  }
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

@@ -1,0 +1,95 @@
+import type { HttpExchange } from '../kit/http/http-exchange';
+import type { HttpRoute } from '../kit/http/http-route';
+import { playTake } from '../kit/play-take';
+import { checkKey } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { clonedVoicePage, ttsModels } from './vendor-g.catalogue';
+import { AUTH_PROBLEM, invalidRequest, sendVendorGError, vendorGFaultProblem } from './vendor-g.errors';
+import { parseVendorGRest, vendorGContentType } from './vendor-g.settings';
+
+const MAX_PAGE = 100;
+const DEFAULT_PAGE = 10;
+
+/** The bearer key (an API key or a temporary key) every REST route checks first. */
+function authorized(exchange: HttpExchange): string | undefined {
+  const key = /^Bearer\s+(.+)$/i.exec(exchange.header('authorization') ?? '')?.[1]?.trim();
+  if (checkKey(key) !== 'ok') {
+    sendVendorGError(exchange, AUTH_PROBLEM);
+    return undefined;
+  }
+  return key;
+}
+
+/** Both of the vendor's hosts, mounted side by side: their paths do not overlap. */
+export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/tts',
+      async handle(exchange) {
+        const key = authorized(exchange);
+        if (!key) return;
+        const parsed = parseVendorGRest(exchange.json());
+        if (!parsed.ok) {
+          sendVendorGError(exchange, parsed.problem);
+          return;
+        }
+        const { text, settings } = parsed.value;
+        const { take, fault } = beginTake(kit, {
+          vendor: 'vendor_g',
+          endpoint: 'rest',
+          key,
+          text,
+          spec: settings.spec,
+          speed: settings.speed,
+        });
+        // The audio streams as it is made. An error after the first byte goes into HTTP trailers at the
+        // vendor, which fetch clients cannot read; the simulator cuts the body there instead.
+        await playTake(
+          take,
+          {
+            signal: exchange.signal,
+            open: () => exchange.open(200, vendorGContentType(settings.audioFormat, take.contentType)),
+            send: (piece) => exchange.write(piece.bytes),
+            fail: (f, started) => {
+              if (!started) return sendVendorGError(exchange, vendorGFaultProblem(f));
+              exchange.destroy();
+            },
+            cut: () => exchange.destroy(),
+          },
+          kit.state.pacing('vendor_g'),
+          fault,
+        ).then((outcome) => {
+          if (outcome === 'done') exchange.end();
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/tts-models',
+      handle(exchange) {
+        if (!authorized(exchange)) return;
+        exchange.sendJson(200, ttsModels());
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/voices',
+      handle(exchange) {
+        if (!authorized(exchange)) return;
+        const rawLimit = exchange.query.get('limit');
+        const limit = rawLimit === null ? DEFAULT_PAGE : Number(rawLimit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+          sendVendorGError(exchange, invalidRequest(`limit must be between 1 and ${MAX_PAGE}`, 'limit'));
+          return;
+        }
+        const page = clonedVoicePage(limit, exchange.query.get('cursor'));
+        if (!page) {
+          sendVendorGError(exchange, invalidRequest('Invalid cursor', 'cursor'));
+          return;
+        }
+        exchange.sendJson(200, page);
+      },
+    },
+  ];
+}

@@ -1,0 +1,284 @@
+import { randomBytes } from 'node:crypto';
+import type { Take, TakePiece } from '../kit/audio/take';
+import type { HttpExchange } from '../kit/http/http-exchange';
+import type { HttpRoute } from '../kit/http/http-route';
+import { playOneShot } from '../kit/http/play-one-shot';
+import { playTake } from '../kit/play-take';
+import { checkKey } from '../kit/sim-keys';
+import { beginTake, type SimKit } from '../kit/sim-vendor';
+import {
+  sendVendorJError,
+  vendorJAuthProblem,
+  vendorJErrorBody,
+  vendorJFaultProblem,
+  type VendorJProblem,
+} from './vendor-j.errors';
+import {
+  parseVendorJRequest,
+  VENDOR_J_MODELS,
+  VENDOR_J_VOICE_NAMES,
+  VENDOR_J_WAV_MODELS,
+  type VendorJRequest,
+} from './vendor-j.request';
+
+export const VENDOR_J_PCM_MIME = 'audio/L16;codec=pcm;rate=24000';
+const SAMPLE_RATE = 24000;
+/** Audio tokens per second of speech, for `usageMetadata`. */
+const AUDIO_TOKENS_PER_SECOND = 25;
+
+/** The key from `x-vendor_j-api-key`, else the `key` query parameter. */
+function authorized(exchange: HttpExchange): string | undefined {
+  const key = exchange.header('x-vendor_j-api-key') ?? exchange.query.get('key') ?? undefined;
+  const check = checkKey(key);
+  if (check !== 'ok') {
+    sendVendorJError(exchange, vendorJAuthProblem(check));
+    return undefined;
+  }
+  return key;
+}
+
+/** `{model}:{verb}` from the last path segment (a `models/` prefix in the id is allowed, as clients send it). */
+function modelCall(exchange: HttpExchange): { model: string; verb: string } {
+  const segment = exchange.params['call'] ?? '';
+  const at = segment.lastIndexOf(':');
+  const model = (at === -1 ? segment : segment.slice(0, at)).replace(/^models\//, '');
+  return { model, verb: at === -1 ? '' : segment.slice(at + 1) };
+}
+
+function modelResource(id: string): Record<string, unknown> {
+  return {
+    name: `models/${id}`,
+    version: '001',
+    displayName: id,
+    description: 'Text-to-speech model: audio out only.',
+    inputTokenLimit: 8192,
+    outputTokenLimit: 16384,
+    supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+  };
+}
+
+/** A page of `items` from `pageToken` (the offset, base64), with the token of the next page if any. */
+function page<T>(
+  exchange: HttpExchange,
+  items: readonly T[],
+  fallbackSize: number,
+): { items: T[]; next?: string } | VendorJProblem {
+  const size = Number(exchange.query.get('pageSize') ?? fallbackSize);
+  if (!Number.isInteger(size) || size < 0) {
+    return { code: 400, status: 'INVALID_ARGUMENT', message: 'pageSize must be a non-negative integer' };
+  }
+  const token = exchange.query.get('pageToken');
+  const offset = token ? Number(Buffer.from(token, 'base64url').toString('utf8')) : 0;
+  if (!Number.isInteger(offset) || offset < 0 || offset > items.length) {
+    return { code: 400, status: 'INVALID_ARGUMENT', message: 'Invalid pageToken' };
+  }
+  const take = Math.min(size === 0 ? fallbackSize : size, 1000);
+  const end = offset + take;
+  return {
+    items: items.slice(offset, end),
+    ...(end < items.length ? { next: Buffer.from(String(end)).toString('base64url') } : {}),
+  };
+}
+
+function usage(text: string, take: Take): Record<string, unknown> {
+  const prompt = Math.max(1, Math.ceil(text.length / 4));
+  const audio = Math.max(1, Math.round((take.durationMs / 1000) * AUDIO_TOKENS_PER_SECOND));
+  return {
+    promptTokenCount: prompt,
+    candidatesTokenCount: audio,
+    totalTokenCount: prompt + audio,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }],
+    candidatesTokensDetails: [{ modality: 'AUDIO', tokenCount: audio }],
+  };
+}
+
+function response(
+  model: string,
+  responseId: string,
+  inline: { mimeType: string; data: Buffer },
+  final?: { text: string; take: Take },
+): Record<string, unknown> {
+  return {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ inlineData: { mimeType: inline.mimeType, data: inline.data.toString('base64') } }],
+        },
+        ...(final ? { finishReason: 'STOP' } : {}),
+        index: 0,
+      },
+    ],
+    ...(final ? { usageMetadata: usage(final.text, final.take) } : {}),
+    modelVersion: model,
+    responseId,
+  };
+}
+
+interface Accepted {
+  readonly key: string;
+  readonly model: string;
+  readonly verb: string;
+  readonly request: VendorJRequest;
+}
+
+function accept(exchange: HttpExchange): Accepted | undefined {
+  const key = authorized(exchange);
+  if (!key) return undefined;
+  const { model, verb } = modelCall(exchange);
+  if (verb !== 'generateContent' && verb !== 'streamGenerateContent') {
+    exchange.send(404, 'text/html; charset=UTF-8', '');
+    return undefined;
+  }
+  if (!VENDOR_J_MODELS.includes(model)) {
+    sendVendorJError(exchange, {
+      code: 404,
+      status: 'NOT_FOUND',
+      message: `models/${model} is not found for API version v1beta, or is not supported for ${verb}.`,
+    });
+    return undefined;
+  }
+  const parsed = parseVendorJRequest(model, exchange.json());
+  if (!parsed.ok) {
+    sendVendorJError(exchange, parsed.problem);
+    return undefined;
+  }
+  return { key, model, verb, request: parsed.request };
+}
+
+export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
+  const pacing = () => kit.state.pacing('vendor_j');
+
+  async function generate(exchange: HttpExchange, accepted: Accepted): Promise<void> {
+    const { model, request } = accepted;
+    const wav = VENDOR_J_WAV_MODELS.includes(model);
+    const { take, fault } = beginTake(kit, {
+      vendor: 'vendor_j',
+      endpoint: 'rest',
+      key: accepted.key,
+      text: request.text,
+      spec: { codec: wav ? 'wav' : 'pcm', sampleRate: SAMPLE_RATE },
+    });
+    const inline = { mimeType: wav ? 'audio/wav' : VENDOR_J_PCM_MIME, data: take.bytes };
+    const body = Buffer.from(
+      JSON.stringify(response(model, newResponseId(), inline, { text: request.text, take })),
+    );
+    await playOneShot(
+      exchange,
+      { status: 200, contentType: 'application/json; charset=UTF-8', body },
+      take.durationMs,
+      pacing(),
+      fault,
+      (f) => sendVendorJError(exchange, vendorJFaultProblem(f)),
+    );
+  }
+
+  /** With `alt=sse` one `data:` event per piece; without it the vendor answers one JSON array of them all. */
+  async function stream(exchange: HttpExchange, accepted: Accepted): Promise<void> {
+    const { model, request } = accepted;
+    const sse = exchange.query.get('alt') === 'sse';
+    const { take, fault } = beginTake(kit, {
+      vendor: 'vendor_j',
+      endpoint: sse ? 'sse' : 'stream',
+      key: accepted.key,
+      text: request.text,
+      spec: { codec: 'pcm', sampleRate: SAMPLE_RATE },
+    });
+    const responseId = newResponseId();
+    const event = (piece: TakePiece): Record<string, unknown> =>
+      response(
+        model,
+        responseId,
+        { mimeType: VENDOR_J_PCM_MIME, data: piece.bytes },
+        piece.last ? { text: request.text, take } : undefined,
+      );
+    const collected: Record<string, unknown>[] = [];
+    const outcome = await playTake(
+      take,
+      {
+        signal: exchange.signal,
+        open: () => {
+          if (sse) exchange.open(200, 'text/event-stream', { connection: 'keep-alive' });
+        },
+        send: async (piece) => {
+          if (!sse) {
+            collected.push(event(piece));
+            return;
+          }
+          await exchange.write(`data: ${JSON.stringify(event(piece))}\r\n\r\n`);
+        },
+        fail: async (f, started) => {
+          const problem = vendorJFaultProblem(f);
+          if (!started || !sse) return sendVendorJError(exchange, problem);
+          // Mid-stream the vendor can only send the error as one more event, then end the body.
+          await exchange.write(`data: ${JSON.stringify(vendorJErrorBody(problem))}\r\n\r\n`);
+          exchange.end();
+        },
+        cut: () => exchange.destroy(),
+      },
+      pacing(),
+      fault,
+    );
+    if (outcome !== 'done') return;
+    if (sse) exchange.end();
+    else exchange.sendJson(200, collected);
+  }
+
+  return [
+    {
+      method: 'POST',
+      path: '/v1beta/models/:call',
+      async handle(exchange) {
+        const accepted = accept(exchange);
+        if (!accepted) return;
+        await (accepted.verb === 'generateContent'
+          ? generate(exchange, accepted)
+          : stream(exchange, accepted));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1beta/models',
+      handle(exchange) {
+        if (!authorized(exchange)) return;
+        const result = page(exchange, VENDOR_J_MODELS, 50);
+        if ('code' in result) return sendVendorJError(exchange, result);
+        exchange.sendJson(200, {
+          models: result.items.map(modelResource),
+          ...(result.next ? { nextPageToken: result.next } : {}),
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1beta/models/:call',
+      handle(exchange) {
+        if (!authorized(exchange)) return;
+        const { model } = modelCall(exchange);
+        if (VENDOR_J_MODELS.includes(model)) return exchange.sendJson(200, modelResource(model));
+        sendVendorJError(exchange, {
+          code: 404,
+          status: 'NOT_FOUND',
+          message: `models/${model} is not found`,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1beta/voices',
+      handle(exchange) {
+        if (!authorized(exchange)) return;
+        const result = page(exchange, VENDOR_J_VOICE_NAMES, 10);
+        if ('code' in result) return sendVendorJError(exchange, result);
+        exchange.sendJson(200, {
+          voices: result.items.map((name) => ({ name: `voices/${name}`, voiceName: name })),
+          ...(result.next ? { nextPageToken: result.next } : {}),
+        });
+      },
+    },
+  ];
+}
+
+function newResponseId(): string {
+  return randomBytes(12).toString('base64url');
+}

@@ -1,0 +1,56 @@
+import type { SynthSettings } from '@router/contracts';
+import { vendorDBody, vendorDErrorMessage } from './vendor-d.adapter';
+
+const base: SynthSettings = {
+  vendor: 'vendor_d',
+  model: 'd_model_3',
+  voice: 'brook',
+  language: null,
+  speed: 1.25,
+  sampleRate: 24000,
+  format: 'wav',
+  options: { instructions: 'Cheerful.' },
+};
+
+describe('vendorDBody', () => {
+  it('maps the settings onto the vendor fields, streaming raw audio', () => {
+    expect(vendorDBody(base, 'Hello there.')).toEqual({
+      model: 'd_model_3',
+      voice: 'brook',
+      input: 'Hello there.',
+      response_format: 'wav',
+      speed: 1.25,
+      stream_format: 'audio',
+      instructions: 'Cheerful.',
+    });
+  });
+
+  it('sends no instructions to the older models, nor a null one', () => {
+    expect(vendorDBody({ ...base, model: 'd_model_1' }, 'x')).not.toHaveProperty('instructions');
+    expect(vendorDBody({ ...base, options: { instructions: null } }, 'x')).not.toHaveProperty('instructions');
+  });
+
+  it('fills the default speed', () => {
+    expect(vendorDBody({ ...base, speed: null }, 'x')['speed']).toBe(1.0);
+  });
+
+  it.each([
+    ['a format it lacks', { format: 'mulaw' }],
+    ['a rate other than 24000', { sampleRate: 16000 }],
+  ])('refuses %s', (_label, patch) => {
+    expect(() => vendorDBody({ ...base, ...patch }, 'x')).toThrow(
+      expect.objectContaining({ code: 'bad_request' }),
+    );
+  });
+});
+
+describe('vendorDErrorMessage', () => {
+  it('reads error.message, else passes the body through', () => {
+    expect(
+      vendorDErrorMessage(
+        '{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error"}}',
+      ),
+    ).toBe('Incorrect API key provided.');
+    expect(vendorDErrorMessage('upstream connect error')).toBe('upstream connect error');
+  });
+});

@@ -1,0 +1,70 @@
+import { RouterError, type SynthSettings } from '@router/contracts';
+import {
+  audioPassThrough,
+  HttpVendorAdapter,
+  readRefusal,
+  stringAt,
+  type AdapterFactory,
+  type AdapterOptions,
+  type SynthesisCall,
+  type SynthesisEvent,
+  type VendorId,
+} from '@router/vendors-core';
+
+const VENDOR: VendorId = 'vendor_g';
+
+/** The router's formats by the vendor's `audio_format` names (`pcm` is raw s16le). */
+const AUDIO_FORMATS: Readonly<Record<string, string>> = {
+  pcm: 'pcm_s16le',
+  wav: 'wav',
+  mp3: 'mp3',
+  mulaw: 'pcm_mulaw',
+  alaw: 'pcm_alaw',
+};
+
+/** The TTS host's request/response endpoint: the raw audio streams in the body as it is made. */
+export const VENDOR_G_TTS_PATH = '/tts';
+
+/** The body of one piece. The rate is always sent: the vendor requires it for the raw formats. */
+export function vendorGBody(settings: SynthSettings, text: string): Record<string, unknown> {
+  const audioFormat = AUDIO_FORMATS[settings.format];
+  if (!audioFormat) throw RouterError.badRequest(`${VENDOR} cannot produce ${settings.format} audio`);
+  const reduceSilence = settings.options['reduce_silence'];
+  return {
+    text,
+    model: settings.model,
+    language: settings.language,
+    voice: settings.voice,
+    audio_format: audioFormat,
+    sample_rate: settings.sampleRate,
+    speed: settings.speed ?? 1.0,
+    // Left out (null), the vendor's own default applies: the request stays as the client wrote it.
+    ...(typeof reduceSilence === 'boolean' ? { reduce_silence: reduceSilence } : {}),
+  };
+}
+
+/** The vendor's refusal text: `{message}` of its error body, else the body itself. */
+export function vendorGErrorMessage(body: string): string {
+  return readRefusal(body, (json) => stringAt(json, 'message'));
+}
+
+/**
+ * vendor_g over its TTS host's `POST /tts` with keep-alive: the raw audio is passed through chunk by chunk as
+ * it arrives, and the take is complete when the body ends cleanly (a cut throws). Errors before audio are
+ * HTTP statuses with `{message}`. The vendor reports an error after the first byte only in HTTP trailers; a
+ * take it abandons that way ends short, which this call cannot tell from a complete one. The org's key goes
+ * in `Authorization: Bearer`.
+ */
+export class VendorGAdapter extends HttpVendorAdapter {
+  constructor(options: AdapterOptions) {
+    super(VENDOR, options, vendorGErrorMessage);
+  }
+
+  async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
+    const body = vendorGBody(call.settings, call.text);
+    const headers = { authorization: `Bearer ${call.apiKey}` };
+    yield* this.exchange({ path: VENDOR_G_TTS_PATH, body, headers, signal: call.signal }, audioPassThrough);
+  }
+}
+
+export const createVendorGAdapter: AdapterFactory = (options) => new VendorGAdapter(options);
