@@ -97,7 +97,7 @@ describe('POST /v1/audio/speech for all ten vendors (e2e, simulated vendors)', (
           .status,
       ).toBe(200);
       const body = {
-        ...(await SETTINGS[vendor]!(vendorKey)),
+        ...(await SETTINGS[vendor](vendorKey)),
         input: `First words for ${vendor}. And the second sentence ${randomUUID().slice(0, 6)}.`,
       };
       const speak = async () => {
