@@ -1,4 +1,11 @@
+import { type Variant, VARIANTS } from './load-plan';
+
+/** The variants a run can measure (the prime variants only fill the cache for the hits). */
+export const MEASURABLE: readonly Variant[] = ['direct', 'proxy', 'miss', 'uncached', 'hot-hit', 'cold-hit'];
+
 export interface BenchOptions {
+  /** Measured side by side, round-robin, in this order. */
+  variants: Variant[];
   /** Requests in flight, one measured level each (the issue asks for 1 and 50). */
   concurrency: number[];
   /** Per variant in the interleaved phase (the time-to-first-byte figures). */
@@ -22,13 +29,18 @@ export interface BenchOptions {
   quietBusyShare: number;
   /** Write V8 CPU profiles of every app to tmp/bench/profiles (slows the apps: figures are then not quotable). */
   cpuProfile: boolean;
+  /** The router processes' LOG_LEVEL (`warn`: per-request info lines cost CPU, see docs/performance.md). */
+  logLevel: string;
+  /** The simulator's audio per streamed chunk (its default when absent): how many chunks a take has. */
+  chunkMs?: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
+  variants: [...MEASURABLE],
   concurrency: [1, 50],
-  requests: 600,
-  cpuRequests: 400,
-  warmup: 100,
+  requests: 300,
+  cpuRequests: 250,
+  warmup: 50,
   hotSentences: 16,
   ttfaMs: 0,
   settleMs: 500,
@@ -37,6 +49,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   quietWaitMs: 60_000,
   quietBusyShare: 0.2,
   cpuProfile: false,
+  logLevel: 'warn',
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -49,9 +62,15 @@ const QUICK: Partial<BenchOptions> = {
 };
 
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--concurrency=1,50] [--requests=N] [--cpu-requests=N]
-  [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N] [--quiet-wait-ms=N] [--cpu-prof]`;
+  [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N] [--quiet-wait-ms=N] [--cpu-prof]
+  [--variants=direct,proxy,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N] [--log-level=warn]`;
 
-type CountOption = Exclude<keyof BenchOptions, 'concurrency' | 'quietBusyShare' | 'cpuProfile'>;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type CountOption = Exclude<
+  keyof BenchOptions,
+  'variants' | 'concurrency' | 'quietBusyShare' | 'cpuProfile' | 'logLevel'
+>;
 
 const FLAGS: Record<string, CountOption> = {
   '--requests': 'requests',
@@ -63,6 +82,7 @@ const FLAGS: Record<string, CountOption> = {
   '--idle-ms': 'idleMs',
   '--phase-max-ms': 'phaseMaxMs',
   '--quiet-wait-ms': 'quietWaitMs',
+  '--chunk-ms': 'chunkMs',
 };
 
 function count(flag: string, text: string, min: number): number {
@@ -82,6 +102,22 @@ export function parseOptions(args: readonly string[]): BenchOptions {
       continue;
     }
     const [flag = '', value = ''] = arg.split('=', 2);
+    if (flag === '--variants') {
+      options.variants = value.split(',').map((v) => {
+        const variant = VARIANTS.find((known) => known === v);
+        if (!variant || !MEASURABLE.includes(variant)) {
+          throw new Error(`--variants: ${v} is not one of ${MEASURABLE.join(', ')}\n${USAGE}`);
+        }
+        return variant;
+      });
+      continue;
+    }
+    if (flag === '--log-level') {
+      if (!LOG_LEVELS.includes(value))
+        throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}\n${USAGE}`);
+      options.logLevel = value;
+      continue;
+    }
     if (flag === '--concurrency') {
       options.concurrency = value.split(',').map((v) => count(flag, v, 1));
       continue;

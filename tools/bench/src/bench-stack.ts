@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
+  adminCli,
   call,
   createOrgWithKey,
   createScratchDatabase,
@@ -42,15 +43,31 @@ export const ROUTER_APPS = [
 export interface BenchStack {
   stack: RunningStack;
   routerKey: string;
+  /** A key of a second org whose retention is 0: nothing of it is looked up in or written to the cache. */
+  uncachedRouterKey: string;
   vendorKey: string;
   voice: string;
+  /** When the stack was up (performance.now()); the cache-service's first timed sweep is a minute later. */
+  startedAt: number;
   /** name → pid of every stack member. */
   pids: Record<string, number>;
-  setPacing(pacing: { ttfaMs: number; factor: number }): Promise<void>;
+  setPacing(pacing: { ttfaMs: number; factor: number; chunkMs?: number }): Promise<void>;
   /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
   vendorCalls(): Promise<number>;
   cacheEntries(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** A second org with retention 0 and one key, made with the admin CLI; returns the key. */
+function orgWithoutCache(adminUrl: string): string {
+  const name = `bench-nocache-${randomUUID().slice(0, 8)}`;
+  const org = adminCli(adminUrl, ['org', 'create', '--name', name, '--retention', '0', '--json']);
+  const orgId = (org.json as { id?: unknown } | undefined)?.id;
+  if (org.code !== 0 || typeof orgId !== 'string') throw new Error(`org create failed: ${org.out}`);
+  const issued = adminCli(adminUrl, ['key', 'issue', orgId, '--json']);
+  const key = (issued.json as { key?: unknown } | undefined)?.key;
+  if (issued.code !== 0 || typeof key !== 'string') throw new Error(`key issue failed: ${issued.out}`);
+  return key;
 }
 
 /** `npm test` sources tmp/services.env; a plain `node dist/tools/bench/main.js` reads it here instead. */
@@ -63,11 +80,15 @@ function loadServicesEnv(): void {
   }
 }
 
-/** With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts). */
+/**
+ * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
+ * `logLevel` replaces BENCH_ENV's, to measure what logging costs.
+ */
 export async function startBenchStack(
   log: (line: string) => void,
-  cpuProfileDir?: string,
+  tuning: { cpuProfileDir?: string; logLevel?: string } = {},
 ): Promise<BenchStack> {
+  const { cpuProfileDir, logLevel } = tuning;
   const ensure = spawnSync('bash', [join(REPO_ROOT, 'tools/services/ensure.sh')], { encoding: 'utf8' });
   if (ensure.status !== 0) throw new Error(`local services: ${ensure.stderr || ensure.stdout}`);
   loadServicesEnv();
@@ -94,6 +115,7 @@ export async function startBenchStack(
       logDir,
       env: {
         ...BENCH_ENV,
+        ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
         ...(cpuProfileDir
           ? {
               NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.preload.js')}`,
@@ -106,6 +128,7 @@ export async function startBenchStack(
     await db.drop();
     throw error;
   }
+  const startedAt = performance.now();
   const pg = new Client({ connectionString: db.url });
   const stop = async (): Promise<void> => {
     await pg.end().catch(() => undefined);
@@ -115,12 +138,15 @@ export async function startBenchStack(
   try {
     await pg.connect();
     const org = createOrgWithKey(stack.adminUrl, `bench-${randomUUID().slice(0, 8)}`);
+    const uncached = orgWithoutCache(stack.adminUrl);
     const vendorKey = `vk-bench-${randomUUID()}`;
-    const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_a', {
-      key: org.key,
-      body: { api_key: vendorKey },
-    });
-    if (put.status !== 200) throw new Error(`storing the vendor_a key: HTTP ${put.status} ${put.text}`);
+    for (const key of [org.key, uncached]) {
+      const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_a', {
+        key,
+        body: { api_key: vendorKey },
+      });
+      if (put.status !== 200) throw new Error(`storing the vendor_a key: HTTP ${put.status} ${put.text}`);
+    }
     const models = await call<{
       providers: Array<{ id: string; models: Array<{ id: string; voices: string[] }> }>;
     }>(stack.gatewayUrl, 'GET', '/v1/models');
@@ -132,7 +158,9 @@ export async function startBenchStack(
     return {
       stack,
       routerKey: org.key,
+      uncachedRouterKey: uncached,
       vendorKey,
+      startedAt,
       voice,
       pids: Object.fromEntries(stack.apps.map((app) => [app.name, app.child.pid as number])),
       async setPacing(pacing) {

@@ -11,7 +11,6 @@ const dir = process.env['BENCH_CPU_PROFILE_DIR'];
 if (dir) {
   const session = new Session();
   session.connect();
-  session.post('Profiler.setSamplingInterval', { interval: 200 });
   session.post('Profiler.enable');
   session.post('Profiler.start');
   process.once('exit', () => {

@@ -27,8 +27,10 @@ interface Target {
 class LoadGenerator {
   private readonly router: Target;
   private readonly direct: Target;
+  private readonly proxy: Target;
+  private readonly uncached: Target;
   /** Next index per sentence stream; the prime streams run ahead of the hits that read them. */
-  private readonly next = { dir: 0, mis: 0, cld: 0, cldPrime: 0, hot: 0 };
+  private readonly next = { dir: 0, prx: 0, mis: 0, unc: 0, cld: 0, cldPrime: 0, hot: 0 };
 
   constructor(private readonly setup: LoadSetup) {
     const pool = (url: string): Pool =>
@@ -70,6 +72,11 @@ class LoadGenerator {
           temperature: 0.6,
         }),
     };
+    this.proxy = { ...this.direct, pool: pool(setup.bareProxyUrl) };
+    this.uncached = {
+      ...this.router,
+      headers: { ...this.router.headers, authorization: `Bearer ${setup.uncachedRouterKey}` },
+    };
   }
 
   async runPhase(spec: PhaseSpec): Promise<PhaseResult> {
@@ -92,7 +99,7 @@ class LoadGenerator {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.router.pool.close(), this.direct.pool.close()]);
+    await Promise.all([this.router.pool.close(), this.direct.pool.close(), this.proxy.pool.close()]);
   }
 
   private textFor(variant: Variant): string {
@@ -118,7 +125,14 @@ class LoadGenerator {
 
   /** One request; returns why it failed, or undefined once its timings are recorded. */
   private async timeText(variant: Variant, text: string, into: VariantResult): Promise<string | undefined> {
-    const target = variant === 'direct' ? this.direct : this.router;
+    const target =
+      variant === 'direct'
+        ? this.direct
+        : variant === 'proxy'
+          ? this.proxy
+          : variant === 'uncached'
+            ? this.uncached
+            : this.router;
     const body = target.body(text);
     const start = performance.now();
     try {

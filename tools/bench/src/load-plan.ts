@@ -5,19 +5,34 @@
 
 /**
  * - direct: the vendor's own request straight to the simulator, a new sentence each time (the baseline);
+ * - proxy: the same request through a bare Node reverse proxy (the reference for one hop, side by side);
  * - miss: through the gateway, a sentence never spoken before (gateway → native-api → worker → simulator);
+ * - uncached: a miss for an org whose retention is 0, so no cache lookup before it and no blob or row after
+ *   it: set beside `miss`, it shows what the cache costs a miss;
  * - hot-hit: through the gateway, one of a few sentences served moments ago (native-api's hot tier);
  * - cold-hit: through the gateway, a sentence cached earlier but not yet read (cache lookup + blob read);
  * - prime-cold / prime-hot: the misses that put the cold-hit and hot-hit sentences in the cache.
  */
-export const VARIANTS = ['direct', 'miss', 'hot-hit', 'cold-hit', 'prime-cold', 'prime-hot'] as const;
+export const VARIANTS = [
+  'direct',
+  'proxy',
+  'miss',
+  'uncached',
+  'hot-hit',
+  'cold-hit',
+  'prime-cold',
+  'prime-hot',
+] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 export interface LoadSetup {
   kind: 'setup';
   gatewayUrl: string;
   simUrl: string;
+  bareProxyUrl: string;
   routerKey: string;
+  /** A key of a second org, with retention 0 (the `uncached` variant). */
+  uncachedRouterKey: string;
   vendorKey: string;
   voice: string;
   /** Keeps this run's sentences apart from any earlier run's against the same database. */
@@ -61,12 +76,16 @@ export type ToLoadGenerator = LoadSetup | PhaseSpec | { kind: 'stop' };
 export type FromLoadGenerator = { kind: 'ready' } | PhaseResult | { kind: 'failed'; message: string };
 
 /** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
-export function streamOf(variant: Variant): 'dir' | 'mis' | 'hot' | 'cld' {
+export function streamOf(variant: Variant): 'dir' | 'prx' | 'mis' | 'unc' | 'hot' | 'cld' {
   switch (variant) {
     case 'direct':
       return 'dir';
+    case 'proxy':
+      return 'prx';
     case 'miss':
       return 'mis';
+    case 'uncached':
+      return 'unc';
     case 'hot-hit':
     case 'prime-hot':
       return 'hot';

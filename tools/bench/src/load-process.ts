@@ -59,3 +59,27 @@ export class LoadProcess {
     });
   }
 }
+
+/** The bare reverse proxy (bare-proxy.ts) in its own process, in front of `upstream`. */
+export async function startBareProxy(
+  upstream: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = fork(join(__dirname, 'bare-proxy.js'), [upstream], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`bare proxy exited with code ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

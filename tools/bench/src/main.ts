@@ -1,16 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@router/testing';
 import { BENCH_ENV, type BenchStack, ROUTER_APPS, startBenchStack } from './bench-stack';
 import { type BenchOptions, parseOptions } from './bench-options';
 import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
-import { LoadProcess } from './load-process';
+import { LoadProcess, startBareProxy } from './load-process';
 import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc-cpu';
+import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
 import {
   checkTargets,
+  markdownTable,
   type CpuRow,
   cpuFigures,
   type InterleavedResult,
@@ -25,8 +27,6 @@ import { round } from './stats';
  * process. It measures and reports; it asserts nothing (a benchmark is not a test).
  */
 
-const MEASURED: Variant[] = ['direct', 'miss', 'hot-hit', 'cold-hit'];
-
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
@@ -37,31 +37,39 @@ interface Measured {
   result: PhaseResult;
   cpu: CpuDelta;
   vendorCalls: number;
+  /** When the phase ran, on the monotonic clock every process shares (for cutting CPU profiles). */
+  window: { fromUs: number; toUs: number };
 }
+
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 class Bench {
   private readonly ticks = clockTicksPerSecond();
-  private readonly pids: Record<string, number>;
   /** Cache rows there should be once every take so far is committed. */
   private expectedEntries = 0;
   readonly warnings: string[] = [];
 
   constructor(
     private readonly stack: BenchStack,
+    /** Every process whose CPU is read: the stack, the bare proxy and the load generator. */
+    private readonly pids: Record<string, number>,
     private readonly load: LoadProcess,
     private readonly options: BenchOptions,
-  ) {
-    this.pids = { ...stack.pids, 'load-generator': load.pid };
-  }
+  ) {}
 
   /**
    * Runs one phase between two CPU readings. With `settle`, the second reading waits until the phase's
    * takes are committed to the cache and a moment more, so work a request leaves behind is counted with it.
    */
-  async measure(spec: Omit<PhaseSpec, 'kind' | 'maxMs'>, settle: boolean): Promise<Measured> {
+  async measure(
+    spec: Omit<PhaseSpec, 'kind' | 'maxMs'>,
+    settle: boolean,
+    maxMs = this.options.phaseMaxMs,
+  ): Promise<Measured> {
     const callsBefore = await this.stack.vendorCalls();
     const before = snapshot(this.pids);
-    const result = await this.load.run({ ...spec, maxMs: this.options.phaseMaxMs });
+    const fromUs = monotonicUs();
+    const result = await this.load.run({ ...spec, maxMs });
     const newTakes = (['miss', 'prime-cold'] as Variant[]).reduce(
       (sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0),
       0,
@@ -69,7 +77,7 @@ class Bench {
     this.expectedEntries +=
       newTakes + (spec.id === 'prime-hot-1' ? (result.variants['prime-hot']?.ttfbMs.length ?? 0) : 0);
     if (settle) {
-      await this.untilCommitted();
+      await this.untilCommitted(spec.id);
       await sleep(this.options.settleMs);
     }
     const after = snapshot(this.pids);
@@ -80,35 +88,103 @@ class Bench {
     }
     if (result.elapsedMs >= this.options.phaseMaxMs)
       this.warnings.push(`${spec.id}: stopped at the time limit`);
-    return { result, cpu: cpuBetween(before, after, this.ticks), vendorCalls };
-  }
-
-  /** CPU each process uses with no requests, per second (timers, heartbeats, pools). */
-  async idleRates(): Promise<{ msPerSecond: Record<string, number>; machineBusyShare: number }> {
-    const before = snapshot(this.pids);
-    await sleep(this.options.idleMs);
-    const delta = cpuBetween(before, snapshot(this.pids), this.ticks);
     return {
-      msPerSecond: Object.fromEntries(
-        Object.entries(delta.processesMs).map(([name, ms]) => [
-          name,
-          round(ms / (delta.elapsedMs / 1000), 3),
-        ]),
-      ),
-      machineBusyShare: round(delta.machineBusyShare, 3),
+      result,
+      cpu: cpuBetween(before, after, this.ticks),
+      vendorCalls,
+      window: { fromUs, toUs: monotonicUs() },
     };
   }
 
-  private async untilCommitted(): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while ((await this.stack.cacheEntries()) < this.expectedEntries) {
-      if (Date.now() > deadline) {
-        this.warnings.push(`cache rows: fewer than the ${this.expectedEntries} expected after 30 s`);
-        return;
-      }
+  /**
+   * CPU each process uses with no requests, per second (timers, heartbeats, pools). After a burst (the
+   * priming) a process may still be collecting garbage for a while, so this waits a moment and keeps, per
+   * process, the lower of two windows.
+   */
+  async idleRates(): Promise<{ msPerSecond: Record<string, number>; machineBusyShare: number }> {
+    await sleep(3000);
+    const window = async (): Promise<CpuDelta> => {
+      const before = snapshot(this.pids);
+      await sleep(this.options.idleMs / 2);
+      return cpuBetween(before, snapshot(this.pids), this.ticks);
+    };
+    const first = await window();
+    const second = await window();
+    const rate = (d: CpuDelta, name: string): number => (d.processesMs[name] ?? 0) / (d.elapsedMs / 1000);
+    return {
+      msPerSecond: Object.fromEntries(
+        Object.keys(this.pids).map((name) => [
+          name,
+          round(Math.min(rate(first, name), rate(second, name)), 3),
+        ]),
+      ),
+      machineBusyShare: round(Math.min(first.machineBusyShare, second.machineBusyShare), 3),
+    };
+  }
+
+  /**
+   * Waits until every take so far has its cache row, or until the count stops growing (a take whose blob
+   * write failed is never committed); a shortfall is reported once and then taken as the new baseline.
+   */
+  private async untilCommitted(phase: string): Promise<void> {
+    let count = await this.stack.cacheEntries();
+    let lastGrowth = Date.now();
+    while (count < this.expectedEntries && Date.now() - lastGrowth < 1500) {
       await sleep(50);
+      const now = await this.stack.cacheEntries();
+      if (now > count) lastGrowth = Date.now();
+      count = now;
+    }
+    if (count < this.expectedEntries) {
+      this.warnings.push(`${phase}: ${this.expectedEntries - count} takes were not committed to the cache`);
+      this.expectedEntries = count;
     }
   }
+}
+
+interface ProfiledPhase {
+  id: string;
+  requests: number;
+  window: { fromUs: number; toUs: number };
+  /** Each process's CPU over the phase, from /proc: what the profile's shares are shares of. */
+  cpuMs: Record<string, number>;
+}
+
+/**
+ * Per CPU phase and router process: where its CPU went. The profiler samples wall time, which a busy
+ * machine inflates, so its shares are applied to the process's CPU time from /proc for the same phase.
+ */
+function renderProfiles(dir: string, pids: Record<string, number>, phases: ProfiledPhase[]): string {
+  const names = new Map(Object.entries(pids).map(([name, pid]) => [pid, name]));
+  const profiles = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => ({ app: names.get(Number(/-(\d+)\.cpuprofile$/.exec(f)?.[1])) ?? f, file: join(dir, f) }))
+    .filter((p) => ROUTER_APPS.includes(p.app))
+    .map((p) => ({ ...p, profile: JSON.parse(readFileSync(p.file, 'utf8')) as CpuProfile }));
+  const out: string[] = ['## Where the router CPU goes (V8 profiles, cut to each phase)', ''];
+  for (const phase of phases.filter((p) => !/^cpu-(direct|proxy)-/.test(p.id))) {
+    out.push(`### ${phase.id} (${phase.requests} requests)`, '');
+    for (const { app, profile } of profiles) {
+      const perRequest = (phase.cpuMs[app] ?? 0) / Math.max(1, phase.requests);
+      if (perRequest < 0.05) continue;
+      const s = summarizeProfile(profile, phase.window, 10);
+      const cell = (c: Cost | undefined): Array<string | number> =>
+        c ? [c.name, round(c.share * perRequest, 3), `${Math.round(c.share * 100)}%`] : ['', '', ''];
+      out.push(
+        `${app}: ${perRequest.toFixed(2)} ms CPU/request (/proc); main-thread shares from the profile`,
+        '',
+        markdownTable(
+          ['module', '≈ ms/req', 'share', 'function (self time)', '≈ ms/req ', 'share '],
+          Array.from({ length: Math.max(s.byModule.length, s.byFunction.length) }, (_, i) => [
+            ...cell(s.byModule[i]),
+            ...cell(s.byFunction[i]),
+          ]),
+        ),
+        '',
+      );
+    }
+  }
+  return out.join('\n');
 }
 
 function machineInfo(): Record<string, unknown> {
@@ -145,6 +221,9 @@ async function waitForQuietMachine(options: BenchOptions): Promise<number> {
   }
 }
 
+/** Variants whose every request is a vendor call. */
+const CALLS_VENDOR: ReadonlySet<Variant> = new Set(['direct', 'proxy', 'miss', 'uncached']);
+
 async function run(options: BenchOptions): Promise<void> {
   const busyBeforeStart = await waitForQuietMachine(options);
   const started = new Date();
@@ -156,42 +235,70 @@ async function run(options: BenchOptions): Promise<void> {
     mkdirSync(profileDir, { recursive: true });
     log(`CPU profiles of every app go to ${profileDir} (profiling slows them: do not quote these figures)`);
   }
-  const stack = await startBenchStack(log, options.cpuProfile ? profileDir : undefined);
+  const stack = await startBenchStack(log, {
+    ...(options.cpuProfile ? { cpuProfileDir: profileDir } : {}),
+    logLevel: options.logLevel,
+  });
   let load: LoadProcess | undefined;
+  let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
+  const profiled: ProfiledPhase[] = [];
+  let pids: Record<string, number> = {};
   try {
-    await stack.setPacing({ ttfaMs: options.ttfaMs, factor: 0 });
+    await stack.setPacing({
+      ttfaMs: options.ttfaMs,
+      factor: 0,
+      ...(options.chunkMs !== undefined ? { chunkMs: options.chunkMs } : {}),
+    });
+    proxy = await startBareProxy(stack.stack.simUrl);
     const maxConcurrency = Math.max(...options.concurrency);
     load = await LoadProcess.start({
       gatewayUrl: stack.stack.gatewayUrl,
       simUrl: stack.stack.simUrl,
+      bareProxyUrl: proxy.url,
       routerKey: stack.routerKey,
-      vendorKey: stack.vendorKey,
+      uncachedRouterKey: stack.uncachedRouterKey,
       voice: stack.voice,
+      vendorKey: stack.vendorKey,
       runId: randomBytes(4).toString('hex'),
       hotSentences: options.hotSentences,
       maxConcurrency,
     });
-    const bench = new Bench(stack, load, options);
+    pids = { ...stack.pids, 'bare-proxy': proxy.pid, 'load-generator': load.pid };
+    const bench = new Bench(stack, pids, load, options);
+    const variants = options.variants;
 
     // Every cold hit reads a sentence cached here and never read since; the hot ones are read once more so
     // they sit in native-api's hot tier.
-    const coldNeeded = options.concurrency.reduce(
-      (sum, c) => sum + options.warmup * (c > 1 ? 2 : 1) + options.requests + options.cpuRequests,
-      0,
-    );
-    log(`priming ${coldNeeded} cold-hit and ${options.hotSentences} hot-hit sentences`);
-    await bench.measure(
-      { id: 'prime-cold', variants: ['prime-cold'], perVariant: coldNeeded, concurrency: maxConcurrency },
-      true,
-    );
-    const hotSpec = {
-      variants: ['prime-hot'] as Variant[],
-      perVariant: options.hotSentences,
-      concurrency: 1,
-    };
-    await bench.measure({ id: 'prime-hot-1', ...hotSpec }, true);
-    await bench.measure({ id: 'prime-hot-2', ...hotSpec }, true);
+    if (variants.includes('cold-hit')) {
+      const coldNeeded = options.concurrency.reduce(
+        (sum, c) => sum + options.warmup * (c > 1 ? 2 : 1) + options.requests + options.cpuRequests,
+        0,
+      );
+      log(`priming ${coldNeeded} cold-hit sentences`);
+      await bench.measure(
+        { id: 'prime-cold', variants: ['prime-cold'], perVariant: coldNeeded, concurrency: maxConcurrency },
+        true,
+        3 * options.phaseMaxMs,
+      );
+    }
+    if (variants.includes('hot-hit')) {
+      log(`priming ${options.hotSentences} hot-hit sentences`);
+      const hotSpec = {
+        variants: ['prime-hot'] as Variant[],
+        perVariant: options.hotSentences,
+        concurrency: 1,
+      };
+      await bench.measure({ id: 'prime-hot-1', ...hotSpec }, true);
+      await bench.measure({ id: 'prime-hot-2', ...hotSpec }, true);
+    }
 
+    // The cache-service's first timed sweep (a bucket listing) comes a minute after its start: let it pass
+    // before measuring, so no phase is charged with it.
+    const sweepDue = stack.startedAt + 65_000 - performance.now();
+    if (sweepDue > 0) {
+      log(`waiting ${Math.round(sweepDue / 1000)} s for the cache-service's first timed sweep to pass`);
+      await sleep(sweepDue);
+    }
     log(`measuring idle CPU for ${options.idleMs} ms`);
     const idle = await bench.idleRates();
 
@@ -200,17 +307,20 @@ async function run(options: BenchOptions): Promise<void> {
     for (const concurrency of options.concurrency) {
       log(`${concurrency} concurrent: warm-up`);
       const warmup = options.warmup * (concurrency > 1 ? 2 : 1);
-      await bench.measure(
-        { id: `warmup-${concurrency}`, variants: MEASURED, perVariant: warmup, concurrency },
-        true,
-      );
+      await bench.measure({ id: `warmup-${concurrency}`, variants, perVariant: warmup, concurrency }, true);
       log(`${concurrency} concurrent: ${options.requests} requests per variant, interleaved`);
       const mixed = await bench.measure(
-        { id: `interleaved-${concurrency}`, variants: MEASURED, perVariant: options.requests, concurrency },
+        { id: `interleaved-${concurrency}`, variants, perVariant: options.requests, concurrency },
         true,
       );
-      interleaved.push(interleavedFigures(concurrency, mixed.result, mixed.cpu, mixed.vendorCalls));
-      for (const variant of MEASURED) {
+      const level = interleavedFigures(concurrency, mixed.result, mixed.cpu, mixed.vendorCalls);
+      if (level.vendorCalls !== level.expectedVendorCalls) {
+        bench.warnings.push(
+          `interleaved-${concurrency}: ${level.vendorCalls} vendor calls, expected ${level.expectedVendorCalls}`,
+        );
+      }
+      interleaved.push(level);
+      for (const variant of variants) {
         log(`${concurrency} concurrent: ${variant} alone, ${options.cpuRequests} requests (CPU)`);
         const alone = await bench.measure(
           {
@@ -222,32 +332,28 @@ async function run(options: BenchOptions): Promise<void> {
           true,
         );
         const succeeded = alone.result.variants[variant]?.ttfbMs.length ?? 0;
-        cpuRows.push(
-          cpuFigures({
-            variant,
-            concurrency,
-            result: alone.result,
-            cpu: alone.cpu,
-            routerApps: ROUTER_APPS,
-            idleMsPerSecond: idle.msPerSecond,
-            vendorCalls: alone.vendorCalls,
-            expectedVendorCalls: variant === 'direct' || variant === 'miss' ? succeeded : 0,
-          }),
-        );
-      }
-    }
-    for (const level of interleaved) {
-      if (level.vendorCalls !== level.expectedVendorCalls) {
-        bench.warnings.push(
-          `interleaved-${level.concurrency}: ${level.vendorCalls} vendor calls, expected ${level.expectedVendorCalls}`,
-        );
-      }
-    }
-    for (const row of cpuRows) {
-      if (row.vendorCalls !== row.expectedVendorCalls) {
-        bench.warnings.push(
-          `cpu-${row.variant}-${row.concurrency}: ${row.vendorCalls} vendor calls, expected ${row.expectedVendorCalls}`,
-        );
+        profiled.push({
+          id: `cpu-${variant}-${concurrency}`,
+          requests: succeeded,
+          window: alone.window,
+          cpuMs: alone.cpu.processesMs,
+        });
+        const row = cpuFigures({
+          variant,
+          concurrency,
+          result: alone.result,
+          cpu: alone.cpu,
+          routerApps: ROUTER_APPS,
+          idleMsPerSecond: idle.msPerSecond,
+          vendorCalls: alone.vendorCalls,
+          expectedVendorCalls: CALLS_VENDOR.has(variant) ? succeeded : 0,
+        });
+        if (row.vendorCalls !== row.expectedVendorCalls) {
+          bench.warnings.push(
+            `cpu-${variant}-${concurrency}: ${row.vendorCalls} vendor calls, expected ${row.expectedVendorCalls}`,
+          );
+        }
+        cpuRows.push(row);
       }
     }
 
@@ -264,8 +370,13 @@ async function run(options: BenchOptions): Promise<void> {
       startedAt: started.toISOString(),
       durationS: round((Date.now() - started.getTime()) / 1000, 1),
       options,
-      env: BENCH_ENV,
-      simulator: { vendor: 'vendor_a', ttfaMs: options.ttfaMs, factor: 0 },
+      env: { ...BENCH_ENV, LOG_LEVEL: options.logLevel },
+      simulator: {
+        vendor: 'vendor_a',
+        ttfaMs: options.ttfaMs,
+        factor: 0,
+        chunkMs: options.chunkMs ?? 'default',
+      },
       machine,
       idleCpuMsPerSecond: idle.msPerSecond,
       interleaved,
@@ -285,7 +396,7 @@ async function run(options: BenchOptions): Promise<void> {
         `## Router benchmark ${started.toISOString()} (${output.durationS} s)`,
         '',
         `machine: ${JSON.stringify(machine)}`,
-        `idle router CPU (ms/s): ${JSON.stringify(idle.msPerSecond)}`,
+        `idle CPU (ms/s): ${JSON.stringify(idle.msPerSecond)}`,
         '',
         report,
         ...(bench.warnings.length ? ['warnings:', ...bench.warnings.map((w) => `- ${w}`), ''] : []),
@@ -295,7 +406,14 @@ async function run(options: BenchOptions): Promise<void> {
     );
   } finally {
     await load?.stop();
+    await proxy?.stop();
     await stack.stop();
+  }
+  // The apps write their profiles as they exit, so only now are they complete.
+  if (options.cpuProfile) {
+    const summary = renderProfiles(profileDir, pids, profiled);
+    writeFileSync(join(REPO_ROOT, 'tmp', 'bench', 'profile-summary.md'), summary);
+    process.stdout.write(`${summary}\nwritten: tmp/bench/profile-summary.md\n`);
   }
 }
 

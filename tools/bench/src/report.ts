@@ -26,6 +26,8 @@ export interface TtfbRow {
   /** This variant's percentile divided by the direct-to-simulator one from the same run. */
   p50VsDirect: number;
   p99VsDirect: number;
+  /** Body bytes per successful request (the audio each path moved). */
+  bytesPerRequest: number;
 }
 
 export interface InterleavedResult {
@@ -35,6 +37,11 @@ export interface InterleavedResult {
   /** Router miss minus direct, at each percentile (difference of percentiles, not of paired samples). */
   overheadP50Ms: number;
   overheadP99Ms: number;
+  /** The bare reverse proxy minus direct: what one plain Node hop costs in the same run. */
+  bareProxyOverheadP50Ms: number;
+  bareProxyOverheadP99Ms: number;
+  /** Miss minus uncached: what the cache lookup before a miss adds to its first byte. */
+  cacheOnMissP50Ms: number;
   machineBusyShare: number;
   vendorCalls: number;
   expectedVendorCalls: number;
@@ -52,6 +59,7 @@ export interface CpuRow {
   routerCpuMsPerRequestRaw: number;
   perProcessMsPerRequest: Record<string, number>;
   simulatorCpuMsPerRequest: number;
+  bareProxyCpuMsPerRequest: number;
   loadGeneratorCpuMsPerRequest: number;
   /** Every process on the machine, ours or not. */
   machineCpuMsPerRequest: number;
@@ -85,9 +93,12 @@ export function interleavedFigures(
       mean: round(s.mean, 3),
       p50VsDirect: round(s.p50 / direct.p50),
       p99VsDirect: round(s.p99 / direct.p99),
+      bytesPerRequest: s.n > 0 ? Math.round(r.bytes / s.n) : 0,
     });
   }
   const miss = summarize(result.variants.miss?.ttfbMs ?? []);
+  const proxy = summarize(result.variants.proxy?.ttfbMs ?? []);
+  const uncached = summarize(result.variants.uncached?.ttfbMs ?? []);
   const succeeded = (v: Variant): number => result.variants[v]?.ttfbMs.length ?? 0;
   return {
     concurrency,
@@ -95,9 +106,12 @@ export function interleavedFigures(
     rows,
     overheadP50Ms: round(miss.p50 - direct.p50, 3),
     overheadP99Ms: round(miss.p99 - direct.p99, 3),
+    bareProxyOverheadP50Ms: round(proxy.p50 - direct.p50, 3),
+    bareProxyOverheadP99Ms: round(proxy.p99 - direct.p99, 3),
+    cacheOnMissP50Ms: round(miss.p50 - uncached.p50, 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
     vendorCalls,
-    expectedVendorCalls: succeeded('direct') + succeeded('miss'),
+    expectedVendorCalls: succeeded('direct') + succeeded('proxy') + succeeded('miss') + succeeded('uncached'),
   };
 }
 
@@ -136,6 +150,7 @@ export function cpuFigures(args: {
     routerCpuMsPerRequestRaw: round(per(raw), 3),
     perProcessMsPerRequest: Object.fromEntries(routerApps.map((name) => [name, round(per(net(name)), 3)])),
     simulatorCpuMsPerRequest: round(per(cpu.processesMs['vendor-sim'] ?? 0), 3),
+    bareProxyCpuMsPerRequest: round(per(net('bare-proxy')), 3),
     loadGeneratorCpuMsPerRequest: round(per(cpu.processesMs['load-generator'] ?? 0), 3),
     machineCpuMsPerRequest: round(per(cpu.machineBusyMs), 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
@@ -211,11 +226,23 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
       `### ${level.concurrency} concurrent: time to first audio byte, variants interleaved (${level.elapsedMs} ms, machine ${Math.round(level.machineBusyShare * 100)}% busy)`,
       '',
       markdownTable(
-        ['variant', 'n', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 / direct', 'p99 / direct'],
-        level.rows.map((r) => [r.variant, r.n, r.errors, r.p50, r.p90, r.p99, r.p50VsDirect, r.p99VsDirect]),
+        ['variant', 'n', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 / direct', 'p99 / direct', 'bytes'],
+        level.rows.map((r) => [
+          r.variant,
+          r.n,
+          r.errors,
+          r.p50,
+          r.p90,
+          r.p99,
+          r.p50VsDirect,
+          r.p99VsDirect,
+          r.bytesPerRequest,
+        ]),
       ),
       '',
       `router overhead on a miss (miss − direct): p50 ${fmt(level.overheadP50Ms)} ms, p99 ${fmt(level.overheadP99Ms)} ms; ` +
+        `bare proxy (proxy − direct): p50 ${fmt(level.bareProxyOverheadP50Ms)} ms, p99 ${fmt(level.bareProxyOverheadP99Ms)} ms; ` +
+        `cache lookup on a miss (miss − uncached): p50 ${fmt(level.cacheOnMissP50Ms)} ms; ` +
         `vendor calls ${level.vendorCalls} (expected ${level.expectedVendorCalls})`,
       '',
     );
@@ -235,6 +262,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
         'native-api',
         'workers',
         'cache-svc',
+        'bare proxy',
         'simulator',
         'machine',
         'busy',
@@ -257,6 +285,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
           3,
         ),
         r.perProcessMsPerRequest['cache-service'] ?? Number.NaN,
+        r.bareProxyCpuMsPerRequest,
         r.simulatorCpuMsPerRequest,
         r.machineCpuMsPerRequest,
         `${Math.round(r.machineBusyShare * 100)}%`,

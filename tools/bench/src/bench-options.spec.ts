@@ -1,0 +1,39 @@
+import { DEFAULT_OPTIONS, MEASURABLE, parseOptions } from './bench-options';
+
+describe('parseOptions', () => {
+  it('gives the defaults without arguments: 1 and 50 concurrent, every measurable variant', () => {
+    expect(parseOptions([])).toEqual(DEFAULT_OPTIONS);
+    expect(DEFAULT_OPTIONS.concurrency).toEqual([1, 50]);
+    expect(DEFAULT_OPTIONS.variants).toEqual([...MEASURABLE]);
+  });
+
+  it('reads counts, lists and flags', () => {
+    const o = parseOptions([
+      '--concurrency=1,8',
+      '--requests=300',
+      '--variants=direct,miss',
+      '--cpu-prof',
+      '--ttfa-ms=0',
+    ]);
+    expect(o.concurrency).toEqual([1, 8]);
+    expect(o.requests).toBe(300);
+    expect(o.variants).toEqual(['direct', 'miss']);
+    expect(o.cpuProfile).toBe(true);
+    expect(o.ttfaMs).toBe(0);
+    expect(parseOptions(['--log-level=info']).logLevel).toBe('info');
+  });
+
+  it('makes --quick small, and later arguments still win', () => {
+    const o = parseOptions(['--quick', '--requests=90']);
+    expect(o.requests).toBe(90);
+    expect(o.cpuRequests).toBeLessThan(DEFAULT_OPTIONS.cpuRequests);
+  });
+
+  it('refuses unknown arguments, bad counts and variants that only prime', () => {
+    expect(() => parseOptions(['--fast'])).toThrow('unknown argument --fast');
+    expect(() => parseOptions(['--requests=0'])).toThrow('--requests must be an integer >= 1');
+    expect(() => parseOptions(['--concurrency=1,x'])).toThrow('--concurrency');
+    expect(() => parseOptions(['--variants=prime-cold'])).toThrow('prime-cold is not one of');
+    expect(() => parseOptions(['--log-level=loud'])).toThrow('--log-level must be one of');
+  });
+});
