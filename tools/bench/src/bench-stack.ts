@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { dropBucket } from './bench-bucket';
 import {
   adminCli,
   call,
@@ -106,12 +107,13 @@ export async function startBenchStack(
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   log(`database ${db.name}; app logs in ${logDir}`);
+  const bucket = `router-bench-${db.name.slice(-8)}`;
   let stack: RunningStack;
   try {
     stack = await startStack({
       databaseUrl: db.url,
       natsUrl: services.natsUrl,
-      s3: { ...services.s3, bucket: `router-bench-${db.name.slice(-8)}` },
+      s3: { ...services.s3, bucket },
       logDir,
       env: {
         ...BENCH_ENV,
@@ -134,6 +136,9 @@ export async function startBenchStack(
     await pg.end().catch(() => undefined);
     await stack.stop();
     await db.drop();
+    await dropBucket(services.s3, bucket).catch((error: unknown) =>
+      log(`bucket ${bucket} not removed: ${error instanceof Error ? error.message : String(error)}`),
+    );
   };
   try {
     await pg.connect();
