@@ -48,3 +48,31 @@ describe('Take', () => {
     expect(await staying).toBe('1|2');
   });
 });
+
+describe('Take followers and their abort signals', () => {
+  it('adds one abort listener per follower whatever the number of waits, and removes it at the end', async () => {
+    const take = new Take('audio/pcm');
+    const signal = new AbortController().signal;
+    let added = 0;
+    let removed = 0;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = (...args: Parameters<AbortSignal['addEventListener']>) => {
+      added += 1;
+      add(...args);
+    };
+    signal.removeEventListener = (...args: Parameters<AbortSignal['removeEventListener']>) => {
+      removed += 1;
+      remove(...args);
+    };
+    const following = collect(take.follow(signal));
+    for (let i = 0; i < 20; i += 1) {
+      await new Promise((r) => setImmediate(r));
+      take.push(Buffer.from(String(i % 10)));
+    }
+    take.complete({ words: null, cached: true });
+    expect((await following).split('|')).toHaveLength(20);
+    expect(added).toBe(1);
+    expect(removed).toBe(1);
+  });
+});

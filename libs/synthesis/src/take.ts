@@ -51,20 +51,28 @@ export class Take {
   /** Every chunk from the first, then live ones, until the take ends; throws the take's failure. */
   async *follow(signal?: AbortSignal): AsyncGenerator<Buffer> {
     let next = 0;
-    for (;;) {
-      while (next < this.chunks.length) {
+    // One abort listener per follower (not per wait), removed when the follower stops.
+    let wakeOnAbort: (() => void) | undefined;
+    const onAbort = (): void => wakeOnAbort?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        while (next < this.chunks.length) {
+          if (signal?.aborted) return;
+          yield this.chunks[next++];
+        }
+        if (this.finished) {
+          if (this.failure !== undefined) throw this.failure;
+          return;
+        }
         if (signal?.aborted) return;
-        yield this.chunks[next++];
+        await new Promise<void>((resolve) => {
+          wakeOnAbort = resolve;
+          this.wake.push(resolve);
+        });
       }
-      if (this.finished) {
-        if (this.failure !== undefined) throw this.failure;
-        return;
-      }
-      if (signal?.aborted) return;
-      await new Promise<void>((resolve) => {
-        this.wake.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
