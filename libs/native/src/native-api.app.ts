@@ -17,7 +17,8 @@ import {
 } from '@router/service-kit';
 import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
-import { OrgRetention } from './speech/org-retention';
+import { OrgRetention } from './reply/org-retention';
+import { ReplyPlanner } from './reply/reply-plan';
 import { SpeechService } from './speech/speech.service';
 import { OPENAPI_DOCUMENT } from './tokens';
 
@@ -69,10 +70,10 @@ export async function startNativeApi(
     if (event.kind === 'org') retention.forget(event.orgId);
   });
   await orgChanges.ready();
+  const planner = new ReplyPlanner({ retention, cacheKeySecret: config.cacheKeySecret });
   const speech = new SpeechService({
     resolver: pipeline.resolver,
-    retention,
-    cacheKeySecret: config.cacheKeySecret,
+    planner,
     lookAhead: config.lookAhead,
     logger: deps.logger,
   });

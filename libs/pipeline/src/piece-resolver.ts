@@ -6,6 +6,7 @@ import {
   cacheObjectNames,
   cacheUsageV1,
   type SynthSettings,
+  synthStopV1,
   synthTakeV1,
   type WordTiming,
 } from '@router/contracts';
@@ -21,6 +22,8 @@ export interface PieceRequest {
   cacheKey: string;
   /** False at retention 0 (nothing read from or written to the cache) and for a dictionary's first use. */
   cache: boolean;
+  /** On interruption the vendor finishes (and the worker caches) this piece's take instead of stopping it. */
+  finishesOnInterrupt: boolean;
 }
 
 /** A piece's audio, from memory, the cache or a worker; chunks are the vendor's bytes, untouched. */
@@ -32,6 +35,11 @@ export interface PieceAudio {
   words(): Promise<WordTiming[] | null>;
   /** Stops reading; a take already running at a worker still finishes and is cached. */
   cancel(): void;
+  /**
+   * Stops reading because the listener interrupted: the take is also stopped at the vendor (not cached) once
+   * no other request follows it, unless the piece's vendor finishes takes on interruption.
+   */
+  interrupt(): void;
 }
 
 export interface PieceResolverDeps {
@@ -92,12 +100,14 @@ export class PieceResolver {
       chunks: asAsync([found.audio]),
       words: () => Promise.resolve(found.words),
       cancel: () => undefined,
+      interrupt: () => undefined,
     };
   }
 
   private async fromWorker(piece: PieceRequest): Promise<PieceAudio> {
+    const { bus } = this.deps;
     const worker = await this.deps.workers.pick(piece.cacheKey);
-    const stream = this.deps.bus.requestStream(
+    const stream = bus.requestStream(
       addressedTo(synthTakeV1, worker),
       {
         orgId: piece.orgId,
@@ -138,6 +148,17 @@ export class PieceResolver {
       })(),
       words: () => trailer.then((t) => t.words),
       cancel: () => stream.cancel(),
+      interrupt: () => {
+        stream.cancel();
+        if (piece.finishesOnInterrupt) return;
+        bus
+          .publish(addressedTo(synthStopV1, worker), {
+            orgId: piece.orgId,
+            cacheKey: piece.cacheKey,
+            cache: piece.cache,
+          })
+          .catch(() => undefined);
+      },
     };
   }
 }

@@ -1,9 +1,11 @@
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
+import { AsyncQueue } from './async-queue';
 import { playReply } from './reply';
 
 function fakeResolver(delays: Record<string, number>) {
   const started: string[] = [];
   const cancelled: string[] = [];
+  const interrupted: string[] = [];
   const resolver = {
     resolve: async (piece: PieceRequest): Promise<PieceAudio> => {
       started.push(piece.text);
@@ -17,10 +19,11 @@ function fakeResolver(delays: Record<string, number>) {
         })(),
         words: () => Promise.resolve(null),
         cancel: () => cancelled.push(piece.text),
+        interrupt: () => interrupted.push(piece.text),
       };
     },
   } as unknown as PieceResolver;
-  return { resolver, started, cancelled };
+  return { resolver, started, cancelled, interrupted };
 }
 
 const piece = (text: string): PieceRequest => ({
@@ -28,6 +31,7 @@ const piece = (text: string): PieceRequest => ({
   text,
   cacheKey: 'k'.repeat(64),
   cache: true,
+  finishesOnInterrupt: false,
   settings: {
     vendor: 'vendor_a',
     model: 'm',
@@ -44,38 +48,87 @@ describe('playReply', () => {
   it('plays pieces in order even when later ones resolve first', async () => {
     const { resolver } = fakeResolver({ one: 30, two: 0, three: 10 });
     const out: string[] = [];
-    for await (const p of playReply(resolver, ['one', 'two', 'three'].map(piece), 2)) {
-      for await (const c of p.chunks) out.push(`${p.index}:${c.toString()}`);
+    for await (const p of playReply(resolver, ['one', 'two', 'three'].map(piece), { lookAhead: 2 })) {
+      for await (const c of p.audio!.chunks) out.push(`${p.index}:${c.toString()}`);
     }
     expect(out).toEqual(['0:one', '1:two', '2:three']);
   });
 
   it('resolves at most lookAhead pieces beyond the one playing', async () => {
     const { resolver, started } = fakeResolver({});
-    const reply = playReply(resolver, ['a', 'b', 'c', 'd', 'e'].map(piece), 1);
+    const reply = playReply(resolver, ['a', 'b', 'c', 'd', 'e'].map(piece), { lookAhead: 1 });
     await reply.next();
     expect(started).toEqual(['a', 'b']);
     await reply.return(undefined);
   });
 
   it('cancels what was resolved ahead and asks for nothing more when the listener stops', async () => {
-    const { resolver, started, cancelled } = fakeResolver({});
-    const reply = playReply(resolver, ['a', 'b', 'c', 'd'].map(piece), 2);
+    const { resolver, started, cancelled, interrupted } = fakeResolver({});
+    const reply = playReply(resolver, ['a', 'b', 'c', 'd'].map(piece), { lookAhead: 2 });
     await reply.next();
     await reply.return(undefined);
     await new Promise((r) => setImmediate(r));
     expect(started).toEqual(['a', 'b', 'c']);
     expect(cancelled.sort()).toEqual(['b', 'c']);
+    expect(interrupted).toEqual([]);
   });
 
-  it("surfaces a piece's failure in its turn, after the pieces before it", async () => {
+  it('interrupts what was resolved ahead when the listener interrupted', async () => {
+    const { resolver, cancelled, interrupted } = fakeResolver({});
+    const stop = new AbortController();
+    const reply = playReply(resolver, ['a', 'b', 'c', 'd'].map(piece), {
+      lookAhead: 2,
+      interrupted: stop.signal,
+    });
+    await reply.next();
+    stop.abort();
+    await reply.return(undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(interrupted.sort()).toEqual(['b', 'c']);
+    expect(cancelled).toEqual([]);
+  });
+
+  it("surfaces a piece's failure in its turn, then goes on with the pieces after it", async () => {
     const { resolver } = fakeResolver({});
-    const seen: number[] = [];
-    await expect(
-      (async () => {
-        for await (const p of playReply(resolver, ['a', 'boom', 'c'].map(piece), 2)) seen.push(p.index);
-      })(),
-    ).rejects.toThrow('vendor failed');
-    expect(seen).toEqual([0]);
+    const seen: string[] = [];
+    for await (const p of playReply(resolver, ['a', 'boom', 'c'].map(piece), { lookAhead: 2 })) {
+      seen.push(`${p.index}:${p.request.text}:${p.failure ? p.failure.code : 'audio'}`);
+    }
+    // An unknown error is the router's own failure by the time a client could see it.
+    expect(seen).toEqual(['0:a:audio', '1:boom:internal', '2:c:audio']);
+  });
+
+  it('ends at once when the client leaves while the next piece is still to come, and cancels it later', async () => {
+    const { resolver, cancelled } = fakeResolver({ slow: 50 });
+    const left = new AbortController();
+    const text = new AsyncQueue<PieceRequest>();
+    const reply = playReply(resolver, text, { lookAhead: 1, left: left.signal });
+    text.push(piece('slow'));
+    const first = reply.next();
+    setTimeout(() => left.abort(), 5);
+    await expect(first).resolves.toEqual({ done: true, value: undefined });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(cancelled).toEqual(['slow']);
+  });
+
+  it('interrupts the piece it was waiting for when the listener interrupts', async () => {
+    const { resolver, interrupted } = fakeResolver({ slow: 50 });
+    const stop = new AbortController();
+    const reply = playReply(resolver, [piece('slow')], { lookAhead: 1, interrupted: stop.signal });
+    const first = reply.next();
+    stop.abort();
+    await expect(first).resolves.toEqual({ done: true, value: undefined });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(interrupted).toEqual(['slow']);
+  });
+
+  it('stops waiting for more text when halted', async () => {
+    const { resolver } = fakeResolver({});
+    const left = new AbortController();
+    const text = new AsyncQueue<PieceRequest>();
+    const reply = playReply(resolver, text, { lookAhead: 1, left: left.signal });
+    const first = reply.next();
+    left.abort();
+    await expect(first).resolves.toEqual({ done: true, value: undefined });
   });
 });

@@ -1,51 +1,118 @@
+import type { RouterError } from '@router/contracts';
 import { asAsync, type PieceAudio, type PieceRequest, type PieceResolver } from './piece-resolver';
+import { asRouterError } from './router-errors';
+
+/** One piece of a reply as it comes up to play: its audio, or why it could not be resolved. */
+export type PlayedPiece<P extends PieceRequest> = { request: P; index: number } & (
+  { audio: PieceAudio; failure?: undefined } | { audio?: undefined; failure: RouterError }
+);
+
+export interface PlayOptions {
+  /** Pieces resolved ahead of the one playing. */
+  lookAhead: number;
+  /**
+   * The client went away: the reply ends at once; pieces resolved ahead are cancelled (takes already running
+   * finish and are cached).
+   */
+  left?: AbortSignal;
+  /**
+   * The listener interrupted: the reply ends at once; pieces resolved ahead are interrupted (stopped at the
+   * vendor, see PieceAudio.interrupt).
+   */
+  interrupted?: AbortSignal;
+}
+
+const HALTED = Symbol('halted');
 
 /**
  * A reply's pieces in order. Later pieces are resolved ahead, within `lookAhead`, so each starts the moment
- * the one before ends; the chunks of a piece still being synthesized flow as they arrive. Stopping early
- * (the client left) cancels what was resolved ahead: takes already running finish and are cached, pieces
- * not yet asked for are dropped.
+ * the one before ends; the chunks of a piece still being synthesized flow as they arrive. A piece that fails
+ * to resolve comes up in its place with its failure; the consumer decides whether the reply goes on.
+ *
+ * Every piece the reply resolved and did not hand over is released when it ends: cancelled when the client
+ * left or stopped reading, interrupted when `interrupted` fired. Pieces not yet asked for are dropped. The
+ * consumer releases the piece it holds itself.
  */
-export async function* playReply(
+export async function* playReply<P extends PieceRequest>(
   resolver: PieceResolver,
-  pieces: AsyncIterable<PieceRequest> | Iterable<PieceRequest>,
-  lookAhead: number,
-): AsyncGenerator<PieceAudio & { index: number }> {
-  const pending: Array<Promise<PieceAudio>> = [];
+  pieces: AsyncIterable<P> | Iterable<P>,
+  options: PlayOptions,
+): AsyncGenerator<PlayedPiece<P>> {
+  const pending: Array<{ request: P; audio: Promise<PieceAudio> }> = [];
   const source = toAsyncIterator(pieces);
+  const { halted, haltedOrDone, release } = haltOn([options.left, options.interrupted]);
   let exhausted = false;
   let index = 0;
   /** Keeps `limit` pieces resolving: the next to play plus `lookAhead`, or only `lookAhead` while one plays. */
   const fill = async (limit: number): Promise<void> => {
     while (!exhausted && pending.length < limit) {
-      const next = await source.next();
+      const next = await haltedOrDone(source.next());
+      if (next === HALTED) return;
       if (next.done) {
         exhausted = true;
-        break;
+        return;
       }
-      const resolving = resolver.resolve(next.value);
-      resolving.catch(() => undefined); // awaited in order below
-      pending.push(resolving);
+      const audio = resolver.resolve(next.value);
+      audio.catch(() => undefined); // awaited in order below
+      pending.push({ request: next.value, audio });
     }
   };
   try {
     for (;;) {
-      await fill(lookAhead + 1);
-      const head = pending.shift();
+      await fill(options.lookAhead + 1);
+      if (halted()) return;
+      const head = pending[0];
       if (!head) return;
-      const piece = await head;
-      const filling = fill(lookAhead);
-      yield { ...piece, index: index++ };
+      const played = await haltedOrDone(
+        head.audio.then(
+          (audio): PlayedPiece<P> => ({ request: head.request, index, audio }),
+          (error: unknown): PlayedPiece<P> => ({
+            request: head.request,
+            index,
+            failure: asRouterError(error),
+          }),
+        ),
+      );
+      if (played === HALTED) return;
+      pending.shift();
+      index += 1;
+      const filling = fill(options.lookAhead);
+      yield played;
       await filling;
     }
   } finally {
+    release();
+    const interrupted = options.interrupted?.aborted === true;
     for (const ahead of pending)
-      ahead.then(
-        (p) => p.cancel(),
+      ahead.audio.then(
+        (p) => (interrupted ? p.interrupt() : p.cancel()),
         () => undefined,
       );
-    await source.return?.();
+    // Not awaited: a source still waiting for its next item (more text) finishes that wait first.
+    Promise.resolve(source.return?.()).catch(() => undefined);
   }
+}
+
+/** Waits that end early, with HALTED, once any of the signals fires. */
+function haltOn(signals: Array<AbortSignal | undefined>): {
+  halted(): boolean;
+  haltedOrDone<T>(work: Promise<T>): Promise<T | typeof HALTED>;
+  release(): void;
+} {
+  const given = signals.filter((s): s is AbortSignal => s !== undefined);
+  const halted = (): boolean => given.some((s) => s.aborted);
+  let wake: (() => void) | undefined;
+  const onAbort = (): void => wake?.();
+  const fired = new Promise<typeof HALTED>((resolve) => {
+    wake = () => resolve(HALTED);
+  });
+  for (const signal of given) signal.addEventListener('abort', onAbort, { once: true });
+  if (halted()) wake?.();
+  return {
+    halted,
+    haltedOrDone: (work) => (given.length === 0 ? work : Promise.race([work, fired])),
+    release: () => given.forEach((s) => s.removeEventListener('abort', onAbort)),
+  };
 }
 
 function toAsyncIterator<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {

@@ -9,6 +9,7 @@ import {
   cacheUsageV1,
   healthSynthesisV1,
   RouterError,
+  synthStopV1,
   synthTakeV1,
   synthWorkerHeartbeatV1,
   type SynthTakeHeader,
@@ -22,6 +23,14 @@ import { type KeyOpener, ProviderKeyCache } from './provider-key.cache';
 import { Take, type TakeResult } from './take';
 
 export const SYNTHESIS_SERVICE = 'synthesis-worker';
+
+/** Why a take ended early when every requester interrupted it; nobody is left to receive it. */
+const STOPPED = new RouterError('internal', 'take stopped: interrupted');
+
+/** Identical takes of an org meet on one id; a take that must not be cached never serves one that may. */
+function takeId(req: { orgId: string; cacheKey: string; cache: boolean }): string {
+  return `${req.orgId}:${req.cacheKey}:${req.cache ? 'c' : 'n'}`;
+}
 
 export interface SynthesisWorkerDeps {
   bus: Bus;
@@ -75,6 +84,9 @@ export class SynthesisWorker {
       bus.serveStream(addressedTo(synthTakeV1, this.workerId), (req, sink) => this.serveTake(req, sink), {
         queue: `synth-${this.workerId}`,
       }),
+      bus.subscribe(addressedTo(synthStopV1, this.workerId), (stop) => {
+        this.takes.get(takeId(stop))?.requestStop();
+      }),
       bus.subscribe(authChangedV1, (event) => {
         if (event.kind === 'provider_key') this.keys.forget(event.orgId, event.provider);
       }),
@@ -111,7 +123,7 @@ export class SynthesisWorker {
 
   /** The take for this org and key: the one running, or a new vendor call. */
   private async join(req: SynthTakeRequest): Promise<Take> {
-    const id = `${req.orgId}:${req.cacheKey}:${req.cache ? 'c' : 'n'}`;
+    const id = takeId(req);
     const running = this.takes.get(id);
     if (running) return running;
     const adapter = this.deps.adapter(req.settings.vendor);
@@ -147,6 +159,8 @@ export class SynthesisWorker {
       );
     };
     let words: WordTiming[] | null = null;
+    const stop = (): void => abort.abort(STOPPED);
+    take.stopped.addEventListener('abort', stop, { once: true });
     try {
       arm();
       const events = adapter.synthesize({
@@ -178,6 +192,14 @@ export class SynthesisWorker {
       const failure =
         abort.signal.aborted && abort.signal.reason instanceof RouterError ? abort.signal.reason : error;
       abort.abort(failure);
+      if (failure === STOPPED) {
+        this.deps.logger.debug(
+          { orgId: req.orgId, vendor: req.settings.vendor },
+          'take stopped; nothing cached',
+        );
+        take.fail(STOPPED);
+        return;
+      }
       this.deps.logger.warn(
         {
           orgId: req.orgId,
@@ -187,6 +209,8 @@ export class SynthesisWorker {
         'take failed; nothing cached',
       );
       take.fail(failure instanceof RouterError ? failure : RouterError.internal(failure));
+    } finally {
+      take.stopped.removeEventListener('abort', stop);
     }
   }
 

@@ -76,3 +76,40 @@ describe('Take followers and their abort signals', () => {
     expect(removed).toBe(1);
   });
 });
+
+describe('Take stopped on interruption', () => {
+  it('stops only once every follower has gone, in whichever order stop and leaving arrive', async () => {
+    const take = new Take('audio/pcm');
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = collect(take.follow(first.signal));
+    const b = collect(take.follow(second.signal));
+    take.push(Buffer.from('x'));
+    await new Promise((r) => setImmediate(r));
+    take.requestStop();
+    first.abort();
+    await a;
+    expect(take.stopped.aborted).toBe(false); // the second request still listens
+    second.abort();
+    await b;
+    expect(take.stopped.aborted).toBe(true);
+  });
+
+  it('is never stopped when nobody asked, however many leave', async () => {
+    const take = new Take('audio/pcm');
+    const gone = new AbortController();
+    const following = collect(take.follow(gone.signal));
+    await new Promise((r) => setImmediate(r));
+    gone.abort();
+    take.push(Buffer.from('x'));
+    await following;
+    expect(take.stopped.aborted).toBe(false);
+  });
+
+  it('is not stopped once it has finished', () => {
+    const take = new Take('audio/pcm');
+    take.complete({ words: null, cached: true });
+    take.requestStop();
+    expect(take.stopped.aborted).toBe(false);
+  });
+});

@@ -8,11 +8,15 @@ export interface TakeResult {
 /**
  * One vendor take shared by every request for the same piece while it runs: chunks are kept in order so a
  * request that joins late gets the whole take from its first byte, then follows it live. The take runs to
- * its end whoever is listening (a client that leaves does not cut a take short).
+ * its end whoever is listening (a client that leaves does not cut a take short), unless a requester
+ * interrupted it and nobody follows it any more: then `stopped` fires and the vendor call is stopped.
  */
 export class Take {
   private readonly chunks: Buffer[] = [];
   private finished = false;
+  private followers = 0;
+  private stopRequested = false;
+  private readonly stopper = new AbortController();
   private failure: Error | undefined;
   private wake: Array<() => void> = [];
   readonly result: Promise<TakeResult>;
@@ -28,6 +32,21 @@ export class Take {
 
   get audio(): Buffer[] {
     return this.chunks;
+  }
+
+  /** Fires when the take should be stopped at the vendor (interrupted, and nobody else follows it). */
+  get stopped(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  /** A requester interrupted this piece: stop the take once every follower has gone. */
+  requestStop(): void {
+    this.stopRequested = true;
+    this.stopIfAbandoned();
+  }
+
+  private stopIfAbandoned(): void {
+    if (this.stopRequested && this.followers === 0 && !this.finished) this.stopper.abort();
   }
 
   push(chunk: Buffer): void {
@@ -55,6 +74,7 @@ export class Take {
     let wakeOnAbort: (() => void) | undefined;
     const onAbort = (): void => wakeOnAbort?.();
     signal?.addEventListener('abort', onAbort, { once: true });
+    this.followers += 1;
     try {
       for (;;) {
         while (next < this.chunks.length) {
@@ -73,6 +93,8 @@ export class Take {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.followers -= 1;
+      this.stopIfAbandoned();
     }
   }
 

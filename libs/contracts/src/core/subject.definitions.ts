@@ -89,10 +89,9 @@ const INSTANCE_PATTERN = /^[a-z0-9]{1,32}$/;
  * The same contract addressed to one instance (`synth.take.v1.<id>`): for work that must meet on one
  * process, such as identical takes coalescing on one worker. The instance serves and is asked on this form.
  */
-export function addressedTo<D extends RequestDef<unknown, unknown> | StreamDef<unknown, unknown, unknown>>(
-  def: D,
-  instance: string,
-): D {
+export function addressedTo<
+  D extends RequestDef<unknown, unknown> | StreamDef<unknown, unknown, unknown> | EventDef<unknown>,
+>(def: D, instance: string): D {
   if (!INSTANCE_PATTERN.test(instance))
     throw new Error(`instance "${instance}" must be 1-32 lower-case letters or digits`);
   return Object.freeze(

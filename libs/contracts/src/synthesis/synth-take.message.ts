@@ -90,3 +90,19 @@ export interface SynthWorkerHeartbeat {
 export const synthWorkerHeartbeat: Checker<SynthWorkerHeartbeat> = check.object({
   workerId: check.string({ pattern: /^[a-z0-9]{8,32}$/ }),
 });
+
+/**
+ * A requester interrupted a piece (the listener barged in): the worker stops the vendor call once nobody else
+ * follows the take, so the piece is not cached. Sent to the worker the take was addressed to.
+ */
+export interface SynthStop {
+  orgId: string;
+  cacheKey: string;
+  cache: boolean;
+}
+
+export const synthStop: Checker<SynthStop> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKey: check.string({ pattern: /^[0-9a-f]{64}$/ }),
+  cache: check.boolean(),
+});

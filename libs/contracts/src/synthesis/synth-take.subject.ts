@@ -2,6 +2,7 @@ import { defineEvent, defineStream } from '../core';
 import {
   synthTakeHeader,
   synthTakeRequest,
+  synthStop,
   synthTakeTrailer,
   synthWorkerHeartbeat,
 } from './synth-take.message';
@@ -20,4 +21,10 @@ export const synthTakeV1 = defineStream({
 export const synthWorkerHeartbeatV1 = defineEvent({
   subject: 'synth.worker.v1',
   payload: synthWorkerHeartbeat,
+});
+
+/** Stop a take at the vendor (interruption), addressed to its worker (`synth.stop.v1.<workerId>`). */
+export const synthStopV1 = defineEvent({
+  subject: 'synth.stop.v1',
+  payload: synthStop,
 });

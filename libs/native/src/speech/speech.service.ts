@@ -1,17 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { canonicalSettings, pieceCacheKey, type SynthesisSettings } from '@router/cache-keys';
 import { RouterError, type SynthSettings } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import { type PieceAudio, type PieceRequest, type PieceResolver, playReply } from '@router/pipeline';
-import { isSpeakable, splitText } from '@router/text';
+import { splitText } from '@router/text';
 import { FORMAT_CONTENT_TYPES, type VendorDefinition } from '@router/vendors-core';
-import type { OrgRetention } from './org-retention';
+import type { ReplyPlanner } from '../reply/reply-plan';
 import { streamingWavHeader, WavSampleData } from './wav';
 
 export interface SpeechServiceDeps {
   resolver: PieceResolver;
-  retention: OrgRetention;
-  cacheKeySecret: string;
+  planner: ReplyPlanner;
   lookAhead: number;
   logger: Logger;
 }
@@ -29,38 +27,33 @@ export class SpeechService {
     res: ServerResponse,
   ): Promise<void> {
     const { def, settings } = request;
-    const cache = (await this.deps.retention.days(orgId)) > 0;
-    const canonical = canonicalSettings(def, settings as SynthesisSettings);
-    const pieces: PieceRequest[] = splitText(request.input, def.splitter)
-      .filter((text) => isSpeakable(text, def.unspeakable))
-      .map((text) => ({
-        orgId,
-        settings: canonical,
-        text,
-        cache,
-        cacheKey: pieceCacheKey(this.deps.cacheKeySecret, { orgId, settings: canonical, text }),
-      }));
+    const plan = await this.deps.planner.plan(orgId, def, settings);
+    const pieces = splitText(request.input, def.splitter)
+      .map((text) => plan.piece(text))
+      .filter((piece): piece is PieceRequest => piece !== null);
 
-    const reply = playReply(this.deps.resolver, pieces, this.deps.lookAhead);
-    let current: PieceAudio | undefined;
     // Once the client has gone, no further piece is asked for; takes already running finish at the workers.
-    let left = false;
+    const left = new AbortController();
+    res.once('close', () => left.abort());
     const clientGone = new Promise<'gone'>((resolve) =>
-      res.once('close', () => {
-        left = true;
-        resolve('gone');
-      }),
+      left.signal.addEventListener('abort', () => resolve('gone'), { once: true }),
     );
-    const gone = (): boolean => left || res.destroyed;
+    const reply = playReply(this.deps.resolver, pieces, {
+      lookAhead: this.deps.lookAhead,
+      left: left.signal,
+    });
+    let current: PieceAudio | undefined;
     try {
-      let next = await reply.next(); // failures of the first piece still get the envelope
+      let next = await reply.next();
+      if (!next.done && next.value.failure) throw next.value.failure; // still the envelope: no audio yet
       if (!res.headersSent)
         res.writeHead(200, {
           'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream',
         });
       if (settings.format === 'wav') await write(res, streamingWavHeader(settings.sampleRate));
-      while (!next.done && !gone()) {
-        current = next.value;
+      while (!next.done && !left.signal.aborted) {
+        if (next.value.failure) throw next.value.failure;
+        current = next.value.audio;
         const samples = settings.format === 'wav' ? new WavSampleData() : undefined;
         const chunks = current.chunks[Symbol.asyncIterator]();
         for (;;) {
@@ -69,11 +62,9 @@ export class SpeechService {
           const out = samples ? samples.push(chunk.value) : chunk.value;
           if (out.length > 0 && (await Promise.race([write(res, out), clientGone])) === 'gone') break;
         }
-        if (gone()) break;
-        next = await Promise.race([
-          reply.next(),
-          clientGone.then(() => ({ done: true, value: undefined }) as const),
-        ]);
+        if (left.signal.aborted) break;
+        current = undefined;
+        next = await reply.next();
       }
       if (!res.destroyed) res.end();
     } catch (error) {
