@@ -131,4 +131,19 @@ describe('playReply', () => {
     left.abort();
     await expect(first).resolves.toEqual({ done: true, value: undefined });
   });
+
+  it('plays a piece at once though the pieces after it have not arrived', async () => {
+    const { resolver } = fakeResolver({});
+    const text = new AsyncQueue<PieceRequest>();
+    const reply = playReply(resolver, text, { lookAhead: 2 });
+    text.push(piece('first'));
+    const first = await reply.next();
+    expect(first.done ? null : first.value.request.text).toBe('first');
+    const second = reply.next();
+    text.push(piece('second'));
+    const got = await second;
+    expect(got.done ? null : got.value.index).toBe(1);
+    text.end();
+    await expect(reply.next()).resolves.toEqual({ done: true, value: undefined });
+  });
 });

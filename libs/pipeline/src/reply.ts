@@ -40,30 +40,42 @@ export async function* playReply<P extends PieceRequest>(
 ): AsyncGenerator<PlayedPiece<P>> {
   const pending: Array<{ request: P; audio: Promise<PieceAudio> }> = [];
   const source = toAsyncIterator(pieces);
-  const { halted, haltedOrDone, release } = haltOn([options.left, options.interrupted]);
+  const ended = new AbortController();
+  const { halted, haltedOrDone, release } = haltOn([options.left, options.interrupted, ended.signal]);
   let exhausted = false;
+  let playing = false;
   let index = 0;
-  /** Keeps `limit` pieces resolving: the next to play plus `lookAhead`, or only `lookAhead` while one plays. */
-  const fill = async (limit: number): Promise<void> => {
-    while (!exhausted && pending.length < limit) {
+  const filled = new Signal();
+  const played = new Signal();
+  // Resolves pieces as they arrive, never more than the next to play plus `lookAhead` (only `lookAhead` while
+  // the consumer holds one), without holding up the piece at the head: a streamed reply's next piece may be
+  // seconds away.
+  const filling = (async () => {
+    for (;;) {
+      while (pending.length >= options.lookAhead + (playing ? 0 : 1)) {
+        if ((await haltedOrDone(played.wait())) === HALTED) return;
+      }
       const next = await haltedOrDone(source.next());
       if (next === HALTED) return;
       if (next.done) {
         exhausted = true;
+        filled.fire();
         return;
       }
       const audio = resolver.resolve(next.value);
       audio.catch(() => undefined); // awaited in order below
       pending.push({ request: next.value, audio });
+      filled.fire();
     }
-  };
+  })();
   try {
     for (;;) {
-      await fill(options.lookAhead + 1);
-      if (halted()) return;
+      while (pending.length === 0 && !exhausted) {
+        if ((await haltedOrDone(filled.wait())) === HALTED) return;
+      }
       const head = pending[0];
-      if (!head) return;
-      const played = await haltedOrDone(
+      if (!head || halted()) return;
+      const next = await haltedOrDone(
         head.audio.then(
           (audio): PlayedPiece<P> => ({ request: head.request, index, audio }),
           (error: unknown): PlayedPiece<P> => ({
@@ -73,23 +85,44 @@ export async function* playReply<P extends PieceRequest>(
           }),
         ),
       );
-      if (played === HALTED) return;
+      if (next === HALTED) return;
       pending.shift();
       index += 1;
-      const filling = fill(options.lookAhead);
-      yield played;
-      await filling;
+      playing = true;
+      played.fire();
+      yield next;
+      playing = false;
+      played.fire();
     }
   } finally {
+    ended.abort();
     release();
     const interrupted = options.interrupted?.aborted === true;
-    for (const ahead of pending)
-      ahead.audio.then(
-        (p) => (interrupted ? p.interrupt() : p.cancel()),
-        () => undefined,
-      );
+    // The filler may still add a piece it was resolving; release those too once it stops.
+    const releaseAll = (): void => {
+      for (const ahead of pending.splice(0))
+        ahead.audio.then(
+          (p) => (interrupted ? p.interrupt() : p.cancel()),
+          () => undefined,
+        );
+    };
+    releaseAll();
+    void filling.then(releaseAll);
     // Not awaited: a source still waiting for its next item (more text) finishes that wait first.
     Promise.resolve(source.return?.()).catch(() => undefined);
+  }
+}
+
+/** A level-less wake-up: `wait()` resolves at the next `fire()`. */
+class Signal {
+  private waiting: Array<() => void> = [];
+  wait(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  fire(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
   }
 }
 

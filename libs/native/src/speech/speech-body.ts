@@ -1,12 +1,14 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
-import { findVendor, VENDOR_IDS } from '@router/vendors';
+import type { SynthSettings } from '@router/contracts';
+import { resolveSettings, type ClientSettings, type VendorDefinition } from '@router/vendors-core';
 import {
-  RESPONSE_FORMATS,
-  SAMPLE_RATES,
-  resolveSettings,
-  type ClientSettings,
-  type VendorDefinition,
-} from '@router/vendors-core';
+  parseLanguage,
+  parseModel,
+  parseResponseFormat,
+  parseSampleRate,
+  parseSpeed,
+  parseVoice,
+  refuse,
+} from '../reply/settings-fields';
 
 /** A valid `POST /v1/audio/speech` body: the vendor, its canonical settings and the text to speak. */
 export interface SpeechRequest {
@@ -31,10 +33,6 @@ export const SPEECH_BODY_FIELDS = [
 ] as const;
 
 const BODY_FIELDS: ReadonlySet<string> = new Set(SPEECH_BODY_FIELDS);
-
-function refuse(message: string): never {
-  throw RouterError.badRequest(message);
-}
 
 /**
  * Parses and validates the body of `POST /v1/audio/speech` (spec: Native speech). The body's own fields
@@ -81,23 +79,6 @@ export function parseSpeechBody(body: unknown): SpeechRequest {
   return { def, settings: resolveSettings(def, client, 'speech'), input };
 }
 
-function parseModel(value: unknown): { def: VendorDefinition; modelId: string } {
-  if (value === undefined || value === null) refuse('model is required');
-  if (typeof value !== 'string') refuse('model must be a string "<provider>/<model_id>"');
-  const slash = value.indexOf('/');
-  if (slash <= 0 || slash === value.length - 1) {
-    refuse(`model ${JSON.stringify(value)} must be "<provider>/<model_id>", e.g. "vendor_a/a_model_1"`);
-  }
-  const provider = value.slice(0, slash);
-  const def = findVendor(provider);
-  if (!def) {
-    refuse(
-      `model ${JSON.stringify(value)} names unknown provider ${JSON.stringify(provider)}; use one of ${VENDOR_IDS.join(', ')}`,
-    );
-  }
-  return { def, modelId: value.slice(slash + 1) };
-}
-
 function parseInput(value: unknown): string {
   if (value === undefined || value === null) refuse('input is required');
   if (typeof value !== 'string') refuse('input must be a string');
@@ -110,41 +91,6 @@ function parseInput(value: unknown): string {
   if (length === 0) refuse('input must not be empty');
   if (length > SPEECH_INPUT_MAX_CHARS) {
     refuse(`input must be at most ${SPEECH_INPUT_MAX_CHARS.toLocaleString('en-US')} characters`);
-  }
-  return value;
-}
-
-function parseVoice(value: unknown): string {
-  if (value === undefined || value === null || value === '') refuse('voice is required');
-  if (typeof value !== 'string') refuse('voice must be a string');
-  return value;
-}
-
-function parseLanguage(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') refuse('language must be a string or null');
-  if (value === '') refuse('language must not be empty (leave it out or send null)');
-  return value;
-}
-
-function parseResponseFormat(value: unknown): string | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || !(RESPONSE_FORMATS as readonly string[]).includes(value)) {
-    refuse(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}`);
-  }
-  return value;
-}
-
-function parseSpeed(value: unknown): number | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value)) refuse('speed must be a number');
-  return value;
-}
-
-function parseSampleRate(value: unknown): number | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'number' || !(SAMPLE_RATES as readonly number[]).includes(value)) {
-    refuse(`sample_rate must be one of ${SAMPLE_RATES.join(', ')}`);
   }
   return value;
 }
