@@ -47,6 +47,7 @@ runService(SERVICE, async () => {
       pipeline: pipelineSettings(config),
       lookAhead: config.LOOK_AHEAD,
       orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
+      streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
       admin: {
         port: config.ADMIN_PORT,
         host: config.ADMIN_HOST,

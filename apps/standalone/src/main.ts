@@ -100,6 +100,7 @@ runService(SERVICE, async () => {
       pipeline: pipelineSettings(config),
       lookAhead: config.LOOK_AHEAD,
       orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
+      streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
     { prisma: db.prisma, bus, blobs, keyRing, logger, health },

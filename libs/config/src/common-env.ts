@@ -71,6 +71,8 @@ export const pipelineEnv = {
   STREAM_WINDOW: env.int({ default: 16, min: 1, max: 4096 }),
   LOOK_AHEAD: env.int({ default: 2, min: 0, max: 16 }),
   ORG_SETTINGS_TTL_MS: env.int({ default: 5000, min: 0 }),
+  /** A WebSocket (`/v1/stream`) with no message either way for this long is closed (4008). */
+  STREAM_IDLE_TIMEOUT_MS: env.int({ default: 300_000, min: 100 }),
 };
 
 /** The pipeline settings from a config that includes `pipelineEnv`. */

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { AdminModule } from '@router/admin';
 import type { BlobStore } from '@router/blob-store';
@@ -20,6 +21,7 @@ import { buildOpenApiDocument } from './openapi/openapi';
 import { OrgRetention } from './reply/org-retention';
 import { ReplyPlanner } from './reply/reply-plan';
 import { SpeechService } from './speech/speech.service';
+import { StreamServer } from './stream/stream.server';
 import { OPENAPI_DOCUMENT } from './tokens';
 
 export interface NativeApiConfig {
@@ -33,6 +35,8 @@ export interface NativeApiConfig {
   lookAhead: number;
   /** How long an org's retention is remembered (change events drop it sooner). */
   orgSettingsTtlMs: number;
+  /** A /v1/stream connection quiet both ways for this long is closed. */
+  streamIdleTimeoutMs: number;
 }
 
 export interface NativeApiDeps {
@@ -77,6 +81,15 @@ export async function startNativeApi(
     lookAhead: config.lookAhead,
     logger: deps.logger,
   });
+  const streams = new StreamServer({
+    resolver: pipeline.resolver,
+    planner,
+    lookAhead: config.lookAhead,
+    logger: deps.logger,
+    signingSecret: config.signingSecret,
+    idleTimeoutMs: config.streamIdleTimeoutMs,
+    now,
+  });
   const kit = { logger: deps.logger, health: deps.health, ...(deps.clock ? { clock: deps.clock } : {}) };
   const api = await startHttpApp(
     composeModules('NativeApiRoot', [
@@ -93,6 +106,7 @@ export async function startNativeApi(
       ...(config.host ? { host: config.host } : {}),
       beforeListen: (app: INestApplication) => {
         app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = buildOpenApiDocument(app);
+        streams.attach(app.getHttpServer() as Server);
       },
     },
   );
@@ -114,6 +128,7 @@ export async function startNativeApi(
     port,
     adminPort,
     async close() {
+      streams.close();
       await Promise.all([api.close(), admin.close()]);
       orgChanges.unsubscribe();
       pipeline.close();

@@ -128,9 +128,9 @@ class Signal {
 
 /** Waits that end early, with HALTED, once any of the signals fires. */
 function haltOn(signals: Array<AbortSignal | undefined>): {
-  halted(): boolean;
-  haltedOrDone<T>(work: Promise<T>): Promise<T | typeof HALTED>;
-  release(): void;
+  halted: () => boolean;
+  haltedOrDone: <T>(work: Promise<T>) => Promise<T | typeof HALTED>;
+  release: () => void;
 } {
   const given = signals.filter((s): s is AbortSignal => s !== undefined);
   const halted = (): boolean => given.some((s) => s.aborted);

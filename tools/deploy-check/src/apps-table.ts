@@ -67,6 +67,7 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       'STREAM_WINDOW',
       'LOOK_AHEAD',
       'ORG_SETTINGS_TTL_MS',
+      'STREAM_IDLE_TIMEOUT_MS',
     ],
     enabledInChart: true,
   },
