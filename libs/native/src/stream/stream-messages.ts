@@ -22,7 +22,8 @@ export type ClientMessage =
 export const STREAM_TEXT_MAX_CHARS = 20_000;
 export const FLUSH_ID_MAX_CHARS = 64;
 
-const FIELDS: Readonly<Record<ClientMessage['type'], readonly string[]>> = {
+/** Each client message's fields (the AsyncAPI file describes the same; a test keeps them in step). */
+export const CLIENT_MESSAGE_FIELDS: Readonly<Record<ClientMessage['type'], readonly string[]>> = {
   settings: ['type', 'model', 'voice', 'language', 'response_format', 'speed', 'sample_rate', 'options'],
   text: ['type', 'text'],
   flush: ['type', 'id'],
@@ -47,12 +48,13 @@ export function parseClientMessage(frame: string): ClientMessage {
   }
   const fields = parsed as Record<string, unknown>;
   const type = fields['type'];
-  if (typeof type !== 'string' || !Object.hasOwn(FIELDS, type)) {
-    refuse(`type must be one of ${Object.keys(FIELDS).join(', ')}`);
+  if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_FIELDS, type)) {
+    refuse(`type must be one of ${Object.keys(CLIENT_MESSAGE_FIELDS).join(', ')}`);
   }
   const kind = type as ClientMessage['type'];
   for (const name of Object.keys(fields)) {
-    if (!FIELDS[kind].includes(name)) refuse(`unknown field ${JSON.stringify(name)} in a ${kind} message`);
+    if (!CLIENT_MESSAGE_FIELDS[kind].includes(name))
+      refuse(`unknown field ${JSON.stringify(name)} in a ${kind} message`);
   }
   const field = (name: string): unknown => (Object.hasOwn(fields, name) ? fields[name] : undefined);
   switch (kind) {
