@@ -258,14 +258,17 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
   });
 
   describe('interruption and disconnection', () => {
-    afterEach(() => sim.clearFaults());
+    const faults: string[] = [];
+    afterEach(async () => {
+      for (const id of faults.splice(0)) await sim.removeFault(id);
+    });
 
     /** Sentence 0 stalls at the vendor after some audio, so the client acts while it is in progress. */
     async function stalledReply(vendor: string, name: string) {
       const org = await orgFor(vendor, name);
       const settings = settingsMessage(await SETTINGS[vendor](org.vendorKey));
       const id = unique();
-      await sim.injectFault({
+      const fault = await sim.injectFault({
         vendor,
         key: org.vendorKey,
         kind: 'stall',
@@ -273,6 +276,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
         stallMs: 1500,
         textIncludes: id,
       });
+      faults.push(fault.id);
       const sentences = [
         `The first sentence stalls ${id}.`,
         'The second sentence is short.',
@@ -397,7 +401,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     it('reports a vendor failure for its sentence and goes on with the next', async () => {
       const org = await orgFor('vendor_a', 'fail');
       const id = unique();
-      await sim.injectFault({
+      const fault = await sim.injectFault({
         vendor: 'vendor_a',
         key: org.vendorKey,
         kind: 'error',
@@ -414,7 +418,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
       expect(stream.sentences.map((s) => [s.index, s.cached, s.end !== undefined])).toEqual([
         [1, false, true],
       ]);
-      await sim.clearFaults();
+      await sim.removeFault(fault.id);
     });
   });
 });
