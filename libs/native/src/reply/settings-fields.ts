@@ -1,6 +1,11 @@
 import { RouterError } from '@router/contracts';
 import { findVendor, VENDOR_IDS } from '@router/vendors';
-import { RESPONSE_FORMATS, SAMPLE_RATES, type VendorDefinition } from '@router/vendors-core';
+import {
+  RESPONSE_FORMATS,
+  SAMPLE_RATES,
+  type ClientSettings,
+  type VendorDefinition,
+} from '@router/vendors-core';
 
 /**
  * Parsers of the settings fields every native surface shares (the speech body's top level, the /v1/stream
@@ -28,20 +33,20 @@ export function parseModel(value: unknown): { def: VendorDefinition; modelId: st
   return { def, modelId: value.slice(slash + 1) };
 }
 
-export function parseVoice(value: unknown): string {
+function parseVoice(value: unknown): string {
   if (value === undefined || value === null || value === '') refuse('voice is required');
   if (typeof value !== 'string') refuse('voice must be a string');
   return value;
 }
 
-export function parseLanguage(value: unknown): string | null {
+function parseLanguage(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') refuse('language must be a string or null');
   if (value === '') refuse('language must not be empty (leave it out or send null)');
   return value;
 }
 
-export function parseResponseFormat(value: unknown): string | null {
+function parseResponseFormat(value: unknown): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string' || !(RESPONSE_FORMATS as readonly string[]).includes(value)) {
     refuse(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}`);
@@ -49,16 +54,31 @@ export function parseResponseFormat(value: unknown): string | null {
   return value;
 }
 
-export function parseSpeed(value: unknown): number | null {
+function parseSpeed(value: unknown): number | null {
   if (value === undefined) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) refuse('speed must be a number');
   return value;
 }
 
-export function parseSampleRate(value: unknown): number | null {
+function parseSampleRate(value: unknown): number | null {
   if (value === undefined) return null;
   if (typeof value !== 'number' || !(SAMPLE_RATES as readonly number[]).includes(value)) {
     refuse(`sample_rate must be one of ${SAMPLE_RATES.join(', ')}`);
   }
   return value;
+}
+
+/** The settings fields after `model`, in the order their problems are reported; options are the caller's. */
+export function parseSettingsFields(
+  modelId: string,
+  field: (name: string) => unknown,
+): Omit<ClientSettings, 'options'> {
+  return {
+    model: modelId,
+    voice: parseVoice(field('voice')),
+    language: parseLanguage(field('language')),
+    format: parseResponseFormat(field('response_format')),
+    speed: parseSpeed(field('speed')),
+    sampleRate: parseSampleRate(field('sample_rate')),
+  };
 }

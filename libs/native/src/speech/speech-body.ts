@@ -1,14 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
 import { resolveSettings, type ClientSettings, type VendorDefinition } from '@router/vendors-core';
-import {
-  parseLanguage,
-  parseModel,
-  parseResponseFormat,
-  parseSampleRate,
-  parseSpeed,
-  parseVoice,
-  refuse,
-} from '../reply/settings-fields';
+import { parseModel, parseSettingsFields, refuse } from '../reply/settings-fields';
 
 /** A valid `POST /v1/audio/speech` body: the vendor, its canonical settings and the text to speak. */
 export interface SpeechRequest {
@@ -54,11 +46,7 @@ export function parseSpeechBody(body: unknown): SpeechRequest {
 
   const { def, modelId } = parseModel(field('model'));
   const input = parseInput(field('input'));
-  const voice = parseVoice(field('voice'));
-  const language = parseLanguage(field('language'));
-  const format = parseResponseFormat(field('response_format'));
-  const speed = parseSpeed(field('speed'));
-  const sampleRate = parseSampleRate(field('sample_rate'));
+  const fieldSettings = parseSettingsFields(modelId, field);
   parseStreamFormat(field('stream_format'));
 
   const optionNames = new Set(def.catalogue.options.map((o) => o.name));
@@ -75,7 +63,7 @@ export function parseSpeechBody(body: unknown): SpeechRequest {
     if (value !== null && value !== undefined) options[name] = value;
   }
 
-  const client: ClientSettings = { model: modelId, voice, language, speed, sampleRate, format, options };
+  const client: ClientSettings = { ...fieldSettings, options };
   return { def, settings: resolveSettings(def, client, 'speech'), input };
 }
 

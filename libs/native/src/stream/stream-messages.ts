@@ -1,14 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
 import { resolveSettings, type VendorDefinition } from '@router/vendors-core';
-import {
-  parseLanguage,
-  parseModel,
-  parseResponseFormat,
-  parseSampleRate,
-  parseSpeed,
-  parseVoice,
-  refuse,
-} from '../reply/settings-fields';
+import { parseModel, parseSettingsFields, refuse } from '../reply/settings-fields';
 
 /** A client message of /v1/stream once checked (docs/stream-protocol.md). */
 export type ClientMessage =
@@ -73,18 +65,9 @@ export function parseClientMessage(frame: string): ClientMessage {
 
 function parseSettings(field: (name: string) => unknown): { def: VendorDefinition; settings: SynthSettings } {
   const { def, modelId } = parseModel(field('model'));
-  const voice = parseVoice(field('voice'));
-  const language = parseLanguage(field('language'));
-  const format = parseResponseFormat(field('response_format'));
-  const speed = parseSpeed(field('speed'));
-  const sampleRate = parseSampleRate(field('sample_rate'));
+  const fieldSettings = parseSettingsFields(modelId, field);
   const options = parseOptions(def, field('options'));
-  const settings = resolveSettings(
-    def,
-    { model: modelId, voice, language, speed, sampleRate, format, options },
-    'stream',
-  );
-  return { def, settings };
+  return { def, settings: resolveSettings(def, { ...fieldSettings, options }, 'stream') };
 }
 
 /** Vendor options by catalogue name; a null option is the same as leaving it out. */
