@@ -194,4 +194,17 @@ describe('GET /v1/models (e2e)', () => {
     expect(providers.find((p) => p.id === 'vendor_d').models).toHaveLength(4);
     expect(providers.find((p) => p.id === 'vendor_b').models).toHaveLength(2);
   });
+
+  it("documents every vendor's options in the OpenAPI speech body, as the catalogue gives them", async () => {
+    const { body: catalogue } = await call(stack.gatewayUrl, 'GET', '/v1/models');
+    const { body: openapi } = await call(stack.gatewayUrl, 'GET', '/openapi.json');
+    const schema = openapi.components.schemas.SpeechBodyDoc;
+    expect(schema.additionalProperties).toBe(true);
+    for (const provider of catalogue.providers as Array<{ id: string; options: Array<{ name: string }> }>) {
+      expect([provider.id, schema['x-vendor-options'][provider.id]]).toEqual([provider.id, provider.options]);
+      for (const option of provider.options) expect(schema.description).toContain(`\`${option.name}\``);
+    }
+    expect(schema.description).toMatch(/- vendor_d: `instructions` string or null/);
+    expect(schema.description).toMatch(/- vendor_b: no options/);
+  });
 });

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { type Option, VENDORS } from '@router/vendors';
 
 /**
  * The HTTP API as OpenAPI 3.1, generated from the controllers and DTOs (WebSocket protocols are described
@@ -21,8 +22,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   if (speech && !('$ref' in speech)) {
     speech.additionalProperties = true;
     speech.description =
-      "Vendor options go top-level with the names of the vendor's options in GET /v1/models (e.g. `temperature`, " +
-      '`voice_settings`, `instructions`), each checked against that catalogue entry; any other field is refused.';
+      "Vendor options go top-level with the names of the vendor's options in GET /v1/models, each checked " +
+      'against that catalogue entry (type, range, values, models); any other field is refused. A null option ' +
+      "is the option's default.\n\n" +
+      VENDORS.map(
+        (def) => `- ${def.id}: ${def.catalogue.options.map(describeOption).join('; ') || 'no options'}`,
+      ).join('\n');
+    // The same, machine-readable: per vendor, the catalogue's Option entries.
+    Object.assign(speech, {
+      'x-vendor-options': Object.fromEntries(VENDORS.map((def) => [def.id, def.catalogue.options])),
+    });
   }
   return { ...document, openapi: '3.1.0' };
+}
+
+function describeOption(option: Option): string {
+  const range =
+    option.values !== null
+      ? ` (${option.values.join(', ')})`
+      : option.min !== null || option.max !== null
+        ? ` (${option.min ?? ''} to ${option.max ?? ''})`
+        : '';
+  const models = option.models ? `, models ${option.models.join(', ')}` : '';
+  return `\`${option.name}\` ${option.type}${option.nullable ? ' or null' : ''}${range}${models}`;
 }
