@@ -140,7 +140,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       'Five waits too.',
     );
     // The first sentence stalls at the vendor after some audio, so the client leaves while it is in progress.
-    const first = input.split('. ')[0]!;
+    const first = input.split('. ')[0];
     const stall = await sim.injectFault({
       vendor: 'vendor_a',
       key: org.vendorKey,
