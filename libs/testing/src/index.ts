@@ -3,3 +3,4 @@ export * from './services';
 export * from './stack';
 export * from './e2e-stack';
 export * from './router-client';
+export * from './spec-facts';

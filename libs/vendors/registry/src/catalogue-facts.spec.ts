@@ -1,73 +1,5 @@
+import { SPEC_CATALOGUE as TABLE, SPEC_VENDOR_A_LANGUAGES } from '@router/testing';
 import { getVendor, VENDORS } from './vendors.registry';
-
-/**
- * The spec's "Per-vendor catalogue facts" table, restated here by hand (not imported from the
- * definitions) so that a change to a definition that breaks the spec fails this test. The formats of
- * vendor_h, vendor_i and vendor_j are blank in the spec and completed from the vendor notes: vendor_h and
- * vendor_j audio is always 16-bit PCM (so pcm, and wav as the same samples behind a header).
- */
-const TABLE = {
-  vendor_a: {
-    formats: ['pcm', 'wav', 'mp3', 'aac', 'mulaw', 'alaw'],
-    sample_rates: [8000, 16000, 22050, 24000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speed: { min: 0.5, max: 2.0 },
-  },
-  vendor_b: {
-    formats: ['pcm', 'wav', 'mulaw'],
-    sample_rates: [8000, 16000, 22050, 24000],
-    speech_sample_rates: [8000, 16000, 22050, 24000],
-    speed: { min: 0.5, max: 1.5 },
-  },
-  vendor_c: {
-    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speed: null,
-  },
-  vendor_d: {
-    formats: ['pcm', 'wav', 'mp3', 'aac'],
-    sample_rates: [24000],
-    speech_sample_rates: [24000],
-    speed: { min: 0.25, max: 4.0 },
-  },
-  vendor_e: {
-    formats: ['pcm', 'wav', 'mulaw', 'alaw', 'mp3'],
-    sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speed: { min: 0.7, max: 1.5 },
-  },
-  vendor_f: {
-    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
-    speed: { min: 0.7, max: 1.5 },
-  },
-  vendor_g: {
-    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
-    speed: { min: 0.7, max: 1.3, default: 1.0 },
-  },
-  vendor_h: {
-    formats: ['pcm', 'wav'],
-    sample_rates: [8000, 16000, 24000, 44100],
-    speech_sample_rates: [8000, 16000, 24000, 44100],
-    speed: { min: 0.5, max: 2.0, default: 1.0 },
-  },
-  vendor_i: {
-    formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
-    speed: { min: 0.6, max: 1.5 },
-  },
-  vendor_j: {
-    formats: ['pcm', 'wav'],
-    sample_rates: [24000],
-    speech_sample_rates: [24000],
-    speed: null,
-  },
-} as const;
 
 describe('per-vendor catalogue facts (spec table)', () => {
   it('covers every vendor', () => {
@@ -148,19 +80,7 @@ describe('language rules for client settings', () => {
 
 describe('vendor_a', () => {
   const vendor = getVendor('vendor_a');
-  const LANGUAGES = [
-    'bn-IN',
-    'en-IN',
-    'gu-IN',
-    'hi-IN',
-    'kn-IN',
-    'ml-IN',
-    'mr-IN',
-    'od-IN',
-    'pa-IN',
-    'ta-IN',
-    'te-IN',
-  ];
+  const LANGUAGES = SPEC_VENDOR_A_LANGUAGES;
 
   it('has two models, a_model_1 and a_model_2', () => {
     expect(vendor.catalogue.models.map((m) => m.id)).toEqual(['a_model_1', 'a_model_2']);
