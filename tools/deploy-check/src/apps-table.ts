@@ -67,6 +67,10 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       'STREAM_WINDOW',
       'LOOK_AHEAD',
       'ORG_SETTINGS_TTL_MS',
+      // Voice lists and stored-settings reads call the vendors from the native API.
+      ...VENDOR_BASE_URLS,
+      'PROVIDER_KEY_CACHE_TTL_MS',
+      'VOICE_LIST_TIMEOUT_MS',
     ],
     enabledInChart: true,
   },
