@@ -9,6 +9,9 @@ import {
   providerKeyEnv,
   s3Env,
   signingEnv,
+  vendorBaseUrls,
+  vendorReadEnv,
+  vendorUpstreamEnv,
 } from '@router/config';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
@@ -25,6 +28,8 @@ const schema = {
   ...signingEnv,
   ...providerKeyEnv,
   ...pipelineEnv,
+  ...vendorUpstreamEnv,
+  ...vendorReadEnv,
   PORT: env.int({ default: 3001, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
   ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
@@ -48,6 +53,9 @@ runService(SERVICE, async () => {
       lookAhead: config.LOOK_AHEAD,
       orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
       streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
+      vendorBaseUrls: vendorBaseUrls(config),
+      providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
       admin: {
         port: config.ADMIN_PORT,
         host: config.ADMIN_HOST,

@@ -10,6 +10,7 @@ import {
   pipelineEnv,
   pipelineSettings,
   vendorBaseUrls,
+  vendorReadEnv,
   vendorUpstreamEnv,
 } from '@router/config';
 import { createDatabase } from '@router/db';
@@ -41,6 +42,7 @@ const schema = {
   PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
   ...vendorUpstreamEnv,
+  ...vendorReadEnv,
   ...pipelineEnv,
   // Generated and kept in DATA_DIR when not given, like the other secrets.
   CACHE_KEY_SECRET: env.optionalString(),
@@ -87,7 +89,11 @@ runService(SERVICE, async () => {
       adapter: createUpstreams(baseUrls),
       logger,
     },
-    { firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS, heartbeatMs: 1000, keyCacheTtlMs: 5000 },
+    {
+      firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS,
+      heartbeatMs: 1000,
+      keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+    },
   );
   const workers = [...cache.subscriptions, ...worker.serve()];
 
@@ -101,6 +107,9 @@ runService(SERVICE, async () => {
       lookAhead: config.LOOK_AHEAD,
       orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
       streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
+      vendorBaseUrls: baseUrls,
+      providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
     { prisma: db.prisma, bus, blobs, keyRing, logger, health },

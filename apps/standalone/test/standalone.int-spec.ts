@@ -121,4 +121,14 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
     ]);
     expect(bytes).toBeGreaterThan(1000);
   });
+
+  it('lists voices from the simulated vendors with the stored key', async () => {
+    await call(base, 'PUT', '/v1/provider-keys/vendor_c', { key: demoKey, body: { api_key: 'demo-c-key' } });
+    const voices = await call(base, 'GET', '/v1/voices?provider=vendor_c', { key: demoKey });
+    expect(voices.status).toBe(200);
+    expect(voices.body.voices.length).toBeGreaterThan(100);
+    expect((await call(base, 'GET', '/v1/voices?provider=vendor_b', { key: demoKey })).body.error.code).toBe(
+      'provider_key_missing',
+    );
+  });
 });

@@ -60,6 +60,15 @@ export function vendorBaseUrls(
   return urls;
 }
 
+/**
+ * What the native API reads from vendors itself (voice lists, stored settings), with the org's stored key:
+ * how long an opened key is remembered and how long a read may take.
+ */
+export const vendorReadEnv = {
+  PROVIDER_KEY_CACHE_TTL_MS: env.int({ default: 5000, min: 0 }),
+  VOICE_LIST_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
+};
+
 /** What every app that serves audio reads: the cache-key secret and the pipeline's bounds and timings. */
 export const pipelineEnv = {
   /** The key of the cache's keyed hash; the same in every process that serves or synthesizes audio. */

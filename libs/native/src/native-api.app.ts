@@ -7,7 +7,7 @@ import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
 import { createPipeline, type PipelineSettings } from '@router/pipeline';
-import { type KeyRing, ProviderKeyStore } from '@router/provider-keys';
+import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
   type Clock,
@@ -16,6 +16,7 @@ import {
   ServiceKitModule,
   startHttpApp,
 } from '@router/service-kit';
+import { createUpstreams, type VendorId } from '@router/vendors';
 import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { OrgRetention } from './reply/org-retention';
@@ -23,6 +24,7 @@ import { ReplyPlanner } from './reply/reply-plan';
 import { SpeechService } from './speech/speech.service';
 import { StreamServer } from './stream/stream.server';
 import { OPENAPI_DOCUMENT } from './tokens';
+import { VoicesService } from './voices/voices.service';
 
 export interface NativeApiConfig {
   port: number;
@@ -37,6 +39,15 @@ export interface NativeApiConfig {
   orgSettingsTtlMs: number;
   /** A /v1/stream connection quiet both ways for this long is closed. */
   streamIdleTimeoutMs: number;
+  /**
+   * The vendors' API bases by token. The native API calls vendors itself only to read, never to synthesize:
+   * voice lists and stored settings.
+   */
+  vendorBaseUrls: Partial<Record<VendorId, string>>;
+  /** How long an opened vendor key is remembered (change events drop it sooner). */
+  providerKeyCacheTtlMs: number;
+  /** A vendor that has not answered a whole voice list within this fails with provider_timeout. */
+  voiceListTimeoutMs: number;
 }
 
 export interface NativeApiDeps {
@@ -70,8 +81,15 @@ export async function startNativeApi(
   const now = clock ? () => clock.now() : Date.now;
   const pipeline = await createPipeline({ bus: deps.bus, blobs: deps.blobs, now }, config.pipeline);
   const retention = new OrgRetention(deps.prisma, config.orgSettingsTtlMs, now);
+  const keys = new ProviderKeyCache(
+    new ProviderKeyStore(deps.prisma, deps.keyRing),
+    config.providerKeyCacheTtlMs,
+    now,
+  );
+  const upstream = createUpstreams(config.vendorBaseUrls);
   const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {
     if (event.kind === 'org') retention.forget(event.orgId);
+    if (event.kind === 'provider_key') keys.forget(event.orgId, event.provider);
   });
   await orgChanges.ready();
   const planner = new ReplyPlanner({ retention, cacheKeySecret: config.cacheKeySecret });
@@ -98,6 +116,7 @@ export async function startNativeApi(
         providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing),
         changes,
         speech,
+        voices: new VoicesService({ keys, upstream, timeoutMs: config.voiceListTimeoutMs }),
       }),
     ]),
     {

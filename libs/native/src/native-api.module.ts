@@ -6,12 +6,21 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { ProviderKeysController } from './provider-keys/provider-keys.controller';
 import { SpeechController } from './speech/speech.controller';
 import type { SpeechService } from './speech/speech.service';
-import { CHANGE_NOTIFIER, OPENAPI_DOCUMENT, PROVIDER_KEY_STORE, SPEECH_SERVICE } from './tokens';
+import {
+  CHANGE_NOTIFIER,
+  OPENAPI_DOCUMENT,
+  PROVIDER_KEY_STORE,
+  SPEECH_SERVICE,
+  VOICES_SERVICE,
+} from './tokens';
+import { VoicesController } from './voices/voices.controller';
+import type { VoicesService } from './voices/voices.service';
 
 export interface NativeApiOptions {
   providerKeys: ProviderKeyStore;
   changes: ChangeNotifier;
   speech: SpeechService;
+  voices: VoicesService;
 }
 
 /** The router's own HTTP API: `/v1/*` and `/openapi.json`. */
@@ -20,11 +29,18 @@ export class NativeApiModule {
   static forRoot(options: NativeApiOptions): DynamicModule {
     return {
       module: NativeApiModule,
-      controllers: [ModelsController, ProviderKeysController, SpeechController, OpenApiController],
+      controllers: [
+        ModelsController,
+        VoicesController,
+        ProviderKeysController,
+        SpeechController,
+        OpenApiController,
+      ],
       providers: [
         { provide: PROVIDER_KEY_STORE, useValue: options.providerKeys },
         { provide: CHANGE_NOTIFIER, useValue: options.changes },
         { provide: SPEECH_SERVICE, useValue: options.speech },
+        { provide: VOICES_SERVICE, useValue: options.voices },
         // Filled once the app is created, since the document is generated from the running app's routes.
         { provide: OPENAPI_DOCUMENT, useValue: { current: null } },
       ],

@@ -67,7 +67,7 @@ describe('playReply', () => {
     const reply = playReply(resolver, ['a', 'b', 'c', 'd'].map(piece), { lookAhead: 2 });
     await reply.next();
     await reply.return(undefined);
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 30)); // the fake resolves each piece on a timer
     expect(started).toEqual(['a', 'b', 'c']);
     expect(cancelled.sort()).toEqual(['b', 'c']);
     expect(interrupted).toEqual([]);
@@ -83,7 +83,7 @@ describe('playReply', () => {
     await reply.next();
     stop.abort();
     await reply.return(undefined);
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 30)); // the fake resolves each piece on a timer
     expect(interrupted.sort()).toEqual(['b', 'c']);
     expect(cancelled).toEqual([]);
   });

@@ -1,2 +1,3 @@
 export * from './key-ring';
 export * from './provider-key.store';
+export * from './provider-key.cache';

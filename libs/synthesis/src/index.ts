@@ -1,3 +1,2 @@
 export * from './synthesis-worker';
 export * from './take';
-export * from './provider-key.cache';

@@ -18,8 +18,8 @@ import {
   type WordTiming,
 } from '@router/contracts';
 import type { Logger } from '@router/observability';
+import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
-import { type KeyOpener, ProviderKeyCache } from './provider-key.cache';
 import { Take, type TakeResult } from './take';
 
 export const SYNTHESIS_SERVICE = 'synthesis-worker';

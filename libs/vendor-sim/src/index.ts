@@ -3,6 +3,7 @@ export { vendorSimEnv, simConfigFromEnv } from './vendor-sim.options';
 export { SimControl, type InjectFault, type CallQuery } from './control/sim-control.client';
 export { CONTROL_PREFIX } from './control/control.routes';
 export type { CallRecord, CallCounts } from './kit/call-log';
+export type { ReadCounts } from './kit/read-log';
 export type { FaultKind, FaultSpec, FaultState } from './kit/faults';
 export type { Pacing } from './kit/pacing';
 export { DEFAULT_PACING } from './kit/pacing';

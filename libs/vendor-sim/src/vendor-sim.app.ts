@@ -63,8 +63,11 @@ export async function startVendorSim(
     let inner: string;
     let vendor: SimVendorModule | undefined;
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
-      routes = control;
       inner = path.slice(CONTROL_PREFIX.length) || '/';
+      const [mount, rest] = splitMount(inner);
+      const own = modules.get(mount)?.control;
+      routes = own ?? control;
+      if (own) inner = rest;
     } else {
       const [mount, rest] = splitMount(path);
       vendor = modules.get(mount);

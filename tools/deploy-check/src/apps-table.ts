@@ -68,6 +68,10 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       'LOOK_AHEAD',
       'ORG_SETTINGS_TTL_MS',
       'STREAM_IDLE_TIMEOUT_MS',
+      // Voice lists and stored-settings reads call the vendors from the native API.
+      ...VENDOR_BASE_URLS,
+      'PROVIDER_KEY_CACHE_TTL_MS',
+      'VOICE_LIST_TIMEOUT_MS',
     ],
     enabledInChart: true,
   },

@@ -20,8 +20,8 @@ function optional(query: URLSearchParams, name: string): string | undefined {
 }
 
 /**
- * The test-control API (paths relative to `/__sim`): call log and counts, pacing, socket idle timeouts,
- * faults, reset. `SimControl` is its typed client.
+ * The test-control API (paths relative to `/__sim`): call log and counts, read counts, pacing, socket idle
+ * timeouts, faults, reset. A vendor's own controls are under `/__sim/<vendor token>`. `SimControl` is its typed client.
  */
 export function controlRoutes(state: SimState, vendors: readonly string[]): HttpRoute[] {
   const knownVendor = (exchange: HttpExchange, vendor: unknown, allowAll: boolean): vendor is string => {
@@ -56,6 +56,11 @@ export function controlRoutes(state: SimState, vendors: readonly string[]): Http
       method: 'GET',
       path: '/calls/counts',
       handle: (exchange) => exchange.sendJson(200, { counts: state.calls.totals() }),
+    },
+    {
+      method: 'GET',
+      path: '/reads',
+      handle: (exchange) => exchange.sendJson(200, { reads: state.reads.totals() }),
     },
     {
       method: 'GET',

@@ -1,6 +1,7 @@
 import type { CallCounts, CallRecord } from '../kit/call-log';
 import type { FaultKind, FaultState } from '../kit/faults';
 import type { Pacing } from '../kit/pacing';
+import type { ReadCounts } from '../kit/read-log';
 import { simKeyId } from '../kit/sim-keys';
 import { CONTROL_PREFIX } from './control.routes';
 
@@ -64,6 +65,61 @@ export class SimControl {
   /** Per vendor, per key id (`simKeyId(key)`), per endpoint. */
   async callCounts(): Promise<CallCounts> {
     return (await this.request<{ counts: CallCounts }>('GET', '/calls/counts')).counts;
+  }
+
+  /**
+   * How many reads that are not synthesis `vendor` answered (voice list pages, stored settings, dictionaries),
+   * from `key` (or without a key: `public: true`), of one kind when `what` is given.
+   */
+  async readCount(
+    vendor: string,
+    query: { key?: string; public?: boolean; what?: string } = {},
+  ): Promise<number> {
+    const { reads } = await this.request<{ reads: ReadCounts }>('GET', '/reads');
+    const byKey = reads[vendor] ?? {};
+    const keys =
+      query.key !== undefined ? [simKeyId(query.key)] : query.public ? ['public'] : Object.keys(byKey);
+    let total = 0;
+    for (const keyId of keys) {
+      for (const [what, n] of Object.entries(byKey[keyId] ?? {})) {
+        if (query.what === undefined || query.what === what) total += n;
+      }
+    }
+    return total;
+  }
+
+  /** Changes a vendor_c voice's stored settings in `key`'s account (as an edit at the vendor would). */
+  async setVendorCVoiceSettings(
+    key: string,
+    voiceId: string,
+    settings: Record<string, unknown>,
+  ): Promise<void> {
+    await this.request('PUT', `/vendor_c/voices/${encodeURIComponent(voiceId)}/settings`, {
+      key_id: simKeyId(key),
+      settings,
+    });
+  }
+
+  /** Adds a version to a vendor_c pronunciation dictionary of `key`'s account (creating it); returns its id. */
+  async addVendorCDictionaryVersion(key: string, dictionaryId: string): Promise<string> {
+    const body = await this.request<{ version_id: string }>(
+      'POST',
+      `/vendor_c/dictionaries/${encodeURIComponent(dictionaryId)}/versions`,
+      { key_id: simKeyId(key) },
+    );
+    return body.version_id;
+  }
+
+  /** Replaces the entries of a vendor_a pronunciation dictionary in `key`'s account. */
+  async setVendorADictionary(
+    key: string,
+    dictId: string,
+    entries: { word: string; pronunciation: string }[],
+  ): Promise<void> {
+    await this.request('PUT', `/vendor_a/dictionaries/${encodeURIComponent(dictId)}`, {
+      key_id: simKeyId(key),
+      entries,
+    });
   }
 
   async pacing(): Promise<Record<string, Pacing>> {

@@ -1,6 +1,8 @@
 import { CallLog } from './call-log';
 import { FaultBook, type CallFacts, type FaultSpec } from './faults';
 import type { Pacing } from './pacing';
+import { ReadLog } from './read-log';
+import { simKeyId } from './sim-keys';
 
 export interface SimDefaults {
   readonly pacing: Pacing;
@@ -21,6 +23,7 @@ export interface SimObserver {
 export class SimState {
   readonly calls = new CallLog();
   readonly faults = new FaultBook();
+  readonly reads = new ReadLog();
   private basePacing: Pacing;
   private readonly pacingByVendor = new Map<string, Pacing>();
   private readonly idleByVendor = new Map<string, number>();
@@ -72,11 +75,17 @@ export class SimState {
   reset(): void {
     this.calls.clear();
     this.faults.clear();
+    this.reads.clear();
     this.basePacing = this.defaults.pacing;
     this.pacingByVendor.clear();
     this.idleByVendor.clear();
     this.baseIdleMs = undefined;
     for (const hook of this.resetHooks) hook();
+  }
+
+  /** Counts one read that is not synthesis; `key` undefined for a public read. */
+  recordRead(vendor: string, what: string, key: string | undefined): void {
+    this.reads.record(vendor, what, key === undefined || key === '' ? 'public' : simKeyId(key));
   }
 
   /** Records one accepted synthesis call and returns the fault injected into it, if any. */

@@ -22,6 +22,8 @@ export interface SimVendorModule {
   readonly sockets: readonly SocketRoute[];
   /** The vendor's answer to a path it does not have. */
   notFound(exchange: HttpExchange): void;
+  /** Test controls of the vendor's own state (stored settings, dictionaries), under `/__sim/<vendor token>`. */
+  readonly control?: readonly HttpRoute[];
 }
 
 export type SimVendorFactory = (kit: SimKit) => SimVendorModule;

@@ -321,4 +321,29 @@ describe('vendor_a simulator', () => {
       ]);
     });
   });
+
+  describe('pronunciation dictionaries', () => {
+    const read = (id: string, key: string | null = KEY): Promise<Response> =>
+      fetch(`${t.base('vendor_a')}/pronunciation-dictionaries/${id}`, {
+        headers: key !== null ? { 'api-subscription-key': key } : {},
+      });
+
+    it('reads a dictionary of the account, whose entries a test can replace', async () => {
+      const first = (await (await read('my-dict')).json()) as { dict_id: string; entries: unknown[] };
+      expect(first).toMatchObject({ dict_id: 'my-dict', entries: [expect.any(Object)] });
+      await t.control.setVendorADictionary(KEY, 'my-dict', [{ word: 'Namaste', pronunciation: 'nəmə-steɪ' }]);
+      expect(await (await read('my-dict')).json()).toMatchObject({
+        entries: [{ word: 'Namaste', pronunciation: 'nəmə-steɪ' }],
+      });
+      expect(await (await read('my-dict', 'other-account')).json()).toEqual(first);
+      expect(await t.control.readCount('vendor_a', { key: KEY, what: 'dictionary' })).toBe(2);
+    });
+
+    it('refuses a wrong key with 403 and an unknown dictionary with 404 not_found_error', async () => {
+      expect((await read('my-dict', 'bad-key')).status).toBe(403);
+      const unknown = await read('unknown-dict');
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ error: { code: 'not_found_error' } });
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { vendorA } from '@router/vendor-a';
 import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
 import { mp3Bitrate } from '../kit/audio/mp3.codec';
+import { isUnknownDictId } from './vendor-a.dictionaries';
 import type { VendorAProblem } from './vendor-a.errors';
 
 /** The vendor's model ids are the router's (`a_model_1`, `a_model_2`). */
@@ -143,7 +144,7 @@ export function parseVendorASettings(
       codecName,
       minBufferSize: minBufferSize as number,
       maxChunkLength: maxChunkLength as number,
-      unknownDictId: typeof dictId === 'string' && /^(bad|unknown)/.test(dictId),
+      unknownDictId: typeof dictId === 'string' && isUnknownDictId(dictId),
     },
   };
 }

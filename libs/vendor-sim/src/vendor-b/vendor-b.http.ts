@@ -140,7 +140,9 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/v1/voices',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_b', 'voices', key);
         exchange.sendJson(200, { voices: VENDOR_B_VOICES });
       },
     },

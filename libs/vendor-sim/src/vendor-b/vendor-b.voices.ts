@@ -1,7 +1,8 @@
 /**
- * vendor_b's voice list as its `/v1/voices` serves it. Each voice belongs to one model: `b_model_1` has one
- * female and one male voice per language, `b_model_2` a few multilingual voices that speak every language.
- * Names are invented placeholders.
+ * vendor_b's voice list as its `/v1/voices` serves it (unpaged). Each voice belongs to one model: `b_model_1`
+ * has one female and one male voice per language, `b_model_2` a few multilingual voices that speak every
+ * language, and two voices belong to a `b_model_3` the vendor lists before it synthesizes with it (so the
+ * router must leave them out). Names are invented placeholders.
  */
 export const VENDOR_B_LANGUAGES = [
   'hi',
@@ -96,6 +97,20 @@ export const VENDOR_B_VOICES: readonly VendorBVoice[] = [
     languages: [...VENDOR_B_LANGUAGES],
     gender,
     model: 'b_model_2',
+  })),
+  // Listed ahead of its model's launch: the vendor does not synthesize `b_model_3` yet (it accepts two models).
+  ...(
+    [
+      ['b3_voice_f1', 'Aravelle', 'female', 'hi'],
+      ['b3_voice_m1', 'Torvane', 'male', 'en-us'],
+    ] as const
+  ).map(([voice_id, name, gender, language]) => ({
+    voice_id,
+    name,
+    language,
+    languages: [language],
+    gender,
+    model: 'b_model_3',
   })),
 ];
 

@@ -85,6 +85,39 @@ export function voiceNotFound(voiceId: string): VendorCProblem {
   };
 }
 
+/** A professional clone can be used only once its fine-tuning has finished. */
+export function voiceNotFineTuned(voiceId: string): VendorCProblem {
+  return {
+    status: 400,
+    code: 'voice_not_fine_tuned',
+    type: 'validation_error',
+    message: `The voice ${voiceId} has not finished fine-tuning yet.`,
+    param: 'voice_id',
+  };
+}
+
+/** The voice's problem for speaking: unknown, or a clone still in training; undefined when it can speak. */
+export function voiceProblem(
+  voice: { category: string; fine_tuning: { state: Record<string, string> } } | undefined,
+  voiceId: string,
+): VendorCProblem | undefined {
+  if (!voice) return voiceNotFound(voiceId);
+  if (voice.category === 'professional' && !Object.values(voice.fine_tuning.state).includes('fine_tuned')) {
+    return voiceNotFineTuned(voiceId);
+  }
+  return undefined;
+}
+
+export function dictionaryNotFound(dictionaryId: string): VendorCProblem {
+  return {
+    status: 404,
+    code: 'pronunciation_dictionary_not_found',
+    type: 'not_found',
+    message: `A pronunciation dictionary with the id ${dictionaryId} was not found.`,
+    param: 'pronunciation_dictionary_id',
+  };
+}
+
 const FAULT_CODES: Readonly<Record<number, [string, string]>> = {
   400: ['invalid_request', 'validation_error'],
   401: ['quota_exceeded', 'authentication_error'],

@@ -306,7 +306,7 @@ describe('vendor_c simulator over HTTP', () => {
       let pages = 0;
       let total = 0;
       do {
-        const query = `?page_size=10${token ? `&next_page_token=${token}` : ''}`;
+        const query = `?page_size=100${token ? `&next_page_token=${token}` : ''}`;
         const page = (await (await request(`/v2/voices${query}`)).json()) as {
           voices: Voice[];
           has_more: boolean;
@@ -319,7 +319,8 @@ describe('vendor_c simulator over HTTP', () => {
         expect(page.has_more).toBe(page.next_page_token !== null);
         token = page.next_page_token;
       } while (token);
-      expect(pages).toBe(3);
+      // A large account: more voices than the largest page holds.
+      expect(pages).toBe(2);
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen.length).toBe(total);
       const v1 = (await (await request('/v1/voices')).json()) as { voices: Voice[] };
@@ -383,6 +384,58 @@ describe('vendor_c simulator over HTTP', () => {
         key: 'other-account',
       });
       expect(other.status).toBe(400);
+    });
+
+    it('lists a professional clone still in training but will not speak with it', async () => {
+      const training = BASE_VOICES.find((v) => v.name === 'Studio Voice In Training');
+      expect(training?.fine_tuning.state).toEqual({ c_model_3: 'fine_tuning' });
+      const all = (await (await request('/v1/voices')).json()) as { voices: Voice[] };
+      expect(all.voices.map((v) => v.voice_id)).toContain(training?.voice_id);
+      const refused = await tts('', '?output_format=pcm_8000', { text: TEXT }, training?.voice_id);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ detail: { status: 'voice_not_fine_tuned' } });
+    });
+
+    it('counts list pages and settings reads per key, apart from synthesis calls', async () => {
+      await request('/v2/voices?page_size=100');
+      await request(`/v1/voices/${VOICE}/settings`);
+      expect(await t.control.readCount('vendor_c', { key: KEY, what: 'voices' })).toBe(1);
+      expect(await t.control.readCount('vendor_c', { key: KEY, what: 'voice-settings' })).toBe(1);
+      expect(await t.control.readCount('vendor_c', { key: 'other' })).toBe(0);
+      expect(await t.control.callCount('vendor_c')).toBe(0);
+    });
+
+    it("changes a voice's stored settings through the control API", async () => {
+      await t.control.setVendorCVoiceSettings(KEY, VOICE, { stability: 0.9 });
+      expect(await (await request(`/v1/voices/${VOICE}/settings`)).json()).toMatchObject({ stability: 0.9 });
+      expect(
+        await (await request(`/v1/voices/${VOICE}/settings`, { key: 'other-account' })).json(),
+      ).toMatchObject({ stability: 0.5 });
+    });
+  });
+
+  describe('pronunciation dictionaries', () => {
+    type Dictionary = { id: string; latest_version_id: string };
+    const dictionary = async (id: string, key = KEY): Promise<Dictionary> =>
+      (await (await request(`/v1/pronunciation-dictionaries/${id}`, { key })).json()) as Dictionary;
+
+    it('answers a dictionary with its latest version, which a new version replaces in that account only', async () => {
+      const first = await dictionary('dict-1');
+      expect(first).toMatchObject({ id: 'dict-1', latest_version_id: expect.any(String) });
+      expect(await dictionary('dict-1')).toEqual(first);
+      const version = await t.control.addVendorCDictionaryVersion(KEY, 'dict-1');
+      expect(version).not.toBe(first.latest_version_id);
+      expect((await dictionary('dict-1')).latest_version_id).toBe(version);
+      expect((await dictionary('dict-1', 'other-account')).latest_version_id).not.toBe(version);
+      expect(await t.control.readCount('vendor_c', { key: KEY, what: 'dictionary' })).toBe(3);
+    });
+
+    it('answers 404 for a dictionary it does not know', async () => {
+      const response = await request('/v1/pronunciation-dictionaries/unknown-dict');
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        detail: { status: 'pronunciation_dictionary_not_found' },
+      });
     });
   });
 });

@@ -10,7 +10,7 @@ import {
   authProblem,
   socketError,
   vendorCFaultProblem,
-  voiceNotFound,
+  voiceProblem,
   type VendorCProblem,
 } from './vendor-c.errors';
 import { withId3 } from './vendor-c.formats';
@@ -243,8 +243,9 @@ class VendorCSession {
       void this.fail(authProblem(check));
       return false;
     }
-    if (!this.store.find(simKeyId(key as string), this.voiceId)) {
-      void this.fail(voiceNotFound(this.voiceId));
+    const problem = voiceProblem(this.store.find(simKeyId(key as string), this.voiceId), this.voiceId);
+    if (problem) {
+      void this.fail(problem);
       return false;
     }
     this.key = key;

@@ -1,7 +1,7 @@
 import { vendorC } from '@router/vendor-c';
 import type { AudioSpec } from '../kit/audio/audio-spec';
 import type { CheckResult, SchemaIssue, VendorCProblem } from './vendor-c.errors';
-import { voiceNotFound } from './vendor-c.errors';
+import { voiceProblem } from './vendor-c.errors';
 import { DEFAULT_OUTPUT_FORMAT, outputFormat, VENDOR_C_OUTPUT_FORMATS } from './vendor-c.formats';
 import {
   checkBoolean,
@@ -176,7 +176,7 @@ export function parseTtsRequest(
   const languageCode = (body['language_code'] as string | null | undefined) ?? undefined;
   const problem =
     modelProblem(model) ??
-    (store.find(keyId, voiceId) ? undefined : voiceNotFound(voiceId)) ??
+    voiceProblem(store.find(keyId, voiceId), voiceId) ??
     languageProblem(model, languageCode) ??
     textLengthProblem(model, text);
   if (problem) return { ok: false, problem };
@@ -251,7 +251,9 @@ export function parseDialogueRequest(
   }));
   const model = (body['model_id'] as string | undefined) ?? 'c_model_8';
   const languageCode = (body['language_code'] as string | null | undefined) ?? undefined;
-  const unknownVoice = pairs.find((p) => !store.find(keyId, p.voiceId));
+  const unusable = pairs
+    .map((p) => voiceProblem(store.find(keyId, p.voiceId), p.voiceId))
+    .find((found) => found !== undefined);
   const problem =
     modelProblem(model) ??
     (isDialogueModel(model)
@@ -263,7 +265,7 @@ export function parseDialogueRequest(
           message: `Model ${model} cannot be used for dialogue.`,
           param: 'model_id',
         }) ??
-    (unknownVoice ? voiceNotFound(unknownVoice.voiceId) : undefined) ??
+    unusable ??
     languageProblem(model, languageCode) ??
     textLengthProblem(model, pairs.map((p) => p.text).join('\n'));
   if (problem) return { ok: false, problem };

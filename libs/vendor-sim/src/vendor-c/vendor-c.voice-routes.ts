@@ -2,7 +2,14 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { checkKey, simKeyId } from '../kit/sim-keys';
 import { vendorC } from '@router/vendor-c';
-import { authProblem, sendSchemaIssues, sendVendorCProblem, voiceNotFound } from './vendor-c.errors';
+import type { SimKit } from '../kit/sim-vendor';
+import {
+  authProblem,
+  dictionaryNotFound,
+  sendSchemaIssues,
+  sendVendorCProblem,
+  voiceNotFound,
+} from './vendor-c.errors';
 import { checkString, isObject, queryBoolean, queryInteger } from './vendor-c.schema';
 import { settingsIssues } from './vendor-c.voice-settings';
 import { MODEL_CHARACTER_LIMITS } from './vendor-c.tts-request';
@@ -63,7 +70,8 @@ function readPageToken(raw: string | null): PageToken | undefined | 'invalid' {
   return 'invalid';
 }
 
-export function vendorCVoiceRoutes(store: VoiceStore): HttpRoute[] {
+export function vendorCVoiceRoutes(kit: SimKit, store: VoiceStore): HttpRoute[] {
+  const read = (what: string, key: string): void => kit.state.recordRead('vendor_c', what, key);
   return [
     {
       method: 'GET',
@@ -74,6 +82,7 @@ export function vendorCVoiceRoutes(store: VoiceStore): HttpRoute[] {
         const legacy = queryBoolean(exchange.query, 'show_legacy', false);
         if (legacy.issues.length > 0) return sendSchemaIssues(exchange, legacy.issues);
         const voices = store.voices(account.keyId).filter((v) => legacy.value || !v.is_legacy);
+        read('voices', account.key);
         exchange.sendJson(200, { voices });
       },
     },
@@ -132,6 +141,7 @@ export function vendorCVoiceRoutes(store: VoiceStore): HttpRoute[] {
         const size = pageSize.value ?? 10;
         const page = matching.slice(offset, offset + size);
         const hasMore = offset + size < matching.length;
+        read('voices', account.key);
         exchange.sendJson(200, {
           voices: page,
           has_more: hasMore,
@@ -175,6 +185,7 @@ export function vendorCVoiceRoutes(store: VoiceStore): HttpRoute[] {
         if (!account) return;
         const voiceId = exchange.params['voice_id'] ?? '';
         if (!store.find(account.keyId, voiceId)) return sendVendorCProblem(exchange, voiceNotFound(voiceId));
+        read('voice-settings', account.key);
         exchange.sendJson(200, store.settings(account.keyId, voiceId));
       },
     },
@@ -199,6 +210,19 @@ export function vendorCVoiceRoutes(store: VoiceStore): HttpRoute[] {
         }
         store.editSettings(account.keyId, voiceId, patch);
         exchange.sendJson(200, { status: 'ok' });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/pronunciation-dictionaries/:dictionary_id',
+      handle(exchange) {
+        const account = vendorCAccount(exchange);
+        if (!account) return;
+        const id = exchange.params['dictionary_id'] ?? '';
+        const dictionary = store.dictionary(account.keyId, id);
+        if (!dictionary) return sendVendorCProblem(exchange, dictionaryNotFound(id));
+        read('dictionary', account.key);
+        exchange.sendJson(200, dictionary);
       },
     },
     {
@@ -267,6 +291,51 @@ export function vendorCVoiceRoutes(store: VoiceStore): HttpRoute[] {
             };
           }),
         );
+      },
+    },
+  ];
+}
+
+/**
+ * The test controls of vendor_c's account state (under `/__sim/vendor_c`): a voice's stored settings and a
+ * new version of a dictionary, as edits at the vendor would make them. Accounts are named by key id.
+ */
+export function vendorCControlRoutes(store: VoiceStore): HttpRoute[] {
+  const keyIdOf = (exchange: HttpExchange): string | undefined => {
+    const body = exchange.json();
+    const keyId = isObject(body) ? body['key_id'] : undefined;
+    if (typeof keyId === 'string' && keyId !== '') return keyId;
+    exchange.sendJson(400, { error: 'key_id must be a non-empty string' });
+    return undefined;
+  };
+  return [
+    {
+      method: 'PUT',
+      path: '/voices/:voice_id/settings',
+      handle(exchange) {
+        const keyId = keyIdOf(exchange);
+        if (keyId === undefined) return;
+        const settings = (exchange.json() as Record<string, unknown>)['settings'];
+        const issues = isObject(settings) ? settingsIssues(settings, ['settings']) : [];
+        if (!isObject(settings) || issues.length > 0) {
+          return exchange.sendJson(400, { error: 'settings must be valid voice settings', issues });
+        }
+        const voiceId = exchange.params['voice_id'] ?? '';
+        if (!store.find(keyId, voiceId)) return exchange.sendJson(404, { error: 'no such voice' });
+        store.editSettings(keyId, voiceId, settings);
+        exchange.sendJson(200, { settings: store.settings(keyId, voiceId) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/dictionaries/:dictionary_id/versions',
+      handle(exchange) {
+        const keyId = keyIdOf(exchange);
+        if (keyId === undefined) return;
+        const version = store.addDictionaryVersion(keyId, exchange.params['dictionary_id'] ?? '');
+        if (version === undefined)
+          return exchange.sendJson(404, { error: 'the vendor knows no such dictionary' });
+        exchange.sendJson(201, { version_id: version });
       },
     },
   ];

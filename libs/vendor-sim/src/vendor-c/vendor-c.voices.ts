@@ -61,6 +61,8 @@ interface VoiceSeed {
   readonly legacy?: boolean;
   /** Added from the shared library: the owner is someone else and `sharing.status` is `copied`. */
   readonly fromLibrary?: boolean;
+  /** A professional clone whose fine-tuning has not finished: listed, but it cannot speak yet. */
+  readonly training?: boolean;
 }
 
 /** Vendor-style ids: 20 characters of [0-9A-Za-z], stable per name. */
@@ -70,7 +72,7 @@ export function vendorCVoiceId(seed: string): string {
   return Array.from(digest.subarray(0, 20), (b) => alphabet[b % alphabet.length]).join('');
 }
 
-// Invented names. Enough voices that `/v2/voices` takes three pages at its default page size.
+// Invented names. With the generated voices below, `/v2/voices` takes two pages even at its largest page size.
 const SEEDS: readonly VoiceSeed[] = [
   {
     name: 'Aurelle',
@@ -242,6 +244,16 @@ const SEEDS: readonly VoiceSeed[] = [
     owner: true,
   },
   {
+    name: 'Studio Voice In Training',
+    category: 'professional',
+    gender: 'female',
+    accent: 'american',
+    age: 'young',
+    language: 'en',
+    owner: true,
+    training: true,
+  },
+  {
     name: 'Designed Calm',
     category: 'generated',
     gender: 'female',
@@ -344,7 +356,8 @@ function buildVoice(seed: VoiceSeed, index: number, id = vendorCVoiceId(seed.nam
         : null,
     fine_tuning: {
       is_allowed_to_fine_tune: seed.category === 'professional',
-      state: {},
+      state:
+        seed.category === 'professional' ? { c_model_3: seed.training ? 'fine_tuning' : 'fine_tuned' } : {},
       language: seed.language,
     },
     sharing: seed.fromLibrary
@@ -369,7 +382,44 @@ function buildVoice(seed: VoiceSeed, index: number, id = vendorCVoiceId(seed.nam
   };
 }
 
-export const BASE_VOICES: readonly VendorCVoice[] = SEEDS.map((seed, i) => buildVoice(seed, i));
+const GENERATED_FIRST = [
+  'Ael',
+  'Bryn',
+  'Cor',
+  'Dav',
+  'Eir',
+  'Fen',
+  'Gal',
+  'Hal',
+  'Ist',
+  'Jor',
+  'Kel',
+  'Lir',
+  'Mav',
+];
+const GENERATED_LAST = ['a', 'en', 'is', 'wyn', 'ith', 'ora', 'umb', 'ex'];
+const GENERATED_KINDS: readonly Pick<VoiceSeed, 'category' | 'owner' | 'fromLibrary'>[] = [
+  { category: 'premade', owner: false },
+  { category: 'cloned', owner: true },
+  { category: 'generated', owner: true },
+  { category: 'professional', owner: false, fromLibrary: true },
+];
+
+/** A large account: 104 more invented voices of every kind, so listing really crosses pages. */
+const GENERATED_SEEDS: readonly VoiceSeed[] = GENERATED_FIRST.flatMap((first) =>
+  GENERATED_LAST.map((last) => `${first}${last}`),
+).map((name, i) => ({
+  name,
+  ...GENERATED_KINDS[i % GENERATED_KINDS.length],
+  gender: i % 2 === 0 ? 'female' : 'male',
+  accent: ['american', 'british', 'indian', 'australian'][i % 4],
+  age: ['young', 'middle_aged', 'old'][i % 3],
+  language: ['en', 'es', 'hi', 'de', 'fr'][i % 5],
+}));
+
+export const BASE_VOICES: readonly VendorCVoice[] = [...SEEDS, ...GENERATED_SEEDS].map((seed, i) =>
+  buildVoice(seed, i),
+);
 
 /** Voices in the shared library that `POST /v1/voices/add/{public_owner_id}/{voice_id}` can add. */
 export interface SharedVoice {
@@ -470,9 +520,29 @@ export const SHARED_VOICES: readonly SharedVoice[] = SHARED_SEEDS.map((seed, i) 
   };
 });
 
+/** A pronunciation dictionary as `GET /v1/pronunciation-dictionaries/{id}` answers. */
+export interface VendorCDictionary {
+  id: string;
+  latest_version_id: string;
+  latest_version_rules_num: number;
+  name: string;
+  permission_on_resource: string;
+  created_by: string;
+  creation_time_unix: number;
+  archived_time_unix: number | null;
+  description: string | null;
+}
+
+/** Dictionary ids the vendor does not know (any other id exists in every account, at its first version). */
+export function isUnknownDictionary(id: string): boolean {
+  return /^(bad|unknown)/.test(id);
+}
+
 interface AccountState {
   readonly added: VendorCVoice[];
   readonly settings: Map<string, VoiceSettings>;
+  /** Versions added per dictionary (through the control API), after the first. */
+  readonly dictionaryVersions: Map<string, number>;
 }
 
 /**
@@ -485,7 +555,7 @@ export class VoiceStore {
   private account(keyId: string): AccountState {
     let state = this.accounts.get(keyId);
     if (!state) {
-      state = { added: [], settings: new Map() };
+      state = { added: [], settings: new Map(), dictionaryVersions: new Map() };
       this.accounts.set(keyId, state);
     }
     return state;
@@ -505,6 +575,31 @@ export class VoiceStore {
 
   editSettings(keyId: string, voiceId: string, patch: Partial<VoiceSettings>): void {
     this.account(keyId).settings.set(voiceId, { ...this.settings(keyId, voiceId), ...patch });
+  }
+
+  /** The dictionary in this account, or undefined for one the vendor does not know. */
+  dictionary(keyId: string, id: string): VendorCDictionary | undefined {
+    if (isUnknownDictionary(id)) return undefined;
+    const version = this.accounts.get(keyId)?.dictionaryVersions.get(id) ?? 0;
+    return {
+      id,
+      latest_version_id: vendorCVoiceId(`dictionary:${keyId}:${id}:${version}`),
+      latest_version_rules_num: 3 + version,
+      name: `Dictionary ${id}`,
+      permission_on_resource: 'admin',
+      created_by: 'account',
+      creation_time_unix: 1_700_000_000,
+      archived_time_unix: null,
+      description: null,
+    };
+  }
+
+  /** A new version of the dictionary (as an edit of its rules at the vendor would make); returns its id. */
+  addDictionaryVersion(keyId: string, id: string): string | undefined {
+    if (isUnknownDictionary(id)) return undefined;
+    const versions = this.account(keyId).dictionaryVersions;
+    versions.set(id, (versions.get(id) ?? 0) + 1);
+    return this.dictionary(keyId, id)?.latest_version_id;
   }
 
   addFromLibrary(keyId: string, shared: SharedVoice, newName: string): VendorCVoice {

@@ -108,11 +108,12 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
       },
     },
     // The model lists are public: no key is checked.
-    { method: 'GET', path: '/v1/models', handle: (exchange) => listModels(exchange, 'v1') },
-    { method: 'GET', path: '/v2/models', handle: (exchange) => listModels(exchange, 'v2') },
+    { method: 'GET', path: '/v1/models', handle: (exchange) => listModels(kit, exchange, 'v1') },
+    { method: 'GET', path: '/v2/models', handle: (exchange) => listModels(kit, exchange, 'v2') },
   ];
 }
 
-function listModels(exchange: HttpExchange, generation: VendorEGeneration): void {
+function listModels(kit: SimKit, exchange: HttpExchange, generation: VendorEGeneration): void {
+  kit.state.recordRead('vendor_e', 'models', vendorEKey(exchange.header('authorization')));
   exchange.sendJson(200, { stt: [], tts: vendorEModelsOf(generation) });
 }

@@ -57,6 +57,11 @@ const ROWS: Readonly<Record<string, readonly Row[]>> = {
     ['haruki', 'ja', 'Japanese', 'Adult', 'masculine'],
     ['jorrit', 'nl', 'Dutch', 'Adult', 'masculine'],
   ],
+  // An outdated first-generation family the vendor still lists and speaks, absent from the router's catalogue.
+  e_model_0: [
+    ['vesper', 'en', 'American', 'Mature', 'masculine'],
+    ['orla', 'en', 'American', 'Adult', 'feminine'],
+  ],
   e_model_3: [
     ['orla', 'en', 'American', 'Adult', 'feminine'],
     ['thatcher', 'en', 'American', 'Mature', 'masculine'],
@@ -65,6 +70,7 @@ const ROWS: Readonly<Record<string, readonly Row[]>> = {
 };
 
 export const VENDOR_E_GENERATIONS: Readonly<Record<string, VendorEGeneration>> = {
+  e_model_0: 'v1',
   e_model_1: 'v1',
   e_model_2: 'v1',
   e_model_3: 'v2',

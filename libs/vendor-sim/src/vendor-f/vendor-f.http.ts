@@ -79,6 +79,7 @@ export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
       handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;
+        kit.state.recordRead('vendor_f', 'voices', key);
         exchange.sendJson(200, { voices: vendorFVoicesFor(key) });
       },
     },

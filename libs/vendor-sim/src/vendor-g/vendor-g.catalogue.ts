@@ -5,7 +5,12 @@ import { vendorG } from '@router/vendor-g';
  * the built-in voices (capitalised first names) and the project's cloned voices (UUIDs, each with a status
  * per model) are invented placeholders. A cloned voice speaks only with a model it is `ready` for.
  */
-export const VENDOR_G_MODELS: readonly string[] = vendorG.catalogue.models.map((m) => m.id);
+/** A preview model the vendor serves that the router's catalogue lacks (so its voices must not be listed). */
+export const VENDOR_G_BETA_MODEL = 'g_model_beta';
+export const VENDOR_G_MODELS: readonly string[] = [
+  ...vendorG.catalogue.models.map((m) => m.id),
+  VENDOR_G_BETA_MODEL,
+];
 export const VENDOR_G_DEFAULT_MODEL = 'g_model_3';
 export const VENDOR_G_SPEED = { min: 0.7, max: 1.3 } as const;
 
@@ -28,23 +33,30 @@ const NEW_VOICES: readonly VendorGBuiltinVoice[] = [
   { id: 'Vesna', description: 'Crisp newsreader', gender: 'female' },
 ];
 
+/** The beta model has one voice of its own. */
+const BETA_VOICES: readonly VendorGBuiltinVoice[] = [
+  { id: 'Zephyr', description: 'Experimental expressive', gender: 'male' },
+];
+
 export function builtinVoices(model: string): readonly VendorGBuiltinVoice[] {
+  if (model === VENDOR_G_BETA_MODEL) return [...BASE_VOICES, ...BETA_VOICES];
   return model === 'g_model_3' ? [...BASE_VOICES, ...NEW_VOICES] : BASE_VOICES;
 }
 
 export function modelLanguages(model: string): readonly string[] {
+  if (model === VENDOR_G_BETA_MODEL) return ['en'];
   return vendorG.catalogue.models.find((m) => m.id === model)?.languages ?? [];
 }
 
 /** `GET /v1/tts-models`: every model with its languages, built-in voices and capabilities. */
 export function ttsModels(): unknown {
   return {
-    models: vendorG.catalogue.models.map((m) => ({
-      id: m.id,
+    models: VENDOR_G_MODELS.map((id) => ({
+      id,
       aliased_model_id: null,
-      name: m.id.replace('g_model_', 'Realtime model '),
-      languages: m.languages.map((code) => ({ code, name: code })),
-      voices: builtinVoices(m.id),
+      name: id.replace('g_model_', 'Realtime model '),
+      languages: modelLanguages(id).map((code) => ({ code, name: code })),
+      voices: builtinVoices(id),
       supports_timestamps: true,
       supports_speed_adjustment: true,
       speed_min: VENDOR_G_SPEED.min,
@@ -66,21 +78,35 @@ export interface VendorGClonedVoice {
 
 function cloned(n: number, name: string, statuses: readonly ClonedStatus[]): VendorGClonedVoice {
   return {
-    id: `6a0c1d2e-0000-4000-8000-00000000000${n}`,
+    id: `6a0c1d2e-0000-4000-8000-${String(n).padStart(12, '0')}`,
     name,
     filename: `${name.toLowerCase().replace(/\s+/g, '-')}.wav`,
-    created_at: `2026-0${n}-01T09:00:00Z`,
+    created_at: new Date(Date.UTC(2026, 0, 1 + n, 9)).toISOString().replace('.000Z', 'Z'),
     models: VENDOR_G_MODELS.map((model, i) => ({ model, status: statuses[i] ?? 'not_computed' })),
   };
 }
 
-/** The project's cloned voices, oldest first; statuses follow `VENDOR_G_MODELS` order. */
+const STATUS_CYCLE: readonly (readonly ClonedStatus[])[] = [
+  ['ready', 'ready', 'ready', 'not_computed'],
+  ['not_computed', 'ready', 'processing', 'not_computed'],
+  ['processing', 'processing', 'processing', 'processing'],
+  ['ready', 'failed', 'ready', 'ready'],
+];
+
+/**
+ * The project's cloned voices, oldest first; statuses follow `VENDOR_G_MODELS` order. A large project: after
+ * the named ones, 100 more, so a list read at the largest page size still takes two pages.
+ */
 export const VENDOR_G_CLONED_VOICES: readonly VendorGClonedVoice[] = [
   cloned(1, 'Studio Clone', ['ready', 'ready', 'ready']),
   cloned(2, 'Field Clone', ['not_computed', 'not_computed', 'ready']),
   cloned(3, 'Pending Clone', ['processing', 'processing', 'processing']),
   cloned(4, 'Broken Clone', ['failed', 'failed', 'failed']),
   cloned(5, 'Legacy Clone', ['ready', 'not_computed', 'not_computed']),
+  cloned(6, 'Beta Clone', ['not_computed', 'not_computed', 'not_computed', 'ready']),
+  ...Array.from({ length: 100 }, (_, i) =>
+    cloned(7 + i, `Project Clone ${i + 1}`, STATUS_CYCLE[i % STATUS_CYCLE.length] ?? []),
+  ),
 ];
 
 /** Why a voice cannot speak with a model, or null when it can. */

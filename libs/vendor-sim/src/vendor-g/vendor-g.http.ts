@@ -68,7 +68,9 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/v1/tts-models',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_g', 'models', key);
         exchange.sendJson(200, ttsModels());
       },
     },
@@ -76,7 +78,8 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/v1/voices',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
         const rawLimit = exchange.query.get('limit');
         const limit = rawLimit === null ? DEFAULT_PAGE : Number(rawLimit);
         if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
@@ -88,6 +91,7 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
           sendVendorGError(exchange, invalidRequest('Invalid cursor', 'cursor'));
           return;
         }
+        kit.state.recordRead('vendor_g', 'voices', key);
         exchange.sendJson(200, page);
       },
     },

@@ -5,6 +5,8 @@ export * from './vendor-definition.check';
 export * from './public-view';
 export * from './catalogue.queries';
 export * from './vendor-adapter';
+export * from './voice.types';
+export * from './stored-settings.types';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,

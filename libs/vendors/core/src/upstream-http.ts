@@ -9,6 +9,7 @@ import {
   type SynthesisEvent,
   type VendorAdapter,
 } from './vendor-adapter';
+import { parseJsonObject } from './upstream-parse';
 import type { VendorId } from './vendor-id';
 
 /** One JSON POST to the vendor for one piece. */
@@ -86,6 +87,34 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     } finally {
       if (!response.body.readableEnded) response.body.destroy();
     }
+  }
+
+  /**
+   * GETs one JSON object from the vendor (a voice list page, stored settings) with its refusals and lost
+   * connections mapped as for synthesis; a body that is not a JSON object is the vendor's malformed answer.
+   */
+  protected async getJson<T extends object>(
+    path: string,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+  ): Promise<T> {
+    if (signal.aborted) throw signal.reason;
+    let text: string;
+    try {
+      const response = await request(`${this.baseUrl}${path}`, {
+        method: 'GET',
+        dispatcher: this.dispatcher,
+        signal,
+        headers: { accept: 'application/json', ...headers },
+      });
+      text = await response.body.text();
+      if (response.statusCode >= 400) {
+        throw vendorFailure(this.vendor, response.statusCode, this.refusalText(text));
+      }
+    } catch (error) {
+      throw upstreamFailure(this.vendor, error, signal);
+    }
+    return parseJsonObject<T>(this.vendor, text, 'an answer');
   }
 
   private async send(upstream: UpstreamRequest): Promise<Dispatcher.ResponseData> {

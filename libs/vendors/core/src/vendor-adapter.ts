@@ -1,5 +1,7 @@
 import { RouterError, type SynthSettings, type WordTiming } from '@router/contracts';
+import type { StoredSettingsReader } from './stored-settings.types';
 import type { VendorId } from './vendor-id';
+import type { Voice, VoiceListRequest } from './voice.types';
 
 /** One vendor call for one piece, with the org's own key. */
 export interface SynthesisCall {
@@ -23,6 +25,14 @@ export interface VendorAdapter {
   contentType(settings: SynthSettings): string;
   /** Ends when the vendor completed the take; throws a RouterError (provider_*) when it did not. */
   synthesize(call: SynthesisCall): AsyncIterable<SynthesisEvent>;
+  /**
+   * `GET /v1/voices` for this vendor: every voice the org can speak with (all pages read, live), each with the
+   * vendor's own object as `provider_data`. Absent for a vendor the endpoint does not serve. Throws a
+   * RouterError (`provider_*`) as synthesis does.
+   */
+  listVoices?(request: VoiceListRequest): Promise<Voice[]>;
+  /** Present where settings can name something the vendor stores and may change (spec: What is cached). */
+  readonly storedSettings?: StoredSettingsReader;
 }
 
 export interface AdapterOptions {

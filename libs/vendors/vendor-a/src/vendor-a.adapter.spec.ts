@@ -77,3 +77,26 @@ describe('VendorAAdapter', () => {
     return adapter.close();
   });
 });
+
+describe('VendorAAdapter.listVoices', () => {
+  const adapter = new VendorAAdapter({ baseUrl: 'http://127.0.0.1:9/vendor_a' });
+  afterAll(() => adapter.close());
+  const request = (model?: string) => ({
+    apiKey: 'k',
+    signal: new AbortController().signal,
+    ...(model ? { model } : {}),
+  });
+
+  it("lists the catalogue's 37 speakers with gender and the personas with their recording language", async () => {
+    const all = await adapter.listVoices(request());
+    const speakers = await adapter.listVoices(request('a_model_1'));
+    const personas = await adapter.listVoices(request('a_model_2'));
+    expect(speakers).toHaveLength(37);
+    expect(all).toHaveLength(37 + personas.length);
+    expect(speakers.every((v) => v.gender !== null && v.languages.length === 11)).toBe(true);
+    expect(personas.every((v) => v.languages.length === 1 && v.models.join() === 'a_model_2')).toBe(true);
+    expect(
+      all.every((v) => v.category === 'builtin' && v.provider_data === null && v.preview_url === null),
+    ).toBe(true);
+  });
+});

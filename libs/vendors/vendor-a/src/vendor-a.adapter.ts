@@ -11,7 +11,11 @@ import {
   type SynthesisEvent,
   type UpstreamBody,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
+  catalogueVoiceList,
 } from '@router/vendors-core';
+import { vendorA } from './vendor-a.definition';
 
 const VENDOR: VendorId = 'vendor_a';
 
@@ -80,6 +84,14 @@ export class VendorAAdapter extends HttpVendorAdapter {
     const headers = { 'api-subscription-key': call.apiKey };
     const read = path === '/text-to-speech' ? oneShotAudio : audioPassThrough;
     yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+  }
+
+  /**
+   * The vendor publishes no voice list: the voices are the router's catalogue (no vendor call; the org's key
+   * is only required, as for every vendor).
+   */
+  listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    return Promise.resolve(catalogueVoiceList(vendorA, request.model));
   }
 }
 

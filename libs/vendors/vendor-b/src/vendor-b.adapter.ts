@@ -14,7 +14,10 @@ import {
   type SynthesisEvent,
   type UpstreamBody,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
 } from '@router/vendors-core';
+import { VENDOR_B_VOICES_PATH, vendorBVoices } from './vendor-b.voices';
 
 const VENDOR: VendorId = 'vendor_b';
 
@@ -66,6 +69,15 @@ export class VendorBAdapter extends HttpVendorAdapter {
     const body = vendorBBody(call.settings, call.text);
     const headers = { accept: 'text/event-stream', 'x-api-key': call.apiKey };
     yield* this.exchange({ path: VENDOR_B_STREAM_PATH, body, headers, signal: call.signal }, streamAudio);
+  }
+
+  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    const body = await this.getJson<{ voices?: unknown }>(
+      VENDOR_B_VOICES_PATH,
+      { 'x-api-key': request.apiKey },
+      request.signal,
+    );
+    return vendorBVoices(body, request.model);
   }
 }
 

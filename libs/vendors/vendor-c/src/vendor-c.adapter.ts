@@ -12,8 +12,12 @@ import {
   type SynthesisEvent,
   type UpstreamBody,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
+  readAllPages,
 } from '@router/vendors-core';
 import { vendorC } from './vendor-c.definition';
+import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
 import { CharacterTrack, preferredAlignment, wordTimings } from './vendor-c.word-timings';
 
 const VENDOR: VendorId = 'vendor_c';
@@ -124,6 +128,22 @@ export class VendorCAdapter extends HttpVendorAdapter {
     const headers = { 'vendor_c-api-key': call.apiKey };
     const read = timestamps ? (answer: UpstreamBody) => timedAudio(answer, call) : audioPassThrough;
     yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+  }
+
+  /** Every page of the account's voices (`/v2/voices`), read live. */
+  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    const headers = { 'vendor_c-api-key': request.apiKey };
+    const pages = await readAllPages(
+      VENDOR,
+      (token) =>
+        this.getJson<{ voices?: unknown; has_more?: unknown; next_page_token?: unknown }>(
+          vendorCVoicePagePath(token),
+          headers,
+          request.signal,
+        ),
+      vendorCNextPageToken,
+    );
+    return vendorCVoices(pages, request.model);
   }
 }
 

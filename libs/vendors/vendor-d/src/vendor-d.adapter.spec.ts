@@ -1,5 +1,5 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorDBody, vendorDErrorMessage } from './vendor-d.adapter';
+import { VendorDAdapter, vendorDBody, vendorDErrorMessage } from './vendor-d.adapter';
 
 const base: SynthSettings = {
   vendor: 'vendor_d',
@@ -52,5 +52,28 @@ describe('vendorDErrorMessage', () => {
       ),
     ).toBe('Incorrect API key provided.');
     expect(vendorDErrorMessage('upstream connect error')).toBe('upstream connect error');
+  });
+});
+
+describe('VendorDAdapter.listVoices', () => {
+  it('lists the 13 catalogue voices for every model, builtin, without gender or languages', async () => {
+    const adapter = new VendorDAdapter({ baseUrl: 'http://127.0.0.1:9/vendor_d' });
+    const voices = await adapter.listVoices({ apiKey: 'k', signal: new AbortController().signal });
+    expect(voices).toHaveLength(13);
+    expect(voices[0]).toEqual({
+      id: 'brook',
+      name: 'Brook',
+      provider: 'vendor_d',
+      models: ['d_model_1', 'd_model_2', 'd_model_3', 'd_model_4'],
+      languages: [],
+      gender: null,
+      accent: null,
+      age: null,
+      description: null,
+      preview_url: null,
+      category: 'builtin',
+      provider_data: null,
+    });
+    await adapter.close();
   });
 });

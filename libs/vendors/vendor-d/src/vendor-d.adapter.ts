@@ -9,7 +9,11 @@ import {
   type SynthesisCall,
   type SynthesisEvent,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
+  catalogueVoiceList,
 } from '@router/vendors-core';
+import { vendorD } from './vendor-d.definition';
 
 const VENDOR: VendorId = 'vendor_d';
 
@@ -70,6 +74,14 @@ export class VendorDAdapter extends HttpVendorAdapter {
       { path: VENDOR_D_SPEECH_PATH, body, headers, signal: call.signal },
       audioPassThrough,
     );
+  }
+
+  /**
+   * The vendor publishes no voice list: the voices are the router's catalogue (no vendor call; the org's key
+   * is only required, as for every vendor).
+   */
+  listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    return Promise.resolve(catalogueVoiceList(vendorD, request.model));
   }
 }
 

@@ -9,8 +9,11 @@ import {
   type SynthesisCall,
   type SynthesisEvent,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
 } from '@router/vendors-core';
 import { vendorE } from './vendor-e.definition';
+import { vendorEModelLists, vendorEVoices } from './vendor-e.voices';
 
 const VENDOR: VendorId = 'vendor_e';
 
@@ -71,6 +74,19 @@ export class VendorEAdapter extends HttpVendorAdapter {
     const { path, body } = vendorERequest(call.settings, call.text);
     const headers = { authorization: `Token ${call.apiKey}` };
     yield* this.exchange({ path, body, headers, signal: call.signal }, audioPassThrough);
+  }
+
+  /**
+   * The voices from the vendor's public model lists. No key is sent: the lists need none, so a wrong stored
+   * key still lists voices (spec: Voices); it is refused when speaking.
+   */
+  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    const lists = await Promise.all(
+      vendorEModelLists(request.model).map((path) =>
+        this.getJson<{ tts?: unknown }>(path, {}, request.signal),
+      ),
+    );
+    return vendorEVoices(lists, request.model);
   }
 }
 

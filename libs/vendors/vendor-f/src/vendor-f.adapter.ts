@@ -9,7 +9,10 @@ import {
   type SynthesisCall,
   type SynthesisEvent,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
 } from '@router/vendors-core';
+import { VENDOR_F_VOICES_PATH, vendorFVoices } from './vendor-f.voices';
 
 const VENDOR: VendorId = 'vendor_f';
 
@@ -64,6 +67,12 @@ export class VendorFAdapter extends HttpVendorAdapter {
     const body = vendorFBody(call.settings, call.text);
     const headers = { authorization: `Bearer ${call.apiKey}` };
     yield* this.exchange({ path: VENDOR_F_TTS_PATH, body, headers, signal: call.signal }, audioPassThrough);
+  }
+
+  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    const headers = { authorization: `Bearer ${request.apiKey}` };
+    const body = await this.getJson<{ voices?: unknown }>(VENDOR_F_VOICES_PATH, headers, request.signal);
+    return vendorFVoices(body, request.model);
   }
 }
 

@@ -9,7 +9,16 @@ import {
   type SynthesisCall,
   type SynthesisEvent,
   type VendorId,
+  type Voice,
+  type VoiceListRequest,
+  readAllPages,
 } from '@router/vendors-core';
+import {
+  VENDOR_G_MODELS_PATH,
+  vendorGClonedPagePath,
+  vendorGNextCursor,
+  vendorGVoices,
+} from './vendor-g.voices';
 
 const VENDOR: VendorId = 'vendor_g';
 
@@ -64,6 +73,28 @@ export class VendorGAdapter extends HttpVendorAdapter {
     const body = vendorGBody(call.settings, call.text);
     const headers = { authorization: `Bearer ${call.apiKey}` };
     yield* this.exchange({ path: VENDOR_G_TTS_PATH, body, headers, signal: call.signal }, audioPassThrough);
+  }
+
+  /**
+   * The built-in voices of `/v1/tts-models` and every page of the project's cloned voices, read together.
+   * Both are on the vendor's API host, which this adapter reaches at the same base URL as its TTS host.
+   */
+  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
+    const headers = { authorization: `Bearer ${request.apiKey}` };
+    const [models, cloned] = await Promise.all([
+      this.getJson<{ models?: unknown }>(VENDOR_G_MODELS_PATH, headers, request.signal),
+      readAllPages(
+        VENDOR,
+        (cursor) =>
+          this.getJson<{ voices?: unknown; next_page_cursor?: unknown }>(
+            vendorGClonedPagePath(cursor),
+            headers,
+            request.signal,
+          ),
+        vendorGNextCursor,
+      ),
+    ]);
+    return vendorGVoices(models, cloned, request.model);
   }
 }
 

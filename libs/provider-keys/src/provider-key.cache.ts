@@ -5,8 +5,9 @@ export interface KeyOpener {
 }
 
 /**
- * The worker's short memory of opened vendor keys, so a reply's sentences do not each read and decrypt the
- * key. A change event drops the entry at once; the TTL bounds how long a missed event could matter.
+ * A process's short memory of opened vendor keys (the synthesis worker's takes, the native API's voice lists
+ * and stored-settings reads), so a reply's sentences do not each read and decrypt the key. A change event
+ * drops the entry at once; the TTL bounds how long a missed event could matter.
  */
 export class ProviderKeyCache {
   private readonly entries = new Map<string, { key: string | undefined; at: number }>();
