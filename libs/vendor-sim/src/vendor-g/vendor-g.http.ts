@@ -8,6 +8,12 @@ import { AUTH_PROBLEM, invalidRequest, sendVendorGError, vendorGFaultProblem } f
 import { parseVendorGRest, vendorGContentType } from './vendor-g.settings';
 
 const MAX_PAGE = 100;
+
+/**
+ * The trailers of an error after the first audio byte. The vendor's notes say only that such errors come
+ * in HTTP trailers; these names are the simulator's, and the adapter reads the same ones.
+ */
+export const VENDOR_G_ERROR_TRAILERS = ['error-status', 'error-type', 'error-message'] as const;
 const DEFAULT_PAGE = 10;
 
 /** The bearer key (an API key or a temporary key) every REST route checks first. */
@@ -43,17 +49,25 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
           spec: settings.spec,
           speed: settings.speed,
         });
-        // The audio streams as it is made. An error after the first byte goes into HTTP trailers at the
-        // vendor, which fetch clients cannot read; the simulator cuts the body there instead.
+        // The audio streams as it is made. An error after the first byte ends the body cleanly and is
+        // reported in HTTP trailers, as at the vendor (which fetch clients cannot read).
         await playTake(
           take,
           {
             signal: exchange.signal,
-            open: () => exchange.open(200, vendorGContentType(settings.audioFormat, take.contentType)),
+            open: () =>
+              exchange.open(200, vendorGContentType(settings.audioFormat, take.contentType), {
+                trailer: VENDOR_G_ERROR_TRAILERS.join(', '),
+              }),
             send: (piece) => exchange.write(piece.bytes),
             fail: (f, started) => {
-              if (!started) return sendVendorGError(exchange, vendorGFaultProblem(f));
-              exchange.destroy();
+              const problem = vendorGFaultProblem(f);
+              if (!started) return sendVendorGError(exchange, problem);
+              exchange.endWithTrailers({
+                'error-status': String(problem.status),
+                'error-type': problem.errorType,
+                'error-message': problem.message,
+              });
             },
             cut: () => exchange.destroy(),
           },

@@ -130,6 +130,24 @@ describe('vendor_g adapter against the simulated vendor', () => {
     expect(audio.length).toBeLessThanOrEqual(5000);
   });
 
+  it('fails a take whose body ended cleanly but whose trailers report an error', async () => {
+    await t.control.injectFault({
+      vendor: 'vendor_g',
+      kind: 'error',
+      status: 503,
+      message: 'model overloaded',
+      afterBytes: 5000,
+    });
+    const { error, audio } = await collectFailure(direct.synthesize(call(settings())));
+    expect(error).toMatchObject({
+      code: 'provider_unavailable',
+      providerStatus: 503,
+      message: 'model overloaded',
+    });
+    expect(audio.length).toBeGreaterThan(0);
+    expect(audio.length).toBeLessThanOrEqual(5000);
+  });
+
   it('stops the upstream call when the signal aborts mid-stream', async () => {
     await t.control.setPacing('vendor_g', { factor: 1 });
     const abort = new AbortController();

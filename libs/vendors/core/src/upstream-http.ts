@@ -82,11 +82,19 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
         if (upstream.signal.aborted) throw upstream.signal.reason;
         yield item;
       }
+      // Trailers arrive with the end of the body: a vendor may report there that the take failed after all.
+      const failure = this.trailerFailure(response.trailers);
+      if (failure) throw failure;
     } catch (error) {
       throw upstreamFailure(this.vendor, error, upstream.signal);
     } finally {
       if (!response.body.readableEnded) response.body.destroy();
     }
+  }
+
+  /** A failure the vendor reported in the HTTP trailers of an answer whose body ended cleanly; none by default. */
+  protected trailerFailure(_trailers: Readonly<Record<string, string>>): RouterError | null {
+    return null;
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   type Voice,
   type VoiceListRequest,
   readAllPages,
+  vendorFailure,
 } from '@router/vendors-core';
 import {
   VENDOR_G_MODELS_PATH,
@@ -52,6 +53,24 @@ export function vendorGBody(settings: SynthSettings, text: string): Record<strin
   };
 }
 
+/**
+ * A failure reported after the first audio byte, in the body's HTTP trailers. The vendor's notes say only
+ * that such errors come in trailers; the names are the ones the simulator sends (`error-status`,
+ * `error-type`, `error-message`), and any trailer of that family marks the take as failed.
+ */
+export function vendorGTrailerFailure(trailers: Readonly<Record<string, string>>): RouterError | null {
+  const status = trailers['error-status'];
+  const type = trailers['error-type'];
+  const message = trailers['error-message'];
+  if (status === undefined && type === undefined && message === undefined) return null;
+  const code = Number(status);
+  return vendorFailure(
+    VENDOR,
+    Number.isInteger(code) && code >= 400 ? code : 502,
+    message ?? type ?? `${VENDOR} reported a failure after the audio started`,
+  );
+}
+
 /** The vendor's refusal text: `{message}` of its error body, else the body itself. */
 export function vendorGErrorMessage(body: string): string {
   return readRefusal(body, (json) => stringAt(json, 'message'));
@@ -60,9 +79,9 @@ export function vendorGErrorMessage(body: string): string {
 /**
  * vendor_g over its TTS host's `POST /tts` with keep-alive: the raw audio is passed through chunk by chunk as
  * it arrives, and the take is complete when the body ends cleanly (a cut throws). Errors before audio are
- * HTTP statuses with `{message}`. The vendor reports an error after the first byte only in HTTP trailers; a
- * take it abandons that way ends short, which this call cannot tell from a complete one. The org's key goes
- * in `Authorization: Bearer`.
+ * HTTP statuses with `{message}`. The vendor reports an error after the first byte only in HTTP trailers,
+ * which this adapter reads once the body has ended, so such a take fails and is never cached. The org's key
+ * goes in `Authorization: Bearer`.
  */
 export class VendorGAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
@@ -73,6 +92,10 @@ export class VendorGAdapter extends HttpVendorAdapter {
     const body = vendorGBody(call.settings, call.text);
     const headers = { authorization: `Bearer ${call.apiKey}` };
     yield* this.exchange({ path: VENDOR_G_TTS_PATH, body, headers, signal: call.signal }, audioPassThrough);
+  }
+
+  protected override trailerFailure(trailers: Readonly<Record<string, string>>): RouterError | null {
+    return vendorGTrailerFailure(trailers);
   }
 
   /**

@@ -86,6 +86,13 @@ export class HttpExchange {
     if (!this.res.destroyed) this.res.end();
   }
 
+  /** Ends a chunked response with HTTP trailers (their names announced in a `trailer` header at open). */
+  endWithTrailers(trailers: Readonly<Record<string, string>>): void {
+    if (this.res.destroyed) return;
+    this.res.addTrailers(trailers);
+    this.res.end();
+  }
+
   /**
    * Drops the connection without ending the response (a cut): bytes already written still reach the client,
    * then the socket closes mid-body, so the client sees a truncated body rather than a clean end.
