@@ -232,7 +232,7 @@ async function waitForQuietMachine(options: BenchOptions): Promise<number> {
 /** Variants whose every request is a vendor call. */
 const CALLS_VENDOR: ReadonlySet<Variant> = new Set(['direct', 'proxy', 'miss', 'uncached']);
 
-/** The processes whose memory per /v1/stream connection is measured: the one holding the sessions and the one splicing sockets. */
+/** Whose memory per /v1/stream connection is measured: the app holding the sessions, the one splicing sockets. */
 const STREAM_MEMORY_APPS = ['native-api', 'edge-gateway'];
 
 interface StreamOutput {
