@@ -23,6 +23,13 @@ describe('parseOptions', () => {
     expect(parseOptions(['--log-level=info']).logLevel).toBe('info');
   });
 
+  it('runs both benchmarks unless --only names one', () => {
+    expect(DEFAULT_OPTIONS.benchmarks).toEqual(['speech', 'stream']);
+    expect(parseOptions(['--only=stream']).benchmarks).toEqual(['stream']);
+    expect(parseOptions(['--only=speech', '--stream-connections=10']).streamConnections).toBe(10);
+    expect(() => parseOptions(['--only=voice'])).toThrow('--only must be one of speech, stream');
+  });
+
   it('makes --quick small, and later arguments still win', () => {
     const o = parseOptions(['--quick', '--requests=90']);
     expect(o.requests).toBe(90);

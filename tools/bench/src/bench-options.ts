@@ -3,8 +3,19 @@ import { type Variant, VARIANTS } from './load-plan';
 /** The variants a run can measure (the prime variants only fill the cache for the hits). */
 export const MEASURABLE: readonly Variant[] = ['direct', 'proxy', 'miss', 'uncached', 'hot-hit', 'cold-hit'];
 
+/**
+ * The /v1/stream benchmark's variants, interleaved: the direct baseline, then hit and miss over the stream
+ * beside the same hit and miss over the speech endpoint (to tell the surface's cost from the pipeline's).
+ */
+export const STREAM_VARIANTS: readonly Variant[] = ['direct', 'stream-hit', 'hot-hit', 'stream-miss', 'miss'];
+
+export const BENCHMARKS = ['speech', 'stream'] as const;
+export type Benchmark = (typeof BENCHMARKS)[number];
+
 export interface BenchOptions {
-  /** Measured side by side, round-robin, in this order. */
+  /** Which benchmarks run (`--only=speech` or `--only=stream`; both by default). */
+  benchmarks: Benchmark[];
+  /** Measured side by side, round-robin, in this order (the speech benchmark). */
   variants: Variant[];
   /** Requests in flight, one measured level each (the issue asks for 1 and 50). */
   concurrency: number[];
@@ -33,9 +44,15 @@ export interface BenchOptions {
   logLevel: string;
   /** The simulator's audio per streamed chunk (its default when absent): how many chunks a take has. */
   chunkMs?: number;
+  /** /v1/stream: replies per variant in the interleaved phase, and before it as a warm-up. */
+  streamRequests: number;
+  streamWarmup: number;
+  /** /v1/stream: idle connections held open for the memory figures. */
+  streamConnections: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
+  benchmarks: [...BENCHMARKS],
   variants: [...MEASURABLE],
   concurrency: [1, 50],
   requests: 300,
@@ -50,6 +67,9 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   quietBusyShare: 0.2,
   cpuProfile: false,
   logLevel: 'warn',
+  streamRequests: 300,
+  streamWarmup: 50,
+  streamConnections: 1000,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -59,17 +79,21 @@ const QUICK: Partial<BenchOptions> = {
   warmup: 20,
   idleMs: 1000,
   quietWaitMs: 0,
+  streamRequests: 60,
+  streamWarmup: 20,
+  streamConnections: 200,
 };
 
-const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--concurrency=1,50] [--requests=N] [--cpu-requests=N]
-  [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N] [--quiet-wait-ms=N] [--cpu-prof]
-  [--variants=direct,proxy,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N] [--log-level=warn]`;
+const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
+  [--cpu-requests=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
+  [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
+  [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type CountOption = Exclude<
   keyof BenchOptions,
-  'variants' | 'concurrency' | 'quietBusyShare' | 'cpuProfile' | 'logLevel'
+  'benchmarks' | 'variants' | 'concurrency' | 'quietBusyShare' | 'cpuProfile' | 'logLevel'
 >;
 
 const FLAGS: Record<string, CountOption> = {
@@ -83,6 +107,9 @@ const FLAGS: Record<string, CountOption> = {
   '--phase-max-ms': 'phaseMaxMs',
   '--quiet-wait-ms': 'quietWaitMs',
   '--chunk-ms': 'chunkMs',
+  '--stream-requests': 'streamRequests',
+  '--stream-warmup': 'streamWarmup',
+  '--stream-connections': 'streamConnections',
 };
 
 function count(flag: string, text: string, min: number): number {
@@ -102,6 +129,12 @@ export function parseOptions(args: readonly string[]): BenchOptions {
       continue;
     }
     const [flag = '', value = ''] = arg.split('=', 2);
+    if (flag === '--only') {
+      const benchmark = BENCHMARKS.find((known) => known === value);
+      if (!benchmark) throw new Error(`--only must be one of ${BENCHMARKS.join(', ')}\n${USAGE}`);
+      options.benchmarks = [benchmark];
+      continue;
+    }
     if (flag === '--variants') {
       options.variants = value.split(',').map((v) => {
         const variant = VARIANTS.find((known) => known === v);
@@ -124,7 +157,7 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     }
     const name = FLAGS[flag];
     if (!name) throw new Error(`unknown argument ${arg}\n${USAGE}`);
-    const min = ['ttfaMs', 'settleMs', 'warmup', 'quietWaitMs'].includes(name) ? 0 : 1;
+    const min = ['ttfaMs', 'settleMs', 'warmup', 'quietWaitMs', 'streamWarmup'].includes(name) ? 0 : 1;
     options[name] = count(flag, value, min);
   }
   return options;

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropBucket } from './bench-bucket';
+import { type MemoryReading, readMemory } from './memory-probe';
 import {
   adminCli,
   call,
@@ -56,6 +57,8 @@ export interface BenchStack {
   /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
   vendorCalls(): Promise<number>;
   cacheEntries(): Promise<number>;
+  /** A stack member's memory right after a forced full GC (only when started with `memoryProbeDir`). */
+  memory(app: string): Promise<MemoryReading>;
   stop(): Promise<void>;
 }
 
@@ -83,13 +86,18 @@ function loadServicesEnv(): void {
 
 /**
  * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
+ * with `memoryProbeDir`, every app reports its memory after a forced GC on request (memory-probe.preload.ts);
  * `logLevel` replaces BENCH_ENV's, to measure what logging costs.
  */
 export async function startBenchStack(
   log: (line: string) => void,
-  tuning: { cpuProfileDir?: string; logLevel?: string } = {},
+  tuning: { cpuProfileDir?: string; memoryProbeDir?: string; logLevel?: string } = {},
 ): Promise<BenchStack> {
-  const { cpuProfileDir, logLevel } = tuning;
+  const { cpuProfileDir, memoryProbeDir, logLevel } = tuning;
+  const preloads = [
+    ...(cpuProfileDir ? ['cpu-profile.preload.js'] : []),
+    ...(memoryProbeDir ? ['memory-probe.preload.js'] : []),
+  ];
   const ensure = spawnSync('bash', [join(REPO_ROOT, 'tools/services/ensure.sh')], { encoding: 'utf8' });
   if (ensure.status !== 0) throw new Error(`local services: ${ensure.stderr || ensure.stdout}`);
   loadServicesEnv();
@@ -118,12 +126,11 @@ export async function startBenchStack(
       env: {
         ...BENCH_ENV,
         ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
-        ...(cpuProfileDir
-          ? {
-              NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.preload.js')}`,
-              BENCH_CPU_PROFILE_DIR: cpuProfileDir,
-            }
+        ...(preloads.length > 0
+          ? { NODE_OPTIONS: preloads.map((file) => `--require ${join(__dirname, file)}`).join(' ') }
           : {}),
+        ...(cpuProfileDir ? { BENCH_CPU_PROFILE_DIR: cpuProfileDir } : {}),
+        ...(memoryProbeDir ? { BENCH_MEMORY_PROBE_DIR: memoryProbeDir } : {}),
       },
     });
   } catch (error) {
@@ -160,6 +167,9 @@ export async function startBenchStack(
       ?.models.find((m) => m.id === 'a_model_1')?.voices[0];
     if (!voice) throw new Error('GET /v1/models lists no voice for vendor_a/a_model_1');
     const control = `${stack.simUrl}/__sim`;
+    const pids: Record<string, number> = Object.fromEntries(
+      stack.apps.map((app) => [app.name, app.child.pid as number]),
+    );
     return {
       stack,
       routerKey: org.key,
@@ -167,7 +177,7 @@ export async function startBenchStack(
       vendorKey,
       startedAt,
       voice,
-      pids: Object.fromEntries(stack.apps.map((app) => [app.name, app.child.pid as number])),
+      pids,
       async setPacing(pacing) {
         const res = await fetch(`${control}/pacing`, {
           method: 'PUT',
@@ -189,6 +199,11 @@ export async function startBenchStack(
       async cacheEntries() {
         const result = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM cache_entries');
         return result.rows[0]?.n ?? 0;
+      },
+      async memory(app) {
+        const pid = pids[app];
+        if (!memoryProbeDir || pid === undefined) throw new Error(`no memory probe in ${app}`);
+        return readMemory(pid, memoryProbeDir);
       },
       stop,
     };

@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import {
   type FromLoadGenerator,
+  type IdleStreamsResult,
   type LoadSetup,
   type PhaseResult,
   type PhaseSpec,
@@ -10,12 +11,19 @@ import {
   type Variant,
   type VariantResult,
 } from './load-plan';
+import { StreamClient } from './stream-client';
 
 /**
  * The load generator: a process of its own (forked by main.ts), so its CPU and event loop are not the
  * router's. Keep-alive pools to the gateway and to the simulator; each request is timed from just before it
- * is sent to the first byte of its body and to the end of its body.
+ * is sent to the first byte of its body and to the end of its body. The stream variants use `/v1/stream`
+ * connections kept open between replies, one per request in flight, as a voice agent keeps one per call.
  */
+
+/** A reply (or a connection's handshake and `ready`) that takes longer than this has failed. */
+const STREAM_TIMEOUT_MS = 15_000;
+/** Idle connections opened at once when the benchmark asks for many. */
+const OPENING_AT_ONCE = 25;
 
 interface Target {
   pool: Pool;
@@ -30,9 +38,24 @@ class LoadGenerator {
   private readonly proxy: Target;
   private readonly uncached: Target;
   /** Next index per sentence stream; the prime streams run ahead of the hits that read them. */
-  private readonly next = { dir: 0, prx: 0, mis: 0, unc: 0, cld: 0, cldPrime: 0, hot: 0 };
+  private readonly next = { dir: 0, prx: 0, mis: 0, unc: 0, cld: 0, cldPrime: 0, hot: 0, stm: 0 };
+  /** The synthesis settings every router variant asks for, in the speech body's field names. */
+  private readonly settings: Record<string, unknown>;
+  private readonly streamUrl: string;
+  /** Stream connections between the timed replies that use them. */
+  private readonly spareStreams: StreamClient[] = [];
+  /** Idle stream connections held open for the memory measurement. */
+  private readonly idleStreams: StreamClient[] = [];
 
   constructor(private readonly setup: LoadSetup) {
+    this.settings = {
+      model: 'vendor_a/a_model_1',
+      voice: setup.voice,
+      language: 'en-IN',
+      response_format: 'pcm',
+      sample_rate: 16000,
+    };
+    this.streamUrl = `${setup.gatewayUrl.replace(/^http/, 'ws')}/v1/stream`;
     const pool = (url: string): Pool =>
       new Pool(url, {
         connections: setup.maxConcurrency,
@@ -44,15 +67,7 @@ class LoadGenerator {
       pool: pool(setup.gatewayUrl),
       path: '/v1/audio/speech',
       headers: { authorization: `Bearer ${setup.routerKey}`, 'content-type': 'application/json' },
-      body: (text) =>
-        JSON.stringify({
-          model: 'vendor_a/a_model_1',
-          voice: setup.voice,
-          language: 'en-IN',
-          response_format: 'pcm',
-          sample_rate: 16000,
-          input: text,
-        }),
+      body: (text) => JSON.stringify({ ...this.settings, input: text }),
     };
     // The body the router itself sends vendor_a for those settings (libs/vendors/vendor-a), so the simulator
     // does the same work on both paths.
@@ -98,7 +113,37 @@ class LoadGenerator {
     return { kind: 'result', id: spec.id, elapsedMs: performance.now() - started, variants: results };
   }
 
+  /** Opens or closes idle stream connections until `count` are open (see IdleStreamsSpec). */
+  async holdIdleStreams(count: number): Promise<IdleStreamsResult> {
+    const started = performance.now();
+    await Promise.all(this.spareStreams.splice(0).map((c) => c.close()));
+    await Promise.all(this.idleStreams.splice(count).map((c) => c.close()));
+    const failures: Record<string, number> = {};
+    let toOpen = count - this.idleStreams.length;
+    const opener = async (): Promise<void> => {
+      while (toOpen > 0) {
+        toOpen -= 1;
+        try {
+          this.idleStreams.push(
+            await StreamClient.open(this.streamUrl, this.setup.routerKey, this.settings, STREAM_TIMEOUT_MS),
+          );
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : 'error';
+          failures[reason] = (failures[reason] ?? 0) + 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(OPENING_AT_ONCE, toOpen) }, opener));
+    return {
+      kind: 'idle-streams',
+      open: this.idleStreams.length,
+      elapsedMs: performance.now() - started,
+      failures,
+    };
+  }
+
   async close(): Promise<void> {
+    await this.holdIdleStreams(0);
     await Promise.all([this.router.pool.close(), this.direct.pool.close(), this.proxy.pool.close()]);
   }
 
@@ -125,6 +170,7 @@ class LoadGenerator {
 
   /** One request; returns why it failed, or undefined once its timings are recorded. */
   private async timeText(variant: Variant, text: string, into: VariantResult): Promise<string | undefined> {
+    if (variant === 'stream-hit' || variant === 'stream-miss') return this.timeStream(variant, text, into);
     const target =
       variant === 'direct'
         ? this.direct
@@ -159,6 +205,33 @@ class LoadGenerator {
     }
   }
 
+  /** One reply over a spare stream connection (a new one when none is spare); see StreamClient.speak. */
+  private async timeStream(
+    variant: 'stream-hit' | 'stream-miss',
+    text: string,
+    into: VariantResult,
+  ): Promise<string | undefined> {
+    let client: StreamClient | undefined;
+    try {
+      client =
+        this.spareStreams.pop() ??
+        (await StreamClient.open(this.streamUrl, this.setup.routerKey, this.settings, STREAM_TIMEOUT_MS));
+      const spoken = await client.speak(text, STREAM_TIMEOUT_MS);
+      // A hit the router did not serve from the cache (or a miss it did) would be measuring the other path.
+      if (spoken.cached !== (variant === 'stream-hit'))
+        return spoken.cached ? 'miss was cached' : 'hit not cached';
+      into.ttfbMs.push(spoken.ttfbMs);
+      into.totalMs.push(spoken.totalMs);
+      into.bytes += spoken.bytes;
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : 'error';
+    } finally {
+      if (client?.usable) this.spareStreams.push(client);
+      else await client?.close();
+    }
+  }
+
   private fail(into: VariantResult, reason: string): void {
     into.errors += 1;
     into.failures[reason] = (into.failures[reason] ?? 0) + 1;
@@ -186,6 +259,9 @@ function main(): void {
         } else if (message.kind === 'phase') {
           if (!generator) throw new Error('phase before setup');
           send(await generator.runPhase(message));
+        } else if (message.kind === 'idle-streams') {
+          if (!generator) throw new Error('idle-streams before setup');
+          send(await generator.holdIdleStreams(message.count));
         } else {
           await generator?.close();
           process.exit(0);

@@ -11,7 +11,11 @@
  *   it: set beside `miss`, it shows what the cache costs a miss;
  * - hot-hit: through the gateway, one of a few sentences served moments ago (native-api's hot tier);
  * - cold-hit: through the gateway, a sentence cached earlier but not yet read (cache lookup + blob read);
- * - prime-cold / prime-hot: the misses that put the cold-hit and hot-hit sentences in the cache.
+ * - prime-cold / prime-hot: the misses that put the cold-hit and hot-hit sentences in the cache;
+ * - stream-miss: over a `/v1/stream` connection through the gateway, a sentence never spoken, sent in
+ *   token-sized deltas; timed from the delta that ends the sentence to the first audio frame;
+ * - stream-hit: the same for one of the hot-hit sentences (cache entries are shared with the speech endpoint
+ *   for equal settings, so these sit in native-api's hot tier).
  */
 export const VARIANTS = [
   'direct',
@@ -22,6 +26,8 @@ export const VARIANTS = [
   'cold-hit',
   'prime-cold',
   'prime-hot',
+  'stream-miss',
+  'stream-hit',
 ] as const;
 export type Variant = (typeof VARIANTS)[number];
 
@@ -55,9 +61,12 @@ export interface PhaseSpec {
 }
 
 export interface VariantResult {
-  /** Time to the first byte of the body, per successful request, in completion order (ms). */
+  /**
+   * Time to the first byte of the body, per successful request, in completion order (ms). For the stream
+   * variants: from sending the delta that ends the sentence to the first binary (audio) frame.
+   */
   ttfbMs: number[];
-  /** Time to the end of the body, per successful request (ms). */
+  /** Time to the end of the body (stream variants: to `sentence_end`), per successful request (ms). */
   totalMs: number[];
   bytes: number;
   errors: number;
@@ -72,11 +81,30 @@ export interface PhaseResult {
   variants: Partial<Record<Variant, VariantResult>>;
 }
 
-export type ToLoadGenerator = LoadSetup | PhaseSpec | { kind: 'stop' };
-export type FromLoadGenerator = { kind: 'ready' } | PhaseResult | { kind: 'failed'; message: string };
+/**
+ * Hold exactly `count` idle `/v1/stream` connections (each authenticated, its settings sent and `ready`
+ * received), opening or closing some to get there. The timed phases' connections are closed first, so the
+ * idle ones are the only streams open.
+ */
+export interface IdleStreamsSpec {
+  kind: 'idle-streams';
+  count: number;
+}
+
+export interface IdleStreamsResult {
+  kind: 'idle-streams';
+  open: number;
+  elapsedMs: number;
+  /** Connections that could not be opened (or got no `ready`), by reason. */
+  failures: Record<string, number>;
+}
+
+export type ToLoadGenerator = LoadSetup | PhaseSpec | IdleStreamsSpec | { kind: 'stop' };
+export type FromLoadGenerator =
+  { kind: 'ready' } | PhaseResult | IdleStreamsResult | { kind: 'failed'; message: string };
 
 /** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
-export function streamOf(variant: Variant): 'dir' | 'prx' | 'mis' | 'unc' | 'hot' | 'cld' {
+export function streamOf(variant: Variant): 'dir' | 'prx' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
   switch (variant) {
     case 'direct':
       return 'dir';
@@ -88,7 +116,10 @@ export function streamOf(variant: Variant): 'dir' | 'prx' | 'mis' | 'unc' | 'hot
       return 'unc';
     case 'hot-hit':
     case 'prime-hot':
+    case 'stream-hit':
       return 'hot';
+    case 'stream-miss':
+      return 'stm';
     case 'cold-hit':
     case 'prime-cold':
       return 'cld';
@@ -101,4 +132,17 @@ export function streamOf(variant: Variant): 'dir' | 'prx' | 'mis' | 'unc' | 'hot
  */
 export function sentence(runId: string, stream: string, index: number): string {
   return `Benchmark run ${runId} reads ${stream} sentence number ${String(index).padStart(7, '0')} aloud.`;
+}
+
+/**
+ * A sentence as an LLM streams it: word tokens with their leading space, the sentence's final stop as a token
+ * of its own, and the next sentence's first token. The router's splitter ends a sentence at a `.` only once it
+ * sees the next word's first letter (it could be an abbreviation or a decimal), so the next token goes right
+ * after the stop: `end` is the delta that ends the sentence, `next` the one that settles it.
+ */
+export function llmDeltas(text: string): { before: string[]; end: string; next: string } {
+  const stop = /[.!?]$/.exec(text);
+  if (!stop) throw new Error('llmDeltas: the sentence must end with . ! or ?');
+  const words = text.slice(0, -1).split(' ');
+  return { before: words.map((w, i) => (i === 0 ? w : ` ${w}`)), end: stop[0], next: ' And' };
 }

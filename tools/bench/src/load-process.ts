@@ -1,6 +1,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { FromLoadGenerator, LoadSetup, PhaseResult, PhaseSpec } from './load-plan';
+import type {
+  FromLoadGenerator,
+  IdleStreamsResult,
+  LoadSetup,
+  PhaseResult,
+  PhaseSpec,
+  ToLoadGenerator,
+} from './load-plan';
 
 /** The load generator's process, driven one phase at a time over the fork IPC channel. */
 export class LoadProcess {
@@ -42,6 +49,14 @@ export class LoadProcess {
     return answer;
   }
 
+  /** Holds `count` idle /v1/stream connections open (see IdleStreamsSpec). */
+  async idleStreams(count: number): Promise<IdleStreamsResult> {
+    const answer = await this.exchange({ kind: 'idle-streams', count });
+    if (answer.kind === 'failed') throw new Error(`load generator: ${answer.message}`);
+    if (answer.kind !== 'idle-streams') throw new Error(`unexpected answer to idle-streams ${count}`);
+    return answer;
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
@@ -51,7 +66,7 @@ export class LoadProcess {
     clearTimeout(timer);
   }
 
-  private exchange(message: LoadSetup | PhaseSpec): Promise<FromLoadGenerator> {
+  private exchange(message: Exclude<ToLoadGenerator, { kind: 'stop' }>): Promise<FromLoadGenerator> {
     if (this.waiting) return Promise.reject(new Error('one phase at a time'));
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };

@@ -5,20 +5,28 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@router/testing';
 import { BENCH_ENV, type BenchStack, ROUTER_APPS, startBenchStack } from './bench-stack';
-import { type BenchOptions, parseOptions } from './bench-options';
+import { type BenchOptions, parseOptions, STREAM_VARIANTS } from './bench-options';
 import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
 import { LoadProcess, startBareProxy } from './load-process';
 import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc-cpu';
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
 import {
+  checkStreamTargets,
   checkTargets,
   markdownTable,
   type CpuRow,
   cpuFigures,
   type InterleavedResult,
   interleavedFigures,
+  type MemoryPerConnection,
+  memoryFigures,
+  type MemoryStep,
   REFERENCE,
   renderReport,
+  renderStreamReport,
+  type StreamLatencyResult,
+  streamLatencyFigures,
+  type TargetCheck,
 } from './report';
 import { round } from './stats';
 
@@ -70,7 +78,7 @@ class Bench {
     const before = snapshot(this.pids);
     const fromUs = monotonicUs();
     const result = await this.load.run({ ...spec, maxMs });
-    const newTakes = (['miss', 'prime-cold'] as Variant[]).reduce(
+    const newTakes = (['miss', 'prime-cold', 'stream-miss'] as Variant[]).reduce(
       (sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0),
       0,
     );
@@ -224,7 +232,83 @@ async function waitForQuietMachine(options: BenchOptions): Promise<number> {
 /** Variants whose every request is a vendor call. */
 const CALLS_VENDOR: ReadonlySet<Variant> = new Set(['direct', 'proxy', 'miss', 'uncached']);
 
+/** Whose memory per /v1/stream connection is measured: the app holding the sessions, the one splicing sockets. */
+const STREAM_MEMORY_APPS = ['native-api', 'edge-gateway'];
+
+interface StreamOutput {
+  latency: StreamLatencyResult;
+  memorySteps: MemoryStep[];
+  memoryAfterClose: MemoryStep;
+  memoryPerConnection: MemoryPerConnection[];
+  targets: TargetCheck[];
+}
+
+/**
+ * The /v1/stream benchmark: its variants interleaved with direct and the speech endpoint at 1 concurrent,
+ * then memory of native-api and the gateway (after forced GCs) as idle connections are opened in four steps
+ * up to `streamConnections`, and once more after all are closed.
+ */
+async function runStream(
+  bench: Bench,
+  stack: BenchStack,
+  load: LoadProcess,
+  options: BenchOptions,
+): Promise<StreamOutput> {
+  const variants = [...STREAM_VARIANTS];
+  if (options.streamWarmup > 0) {
+    log(`/v1/stream: warm-up, ${options.streamWarmup} per variant`);
+    await bench.measure(
+      { id: 'stream-warmup', variants, perVariant: options.streamWarmup, concurrency: 1 },
+      true,
+    );
+  }
+  log(`/v1/stream: ${options.streamRequests} replies per variant, interleaved`);
+  const mixed = await bench.measure(
+    { id: 'stream-interleaved', variants, perVariant: options.streamRequests, concurrency: 1 },
+    true,
+  );
+  const latency = streamLatencyFigures(1, mixed.result, mixed.cpu, mixed.vendorCalls);
+  if (latency.vendorCalls !== latency.expectedVendorCalls) {
+    bench.warnings.push(
+      `stream-interleaved: ${latency.vendorCalls} vendor calls, expected ${latency.expectedVendorCalls}`,
+    );
+  }
+
+  const read = async (connections: number): Promise<MemoryStep> => {
+    // Work the last step left behind (closing handshakes, timers) settles before the GC.
+    await sleep(1000);
+    const readings = await Promise.all(STREAM_MEMORY_APPS.map((app) => stack.memory(app)));
+    return {
+      connections,
+      byProcess: Object.fromEntries(STREAM_MEMORY_APPS.map((app, i) => [app, readings[i]])),
+    };
+  };
+  const hold = async (count: number): Promise<number> => {
+    const held = await load.idleStreams(count);
+    if (held.open !== count) {
+      bench.warnings.push(`idle streams: ${held.open} of ${count} open ${JSON.stringify(held.failures)}`);
+    }
+    log(`/v1/stream: ${held.open} idle connections open (${Math.round(held.elapsedMs)} ms)`);
+    return held.open;
+  };
+  const steps: MemoryStep[] = [await read(await hold(0))];
+  for (const quarter of [1, 2, 3, 4]) {
+    steps.push(await read(await hold(Math.round((options.streamConnections * quarter) / 4))));
+  }
+  const memoryAfterClose = await read(await hold(0));
+  const memoryPerConnection = memoryFigures(steps, memoryAfterClose, STREAM_MEMORY_APPS);
+  return {
+    latency,
+    memorySteps: steps,
+    memoryAfterClose,
+    memoryPerConnection,
+    targets: checkStreamTargets(latency, memoryPerConnection),
+  };
+}
+
 async function run(options: BenchOptions): Promise<void> {
+  const speech = options.benchmarks.includes('speech');
+  const streaming = options.benchmarks.includes('stream');
   const busyBeforeStart = await waitForQuietMachine(options);
   const started = new Date();
   const loadBefore = loadavg();
@@ -235,8 +319,11 @@ async function run(options: BenchOptions): Promise<void> {
     mkdirSync(profileDir, { recursive: true });
     log(`CPU profiles of every app go to ${profileDir} (profiling slows them: do not quote these figures)`);
   }
+  const memoryDir = join(REPO_ROOT, 'tmp', 'bench', 'memory');
+  if (streaming) mkdirSync(memoryDir, { recursive: true });
   const stack = await startBenchStack(log, {
     ...(options.cpuProfile ? { cpuProfileDir: profileDir } : {}),
+    ...(streaming ? { memoryProbeDir: memoryDir } : {}),
     logLevel: options.logLevel,
   });
   let load: LoadProcess | undefined;
@@ -250,7 +337,7 @@ async function run(options: BenchOptions): Promise<void> {
       ...(options.chunkMs !== undefined ? { chunkMs: options.chunkMs } : {}),
     });
     proxy = await startBareProxy(stack.stack.simUrl);
-    const maxConcurrency = Math.max(...options.concurrency);
+    const maxConcurrency = Math.max(...(speech ? options.concurrency : [1]));
     load = await LoadProcess.start({
       gatewayUrl: stack.stack.gatewayUrl,
       simUrl: stack.stack.simUrl,
@@ -265,7 +352,7 @@ async function run(options: BenchOptions): Promise<void> {
     });
     pids = { ...stack.pids, 'bare-proxy': proxy.pid, 'load-generator': load.pid };
     const bench = new Bench(stack, pids, load, options);
-    const variants = options.variants;
+    const variants = speech ? options.variants : [];
 
     // Every cold hit reads a sentence cached here and never read since; the hot ones are read once more so
     // they sit in native-api's hot tier.
@@ -281,7 +368,8 @@ async function run(options: BenchOptions): Promise<void> {
         3 * options.phaseMaxMs,
       );
     }
-    if (variants.includes('hot-hit')) {
+    // The stream's hits read the same sentences: a cache entry is shared by both surfaces for equal settings.
+    if (variants.includes('hot-hit') || streaming) {
       log(`priming ${options.hotSentences} hot-hit sentences`);
       const hotSpec = {
         variants: ['prime-hot'] as Variant[],
@@ -299,12 +387,15 @@ async function run(options: BenchOptions): Promise<void> {
       log(`waiting ${Math.round(sweepDue / 1000)} s for the cache-service's first timed sweep to pass`);
       await sleep(sweepDue);
     }
-    log(`measuring idle CPU for ${options.idleMs} ms`);
-    const idle = await bench.idleRates();
 
     const interleaved: InterleavedResult[] = [];
     const cpuRows: CpuRow[] = [];
-    for (const concurrency of options.concurrency) {
+    let idle: Awaited<ReturnType<Bench['idleRates']>> | undefined;
+    if (speech) {
+      log(`measuring idle CPU for ${options.idleMs} ms`);
+      idle = await bench.idleRates();
+    }
+    for (const concurrency of speech ? options.concurrency : []) {
       log(`${concurrency} concurrent: warm-up`);
       const warmup = options.warmup * (concurrency > 1 ? 2 : 1);
       await bench.measure({ id: `warmup-${concurrency}`, variants, perVariant: warmup, concurrency }, true);
@@ -344,7 +435,7 @@ async function run(options: BenchOptions): Promise<void> {
           result: alone.result,
           cpu: alone.cpu,
           routerApps: ROUTER_APPS,
-          idleMsPerSecond: idle.msPerSecond,
+          idleMsPerSecond: idle?.msPerSecond ?? {},
           vendorCalls: alone.vendorCalls,
           expectedVendorCalls: CALLS_VENDOR.has(variant) ? succeeded : 0,
         });
@@ -356,15 +447,21 @@ async function run(options: BenchOptions): Promise<void> {
         cpuRows.push(row);
       }
     }
+    const stream = streaming ? await runStream(bench, stack, load, options) : undefined;
 
-    const checks = checkTargets(interleaved, cpuRows);
-    const report = renderReport(interleaved, cpuRows, checks);
+    const checks = speech ? checkTargets(interleaved, cpuRows) : [];
+    const report = [
+      ...(speech ? [renderReport(interleaved, cpuRows, checks)] : []),
+      ...(stream
+        ? [renderStreamReport(stream.latency, stream.memorySteps, stream.memoryPerConnection, stream.targets)]
+        : []),
+    ].join('\n');
     const machine = {
       ...machineInfo(),
       busyShareBeforeStart: busyBeforeStart,
       loadAverageBefore: loadBefore.map((v) => round(v)),
       loadAverageAfter: loadavg().map((v) => round(v)),
-      idleMachineBusyShare: idle.machineBusyShare,
+      ...(idle ? { idleMachineBusyShare: idle.machineBusyShare } : {}),
     };
     const output = {
       startedAt: started.toISOString(),
@@ -378,10 +475,10 @@ async function run(options: BenchOptions): Promise<void> {
         chunkMs: options.chunkMs ?? 'default',
       },
       machine,
-      idleCpuMsPerSecond: idle.msPerSecond,
-      interleaved,
-      cpu: cpuRows,
-      targets: checks,
+      ...(speech
+        ? { idleCpuMsPerSecond: idle?.msPerSecond, interleaved, cpu: cpuRows, targets: checks }
+        : {}),
+      ...(stream ? { stream } : {}),
       reference: REFERENCE,
       warnings: bench.warnings,
     };
@@ -396,7 +493,7 @@ async function run(options: BenchOptions): Promise<void> {
         `## Router benchmark ${started.toISOString()} (${output.durationS} s)`,
         '',
         `machine: ${JSON.stringify(machine)}`,
-        `idle CPU (ms/s): ${JSON.stringify(idle.msPerSecond)}`,
+        ...(idle ? [`idle CPU (ms/s): ${JSON.stringify(idle.msPerSecond)}`] : []),
         '',
         report,
         ...(bench.warnings.length ? ['warnings:', ...bench.warnings.map((w) => `- ${w}`), ''] : []),

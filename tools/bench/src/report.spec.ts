@@ -1,5 +1,15 @@
 import type { PhaseResult, VariantResult } from './load-plan';
-import { checkTargets, cpuFigures, interleavedFigures, markdownTable } from './report';
+import type { MemoryReading } from './memory-probe';
+import {
+  checkStreamTargets,
+  checkTargets,
+  cpuFigures,
+  interleavedFigures,
+  markdownTable,
+  memoryFigures,
+  type MemoryStep,
+  streamLatencyFigures,
+} from './report';
 
 const ok = (ttfbMs: number[]): VariantResult => ({
   ttfbMs,
@@ -82,5 +92,61 @@ describe('markdownTable', () => {
         ],
       ),
     ).toBe(['| a    | bb  |', '|------|-----|', '| 1.23 | x   |', '| –    | 100 |'].join('\n'));
+  });
+});
+
+describe('streamLatencyFigures', () => {
+  it('sets the stream against direct and against the speech endpoint, and counts its misses as vendor calls', () => {
+    const result: PhaseResult = {
+      kind: 'result',
+      id: 'stream-interleaved',
+      elapsedMs: 1000,
+      variants: {
+        direct: ok([2, 2, 2, 4]),
+        'stream-hit': ok([1, 1, 1, 3]),
+        'hot-hit': ok([2, 2, 2, 2]),
+        'stream-miss': ok([5, 5, 5, 9]),
+        miss: ok([6, 6, 6, 6]),
+      },
+    };
+    const figures = streamLatencyFigures(1, result, quietCpu, 12);
+    expect(figures).toMatchObject({
+      missOverheadP50Ms: 3,
+      missOverheadP99Ms: 5,
+      hitVsSpeechP50Ms: -1,
+      missVsSpeechP50Ms: -1,
+      expectedVendorCalls: 12,
+    });
+    expect(figures.rows.find((r) => r.variant === 'stream-hit')?.p50VsDirect).toBe(0.5);
+    const [check] = checkStreamTargets(figures, []);
+    expect(check).toMatchObject({ measured: 1, met: true });
+  });
+});
+
+describe('memoryFigures', () => {
+  const reading = (heapUsed: number, rss = 0): MemoryReading => ({
+    rss,
+    heapTotal: 0,
+    heapUsed,
+    external: 0,
+    arrayBuffers: 0,
+  });
+  const step = (connections: number, heap: number, rss = 0): MemoryStep => ({
+    connections,
+    byProcess: { 'native-api': reading(heap, rss) },
+  });
+
+  it('gives KiB per connection as a fitted slope and end to end, and what closing left behind', () => {
+    const steps = [step(0, 1000 * 1024), step(10, 1100 * 1024, 50 * 1024), step(20, 1400 * 1024, 100 * 1024)];
+    const [api] = memoryFigures(steps, step(0, 1010 * 1024), ['native-api']);
+    expect(api).toMatchObject({
+      process: 'native-api',
+      heapUsedKiB: 20,
+      heapUsedEndToEndKiB: 20,
+      rssKiB: 5,
+      heapLeftAfterCloseKiB: 10,
+    });
+    const [check] = checkStreamTargets(undefined, [{ ...api, heapUsedKiB: 70 }]);
+    expect(check).toMatchObject({ measured: 70, met: false });
   });
 });

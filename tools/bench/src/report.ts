@@ -1,6 +1,7 @@
 import type { CpuDelta } from './proc-cpu';
 import type { PhaseResult, Variant } from './load-plan';
-import { round, summarize } from './stats';
+import type { MemoryReading } from './memory-probe';
+import { round, slope, summarize } from './stats';
 
 /** The figures the issue compares against (2-core machine, p50 at 1 concurrent request). */
 export const REFERENCE = [
@@ -13,6 +14,10 @@ export const TARGETS = {
   overheadP50AtOneMs: 3,
   hitP50AtOneMs: 3,
   cpuPerMissAtFiftyMs: 2.5,
+  /** /v1/stream: a cached first sentence's end to its first audio byte, p50, 1 concurrent. */
+  streamHitP50AtOneMs: 5,
+  /** /v1/stream: native-api heap per idle connection (KiB). */
+  streamHeapPerIdleConnectionKiB: 64,
 } as const;
 
 export interface TtfbRow {
@@ -70,13 +75,8 @@ export interface CpuRow {
   expectedVendorCalls: number;
 }
 
-/** The interleaved phase's figures: each variant against the direct baseline measured side by side. */
-export function interleavedFigures(
-  concurrency: number,
-  result: PhaseResult,
-  cpu: CpuDelta,
-  vendorCalls: number,
-): InterleavedResult {
+/** Each variant of an interleaved phase against the direct baseline measured side by side. */
+export function ttfbRows(result: PhaseResult): TtfbRow[] {
   const rows: TtfbRow[] = [];
   const direct = summarize(result.variants.direct?.ttfbMs ?? []);
   for (const variant of Object.keys(result.variants) as Variant[]) {
@@ -96,10 +96,26 @@ export function interleavedFigures(
       bytesPerRequest: s.n > 0 ? Math.round(r.bytes / s.n) : 0,
     });
   }
+  return rows;
+}
+
+/** Successful requests of `variants` in a phase: each direct, proxy or miss one is a vendor call. */
+function succeeded(result: PhaseResult, variants: readonly Variant[]): number {
+  return variants.reduce((sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0), 0);
+}
+
+/** The interleaved phase's figures: each variant against the direct baseline measured side by side. */
+export function interleavedFigures(
+  concurrency: number,
+  result: PhaseResult,
+  cpu: CpuDelta,
+  vendorCalls: number,
+): InterleavedResult {
+  const rows = ttfbRows(result);
+  const direct = summarize(result.variants.direct?.ttfbMs ?? []);
   const miss = summarize(result.variants.miss?.ttfbMs ?? []);
   const proxy = summarize(result.variants.proxy?.ttfbMs ?? []);
   const uncached = summarize(result.variants.uncached?.ttfbMs ?? []);
-  const succeeded = (v: Variant): number => result.variants[v]?.ttfbMs.length ?? 0;
   return {
     concurrency,
     elapsedMs: round(result.elapsedMs, 0),
@@ -111,7 +127,7 @@ export function interleavedFigures(
     cacheOnMissP50Ms: round(miss.p50 - uncached.p50, 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
     vendorCalls,
-    expectedVendorCalls: succeeded('direct') + succeeded('proxy') + succeeded('miss') + succeeded('uncached'),
+    expectedVendorCalls: succeeded(result, ['direct', 'proxy', 'miss', 'uncached']),
   };
 }
 
@@ -218,6 +234,30 @@ function fmt(value: number): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2);
 }
 
+function targetsTable(checks: readonly TargetCheck[]): string {
+  return markdownTable(
+    ['figure', 'target', 'measured', 'met'],
+    checks.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
+  );
+}
+
+function ttfbTable(rows: readonly TtfbRow[]): string {
+  return markdownTable(
+    ['variant', 'n', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 / direct', 'p99 / direct', 'bytes'],
+    rows.map((r) => [
+      r.variant,
+      r.n,
+      r.errors,
+      r.p50,
+      r.p90,
+      r.p99,
+      r.p50VsDirect,
+      r.p99VsDirect,
+      r.bytesPerRequest,
+    ]),
+  );
+}
+
 /** The printed report: interleaved time to first byte, overhead and ratios, CPU per request, targets. */
 export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], checks: TargetCheck[]): string {
   const parts: string[] = [];
@@ -225,20 +265,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
     parts.push(
       `### ${level.concurrency} concurrent: time to first audio byte, variants interleaved (${level.elapsedMs} ms, machine ${Math.round(level.machineBusyShare * 100)}% busy)`,
       '',
-      markdownTable(
-        ['variant', 'n', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p50 / direct', 'p99 / direct', 'bytes'],
-        level.rows.map((r) => [
-          r.variant,
-          r.n,
-          r.errors,
-          r.p50,
-          r.p90,
-          r.p99,
-          r.p50VsDirect,
-          r.p99VsDirect,
-          r.bytesPerRequest,
-        ]),
-      ),
+      ttfbTable(level.rows),
       '',
       `router overhead on a miss (miss − direct): p50 ${fmt(level.overheadP50Ms)} ms, p99 ${fmt(level.overheadP99Ms)} ms; ` +
         `bare proxy (proxy − direct): p50 ${fmt(level.bareProxyOverheadP50Ms)} ms, p99 ${fmt(level.bareProxyOverheadP99Ms)} ms; ` +
@@ -297,11 +324,182 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
     '',
     '### Targets',
     '',
-    markdownTable(
-      ['figure', 'target', 'measured', 'met'],
-      checks.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
-    ),
+    targetsTable(checks),
     '',
   );
+  return parts.join('\n');
+}
+
+export interface StreamLatencyResult {
+  concurrency: number;
+  elapsedMs: number;
+  rows: TtfbRow[];
+  /** stream-miss − direct, at each percentile. */
+  missOverheadP50Ms: number;
+  missOverheadP99Ms: number;
+  /** The stream against the speech endpoint with the same cache state (stream − speech, p50). */
+  hitVsSpeechP50Ms: number;
+  missVsSpeechP50Ms: number;
+  machineBusyShare: number;
+  vendorCalls: number;
+  expectedVendorCalls: number;
+}
+
+/** The /v1/stream interleaved phase: each variant against direct, the stream against the speech endpoint. */
+export function streamLatencyFigures(
+  concurrency: number,
+  result: PhaseResult,
+  cpu: CpuDelta,
+  vendorCalls: number,
+): StreamLatencyResult {
+  const p = (v: Variant): { p50: number; p99: number } => summarize(result.variants[v]?.ttfbMs ?? []);
+  const direct = p('direct');
+  const streamMiss = p('stream-miss');
+  return {
+    concurrency,
+    elapsedMs: round(result.elapsedMs, 0),
+    rows: ttfbRows(result),
+    missOverheadP50Ms: round(streamMiss.p50 - direct.p50, 3),
+    missOverheadP99Ms: round(streamMiss.p99 - direct.p99, 3),
+    hitVsSpeechP50Ms: round(p('stream-hit').p50 - p('hot-hit').p50, 3),
+    missVsSpeechP50Ms: round(streamMiss.p50 - p('miss').p50, 3),
+    machineBusyShare: round(cpu.machineBusyShare, 3),
+    vendorCalls,
+    expectedVendorCalls: succeeded(result, ['direct', 'proxy', 'miss', 'uncached', 'stream-miss']),
+  };
+}
+
+/** Every measured process's memory (after a forced GC) with this many idle /v1/stream connections open. */
+export interface MemoryStep {
+  connections: number;
+  byProcess: Record<string, MemoryReading>;
+}
+
+export interface MemoryPerConnection {
+  process: string;
+  /** Least-squares slope over the steps, KiB per connection. */
+  heapUsedKiB: number;
+  /** (largest step − none) / connections, KiB per connection. */
+  heapUsedEndToEndKiB: number;
+  externalKiB: number;
+  rssKiB: number;
+  /** Heap after every connection closed, less the heap before any opened (KiB, all connections together). */
+  heapLeftAfterCloseKiB: number;
+}
+
+const KIB = 1024;
+
+/** Memory per idle connection, per process, from readings at 0 … N connections and after closing them all. */
+export function memoryFigures(
+  steps: readonly MemoryStep[],
+  afterClose: MemoryStep,
+  processes: readonly string[],
+): MemoryPerConnection[] {
+  const first = steps[0];
+  const last = steps.at(-1);
+  return processes.map((name) => {
+    const per = (field: keyof MemoryReading): number =>
+      round(slope(steps.map((s) => ({ x: s.connections, y: s.byProcess[name]?.[field] ?? 0 }))) / KIB, 2);
+    const heapAt = (s: MemoryStep | undefined): number => s?.byProcess[name]?.heapUsed ?? Number.NaN;
+    const span = (last?.connections ?? 0) - (first?.connections ?? 0);
+    return {
+      process: name,
+      heapUsedKiB: per('heapUsed'),
+      heapUsedEndToEndKiB: round((heapAt(last) - heapAt(first)) / span / KIB, 2),
+      externalKiB: per('external'),
+      rssKiB: per('rss'),
+      heapLeftAfterCloseKiB: round((heapAt(afterClose) - heapAt(first)) / KIB, 0),
+    };
+  });
+}
+
+export function checkStreamTargets(
+  latency: StreamLatencyResult | undefined,
+  memory: readonly MemoryPerConnection[],
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const hit = latency?.rows.find((r) => r.variant === 'stream-hit');
+  if (latency && hit) {
+    checks.push({
+      what: `/v1/stream cached: first sentence's end to first audio byte, p50, ${latency.concurrency} concurrent (ms)`,
+      target: `< ${TARGETS.streamHitP50AtOneMs}`,
+      measured: hit.p50,
+      met: hit.p50 < TARGETS.streamHitP50AtOneMs,
+    });
+  }
+  const api = memory.find((m) => m.process === 'native-api');
+  if (api) {
+    checks.push({
+      what: '/v1/stream native-api heap per idle connection (KiB)',
+      target: `< ${TARGETS.streamHeapPerIdleConnectionKiB}`,
+      measured: api.heapUsedKiB,
+      met: api.heapUsedKiB < TARGETS.streamHeapPerIdleConnectionKiB,
+    });
+  }
+  return checks;
+}
+
+const MIB = 1024 * 1024;
+
+/** The /v1/stream part of the printed report. */
+export function renderStreamReport(
+  latency: StreamLatencyResult | undefined,
+  steps: readonly MemoryStep[],
+  perConnection: readonly MemoryPerConnection[],
+  checks: readonly TargetCheck[],
+): string {
+  const parts: string[] = [];
+  if (latency) {
+    parts.push(
+      `### /v1/stream, ${latency.concurrency} concurrent: first sentence's end to first audio byte (speech endpoint and direct interleaved; ${latency.elapsedMs} ms, machine ${Math.round(latency.machineBusyShare * 100)}% busy)`,
+      '',
+      ttfbTable(latency.rows),
+      '',
+      `stream miss − direct: p50 ${fmt(latency.missOverheadP50Ms)} ms, p99 ${fmt(latency.missOverheadP99Ms)} ms; ` +
+        `stream − speech endpoint, p50: hit ${fmt(latency.hitVsSpeechP50Ms)} ms, miss ${fmt(latency.missVsSpeechP50Ms)} ms; ` +
+        `vendor calls ${latency.vendorCalls} (expected ${latency.expectedVendorCalls})`,
+      '',
+    );
+  }
+  if (steps.length > 0) {
+    const processes = perConnection.map((m) => m.process);
+    parts.push(
+      '### /v1/stream: memory with idle connections open (after a forced full GC, MiB)',
+      '',
+      markdownTable(
+        ['connections', ...processes.flatMap((p) => [`${p} heap`, `${p} external`, `${p} RSS`])],
+        steps.map((s) => [
+          s.connections,
+          ...processes.flatMap((p) => {
+            const m = s.byProcess[p];
+            return m ? [round(m.heapUsed / MIB, 2), round(m.external / MIB, 2), round(m.rss / MIB, 1)] : [];
+          }),
+        ]),
+      ),
+      '',
+      markdownTable(
+        [
+          'process',
+          'heap KiB/conn',
+          '(end to end)',
+          'external KiB/conn',
+          'RSS KiB/conn',
+          'heap left after closing all, KiB',
+        ],
+        perConnection.map((m) => [
+          m.process,
+          m.heapUsedKiB,
+          m.heapUsedEndToEndKiB,
+          m.externalKiB,
+          m.rssKiB,
+          m.heapLeftAfterCloseKiB,
+        ]),
+      ),
+      '',
+    );
+  }
+  if (checks.length > 0) {
+    parts.push('### /v1/stream targets', '', targetsTable(checks), '');
+  }
   return parts.join('\n');
 }

@@ -1,4 +1,4 @@
-import { percentile, round, summarize } from './stats';
+import { percentile, round, slope, summarize } from './stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -34,5 +34,28 @@ describe('round', () => {
     expect(round(1.23456)).toBe(1.23);
     expect(round(1.23456, 3)).toBe(1.235);
     expect(round(2.5, 0)).toBe(3);
+  });
+});
+
+describe('slope', () => {
+  it('fits a line through noisy points by least squares', () => {
+    expect(slope([0, 1, 2, 3].map((x) => ({ x, y: 10 + 2 * x })))).toBe(2);
+    expect(
+      slope([
+        { x: 0, y: 0 },
+        { x: 1, y: 3 },
+        { x: 2, y: 4 },
+      ]),
+    ).toBe(2);
+  });
+
+  it('is NaN without two distinct x', () => {
+    expect(slope([{ x: 1, y: 1 }])).toBeNaN();
+    expect(
+      slope([
+        { x: 1, y: 1 },
+        { x: 1, y: 2 },
+      ]),
+    ).toBeNaN();
   });
 });

@@ -34,3 +34,14 @@ export function round(value: number, digits = 2): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }
+
+/** Least-squares slope of y over x (NaN with fewer than two distinct x). */
+export function slope(points: ReadonlyArray<{ x: number; y: number }>): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const my = points.reduce((sum, p) => sum + p.y, 0) / n;
+  const sxx = points.reduce((sum, p) => sum + (p.x - mx) ** 2, 0);
+  const sxy = points.reduce((sum, p) => sum + (p.x - mx) * (p.y - my), 0);
+  return sxx === 0 ? Number.NaN : sxy / sxx;
+}
