@@ -389,6 +389,21 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       session.disconnect();
     });
 
+    it('sends raw frames as given, text and binary, for testing bad input', async () => {
+      let reported!: (error: RouterApiError) => void;
+      const error = new Promise<RouterApiError>((resolve) => (reported = resolve));
+      const { session, conn } = await open({ onError: (e) => reported(e) });
+      session.sendRaw('{"type":"shout"}');
+      session.sendRaw(new Uint8Array([1, 2]));
+      expect(await conn.next()).toEqual({ type: 'shout' });
+      expect([...(await conn.next()).binary]).toEqual([1, 2]);
+      conn.send({ type: 'error', error: failure('bad_request', false) });
+      expect((await error).code).toBe('bad_request');
+      session.send('still open');
+      expect(await conn.next()).toEqual({ type: 'text', text: 'still open' });
+      session.disconnect();
+    });
+
     it('passes an error that answers nothing to onError and to events(), and stays open', async () => {
       const errors: RouterApiError[] = [];
       const { session, conn } = await open({ onError: (e) => errors.push(e) });

@@ -114,6 +114,8 @@ export class StreamSession {
   private readonly opened = deferred<void>();
   private readonly closedWaiter = deferred<CloseInfo>();
   private isOpen = false;
+  /** A refused handshake's answer is being read: it, not the socket's end, says what went wrong. */
+  private refusing = false;
   private paused = false;
   private started: number | null = null;
   private seq = 0;
@@ -148,7 +150,7 @@ export class StreamSession {
     ws.on('unexpected-response', (_request, response) => void this.refused(response));
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('error', (error) => {
-      if (!this.isOpen)
+      if (!this.isOpen && !this.refusing)
         this.opened.reject(new RouterConnectionError('Could not open the stream', { cause: error }));
     });
     ws.on('close', (code, reason) => this.onClose(code, new TextDecoder().decode(reason)));
@@ -190,6 +192,16 @@ export class StreamSession {
     if (typeof text !== 'string') throw new TypeError('text must be a string');
     this.assertWritable();
     for (const message of textMessages(text)) this.write(message);
+  }
+
+  /**
+   * Sends one frame exactly as given (a text frame for a string, a binary frame for bytes), bypassing the
+   * client's checks: for testing how a router answers bad input (its `error` goes to `onError` and
+   * `events()`, or rejects a pending `updateSettings`).
+   */
+  sendRaw(frame: string | Uint8Array): void {
+    this.assertWritable();
+    this.ws.send(frame, () => undefined);
   }
 
   /**
@@ -429,6 +441,7 @@ export class StreamSession {
   }
 
   private async refused(response: HandshakeResponse): Promise<void> {
+    this.refusing = true;
     const chunks: Uint8Array[] = [];
     try {
       for await (const chunk of response) {
@@ -451,7 +464,7 @@ export class StreamSession {
     const error = this.violation
       ? new StreamClosedError(PROTOCOL_ERROR, `the router broke the protocol: ${this.violation.message}`)
       : new StreamClosedError(code, reason);
-    if (!this.isOpen)
+    if (!this.isOpen && !this.refusing)
       this.opened.reject(new RouterConnectionError('Could not open the stream', { cause: error }));
     for (const waiter of this.pendingSettings.splice(0)) waiter.reject(error);
     for (const waiter of this.pendingFlushes.splice(0)) waiter.reject(error);

@@ -16,7 +16,7 @@ export type WebSocketData = Uint8Array | ArrayBuffer | Uint8Array[];
 
 export interface WebSocketLike {
   binaryType: 'nodebuffer' | 'arraybuffer' | 'fragments';
-  send(data: string, callback?: (error?: Error) => void): void;
+  send(data: string | Uint8Array, callback?: (error?: Error) => void): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
   /** Stops reading from the socket (flow control); `resume()` starts again. */
