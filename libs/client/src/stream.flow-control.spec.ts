@@ -10,7 +10,7 @@ class ScriptedSocket extends EventEmitter {
 
   constructor(
     readonly url: string,
-    readonly options: { headers: Record<string, string> },
+    readonly options: { headers: Record<string, string>; perMessageDeflate: boolean },
   ) {
     super();
     ScriptedSocket.last = this;
@@ -59,11 +59,14 @@ describe('StreamSession flow control (scripted socket)', () => {
     WebSocket: ScriptedSocket,
   });
 
-  it('connects to wss …/v1/stream with the key and asks for Node buffers', async () => {
+  it('connects to wss …/v1/stream with the key, without deflate, and asks for Node buffers', async () => {
     const session = await client.stream({ model: 'vendor_b/b_model_1', voice: 'v' });
     const socket = ScriptedSocket.last;
     expect(socket.url).toBe('wss://router.invalid/base/v1/stream');
-    expect(socket.options.headers).toEqual({ authorization: 'Bearer rtr_key' });
+    expect(socket.options).toEqual({
+      headers: { authorization: 'Bearer rtr_key' },
+      perMessageDeflate: false,
+    });
     expect(socket.binaryType).toBe('nodebuffer');
     session.disconnect();
   });

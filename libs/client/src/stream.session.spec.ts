@@ -60,6 +60,7 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       const handshake = router.handshakes.at(-1)!;
       expect(handshake.url).toBe('/v1/stream');
       expect(handshake.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(handshake.headers['sec-websocket-extensions']).toBeUndefined(); // no deflate of audio
       expect(await conn.next()).toEqual({ type: 'settings', ...SETTINGS });
       conn.send({ type: 'ready', session_id: 'abc', settings: { ...SETTINGS, language: null } });
       const session = await opening;

@@ -165,7 +165,9 @@ export class StreamSession {
     options: StreamOptions,
   ): Promise<StreamSession> {
     options.signal?.throwIfAborted();
-    const session = new StreamSession(new WebSocketImpl(url, { headers }), options);
+    // Audio does not compress: deflate would only cost CPU and memory on both ends.
+    const socket = new WebSocketImpl(url, { headers, perMessageDeflate: false });
+    const session = new StreamSession(socket, options);
     const { signal } = options;
     const onAbort = (): void => {
       session.opened.reject(signal?.reason);

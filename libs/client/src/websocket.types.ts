@@ -31,7 +31,7 @@ export interface WebSocketLike {
 
 export type WebSocketConstructor = new (
   url: string,
-  options: { headers: Record<string, string> },
+  options: { headers: Record<string, string>; perMessageDeflate: boolean },
 ) => WebSocketLike;
 
 const utf8 = new TextDecoder();
