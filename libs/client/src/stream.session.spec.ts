@@ -333,6 +333,7 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       await conn.next();
       conn.send({ type: 'flushed', id: 'a', last_sentence: 0 });
       expect(await a).toEqual({ id: 'a', lastSentence: 0, interrupted: false });
+      conn.send({ type: 'flushed', id: 'stale', last_sentence: 0 }); // answers no pending flush
       conn.send({ type: 'flushed', id: null, last_sentence: 1 });
       expect(await b).toEqual({ id: null, lastSentence: 1, interrupted: false });
       session.disconnect();

@@ -422,9 +422,12 @@ export class StreamSession {
   }
 
   private flushed(message: FlushedMessage): void {
+    // By id, oldest first (ids need not be unique; null matches a flush sent without one). An answer that
+    // matches nothing is late for a flush an interrupt already settled.
     const at = this.pendingFlushes.findIndex((f) => f.id === message.id);
-    const [flush] = this.pendingFlushes.splice(at === -1 ? 0 : at, 1);
-    flush?.resolve({ id: message.id, lastSentence: message.last_sentence, interrupted: false });
+    if (at === -1) return;
+    const [flush] = this.pendingFlushes.splice(at, 1);
+    flush.resolve({ id: message.id, lastSentence: message.last_sentence, interrupted: false });
   }
 
   private interrupted(message: InterruptedMessage): void {
