@@ -19,6 +19,8 @@ const moduleBoundaries = (allow) => ({
     { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
     { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'] },
+    // The client is published on its own: it may import no workspace lib.
+    { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
     { sourceTag: 'scope:edge', onlyDependOnLibsWithTags: ['scope:edge', 'scope:shared'] },
     { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
     { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
@@ -63,8 +65,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/require-await': 'off',
-      // Tests of any project may use the test kit and the simulated vendors.
-      '@nx/enforce-module-boundaries': ['error', moduleBoundaries(['@router/testing', '@router/vendor-sim'])],
+      // Tests of any project may use the test kit, the simulated vendors and the published client.
+      '@nx/enforce-module-boundaries': [
+        'error',
+        moduleBoundaries(['@router/testing', '@router/vendor-sim', '@router/client']),
+      ],
     },
   },
 );

@@ -2,6 +2,7 @@
 // the source tree's layout and gives each app the entry point `dist/apps/<app>/main.js`.
 // Type checking is separate (`npm run typecheck`): this only transpiles, in a few seconds.
 import { transformFile } from '@swc/core';
+import ts from 'typescript';
 import { readFileSync, readdirSync, mkdirSync, writeFileSync, cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,25 @@ await Promise.all(
     if (map) writeFileSync(`${target}.map`, map);
   }),
 );
+
+// The published client (`@speech-router/client`): its package.json, README and type declarations beside
+// the compiled code, so `npm pack dist/libs/client` makes the package. Its code keeps to isolated
+// declarations (libs/client/tsconfig.lib.json), so each file's declarations come without type checking.
+const client = join(root, 'libs/client');
+for (const file of sources(join(client, 'src'))) {
+  const { outputText, diagnostics } = ts.transpileDeclaration(readFileSync(file, 'utf8'), {
+    fileName: file,
+    compilerOptions: { isolatedDeclarations: true, strict: true, target: ts.ScriptTarget.ES2022 },
+    reportDiagnostics: true,
+  });
+  if (diagnostics?.length) {
+    const messages = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    throw new Error(`${relative(root, file)}: no declarations: ${messages.join('; ')}`);
+  }
+  writeFileSync(join(out, relative(root, file)).replace(/\.ts$/, '.d.ts'), outputText);
+}
+for (const asset of ['package.json', 'README.md'])
+  cpSync(join(client, asset), join(out, 'libs/client', asset));
 
 // Assets read at run time.
 cpSync(join(root, 'libs/db/prisma'), join(out, 'libs/db/prisma'), { recursive: true });

@@ -1,3 +1,4 @@
+import { type CatalogueProvider, RouterClient } from '@router/client';
 import {
   call,
   readE2eStack,
@@ -7,6 +8,8 @@ import {
 } from '@router/testing';
 
 const stack = readE2eStack();
+/** The catalogue is public: a client without a key. */
+const router = new RouterClient({ baseUrl: stack.gatewayUrl });
 
 const A_MODEL_2_ONLY = ['pitch', 'loudness', 'enable_preprocessing'];
 const PROVIDER_FIELDS = [
@@ -33,12 +36,11 @@ const OPTION_FIELDS = [
 ];
 
 describe('GET /v1/models (e2e)', () => {
-  let providers: any[];
+  let providers: CatalogueProvider[];
+  const provider = (id: string) => providers.find((p) => p.id === id)!;
 
   beforeAll(async () => {
-    const res = await call(stack.gatewayUrl, 'GET', '/v1/models');
-    expect(res.status).toBe(200);
-    providers = res.body.providers;
+    ({ providers } = await router.models());
   });
 
   it('lists the ten vendors in order with exactly the spec fields', () => {
@@ -52,7 +54,7 @@ describe('GET /v1/models (e2e)', () => {
   });
 
   it.each(Object.entries(TABLE))('matches the catalogue table for %s', (id, facts) => {
-    const p = providers.find((x) => x.id === id);
+    const p = provider(id);
     expect([...p.formats].sort()).toEqual([...facts.formats].sort());
     expect(p.sample_rates).toEqual(facts.sample_rates);
     expect(p.speech_sample_rates).toEqual(facts.speech_sample_rates);
@@ -62,9 +64,7 @@ describe('GET /v1/models (e2e)', () => {
   it.each(OPTIONS)(
     'has %s option %s as the options table gives it',
     (vendor, name, type, min, max, def, values) => {
-      const option = providers
-        .find((p) => p.id === vendor)
-        .options.find((o: { name: string }) => o.name === name);
+      const option = provider(vendor).options.find((o) => o.name === name)!;
       expect(option).toBeDefined();
       expect(option.type).toBe(type);
       expect(option.min).toBe(min);
@@ -77,16 +77,16 @@ describe('GET /v1/models (e2e)', () => {
   );
 
   it('gives vendor_b no options and vendor_a its two models, 11 languages and 37 a_model_1 speakers', () => {
-    expect(providers.find((p) => p.id === 'vendor_b').options).toEqual([]);
-    const a = providers.find((p) => p.id === 'vendor_a');
-    expect(a.models.map((m: { id: string }) => m.id)).toEqual(['a_model_1', 'a_model_2']);
+    expect(provider('vendor_b').options).toEqual([]);
+    const a = provider('vendor_a');
+    expect(a.models.map((m) => m.id)).toEqual(['a_model_1', 'a_model_2']);
     const languages = [...SPEC_VENDOR_A_LANGUAGES].sort();
     for (const m of a.models) expect([...m.languages].sort()).toEqual(languages);
     expect(a.models[0].voices).toHaveLength(37);
     expect(a.models[1].voices).toBeNull();
-    expect(providers.find((p) => p.id === 'vendor_c').models).toHaveLength(9);
-    expect(providers.find((p) => p.id === 'vendor_d').models).toHaveLength(4);
-    expect(providers.find((p) => p.id === 'vendor_b').models).toHaveLength(2);
+    expect(provider('vendor_c').models).toHaveLength(9);
+    expect(provider('vendor_d').models).toHaveLength(4);
+    expect(provider('vendor_b').models).toHaveLength(2);
   });
 
   it("documents every vendor's options in the OpenAPI speech body, as the catalogue gives them", async () => {

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { call, createOrgWithKey, readE2eStack } from '@router/testing';
+import { type ProviderId, RouterApiError } from '@router/client';
+import { call, createOrgClient, readE2eStack } from '@router/testing';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
-const VENDORS = [
+const VENDORS: ProviderId[] = [
   'vendor_a',
   'vendor_b',
   'vendor_c',
@@ -19,63 +20,54 @@ const VENDORS = [
 ];
 
 describe('provider keys (e2e)', () => {
-  const orgA = createOrgWithKey(stack.adminUrl, 'pk-a');
-  const orgB = createOrgWithKey(stack.adminUrl, 'pk-b');
+  const orgA = createOrgClient(stack, 'pk-a');
+  const orgB = createOrgClient(stack, 'pk-b');
   const vendorKey = `vc-secret-${Date.now()}-Zq9X`;
 
   it('stores a vendor_c key, lists it, hides it from another org, deletes it once', async () => {
-    const put = await call(gw, 'PUT', '/v1/provider-keys/vendor_c', {
-      key: orgA.key,
-      body: { api_key: vendorKey },
+    const put = await orgA.client.providerKeys.put('vendor_c', vendorKey);
+    expect(put).toEqual({ provider: 'vendor_c', last4: 'Zq9X', updated_at: expect.any(String) });
+    expect(new Date(put.updated_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(JSON.stringify(put)).not.toContain(vendorKey);
+
+    expect(await orgA.client.providerKeys.list()).toEqual([put]);
+
+    expect(await orgB.client.providerKeys.list()).toEqual([]);
+    await expect(orgB.client.providerKeys.delete('vendor_c')).rejects.toMatchObject({
+      code: 'not_found',
+      httpStatus: 404,
     });
-    expect(put.status).toBe(200);
-    expect(put.body).toEqual({ provider: 'vendor_c', last4: 'Zq9X', updated_at: expect.any(String) });
-    expect(new Date(put.body.updated_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    expect(put.text).not.toContain(vendorKey);
 
-    const list = await call(gw, 'GET', '/v1/provider-keys', { key: orgA.key });
-    expect(list.status).toBe(200);
-    expect(list.body).toEqual([put.body]);
+    // 204 with no body: the client resolves with nothing.
+    expect(await orgA.client.providerKeys.delete('vendor_c')).toBeUndefined();
+    const again = await orgA.client.providerKeys.delete('vendor_c').catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(RouterApiError);
+    expect(again).toMatchObject({ code: 'not_found', httpStatus: 404, retryable: false });
+    expect(await orgA.client.providerKeys.list()).toEqual([]);
+  });
 
-    expect((await call(gw, 'GET', '/v1/provider-keys', { key: orgB.key })).body).toEqual([]);
-    expect((await call(gw, 'DELETE', '/v1/provider-keys/vendor_c', { key: orgB.key })).status).toBe(404);
-
-    const del = await call(gw, 'DELETE', '/v1/provider-keys/vendor_c', { key: orgA.key });
+  it('answers DELETE with 204 and an empty body', async () => {
+    await orgB.client.providerKeys.put('vendor_e', 'to-be-deleted');
+    const del = await call(gw, 'DELETE', '/v1/provider-keys/vendor_e', { key: orgB.key });
     expect(del.status).toBe(204);
     expect(del.text).toBe('');
-    const again = await call(gw, 'DELETE', '/v1/provider-keys/vendor_c', { key: orgA.key });
-    expect(again.status).toBe(404);
-    expect(again.body.error.code).toBe('not_found');
-    expect((await call(gw, 'GET', '/v1/provider-keys', { key: orgA.key })).body).toEqual([]);
   });
 
   it('replaces a stored key with a new one', async () => {
-    await call(gw, 'PUT', '/v1/provider-keys/vendor_a', {
-      key: orgA.key,
-      body: { api_key: 'first-key-AAAA' },
-    });
-    const second = await call(gw, 'PUT', '/v1/provider-keys/vendor_a', {
-      key: orgA.key,
-      body: { api_key: 'second-key-BBBB' },
-    });
-    expect(second.body.last4).toBe('BBBB');
-    const list = await call(gw, 'GET', '/v1/provider-keys', { key: orgA.key });
-    expect(list.body.map((k: { provider: string; last4: string }) => [k.provider, k.last4])).toEqual([
-      ['vendor_a', 'BBBB'],
-    ]);
+    await orgA.client.providerKeys.put('vendor_a', 'first-key-AAAA');
+    const second = await orgA.client.providerKeys.put('vendor_a', 'second-key-BBBB');
+    expect(second.last4).toBe('BBBB');
+    const list = await orgA.client.providerKeys.list();
+    expect(list.map((k) => [k.provider, k.last4])).toEqual([['vendor_a', 'BBBB']]);
   });
 
   it('accepts every one of the ten vendor tokens', async () => {
-    const org = createOrgWithKey(stack.adminUrl, 'pk-all');
+    const { client } = createOrgClient(stack, 'pk-all');
     for (const vendor of VENDORS) {
-      const res = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, {
-        key: org.key,
-        body: { api_key: `key-for-${vendor}` },
-      });
-      expect([vendor, res.status]).toEqual([vendor, 200]);
+      const stored = await client.providerKeys.put(vendor, `key-for-${vendor}`);
+      expect(stored.provider).toBe(vendor);
     }
-    const list = await call(gw, 'GET', '/v1/provider-keys', { key: org.key });
-    expect(list.body.map((k: { provider: string }) => k.provider)).toEqual(VENDORS);
+    expect((await client.providerKeys.list()).map((k) => k.provider)).toEqual(VENDORS);
   });
 
   it.each([
@@ -114,18 +106,16 @@ describe('provider keys (e2e)', () => {
   });
 
   it('accepts a key of exactly 512 characters', async () => {
-    const res = await call(gw, 'PUT', '/v1/provider-keys/vendor_b', {
-      key: orgB.key,
-      body: { api_key: 'k'.repeat(508) + 'LAST' },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.last4).toBe('LAST');
+    const stored = await orgB.client.providerKeys.put('vendor_b', 'k'.repeat(508) + 'LAST');
+    expect(stored.last4).toBe('LAST');
   });
 
   it('refuses DELETE of an unknown provider with 422', async () => {
-    const res = await call(gw, 'DELETE', '/v1/provider-keys/openvoice', { key: orgA.key });
-    expect(res.status).toBe(422);
-    expect(res.body.error.message).toContain('provider');
+    await expect(orgA.client.providerKeys.delete('openvoice' as ProviderId)).rejects.toMatchObject({
+      code: 'bad_request',
+      httpStatus: 422,
+      message: expect.stringContaining('provider'),
+    });
   });
 
   it('refuses a body that is not JSON with bad_request', async () => {
@@ -139,10 +129,7 @@ describe('provider keys (e2e)', () => {
 
   it('keeps no router key and no vendor key in plain text in any database row or log line', async () => {
     const marker = `plain-vendor-key-${Date.now()}-QWERTY`;
-    expect(
-      (await call(gw, 'PUT', '/v1/provider-keys/vendor_d', { key: orgA.key, body: { api_key: marker } }))
-        .status,
-    ).toBe(200);
+    expect((await orgA.client.providerKeys.put('vendor_d', marker)).provider).toBe('vendor_d');
     const secrets = [marker, orgA.key, orgB.key, vendorKey];
 
     const client = new Client({ connectionString: stack.databaseUrl });

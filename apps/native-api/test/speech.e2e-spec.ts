@@ -3,11 +3,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Client as MinioClient } from 'minio';
-import { adminCli, call, createOrgWithKey, readE2eStack } from '@router/testing';
+import {
+  type ProviderId,
+  RouterApiError,
+  type RouterClient,
+  RouterConnectionError,
+  type RouterErrorBody,
+  type SpeechRequest,
+} from '@router/client';
+import { adminCli, createOrgClient, readE2eStack } from '@router/testing';
 import { findTakeIds, parseWav, SimControl } from '@router/vendor-sim';
 
 const stack = readE2eStack();
-const gw = stack.gatewayUrl;
 const sim = new SimControl(stack.simUrl);
 /** Every sentence this file speaks, searched for in logs, rows and object names at the end. */
 const spoken: string[] = [];
@@ -18,84 +25,78 @@ function reply(...sentences: string[]): string {
   return unique.join(' ');
 }
 
-async function speakerOf(model: string): Promise<string> {
-  const models = await call(gw, 'GET', '/v1/models');
-  const vendorA = models.body.providers.find((p: { id: string }) => p.id === 'vendor_a');
-  return vendorA.models.find((m: { id: string }) => m.id === model).voices[0] as string;
+async function speakersOf(client: RouterClient, model: string): Promise<string[]> {
+  const { providers } = await client.models();
+  const vendorA = providers.find((p) => p.id === 'vendor_a')!;
+  return vendorA.models.find((m) => m.id === model)!.voices!;
 }
 
+/**
+ * A speech call through the client: the whole audio and its content type, or the refusal. Bodies are
+ * loose on purpose: the refusal tests send what the typed request would not allow.
+ */
 async function speak(
-  key: string,
+  client: RouterClient,
   body: Record<string, unknown>,
-): Promise<{ status: number; audio: Buffer; type: string | null; error?: any }> {
-  const res = await fetch(`${gw}/v1/audio/speech`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const audio = Buffer.from(await res.arrayBuffer());
-  const type = res.headers.get('content-type');
-  if (process.env.DEBUG_SPEECH && res.status >= 400) console.log(audio.toString());
-  return {
-    status: res.status,
-    audio,
-    type,
-    ...(type?.includes('json') ? { error: JSON.parse(audio.toString()).error } : {}),
-  };
-}
-
-/** A speech call whose body may be cut: resolves with what arrived and whether the body ended in error. */
-async function speakAllowingAbort(
-  key: string,
-  body: Record<string, unknown>,
-): Promise<{ status: number; aborted: boolean; bytes: number }> {
-  const res = await fetch(`${gw}/v1/audio/speech`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  let bytes = 0;
+): Promise<{ status: number; audio: Buffer; type: string | null; error?: RouterErrorBody }> {
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-    return { status: res.status, aborted: false, bytes };
-  } catch {
-    return { status: res.status, aborted: true, bytes };
+    const audio = await client.speech(body as SpeechRequest);
+    return { status: 200, audio: Buffer.from(await audio.bytes()), type: audio.contentType };
+  } catch (error) {
+    if (!(error instanceof RouterApiError)) throw error;
+    if (process.env.DEBUG_SPEECH) console.log(error.body);
+    return { status: error.httpStatus ?? 0, audio: Buffer.alloc(0), type: null, error: error.body };
   }
 }
 
+/** A speech call whose body may be cut: what arrived and whether the body ended in error. */
+async function speakAllowingAbort(
+  client: RouterClient,
+  body: SpeechRequest,
+): Promise<{ aborted: boolean; bytes: number }> {
+  const audio = await client.speech(body);
+  let bytes = 0;
+  try {
+    for await (const chunk of audio) bytes += chunk.length;
+    return { aborted: false, bytes };
+  } catch (error) {
+    expect(error).toBeInstanceOf(RouterConnectionError);
+    return { aborted: true, bytes };
+  }
+}
+
+/** A new org with a client, and a vendor key stored for it. */
 async function orgWithVendorKey(
   name: string,
-  vendor = 'vendor_a',
-): Promise<{ orgId: string; key: string; vendorKey: string }> {
-  const org = createOrgWithKey(stack.adminUrl, name);
+  vendor: ProviderId = 'vendor_a',
+): Promise<{ orgId: string; key: string; vendorKey: string; client: RouterClient }> {
+  const org = createOrgClient(stack, name);
   const vendorKey = `vk-${name}-${randomUUID()}`;
-  const put = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, {
-    key: org.key,
-    body: { api_key: vendorKey },
-  });
-  expect(put.status).toBe(200);
+  expect((await org.client.providerKeys.put(vendor, vendorKey)).provider).toBe(vendor);
   return { ...org, vendorKey };
 }
 
 describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
+  let voices: string[];
   let voice: string;
 
   beforeAll(async () => {
-    voice = await speakerOf('a_model_1');
+    voices = await speakersOf(createOrgClient(stack, 'speech-catalogue').client, 'a_model_1');
+    voice = voices[0];
   });
 
   const base = () => ({
     model: 'vendor_a/a_model_1',
     voice,
     language: 'en-IN',
-    response_format: 'wav',
-    sample_rate: 16000,
+    response_format: 'wav' as const,
+    sample_rate: 16000 as const,
   });
 
   it('says a three-sentence reply, then replays it from the cache with no vendor call and identical bytes', async () => {
     const org = await orgWithVendorKey('speech-replay');
     const input = reply('The first sentence is here.', 'A second one follows it.', 'And this is the third!');
-    const first = await speak(org.key, { ...base(), input });
+    const first = await speak(org.client, { ...base(), input });
     expect(first.status).toBe(200);
     expect(first.type).toBe('audio/wav');
     const wav = parseWav(first.audio);
@@ -103,7 +104,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
     expect(new Set(findTakeIds(first.audio.subarray(44))).size).toBe(3);
 
-    const second = await speak(org.key, { ...base(), input });
+    const second = await speak(org.client, { ...base(), input });
     expect(second.status).toBe(200);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
     expect(second.audio.equals(first.audio)).toBe(true);
@@ -115,7 +116,8 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     await db.connect();
     try {
       let usage: { s: number; c: number } = { s: 0, c: 0 };
-      for (let i = 0; i < 40 && usage.c === 0; i += 1) {
+      // Usage is written in batches, so one poll can see some of the sentences counted: wait for all.
+      for (let i = 0; i < 40 && (usage.s < chars || usage.c < chars); i += 1) {
         await new Promise((r) => setTimeout(r, 100));
         const rows = await db.query(
           "SELECT synthesized_chars::int AS s, served_from_cache_chars::int AS c FROM usage_counters WHERE org_id = $1 AND provider = 'vendor_a'",
@@ -151,22 +153,18 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     });
     try {
       const abort = new AbortController();
-      const res = await fetch(`${gw}/v1/audio/speech`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ ...base(), input }),
-        signal: abort.signal,
-      });
-      const reader = res.body!.getReader();
-      await reader.read(); // the first audio arrived; sentences two and three are resolving ahead (LOOK_AHEAD 2)
+      const audio = await org.client.speech({ ...base(), input }, { signal: abort.signal });
+      const reader = audio[Symbol.asyncIterator]();
+      await reader.next(); // the first audio arrived; sentences two and three are resolving ahead (LOOK_AHEAD 2)
       abort.abort();
+      await expect(reader.next()).rejects.toMatchObject({ name: 'AbortError' });
       await new Promise((r) => setTimeout(r, 2500)); // the stall ends and the running take completes
       // Sentences one to three reached the vendor; four and five were never asked for.
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(3);
     } finally {
       await sim.removeFault(stall.id);
     }
-    const again = await speak(org.key, { ...base(), input });
+    const again = await speak(org.client, { ...base(), input });
     expect(again.status).toBe(200);
     // Every piece went to the vendor exactly once: those running when the client left finished and were cached.
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(5);
@@ -175,25 +173,20 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
   it('calls the vendor again when any one setting changes, not when an option is sent at its default', async () => {
     const org = await orgWithVendorKey('speech-settings');
     const input = reply('Settings decide the take.');
-    await speak(org.key, { ...base(), input });
+    await speak(org.client, { ...base(), input });
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
-    expect((await speak(org.key, { ...base(), input, temperature: 0.6 })).status).toBe(200); // the default
+    expect((await speak(org.client, { ...base(), input, temperature: 0.6 })).status).toBe(200); // the default
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
     const variants: Array<Record<string, unknown>> = [
       { speed: 1.2 },
       { sample_rate: 24000 },
       { response_format: 'pcm' },
       { temperature: 0.3 },
-      {
-        voice: await speakerOf('a_model_1').then(
-          async () =>
-            ((await call(gw, 'GET', '/v1/models')).body.providers[0].models[0].voices as string[])[1],
-        ),
-      },
+      { voice: voices[1] },
     ];
     let expected = 1;
     for (const change of variants) {
-      const res = await speak(org.key, { ...base(), input, ...change });
+      const res = await speak(org.client, { ...base(), input, ...change });
       expect([JSON.stringify(change), res.status]).toEqual([JSON.stringify(change), 200]);
       expected += 1;
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(expected);
@@ -204,8 +197,8 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const a = await orgWithVendorKey('speech-org-a');
     const b = await orgWithVendorKey('speech-org-b');
     const input = reply('Shared words, separate caches.');
-    const fromA = await speak(a.key, { ...base(), input });
-    const fromB = await speak(b.key, { ...base(), input });
+    const fromA = await speak(a.client, { ...base(), input });
+    const fromB = await speak(b.client, { ...base(), input });
     expect(await sim.callCount('vendor_a', { key: a.vendorKey })).toBe(1);
     expect(await sim.callCount('vendor_a', { key: b.vendorKey })).toBe(1);
     expect(fromB.audio.equals(fromA.audio)).toBe(false);
@@ -223,19 +216,18 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       afterBytes: 200,
       times: 1,
     });
-    const broken = await speakAllowingAbort(org.key, { ...base(), input });
-    expect(broken.status).toBe(200);
+    const broken = await speakAllowingAbort(org.client, { ...base(), input });
     expect(broken.aborted).toBe(true);
     const callsAfterFault = await sim.callCount('vendor_a', { key: org.vendorKey });
 
-    const again = await speak(org.key, { ...base(), input });
+    const again = await speak(org.client, { ...base(), input });
     expect(again.status).toBe(200);
     const calls = await sim.calls('vendor_a', { key: org.vendorKey });
     const retried = calls.slice(callsAfterFault);
     // Only sentence two went to the vendor again: one and three (if they completed) came from the cache.
     expect(retried.length).toBeGreaterThanOrEqual(1);
     expect(retried.every((c) => c.chars === [...input.split(/(?<=\.) /)[1]].length)).toBe(true);
-    const third = await speak(org.key, { ...base(), input });
+    const third = await speak(org.client, { ...base(), input });
     expect(third.audio.equals(again.audio)).toBe(true);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(calls.length);
   });
@@ -245,8 +237,8 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     expect(adminCli(stack.adminUrl, ['org', 'retention', org.orgId, '0']).code).toBe(0);
     await new Promise((r) => setTimeout(r, 1500)); // the org-settings TTL of the e2e stack
     const input = reply('Nothing is kept.', 'Not this either.');
-    expect((await speak(org.key, { ...base(), input })).status).toBe(200);
-    expect((await speak(org.key, { ...base(), input })).status).toBe(200);
+    expect((await speak(org.client, { ...base(), input })).status).toBe(200);
+    expect((await speak(org.client, { ...base(), input })).status).toBe(200);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(4);
     const db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -275,7 +267,7 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     try {
       const input = reply('Ten voices, one take.');
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => speak(org.key, { ...base(), input })),
+        Array.from({ length: 10 }, () => speak(org.client, { ...base(), input })),
       );
       expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
@@ -286,8 +278,8 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
   });
 
   it('refuses a request for a vendor the org has no key for with provider_key_missing', async () => {
-    const org = createOrgWithKey(stack.adminUrl, 'speech-nokey');
-    const res = await speak(org.key, { ...base(), input: reply('No key here.') });
+    const org = createOrgClient(stack, 'speech-nokey');
+    const res = await speak(org.client, { ...base(), input: reply('No key here.') });
     expect(res.status).toBe(400);
     expect(res.error).toEqual({
       code: 'provider_key_missing',
@@ -297,19 +289,16 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
   });
 
   it('passes a vendor refusal through as provider_rejected with the vendor status', async () => {
-    const org = createOrgWithKey(stack.adminUrl, 'speech-badkey');
-    await call(gw, 'PUT', '/v1/provider-keys/vendor_a', {
-      key: org.key,
-      body: { api_key: 'bad-key-for-vendor' },
-    });
-    const res = await speak(org.key, { ...base(), input: reply('Refused.') });
+    const org = createOrgClient(stack, 'speech-badkey');
+    await org.client.providerKeys.put('vendor_a', 'bad-key-for-vendor');
+    const res = await speak(org.client, { ...base(), input: reply('Refused.') });
     expect(res.status).toBe(400);
-    expect(res.error.code).toBe('provider_rejected');
-    expect(res.error.provider_status).toBe(403);
+    expect(res.error?.code).toBe('provider_rejected');
+    expect(res.error?.provider_status).toBe(403);
   });
 
   it('refuses bad bodies with bad_request naming the field', async () => {
-    const org = createOrgWithKey(stack.adminUrl, 'speech-bad');
+    const org = createOrgClient(stack, 'speech-bad');
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...base(), input: '' }, 'input'],
       [{ ...base(), input: 'x'.repeat(20001) }, 'input'],
@@ -322,9 +311,9 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       ],
     ];
     for (const [body, field] of cases) {
-      const res = await speak(org.key, body);
+      const res = await speak(org.client, body);
       expect([field, res.status, res.error?.code]).toEqual([field, 400, 'bad_request']);
-      expect(res.error.message).toContain(field);
+      expect(res.error?.message).toContain(field);
     }
   });
 
@@ -343,11 +332,11 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       response_format: 'pcm',
       input: reply('Namaste duniya.', 'Dusra vaakya.'),
     };
-    const bFirst = await speak(b.key, bBody);
+    const bFirst = await speak(b.client, bBody);
     expect(bFirst.status).toBe(200);
     expect(bFirst.type).toBe('audio/pcm');
     expect(await sim.callCount('vendor_b', { key: b.vendorKey })).toBe(2);
-    expect((await speak(b.key, bBody)).audio.equals(bFirst.audio)).toBe(true);
+    expect((await speak(b.client, bBody)).audio.equals(bFirst.audio)).toBe(true);
     expect(await sim.callCount('vendor_b', { key: b.vendorKey })).toBe(2);
 
     const c = await orgWithVendorKey('speech-vendor-c', 'vendor_c');
@@ -363,14 +352,14 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       sample_rate: 44100,
       input: reply('Hello from the third vendor.'),
     };
-    const cFirst = await speak(c.key, cBody);
+    const cFirst = await speak(c.client, cBody);
     expect(cFirst.status).toBe(200);
     expect(cFirst.type).toBe('audio/mpeg');
     const frameStart =
       cFirst.audio.toString('latin1', 0, 3) === 'ID3' ? cFirst.audio.indexOf(Buffer.from([0xff])) : 0;
     expect(cFirst.audio[frameStart]).toBe(0xff);
     expect((cFirst.audio[frameStart + 1] & 0xe0) === 0xe0).toBe(true);
-    expect((await speak(c.key, cBody)).audio.equals(cFirst.audio)).toBe(true);
+    expect((await speak(c.client, cBody)).audio.equals(cFirst.audio)).toBe(true);
     expect(await sim.callCount('vendor_c', { key: c.vendorKey })).toBe(1);
   });
 
@@ -386,10 +375,10 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
       times: 1,
     });
     const input = reply(`A stalled ${marker} sentence.`);
-    const res = await speak(org.key, { ...base(), input });
+    const res = await speak(org.client, { ...base(), input });
     expect(res.status).toBe(504);
     expect(res.error).toEqual({ code: 'provider_timeout', message: expect.any(String), retryable: true });
-    const retry = await speak(org.key, { ...base(), input });
+    const retry = await speak(org.client, { ...base(), input });
     expect(retry.status).toBe(200);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import type { ProviderId } from '@router/client';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
 import { findTakeIds, SimControl } from '@router/vendor-sim';
 import { vendorSettings } from './vendor-settings.fixture';
@@ -113,7 +114,7 @@ class StreamConnection {
 }
 
 /** The stream's settings message for a speech body: vendor options move into `options`. */
-function settingsMessage(body: Record<string, unknown>): Message {
+function settingsMessage(body: object): Message {
   const message: Message = { type: 'settings', options: {} };
   for (const [name, value] of Object.entries(body)) {
     if (BODY_FIELDS.has(name)) message[name] = value;
@@ -147,7 +148,7 @@ async function sayOverStream(key: string, settings: Message, text: string): Prom
 const unique = () => randomUUID().slice(0, 8);
 
 describe('/v1/stream (e2e, simulated vendors)', () => {
-  it.each(Object.keys(SETTINGS))(
+  it.each(Object.keys(SETTINGS) as ProviderId[])(
     '%s: a reply streamed as token-sized deltas plays in order, then wholly from the cache with identical bytes',
     async (vendor) => {
       const org = await orgFor(vendor, 'stream');
@@ -192,7 +193,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
   });
 
-  it.each(['vendor_c', 'vendor_i'])(
+  it.each(['vendor_c', 'vendor_i'] as const)(
     '%s: words messages carry the vendor timings on a miss and the same timings on a hit',
     async (vendor) => {
       const org = await orgFor(vendor, 'words');
@@ -264,7 +265,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     });
 
     /** Sentence 0 stalls at the vendor after some audio, so the client acts while it is in progress. */
-    async function stalledReply(vendor: string, name: string) {
+    async function stalledReply(vendor: ProviderId, name: string) {
       const org = await orgFor(vendor, name);
       const settings = settingsMessage(await SETTINGS[vendor](org.vendorKey));
       const id = unique();

@@ -1,12 +1,14 @@
+import type { ProviderId, VoiceSettings } from '@router/client';
 import type { StackInfo } from '@router/testing';
 
 /**
  * Per vendor, the speech-body settings of one speakable request: voices come from the router catalogue or,
- * read straight from the simulator, the vendor's own list.
+ * read straight from the simulator, the vendor's own list. Vendor options go top-level beside the settings
+ * (here vendor_d's `instructions`), as in the speech body.
  */
 export function vendorSettings(
   stack: StackInfo,
-): Record<string, (vendorKey: string) => Promise<Record<string, unknown>>> {
+): Record<ProviderId, (vendorKey: string) => Promise<VoiceSettings & { instructions?: string }>> {
   const at = (vendor: string, path: string) => `${stack.simUrl}/${vendor}${path}`;
 
   return {

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { RouterClient } from '@router/client';
 import { REPO_ROOT } from './processes';
+import type { StackInfo } from './stack';
 
 export interface HttpResult<T = unknown> {
   status: number;
@@ -9,7 +11,11 @@ export interface HttpResult<T = unknown> {
   text: string;
 }
 
-/** A plain HTTP call whose JSON body (if any) is parsed; tests assert on status, headers and body. */
+/**
+ * A plain HTTP call whose JSON body (if any) is parsed; tests assert on status, headers and body. For the
+ * native API prefer the typed client (`createOrgClient`, `@router/client`); this is for what a typed
+ * client cannot send (malformed bodies, unknown fields, raw headers) and for non-native routes.
+ */
 export async function call<T = any>(
   baseUrl: string,
   method: string,
@@ -69,6 +75,15 @@ export function createOrgWithKey(
   const key = adminCli(adminUrl, ['key', 'issue', org.json.id, '--json']);
   if (key.code !== 0) throw new Error(`key issue failed: ${key.out}`);
   return { orgId: org.json.id, key: key.json.key, keyId: key.json.id };
+}
+
+/** A new org with one key, and the typed client of the native API acting for it through the gateway. */
+export function createOrgClient(
+  stack: Pick<StackInfo, 'adminUrl' | 'gatewayUrl'>,
+  name: string,
+): { orgId: string; key: string; keyId: string; client: RouterClient } {
+  const org = createOrgWithKey(stack.adminUrl, name);
+  return { ...org, client: new RouterClient({ baseUrl: stack.gatewayUrl, apiKey: org.key }) };
 }
 
 /** Retries `probe` until it returns true; change propagation takes a moment by design. */
