@@ -4,3 +4,4 @@ export * from './piece-resolver';
 export * from './reply';
 export * from './router-errors';
 export * from './pipeline';
+export * from './stored-settings';
