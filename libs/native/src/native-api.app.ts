@@ -5,7 +5,7 @@ import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
-import { createPipeline, type PipelineSettings } from '@router/pipeline';
+import { createPipeline, type PipelineSettings, StoredSettings } from '@router/pipeline';
 import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
@@ -43,6 +43,10 @@ export interface NativeApiConfig {
   providerKeyCacheTtlMs: number;
   /** A vendor that has not answered a whole voice list within this fails with provider_timeout. */
   voiceListTimeoutMs: number;
+  /** Settings stored at the vendor are re-read at least this often ("about once a minute"). */
+  storedSettingsRefreshMs: number;
+  /** One read of stored settings longer than this has failed (its pieces are not cached). */
+  storedSettingsReadTimeoutMs: number;
 }
 
 export interface NativeApiDeps {
@@ -82,14 +86,23 @@ export async function startNativeApi(
     now,
   );
   const upstream = createUpstreams(config.vendorBaseUrls);
+  const storedSettings = new StoredSettings(
+    { keys, upstream, logger: deps.logger, now },
+    { refreshMs: config.storedSettingsRefreshMs, readTimeoutMs: config.storedSettingsReadTimeoutMs },
+  );
   const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {
     if (event.kind === 'org') retention.forget(event.orgId);
-    if (event.kind === 'provider_key') keys.forget(event.orgId, event.provider);
+    if (event.kind === 'provider_key') {
+      keys.forget(event.orgId, event.provider);
+      // Another key may be another vendor account, which stores other settings under the same names.
+      storedSettings.forget(event.orgId, event.provider);
+    }
   });
   await orgChanges.ready();
   const speech = new SpeechService({
     resolver: pipeline.resolver,
     retention,
+    storedSettings,
     cacheKeySecret: config.cacheKeySecret,
     lookAhead: config.lookAhead,
     logger: deps.logger,

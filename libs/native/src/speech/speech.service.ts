@@ -2,7 +2,13 @@ import type { ServerResponse } from 'node:http';
 import { canonicalSettings, pieceCacheKey, type SynthesisSettings } from '@router/cache-keys';
 import { RouterError, type SynthSettings } from '@router/contracts';
 import type { Logger } from '@router/observability';
-import { type PieceAudio, type PieceRequest, type PieceResolver, playReply } from '@router/pipeline';
+import {
+  type PieceAudio,
+  type PieceRequest,
+  type PieceResolver,
+  playReply,
+  type StoredSettings,
+} from '@router/pipeline';
 import { isSpeakable, splitText } from '@router/text';
 import { FORMAT_CONTENT_TYPES, type VendorDefinition } from '@router/vendors-core';
 import type { OrgRetention } from './org-retention';
@@ -11,6 +17,7 @@ import { streamingWavHeader, WavSampleData } from './wav';
 export interface SpeechServiceDeps {
   resolver: PieceResolver;
   retention: OrgRetention;
+  storedSettings: StoredSettings;
   cacheKeySecret: string;
   lookAhead: number;
   logger: Logger;
@@ -29,8 +36,12 @@ export class SpeechService {
     res: ServerResponse,
   ): Promise<void> {
     const { def, settings } = request;
-    const cache = (await this.deps.retention.days(orgId)) > 0;
     const canonical = canonicalSettings(def, settings as SynthesisSettings);
+    const [days, stored] = await Promise.all([
+      this.deps.retention.days(orgId),
+      this.deps.storedSettings.resolve(orgId, canonical),
+    ]);
+    const cache = days > 0 && stored.cacheable;
     const pieces: PieceRequest[] = splitText(request.input, def.splitter)
       .filter((text) => isSpeakable(text, def.unspeakable))
       .map((text) => ({
@@ -38,7 +49,12 @@ export class SpeechService {
         settings: canonical,
         text,
         cache,
-        cacheKey: pieceCacheKey(this.deps.cacheKeySecret, { orgId, settings: canonical, text }),
+        cacheKey: pieceCacheKey(this.deps.cacheKeySecret, {
+          orgId,
+          settings: canonical,
+          text,
+          storedSettingsFingerprint: stored.fingerprint,
+        }),
       }));
 
     const reply = playReply(this.deps.resolver, pieces, this.deps.lookAhead);
