@@ -56,6 +56,8 @@ runService(SERVICE, async () => {
       vendorBaseUrls: vendorBaseUrls(config),
       providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
       voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
+      storedSettingsRefreshMs: config.STORED_SETTINGS_REFRESH_MS,
+      storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
       admin: {
         port: config.ADMIN_PORT,
         host: config.ADMIN_HOST,

@@ -258,6 +258,31 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
   });
 
+  it("follows a change of a vendor_c voice's stored settings on a connection that stays open", async () => {
+    const org = await orgFor('vendor_c', 'stored');
+    const settings = settingsMessage(await SETTINGS['vendor_c'](org.vendorKey));
+    const refreshMs = Number(stack.env['STORED_SETTINGS_REFRESH_MS']);
+    const sentence = `Stored settings follow the connection ${unique()}.`;
+    const stream = await StreamConnection.open(org.key);
+    stream.send(settings);
+    const say = async (count: number) => {
+      stream.sendDeltas(` ${sentence}`);
+      stream.send({ type: 'flush' });
+      await stream.waitFor((c) => c.messages.filter((m) => m.type === 'flushed').length === count, 'flushed');
+      return stream.sentences[count - 1];
+    };
+    expect((await say(1)).cached).toBe(false);
+    expect((await say(2)).cached).toBe(true);
+    await sim.setVendorCVoiceSettings(org.vendorKey, settings.voice, {
+      stability: 0.3,
+      similarity_boost: 0.6,
+    });
+    await new Promise((r) => setTimeout(r, refreshMs + 1500)); // one re-read, and this connection's re-plan
+    expect((await say(3)).cached).toBe(false);
+    expect(await sim.callCount('vendor_c', { key: org.vendorKey })).toBe(2);
+    stream.close();
+  });
+
   describe('interruption and disconnection', () => {
     const faults: string[] = [];
     afterEach(async () => {

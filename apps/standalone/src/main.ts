@@ -110,6 +110,8 @@ runService(SERVICE, async () => {
       vendorBaseUrls: baseUrls,
       providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
       voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
+      storedSettingsRefreshMs: config.STORED_SETTINGS_REFRESH_MS,
+      storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
     { prisma: db.prisma, bus, blobs, keyRing, logger, health },

@@ -67,6 +67,9 @@ export function vendorBaseUrls(
 export const vendorReadEnv = {
   PROVIDER_KEY_CACHE_TTL_MS: env.int({ default: 5000, min: 0 }),
   VOICE_LIST_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
+  /** Settings stored at the vendor (vendor_c voice settings, unversioned dictionaries) are re-read this often. */
+  STORED_SETTINGS_REFRESH_MS: env.int({ default: 60_000, min: 100 }),
+  STORED_SETTINGS_READ_TIMEOUT_MS: env.int({ default: 5000, min: 10 }),
 };
 
 /** What every app that serves audio reads: the cache-key secret and the pipeline's bounds and timings. */

@@ -6,7 +6,7 @@ import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
-import { createPipeline, type PipelineSettings } from '@router/pipeline';
+import { createPipeline, type PipelineSettings, StoredSettings } from '@router/pipeline';
 import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
@@ -22,7 +22,7 @@ import { buildOpenApiDocument } from './openapi/openapi';
 import { OrgRetention } from './reply/org-retention';
 import { ReplyPlanner } from './reply/reply-plan';
 import { SpeechService } from './speech/speech.service';
-import { StreamServer } from './stream/stream.server';
+import { STREAM_REPLAN_MS, StreamServer } from './stream/stream.server';
 import { OPENAPI_DOCUMENT } from './tokens';
 import { VoicesService } from './voices/voices.service';
 
@@ -48,6 +48,10 @@ export interface NativeApiConfig {
   providerKeyCacheTtlMs: number;
   /** A vendor that has not answered a whole voice list within this fails with provider_timeout. */
   voiceListTimeoutMs: number;
+  /** Settings stored at the vendor are re-read at least this often ("about once a minute"). */
+  storedSettingsRefreshMs: number;
+  /** One read of stored settings longer than this has failed (its pieces are not cached). */
+  storedSettingsReadTimeoutMs: number;
 }
 
 export interface NativeApiDeps {
@@ -87,12 +91,20 @@ export async function startNativeApi(
     now,
   );
   const upstream = createUpstreams(config.vendorBaseUrls);
+  const storedSettings = new StoredSettings(
+    { keys, upstream, logger: deps.logger, now },
+    { refreshMs: config.storedSettingsRefreshMs, readTimeoutMs: config.storedSettingsReadTimeoutMs },
+  );
   const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {
     if (event.kind === 'org') retention.forget(event.orgId);
-    if (event.kind === 'provider_key') keys.forget(event.orgId, event.provider);
+    if (event.kind === 'provider_key') {
+      keys.forget(event.orgId, event.provider);
+      // Another key may be another vendor account, which stores other settings under the same names.
+      storedSettings.forget(event.orgId, event.provider);
+    }
   });
   await orgChanges.ready();
-  const planner = new ReplyPlanner({ retention, cacheKeySecret: config.cacheKeySecret });
+  const planner = new ReplyPlanner({ retention, storedSettings, cacheKeySecret: config.cacheKeySecret });
   const speech = new SpeechService({
     resolver: pipeline.resolver,
     planner,
@@ -106,6 +118,7 @@ export async function startNativeApi(
     logger: deps.logger,
     signingSecret: config.signingSecret,
     idleTimeoutMs: config.streamIdleTimeoutMs,
+    replanAfterMs: STREAM_REPLAN_MS,
     now,
   });
   const kit = { logger: deps.logger, health: deps.health, ...(deps.clock ? { clock: deps.clock } : {}) };

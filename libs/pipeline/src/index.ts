@@ -5,3 +5,4 @@ export * from './reply';
 export * from './router-errors';
 export * from './pipeline';
 export * from './async-queue';
+export * from './stored-settings';

@@ -77,6 +77,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     CACHE_ORPHAN_GRACE_MS: '3000',
     SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',
     CACHE_USAGE_FLUSH_MS: '200',
+    // Stored vendor settings re-read every second, so a test sees a change at the vendor take effect.
+    STORED_SETTINGS_REFRESH_MS: '1000',
     ...Object.fromEntries(
       VENDOR_TOKENS.map((t) => [
         `VENDOR_${t.toUpperCase()}_BASE_URL`,

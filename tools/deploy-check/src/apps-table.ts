@@ -72,6 +72,8 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       ...VENDOR_BASE_URLS,
       'PROVIDER_KEY_CACHE_TTL_MS',
       'VOICE_LIST_TIMEOUT_MS',
+      'STORED_SETTINGS_REFRESH_MS',
+      'STORED_SETTINGS_READ_TIMEOUT_MS',
     ],
     enabledInChart: true,
   },

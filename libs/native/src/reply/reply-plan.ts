@@ -1,6 +1,6 @@
 import { canonicalSettings, pieceCacheKey, type SynthesisSettings } from '@router/cache-keys';
 import type { SynthSettings } from '@router/contracts';
-import type { PieceRequest } from '@router/pipeline';
+import type { PieceRequest, StoredSettings } from '@router/pipeline';
 import { isSpeakable } from '@router/text';
 import type { VendorDefinition } from '@router/vendors-core';
 import type { OrgRetention } from './org-retention';
@@ -16,20 +16,27 @@ export interface ReplyPlan {
 
 export interface ReplyPlannerDeps {
   retention: OrgRetention;
+  /** Settings stored at the vendor (a voice's settings, an unversioned dictionary) as a key fingerprint. */
+  storedSettings: StoredSettings;
   cacheKeySecret: string;
 }
 
 /**
  * The one place a surface's validated settings become pieces: canonical settings, the org's cache switch
- * (retention 0 reads and writes nothing), the keyed hash of each piece, and the vendor's unspeakable rule.
+ * (retention 0 reads and writes nothing; nor does a dictionary the router has not read yet), the keyed hash
+ * of each piece (with the fingerprint of settings stored at the vendor), and the vendor's unspeakable rule.
  * Every native surface goes through it, so equal settings and text give one cache entry whichever asked.
  */
 export class ReplyPlanner {
   constructor(private readonly deps: ReplyPlannerDeps) {}
 
   async plan(orgId: string, def: VendorDefinition, settings: SynthSettings): Promise<ReplyPlan> {
-    const cache = (await this.deps.retention.days(orgId)) > 0;
     const canonical = canonicalSettings(def, settings as SynthesisSettings);
+    const [days, stored] = await Promise.all([
+      this.deps.retention.days(orgId),
+      this.deps.storedSettings.resolve(orgId, canonical),
+    ]);
+    const cache = days > 0 && stored.cacheable;
     const secret = this.deps.cacheKeySecret;
     return {
       def,
@@ -42,7 +49,12 @@ export class ReplyPlanner {
               text,
               cache,
               finishesOnInterrupt: def.finishesTakeOnInterrupt,
-              cacheKey: pieceCacheKey(secret, { orgId, settings: canonical, text }),
+              cacheKey: pieceCacheKey(secret, {
+                orgId,
+                settings: canonical,
+                text,
+                storedSettingsFingerprint: stored.fingerprint,
+              }),
             }
           : null,
     };

@@ -26,6 +26,13 @@ export interface StreamSessionDeps {
   planner: ReplyPlanner;
   lookAhead: number;
   logger: Logger;
+  /**
+   * How old a connection's plan may grow before the next text re-plans it, so that a long-lived connection
+   * follows retention changes and settings stored at the vendor as a new request would (their own caches
+   * decide how fresh they are; this only bounds how often a connection asks).
+   */
+  replanAfterMs: number;
+  now: () => number;
 }
 
 /** Close codes of docs/stream-protocol.md. */
@@ -55,6 +62,7 @@ interface ReplyRun {
 export class StreamSession {
   readonly sessionId: string;
   private plan: ReplyPlan | null = null;
+  private planned: { message: Extract<ClientMessage, { type: 'settings' }>; at: number } | null = null;
   private splitter: IncrementalSplitter | null = null;
   /** Characters pushed to the splitter since it last released a piece. */
   private heldChars = 0;
@@ -117,6 +125,7 @@ export class StreamSession {
   }
 
   private async dispatch(message: ClientMessage): Promise<void> {
+    if (message.type === 'text' || message.type === 'flush' || message.type === 'close') await this.replan();
     switch (message.type) {
       case 'settings':
         return this.applySettings(message);
@@ -132,12 +141,21 @@ export class StreamSession {
   }
 
   private async applySettings(message: Extract<ClientMessage, { type: 'settings' }>): Promise<void> {
+    const at = this.deps.now();
     const plan = await this.deps.planner.plan(this.orgId, message.def, message.settings);
     // Text held under the old settings is spoken with them (as a flush would, without an answer).
     this.release(this.splitter?.flush() ?? []);
     this.plan = plan;
+    this.planned = { message, at };
     this.splitter = createIncrementalSplitter(plan.def.splitter);
     this.sendJson({ type: 'ready', session_id: this.sessionId, settings: publicSettings(plan) });
+  }
+
+  private async replan(): Promise<void> {
+    const planned = this.planned;
+    if (!planned || this.deps.now() - planned.at < this.deps.replanAfterMs) return;
+    planned.at = this.deps.now();
+    this.plan = await this.deps.planner.plan(this.orgId, planned.message.def, planned.message.settings);
   }
 
   private pushText(text: string): void {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { createLogger } from '@router/observability';
-import type { PieceAudio, PieceRequest, PieceResolver } from '@router/pipeline';
+import type { PieceAudio, PieceRequest, PieceResolver, StoredSettings } from '@router/pipeline';
 import type { OrgRetention } from '../reply/org-retention';
 import { ReplyPlanner } from '../reply/reply-plan';
 import { StreamServer } from './stream.server';
@@ -54,7 +54,13 @@ describe('StreamServer (loopback sockets, pipeline replaced by a fake)', () => {
     const retention = { days: () => Promise.resolve(365) } as unknown as OrgRetention;
     streams = new StreamServer({
       resolver: resolver as unknown as PieceResolver,
-      planner: new ReplyPlanner({ retention, cacheKeySecret: 'k'.repeat(32) }),
+      planner: new ReplyPlanner({
+        retention,
+        storedSettings: {
+          resolve: () => Promise.resolve({ fingerprint: null, cacheable: true }),
+        } as unknown as StoredSettings,
+        cacheKeySecret: 'k'.repeat(32),
+      }),
       lookAhead: 2,
       logger: createLogger({
         service: 'stream-test',
@@ -63,6 +69,7 @@ describe('StreamServer (loopback sockets, pipeline replaced by a fake)', () => {
       }),
       signingSecret: SECRET,
       idleTimeoutMs: 300,
+      replanAfterMs: 0,
       now: Date.now,
     });
     server = createServer((_req, res) => res.end());

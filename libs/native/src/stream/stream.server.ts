@@ -16,8 +16,10 @@ const SEND_HIGH_WATER_BYTES = 512 * 1024;
 export interface StreamServerOptions extends StreamSessionDeps {
   signingSecret: string;
   idleTimeoutMs: number;
-  now: () => number;
 }
+
+/** See StreamSessionDeps.replanAfterMs. */
+export const STREAM_REPLAN_MS = 1000;
 
 /**
  * `/v1/stream` on the native API's HTTP server: the upgrade is accepted only with the gateway's fresh

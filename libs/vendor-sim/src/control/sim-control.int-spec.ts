@@ -285,4 +285,31 @@ describe('vendor-sim control, pacing and faults', () => {
       );
     });
   });
+
+  describe('reads and vendor controls', () => {
+    it('counts public reads apart, and clears read counts on reset', async () => {
+      await fetch(`${t.base('vendor_e')}/v1/models`);
+      await fetch(`${t.base('vendor_e')}/v2/models`, { headers: { authorization: 'Token e-key' } });
+      expect(await t.control.readCount('vendor_e', { public: true })).toBe(1);
+      expect(await t.control.readCount('vendor_e', { key: 'e-key', what: 'models' })).toBe(1);
+      expect(await t.control.readCount('vendor_e')).toBe(2);
+      await t.control.reset();
+      expect(await t.control.readCount('vendor_e')).toBe(0);
+    });
+
+    it("routes /__sim/<vendor> to that vendor's controls and refuses a body without key_id", async () => {
+      const res = await fetch(`${t.sim.url}/__sim/vendor_c/dictionaries/d1/versions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({}),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'key_id must be a non-empty string' });
+      await expect(t.control.addVendorCDictionaryVersion('c-key', 'unknown-1')).rejects.toThrow(/404/);
+      await expect(t.control.setVendorCVoiceSettings('c-key', VOICE_C, { stability: 2 })).rejects.toThrow(
+        /400/,
+      );
+      await expect(t.control.setVendorADictionary('a-key', 'bad-dict', [])).rejects.toThrow(/404/);
+    });
+  });
 });

@@ -14,7 +14,11 @@ import {
   type Voice,
   type VoiceListRequest,
   catalogueVoiceList,
+  type JsonValue,
+  type StoredReference,
+  type StoredSettingsReader,
 } from '@router/vendors-core';
+import { vendorAStoredPath, vendorAStoredReferences } from './vendor-a.stored-settings';
 import { vendorA } from './vendor-a.definition';
 
 const VENDOR: VendorId = 'vendor_a';
@@ -75,6 +79,12 @@ export function vendorAErrorMessage(body: string): string {
  * The org's key goes in `api-subscription-key`.
  */
 export class VendorAAdapter extends HttpVendorAdapter {
+  /** A `dict_id`'s dictionary, read once with the org's key before its pieces are cached. */
+  readonly storedSettings: StoredSettingsReader = {
+    references: vendorAStoredReferences,
+    read: (reference, call) => this.readDictionary(reference, call),
+  };
+
   constructor(options: AdapterOptions) {
     super(VENDOR, options, vendorAErrorMessage);
   }
@@ -84,6 +94,20 @@ export class VendorAAdapter extends HttpVendorAdapter {
     const headers = { 'api-subscription-key': call.apiKey };
     const read = path === '/text-to-speech' ? oneShotAudio : audioPassThrough;
     yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+  }
+
+  /** The dictionary as the vendor answers it; a dictionary it does not know is its 404, refused. */
+  private async readDictionary(
+    reference: StoredReference,
+    call: { apiKey: string; signal: AbortSignal },
+  ): Promise<JsonValue> {
+    const path = vendorAStoredPath(reference);
+    if (!path) throw new RouterError('internal', `${VENDOR} stores nothing named ${reference.name}`);
+    return this.getJson<Record<string, JsonValue>>(
+      path,
+      { 'api-subscription-key': call.apiKey },
+      call.signal,
+    );
   }
 
   /**

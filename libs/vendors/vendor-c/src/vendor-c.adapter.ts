@@ -15,7 +15,12 @@ import {
   type Voice,
   type VoiceListRequest,
   readAllPages,
+  vendorMalformed,
+  type JsonValue,
+  type StoredReference,
+  type StoredSettingsReader,
 } from '@router/vendors-core';
+import { vendorCStoredPath, vendorCStoredReferences } from './vendor-c.stored-settings';
 import { vendorC } from './vendor-c.definition';
 import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
 import { CharacterTrack, preferredAlignment, wordTimings } from './vendor-c.word-timings';
@@ -119,6 +124,12 @@ interface TimestampedChunk {
  * times. The org's key goes in `vendor_c-api-key`.
  */
 export class VendorCAdapter extends HttpVendorAdapter {
+  /** A voice's stored settings and unversioned dictionaries, read with the org's key (libs/pipeline StoredSettings). */
+  readonly storedSettings: StoredSettingsReader = {
+    references: vendorCStoredReferences,
+    read: (reference, call) => this.readStored(reference, call),
+  };
+
   constructor(options: AdapterOptions) {
     super(VENDOR, options, vendorCErrorMessage);
   }
@@ -128,6 +139,27 @@ export class VendorCAdapter extends HttpVendorAdapter {
     const headers = { 'vendor_c-api-key': call.apiKey };
     const read = timestamps ? (answer: UpstreamBody) => timedAudio(answer, call) : audioPassThrough;
     yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+  }
+
+  /**
+   * A voice's stored settings as the vendor answers them; a dictionary as its latest version id (the one
+   * thing that changes when its rules do).
+   */
+  private async readStored(
+    reference: StoredReference,
+    call: { apiKey: string; signal: AbortSignal },
+  ): Promise<JsonValue> {
+    const target = vendorCStoredPath(reference);
+    if (!target) throw new RouterError('internal', `${VENDOR} stores nothing named ${reference.name}`);
+    const answer = await this.getJson<Record<string, JsonValue>>(
+      target.path,
+      { 'vendor_c-api-key': call.apiKey },
+      call.signal,
+    );
+    if (target.what === 'settings') return answer;
+    const version = answer['latest_version_id'];
+    if (typeof version !== 'string') throw vendorMalformed(VENDOR, 'a dictionary without latest_version_id');
+    return { latest_version_id: version };
   }
 
   /** Every page of the account's voices (`/v2/voices`), read live. */
