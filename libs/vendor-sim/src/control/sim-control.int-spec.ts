@@ -1,12 +1,12 @@
 import { readTakeId } from '../kit/audio/read-take-id';
 import { simKeyId } from '../kit/sim-keys';
-import { joinAudio, openProbe, readTimed, startTestSim, type TestSim } from '../test/sim-harness';
+import { joinAudio, openProbe, readTimed, useTestSim } from '../test/sim-harness';
 import { BASE_VOICES } from '../vendor-c/vendor-c.voices';
 
 const VOICE_C = BASE_VOICES[0]?.voice_id ?? '';
 
 describe('vendor-sim control, pacing and faults', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const vendorA = (path: string, body: Record<string, unknown>, key = 'a-key', signal?: AbortSignal) =>
     fetch(`${t.base('vendor_a')}${path}`, {
       method: 'POST',
@@ -27,16 +27,6 @@ describe('vendor-sim control, pacing and faults', () => {
       headers: { 'vendor_c-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify({ text }),
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it('serves health, readiness and metrics on the same port', async () => {
     expect(await (await fetch(`${t.sim.url}/healthz`)).json()).toEqual({

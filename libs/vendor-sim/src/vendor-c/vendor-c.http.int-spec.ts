@@ -4,7 +4,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { useTestSim } from '../test/sim-harness';
 import { BASE_VOICES, SHARED_VOICES } from './vendor-c.voices';
 
 const KEY = 'c-key-1';
@@ -18,7 +18,7 @@ interface Alignment {
 }
 
 describe('vendor_c simulator over HTTP', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const request = (
     path: string,
     options: { body?: unknown; key?: string | null; method?: string } = {},
@@ -36,16 +36,6 @@ describe('vendor_c simulator over HTTP', () => {
     body: unknown = { text: TEXT, model_id: 'c_model_3' },
     voice = VOICE,
   ) => request(`/v1/text-to-speech/${voice}${suffix}${query}`, { body });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   describe('auth', () => {
     it('answers a wrong key with 400 authentication_error and no key with 401', async () => {

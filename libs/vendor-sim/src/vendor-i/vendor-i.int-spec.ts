@@ -3,7 +3,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, parseSse, useTestSim } from '../test/sim-harness';
 import { VENDOR_I_VOICES } from './vendor-i.voices';
 
 const KEY = 'i-key-1';
@@ -20,25 +20,8 @@ const BODY = {
   output_format: RAW,
 };
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '';
-      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
-      return { event, data: JSON.parse(data) as Record<string, unknown> };
-    });
-}
-
 describe('vendor_i simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const call = (
     path: string,
     body?: unknown,
@@ -57,16 +40,6 @@ describe('vendor_i simulator', () => {
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it.each([
     ['missing', null, 'No API key was provided.'],
@@ -197,14 +170,9 @@ describe('vendor_i simulator', () => {
   });
 
   it('makes a fresh take for every call of the same body and counts them per key and endpoint', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () =>
-        readTakeId(Buffer.from(await (await call('/tts/bytes', BODY)).arrayBuffer()), 'pcm'),
-      ),
+    await expectFreshTakes(t, { vendor: 'vendor_i', key: KEY, endpoint: 'bytes' }, async () =>
+      Buffer.from(await (await call('/tts/bytes', BODY)).arrayBuffer()),
     );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_i', { key: KEY, endpoint: 'bytes' })).toBe(3);
-    expect(await t.control.callCount('vendor_i', { key: 'other-key' })).toBe(0);
   });
 
   it('makes an injected error observable: HTTP before audio, an error event after it', async () => {
