@@ -61,6 +61,25 @@ export function useTestSim(pacing: Partial<Pacing> = {}): TestSim {
   };
 }
 
+/** A request as a vendor's client sends it: JSON, a POST where there is a body, else a GET. */
+export function sendJson(
+  url: string,
+  request: { body?: unknown; method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const { body, headers = {}, signal } = request;
+  return fetch(url, {
+    method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The header that carries a key (after `prefix`, e.g. `Bearer `), or none where the key is left out. */
+export function keyHeader(name: string, key: string | null, prefix = ''): Record<string, string> {
+  return key === null ? {} : { [name]: `${prefix}${key}` };
+}
+
 export type Message = Record<string, unknown>;
 
 /** A client socket that records every message from the moment it exists, so none is missed. */

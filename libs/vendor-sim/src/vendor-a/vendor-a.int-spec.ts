@@ -4,7 +4,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { joinAudio, openProbe, useTestSim, type Message } from '../test/sim-harness';
+import { joinAudio, keyHeader, openProbe, sendJson, useTestSim, type Message } from '../test/sim-harness';
 
 const KEY = 'a-key-1';
 const TEXT = 'Namaste, how can I help you today?';
@@ -12,14 +12,7 @@ const TEXT = 'Namaste, how can I help you today?';
 describe('vendor_a simulator', () => {
   const t = useTestSim();
   const post = (path: string, body: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_a')}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { 'api-subscription-key': key } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    sendJson(`${t.base('vendor_a')}${path}`, { body, headers: keyHeader('api-subscription-key', key) });
 
   describe('auth', () => {
     it.each([

@@ -2,7 +2,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, parseSse, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'b-key-1';
 const TEXT = 'Namaste, aap kaise hain?';
@@ -11,11 +11,7 @@ const BODY = { text: TEXT, voice_id: 'b_voice_hi_f1', language: 'hi', model: 'b_
 describe('vendor_b simulator', () => {
   const t = useTestSim();
   const call = (path: string, body?: unknown, key: string | null = KEY, method = 'POST'): Promise<Response> =>
-    fetch(`${t.base('vendor_b')}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(key !== null ? { 'X-API-Key': key } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    sendJson(`${t.base('vendor_b')}${path}`, { method, body, headers: keyHeader('X-API-Key', key) });
 
   it.each([
     ['missing', null, 'No API key found in request'],

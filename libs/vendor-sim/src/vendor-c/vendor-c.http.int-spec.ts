@@ -4,7 +4,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { useTestSim } from '../test/sim-harness';
+import { keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 import { BASE_VOICES, SHARED_VOICES } from './vendor-c.voices';
 
 const KEY = 'c-key-1';
@@ -22,14 +22,12 @@ describe('vendor_c simulator over HTTP', () => {
   const request = (
     path: string,
     options: { body?: unknown; key?: string | null; method?: string } = {},
-  ): Promise<Response> => {
-    const key = options.key === undefined ? KEY : options.key;
-    return fetch(`${t.base('vendor_c')}${path}`, {
-      method: options.method ?? (options.body !== undefined ? 'POST' : 'GET'),
-      headers: { 'content-type': 'application/json', ...(key !== null ? { 'vendor_c-api-key': key } : {}) },
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  ): Promise<Response> =>
+    sendJson(`${t.base('vendor_c')}${path}`, {
+      method: options.method,
+      body: options.body,
+      headers: keyHeader('vendor_c-api-key', options.key === undefined ? KEY : options.key),
     });
-  };
   const tts = (
     suffix = '',
     query = '',

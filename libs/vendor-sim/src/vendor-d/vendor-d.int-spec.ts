@@ -6,7 +6,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'd-key-1';
 const TEXT = 'The quick brown fox jumps over the lazy dog.';
@@ -27,13 +27,9 @@ function sseData(text: string): Record<string, unknown>[] {
 describe('vendor_d simulator', () => {
   const t = useTestSim();
   const post = (body: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_d')}/v1/audio/speech`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-      },
-      body: JSON.stringify(body),
+    sendJson(`${t.base('vendor_d')}/v1/audio/speech`, {
+      body,
+      headers: keyHeader('authorization', key, 'Bearer '),
     });
   const bytes = async (response: Response): Promise<Buffer> => Buffer.from(await response.arrayBuffer());
 

@@ -5,7 +5,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'e-key-1';
 const TEXT = 'Thanks for calling, how can I help you today?';
@@ -31,10 +31,9 @@ describe('vendor_e simulator', () => {
     auth: string | null = `Token ${KEY}`,
     path = '/v1/speak',
   ): Promise<Response> =>
-    fetch(`${t.base('vendor_e')}${path}?${new URLSearchParams(query).toString()}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(auth !== null ? { authorization: auth } : {}) },
-      body: JSON.stringify(body),
+    sendJson(`${t.base('vendor_e')}${path}?${new URLSearchParams(query).toString()}`, {
+      body,
+      headers: keyHeader('authorization', auth),
     });
   const bytes = async (response: Response): Promise<Buffer> => Buffer.from(await response.arrayBuffer());
   const raw = { model: V1, encoding: 'linear16', container: 'none', sample_rate: '16000' };

@@ -4,7 +4,15 @@ import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
 import { simKeyId } from '../kit/sim-keys';
-import { expectFreshTakes, joinAudio, openProbe, useTestSim, type Message } from '../test/sim-harness';
+import {
+  expectFreshTakes,
+  joinAudio,
+  keyHeader,
+  openProbe,
+  sendJson,
+  useTestSim,
+  type Message,
+} from '../test/sim-harness';
 
 const KEY = 'f-key-1';
 const TEXT = 'Hello there, how are you doing today?';
@@ -18,14 +26,7 @@ interface Voice {
 describe('vendor_f simulator', () => {
   const t = useTestSim();
   const post = (body: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_f')}/v1/tts`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    sendJson(`${t.base('vendor_f')}/v1/tts`, { body, headers: keyHeader('authorization', key, 'Bearer ') });
   const voices = async (key: string): Promise<Voice[]> =>
     (
       (await (

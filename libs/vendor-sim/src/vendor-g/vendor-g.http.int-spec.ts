@@ -2,7 +2,7 @@ import { parseMp3 } from '../kit/audio/mp3.codec';
 import { parseWav } from '../kit/audio/pcm.codec';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'g-key-1';
 const TEXT = 'Hello from the simulated vendor.';
@@ -16,14 +16,7 @@ interface ClonedPage {
 describe('vendor_g simulator over HTTP', () => {
   const t = useTestSim();
   const call = (path: string, body?: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_g')}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    sendJson(`${t.base('vendor_g')}${path}`, { body, headers: keyHeader('authorization', key, 'Bearer ') });
 
   it.each([
     ['missing', null],

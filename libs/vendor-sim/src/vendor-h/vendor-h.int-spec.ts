@@ -2,7 +2,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, parseSse, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'h-key-1';
 const TEXT = 'Hello there, the weather is lovely today.';
@@ -17,14 +17,10 @@ describe('vendor_h simulator', () => {
     method = 'POST',
     headers: Record<string, string> = {},
   ): Promise<Response> =>
-    fetch(`${t.base('vendor_h')}${path}`, {
+    sendJson(`${t.base('vendor_h')}${path}`, {
       method,
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      body,
+      headers: { ...keyHeader('authorization', key, 'Bearer '), ...headers },
     });
 
   it.each([

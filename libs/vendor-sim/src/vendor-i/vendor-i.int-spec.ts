@@ -3,7 +3,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, parseSse, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
 import { VENDOR_I_VOICES } from './vendor-i.voices';
 
 const KEY = 'i-key-1';
@@ -31,14 +31,10 @@ describe('vendor_i simulator', () => {
       method = 'POST',
     }: { key?: string | null; version?: string | null; method?: string } = {},
   ): Promise<Response> =>
-    fetch(`${t.base('vendor_i')}${path}`, {
+    sendJson(`${t.base('vendor_i')}${path}`, {
       method,
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { 'X-API-Key': key } : {}),
-        ...(version !== null ? { 'vendor_i-Version': version } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      body,
+      headers: { ...keyHeader('X-API-Key', key), ...keyHeader('vendor_i-Version', version) },
     });
 
   it.each([

@@ -2,7 +2,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 import { VENDOR_J_VOICE_NAMES } from './vendor-j.request';
 
 const KEY = 'j-key-1';
@@ -50,13 +50,12 @@ function sseData(text: string): InlineResponse[] {
 describe('vendor_j simulator', () => {
   const t = useTestSim();
   const post = (path: string, payload: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_j')}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key !== null ? { 'x-vendor_j-api-key': key } : {}) },
-      body: JSON.stringify(payload),
+    sendJson(`${t.base('vendor_j')}${path}`, {
+      body: payload,
+      headers: keyHeader('x-vendor_j-api-key', key),
     });
   const get = (path: string, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_j')}${path}`, { headers: key !== null ? { 'x-vendor_j-api-key': key } : {} });
+    fetch(`${t.base('vendor_j')}${path}`, { headers: keyHeader('x-vendor_j-api-key', key) });
 
   it('refuses a wrong key with 400 API_KEY_INVALID and no key with 403 PERMISSION_DENIED', async () => {
     for (const send of [
