@@ -1,22 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { call, createOrgWithKey, readE2eStack } from '@router/testing';
+import { call, createOrgWithKey, readE2eStack, SPEC_VENDOR_TOKENS } from '@router/testing';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
-const VENDORS = [
-  'vendor_a',
-  'vendor_b',
-  'vendor_c',
-  'vendor_d',
-  'vendor_e',
-  'vendor_f',
-  'vendor_g',
-  'vendor_h',
-  'vendor_i',
-  'vendor_j',
-];
 
 describe('provider keys (e2e)', () => {
   const orgA = createOrgWithKey(stack.adminUrl, 'pk-a');
@@ -67,7 +55,7 @@ describe('provider keys (e2e)', () => {
 
   it('accepts every one of the ten vendor tokens', async () => {
     const org = createOrgWithKey(stack.adminUrl, 'pk-all');
-    for (const vendor of VENDORS) {
+    for (const vendor of SPEC_VENDOR_TOKENS) {
       const res = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, {
         key: org.key,
         body: { api_key: `key-for-${vendor}` },
@@ -75,7 +63,7 @@ describe('provider keys (e2e)', () => {
       expect([vendor, res.status]).toEqual([vendor, 200]);
     }
     const list = await call(gw, 'GET', '/v1/provider-keys', { key: org.key });
-    expect(list.body.map((k: { provider: string }) => k.provider)).toEqual(VENDORS);
+    expect(list.body.map((k: { provider: string }) => k.provider)).toEqual(SPEC_VENDOR_TOKENS);
   });
 
   it.each([
