@@ -222,8 +222,8 @@ export interface CallExtra {
   readonly text?: string;
 }
 
-/** One vendor's adapter against the shared simulator (see `useAdapterSim`). */
-export interface AdapterSuite<A extends HttpVendorAdapter> extends SharedSim {
+/** One vendor's adapter against the shared simulator: what its tests use. */
+export interface SuiteAccess<A extends HttpVendorAdapter> extends SharedSim {
   readonly vendor: VendorId;
   /** The org key every call sends unless told otherwise. */
   readonly key: string;
@@ -243,6 +243,16 @@ export interface AdapterSuite<A extends HttpVendorAdapter> extends SharedSim {
   expectRecordedTake(audio: Buffer, endpoint: string, codec?: SimCodec): Promise<void>;
 }
 
+/** The suite of `useAdapterSim`: its accessors, and the test shapes every vendor shares (see each below). */
+export interface AdapterSuite<A extends HttpVendorAdapter> extends SuiteAccess<A> {
+  readonly itRejectsWrongKey: (refusal: Refusal, answeredBy?: 'vendor' | 'gateway') => void;
+  readonly itPassesRefusalThrough: (what: string, settings: () => SynthSettings, refusal: Refusal) => void;
+  readonly itMapsHttpStatuses: (table: readonly (readonly [number, ErrorCode])[]) => void;
+  readonly itFailsOnErrorEvent: (fault: { readonly status: number; readonly message: string }) => void;
+  readonly itFailsOnCut: (title: string, afterBytes?: number) => void;
+  readonly itStopsUpstreamOnAbort: (reason?: Error) => void;
+}
+
 export interface AdapterSuiteOptions {
   readonly key: string;
   readonly text: string;
@@ -252,7 +262,7 @@ export interface AdapterSuiteOptions {
 
 /**
  * Registers the hooks of a vendor adapter's integration tests (the shared simulator, a direct and a proxied
- * adapter, reset before each test) and returns what the tests use; the shared `it…` shapes below take it.
+ * adapter, reset before each test) and returns what the tests use, with the shared test shapes.
  */
 export function useAdapterSim<A extends HttpVendorAdapter>(
   definition: VendorDefinition,
@@ -274,7 +284,7 @@ export function useAdapterSim<A extends HttpVendorAdapter>(
   });
   const defaults = (): ClientSettings =>
     typeof options.defaults === 'function' ? options.defaults() : options.defaults;
-  return {
+  const suite: AdapterSuite<A> = {
     get sim() {
       return shared.sim;
     },
@@ -307,7 +317,15 @@ export function useAdapterSim<A extends HttpVendorAdapter>(
       expect(record?.endpoint).toBe(endpoint);
       expect(readTakeId(audio, codec)).toBe(record?.takeId);
     },
+    itRejectsWrongKey: (refusal, answeredBy) => itRejectsWrongKey(suite, refusal, answeredBy),
+    itPassesRefusalThrough: (what, settings, refusal) =>
+      itPassesRefusalThrough(suite, what, settings, refusal),
+    itMapsHttpStatuses: (table) => itMapsHttpStatuses(suite, table),
+    itFailsOnErrorEvent: (fault) => itFailsOnErrorEvent(suite, fault),
+    itFailsOnCut: (title, afterBytes) => itFailsOnCut(suite, title, afterBytes),
+    itStopsUpstreamOnAbort: (reason) => itStopsUpstreamOnAbort(suite, reason),
   };
+  return suite;
 }
 
 /** A refusal as the router passes it on: provider_rejected with the vendor's status and message. */
@@ -327,8 +345,8 @@ async function expectRefused(events: AsyncIterable<SynthesisEvent>, refusal: Ref
  * A wrong org key: its refusal reaches the caller as provider_rejected. `answeredBy` the gateway where one in
  * front of the vendor refuses it with its own message.
  */
-export function itRejectsWrongKey<A extends HttpVendorAdapter>(
-  t: AdapterSuite<A>,
+function itRejectsWrongKey<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
   refusal: Refusal,
   answeredBy: 'vendor' | 'gateway' = 'vendor',
 ): void {
@@ -338,8 +356,8 @@ export function itRejectsWrongKey<A extends HttpVendorAdapter>(
 }
 
 /** Settings the vendor refuses (`what` names why): its status and message are passed through. */
-export function itPassesRefusalThrough<A extends HttpVendorAdapter>(
-  t: AdapterSuite<A>,
+function itPassesRefusalThrough<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
   what: string,
   settings: () => SynthSettings,
   refusal: Refusal,
@@ -350,8 +368,8 @@ export function itPassesRefusalThrough<A extends HttpVendorAdapter>(
 }
 
 /** Each HTTP status the vendor answers before any audio becomes this router error, with the vendor message. */
-export function itMapsHttpStatuses<A extends HttpVendorAdapter>(
-  t: AdapterSuite<A>,
+function itMapsHttpStatuses<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
   table: readonly (readonly [number, ErrorCode])[],
 ): void {
   it.each(table)('maps HTTP %i before the audio to %s with the vendor message', async (status, code) => {
@@ -363,8 +381,8 @@ export function itMapsHttpStatuses<A extends HttpVendorAdapter>(
 }
 
 /** An error event after some audio (SSE and the like) fails the take with the status and message it carries. */
-export function itFailsOnErrorEvent<A extends HttpVendorAdapter>(
-  t: AdapterSuite<A>,
+function itFailsOnErrorEvent<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
   fault: { readonly status: number; readonly message: string },
 ): void {
   it('maps an error event after audio to the status and message it carries', async () => {
@@ -380,8 +398,8 @@ export function itFailsOnErrorEvent<A extends HttpVendorAdapter>(
 }
 
 /** A connection cut mid-audio fails the take as provider_unavailable, after the audio that came before the cut. */
-export function itFailsOnCut<A extends HttpVendorAdapter>(
-  t: AdapterSuite<A>,
+function itFailsOnCut<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
   title: string,
   afterBytes = 5000,
 ): void {
@@ -398,8 +416,8 @@ export function itFailsOnCut<A extends HttpVendorAdapter>(
  * Aborting after the first audio ends the take with the signal's reason and hangs up on the vendor (the
  * proxy sees the client go before the answer was complete).
  */
-export function itStopsUpstreamOnAbort<A extends HttpVendorAdapter>(
-  t: AdapterSuite<A>,
+function itStopsUpstreamOnAbort<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
   reason: Error = new Error('interrupted'),
 ): void {
   it('stops the upstream call when the signal aborts mid-stream, ending with the signal reason', async () => {

@@ -9,15 +9,7 @@ import {
   simKeyId,
   spokenMs,
 } from '@router/vendor-sim';
-import {
-  collect,
-  collectFailure,
-  itFailsOnCut,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, collectFailure, useAdapterSim } from './adapter-harness';
 
 const KEY = 'a-org-key';
 const TEXT = 'Namaste, how can I help you today?';
@@ -150,8 +142,7 @@ describe('vendor_a adapter against the simulated vendor', () => {
     expect(await t.control.callCount('vendor_a')).toBe(0);
   });
 
-  itPassesRefusalThrough(
-    t,
+  t.itPassesRefusalThrough(
     'a speaker of another model',
     () => settings({ model: 'a_model_2', voice: SPEAKER }),
     {
@@ -159,13 +150,12 @@ describe('vendor_a adapter against the simulated vendor', () => {
       message: `Speaker '${SPEAKER}' is not compatible with model a_model_2`,
     },
   );
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
     [503, 'provider_unavailable'],
   ]);
-  itFailsOnCut(
-    t,
+  t.itFailsOnCut(
     'throws provider_unavailable when the stream is cut mid-body, after the audio before the cut',
     6000,
   );
@@ -185,7 +175,7 @@ describe('vendor_a adapter against the simulated vendor', () => {
     await nowhere.close();
   });
 
-  itStopsUpstreamOnAbort(t, new RouterError('provider_timeout', 'interrupted'));
+  t.itStopsUpstreamOnAbort(new RouterError('provider_timeout', 'interrupted'));
 
   it('aborts while waiting for the first audio', async () => {
     await t.control.injectFault({ vendor: 'vendor_a', kind: 'stall', stallMs: 10_000 });

@@ -1,15 +1,6 @@
 import { vendorB, VendorBAdapter } from '@router/vendor-b';
 import { parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  itFailsOnCut,
-  itFailsOnErrorEvent,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'b-org-key';
 const TEXT = 'Namaste, aaj mausam bahut accha hai.';
@@ -60,16 +51,16 @@ describe('vendor_b adapter against the simulated vendor', () => {
     expect(t.direct.contentType(settings({ format: 'mulaw', sampleRate: 8000 }))).toBe('audio/mulaw');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'Invalid authentication credentials' }, 'gateway');
-  itPassesRefusalThrough(t, 'a voice of another model', () => settings({ model: 'b_model_2' }), {
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'Invalid authentication credentials' }, 'gateway');
+  t.itPassesRefusalThrough('a voice of another model', () => settings({ model: 'b_model_2' }), {
     providerStatus: 400,
     message: `voice_id '${VOICE}' belongs to model b_model_1`,
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
   ]);
-  itFailsOnErrorEvent(t, { status: 503, message: 'overloaded' });
-  itFailsOnCut(t, 'throws provider_unavailable when the stream is cut before done');
-  itStopsUpstreamOnAbort(t);
+  t.itFailsOnErrorEvent({ status: 503, message: 'overloaded' });
+  t.itFailsOnCut('throws provider_unavailable when the stream is cut before done');
+  t.itStopsUpstreamOnAbort();
 });

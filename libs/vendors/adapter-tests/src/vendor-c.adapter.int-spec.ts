@@ -1,13 +1,6 @@
 import { vendorC, VendorCAdapter } from '@router/vendor-c';
 import { parseMp3, parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'c-org-key';
 const TEXT = 'Hello there, how are you doing today?';
@@ -153,12 +146,12 @@ describe('vendor_c adapter against the simulated vendor', () => {
     expect(take.words).toHaveLength(7);
   });
 
-  itRejectsWrongKey(t, { providerStatus: 400, message: 'Invalid API key' });
-  itPassesRefusalThrough(t, 'an unknown voice', () => settings({ voice: 'nosuchvoice' }), {
+  t.itRejectsWrongKey({ providerStatus: 400, message: 'Invalid API key' });
+  t.itPassesRefusalThrough('an unknown voice', () => settings({ voice: 'nosuchvoice' }), {
     providerStatus: 400,
     message: 'A voice for the voice_id nosuchvoice was not found.',
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
   ]);
@@ -179,5 +172,5 @@ describe('vendor_c adapter against the simulated vendor', () => {
     },
   );
 
-  itStopsUpstreamOnAbort(t);
+  t.itStopsUpstreamOnAbort();
 });

@@ -1,14 +1,6 @@
 import { vendorD, VendorDAdapter } from '@router/vendor-d';
 import { parseMp3, parseWav, readTakeId, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  itFailsOnCut,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'd-org-key';
 const TEXT = 'The weather is lovely today, so let us go for a walk.';
@@ -60,16 +52,16 @@ describe('vendor_d adapter against the simulated vendor', () => {
     expect(t.direct.contentType(settings({ format: 'aac' }))).toBe('audio/aac');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'Incorrect API key provided.' });
-  itPassesRefusalThrough(t, 'an unknown voice', () => ({ ...settings(), voice: 'nobody' }), {
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'Incorrect API key provided.' });
+  t.itPassesRefusalThrough('an unknown voice', () => ({ ...settings(), voice: 'nobody' }), {
     providerStatus: 400,
     message: expect.stringMatching(/voice/),
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [503, 'provider_unavailable'],
   ]);
   // At most the 5000 bytes before the cut: far less than the whole take (over 150 kB at 24 kHz).
-  itFailsOnCut(t, 'throws provider_unavailable when the audio is cut');
-  itStopsUpstreamOnAbort(t);
+  t.itFailsOnCut('throws provider_unavailable when the audio is cut');
+  t.itStopsUpstreamOnAbort();
 });

@@ -1,14 +1,6 @@
 import { vendorE, VendorEAdapter } from '@router/vendor-e';
 import { parseMp3, parseWav, readTakeId, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  collectFailure,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, collectFailure, useAdapterSim } from './adapter-harness';
 
 const KEY = 'e-org-key';
 const TEXT = 'Your appointment is confirmed for Tuesday at ten.';
@@ -59,12 +51,12 @@ describe('vendor_e adapter against the simulated vendor', () => {
     expect(t.direct.contentType(mp3Settings)).toBe('audio/mpeg');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'Invalid credentials.' });
-  itPassesRefusalThrough(t, 'a voice the model lacks', () => ({ ...settings(), voice: 'marisol-es' }), {
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'Invalid credentials.' });
+  t.itPassesRefusalThrough('a voice the model lacks', () => ({ ...settings(), voice: 'marisol-es' }), {
     providerStatus: 400,
     message: 'No such model: e_model_1-marisol-es',
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
   ]);
@@ -80,5 +72,5 @@ describe('vendor_e adapter against the simulated vendor', () => {
     expect(v2.error).toMatchObject({ code: 'provider_unavailable' });
   });
 
-  itStopsUpstreamOnAbort(t);
+  t.itStopsUpstreamOnAbort();
 });

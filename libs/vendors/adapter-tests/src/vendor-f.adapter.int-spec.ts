@@ -1,14 +1,6 @@
 import { vendorF, VendorFAdapter } from '@router/vendor-f';
 import { parseMp3, parseWav, readTakeId, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  itFailsOnCut,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'f-org-key';
 const TEXT = 'Your order has shipped and will arrive on Friday.';
@@ -71,17 +63,16 @@ describe('vendor_f adapter against the simulated vendor', () => {
     expect(t.direct.contentType(mp3Settings)).toBe('audio/mpeg');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'incorrect API key provided' }, 'gateway');
-  itPassesRefusalThrough(
-    t,
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'incorrect API key provided' }, 'gateway');
+  t.itPassesRefusalThrough(
     "another account's custom voice",
     () => ({ ...settings(), voice: 'custom-000000000000-a' }),
     { providerStatus: 400, message: 'invalid voice: custom-000000000000-a' },
   );
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [502, 'provider_unavailable'],
   ]);
-  itFailsOnCut(t, 'throws provider_unavailable when the audio is cut');
-  itStopsUpstreamOnAbort(t);
+  t.itFailsOnCut('throws provider_unavailable when the audio is cut');
+  t.itStopsUpstreamOnAbort();
 });

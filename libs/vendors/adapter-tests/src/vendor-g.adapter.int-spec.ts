@@ -1,15 +1,6 @@
 import { vendorG, VendorGAdapter } from '@router/vendor-g';
 import { parseMp3, parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  collectFailure,
-  itFailsOnCut,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, collectFailure, useAdapterSim } from './adapter-harness';
 
 const KEY = 'g-org-key';
 const TEXT = 'Good evening, and welcome to the show.';
@@ -70,9 +61,8 @@ describe('vendor_g adapter against the simulated vendor', () => {
     expect(t.direct.contentType(mulaw)).toBe('audio/mulaw');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'Invalid or missing API key' });
-  itPassesRefusalThrough(
-    t,
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'Invalid or missing API key' });
+  t.itPassesRefusalThrough(
     'a voice of another model',
     () => settings({ model: 'g_model_1', voice: 'Vesna' }),
     {
@@ -80,12 +70,12 @@ describe('vendor_g adapter against the simulated vendor', () => {
       message: "Voice 'Vesna' not found for model g_model_1",
     },
   );
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [402, 'provider_rejected'],
     [429, 'provider_rate_limited'],
     [503, 'provider_unavailable'],
   ]);
-  itFailsOnCut(t, 'throws provider_unavailable when the body is cut');
+  t.itFailsOnCut('throws provider_unavailable when the body is cut');
 
   it('fails a take whose body ended cleanly but whose trailers report an error', async () => {
     await t.control.injectFault({
@@ -105,5 +95,5 @@ describe('vendor_g adapter against the simulated vendor', () => {
     expect(audio.length).toBeLessThanOrEqual(5000);
   });
 
-  itStopsUpstreamOnAbort(t);
+  t.itStopsUpstreamOnAbort();
 });

@@ -1,15 +1,6 @@
 import { vendorH, VendorHAdapter } from '@router/vendor-h';
 import { parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  itFailsOnCut,
-  itFailsOnErrorEvent,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'h-org-key';
 const TEXT = 'Good morning, the weather is lovely today.';
@@ -57,16 +48,16 @@ describe('vendor_h adapter against the simulated vendor', () => {
     expect(take.audio.length).toBe(0);
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'unauthorized' });
-  itPassesRefusalThrough(t, 'an unknown voice', () => settings({ voice: 'nobody' }), {
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'unauthorized' });
+  t.itPassesRefusalThrough('an unknown voice', () => settings({ voice: 'nobody' }), {
     providerStatus: 400,
     message: "voice_id 'nobody' not found",
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [503, 'provider_unavailable'],
   ]);
-  itFailsOnErrorEvent(t, { status: 500, message: 'engine failed' });
-  itFailsOnCut(t, 'throws provider_unavailable when the stream is cut before done');
-  itStopsUpstreamOnAbort(t);
+  t.itFailsOnErrorEvent({ status: 500, message: 'engine failed' });
+  t.itFailsOnCut('throws provider_unavailable when the stream is cut before done');
+  t.itStopsUpstreamOnAbort();
 });

@@ -1,15 +1,6 @@
 import { vendorI, VendorIAdapter } from '@router/vendor-i';
 import { parseMp3, parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  collectFailure,
-  itFailsOnErrorEvent,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, collectFailure, useAdapterSim } from './adapter-harness';
 
 const KEY = 'i-org-key';
 const TEXT = 'Good morning, the weather is lovely today.';
@@ -74,16 +65,16 @@ describe('vendor_i adapter against the simulated vendor', () => {
     expect(t.direct.contentType(settings({ format: 'mulaw', sampleRate: 8000 }))).toBe('audio/mulaw');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 401, message: 'Invalid API key.' });
-  itPassesRefusalThrough(t, 'an unknown voice', () => settings({ voice: 'no-such-voice' }), {
+  t.itRejectsWrongKey({ providerStatus: 401, message: 'Invalid API key.' });
+  t.itPassesRefusalThrough('an unknown voice', () => settings({ voice: 'no-such-voice' }), {
     providerStatus: 404,
     message: 'Voice no-such-voice was not found',
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
   ]);
-  itFailsOnErrorEvent(t, { status: 503, message: 'overloaded' });
+  t.itFailsOnErrorEvent({ status: 503, message: 'overloaded' });
 
   it('throws provider_unavailable when the stream or the one-shot body is cut', async () => {
     await t.control.injectFault({ vendor: 'vendor_i', kind: 'cut', afterBytes: 5000, times: 2 });
@@ -94,5 +85,5 @@ describe('vendor_i adapter against the simulated vendor', () => {
     expect(wav.error).toMatchObject({ code: 'provider_unavailable' });
   });
 
-  itStopsUpstreamOnAbort(t);
+  t.itStopsUpstreamOnAbort();
 });

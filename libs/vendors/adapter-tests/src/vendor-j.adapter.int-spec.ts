@@ -1,15 +1,6 @@
 import { vendorJ, VendorJAdapter } from '@router/vendor-j';
 import { readTakeId, sampleCount, spokenMs } from '@router/vendor-sim';
-import {
-  collect,
-  itFailsOnCut,
-  itFailsOnErrorEvent,
-  itMapsHttpStatuses,
-  itPassesRefusalThrough,
-  itRejectsWrongKey,
-  itStopsUpstreamOnAbort,
-  useAdapterSim,
-} from './adapter-harness';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'j-org-key';
 const TEXT = 'The library opens at nine tomorrow.';
@@ -63,16 +54,16 @@ describe('vendor_j adapter against the simulated vendor', () => {
     expect(t.direct.contentType(settings({ format: 'wav' }))).toBe('audio/wav');
   });
 
-  itRejectsWrongKey(t, { providerStatus: 400, message: 'API key not valid. Please pass a valid API key.' });
-  itPassesRefusalThrough(t, 'an unknown voice', () => ({ ...settings(), voice: 'Nobody' }), {
+  t.itRejectsWrongKey({ providerStatus: 400, message: 'API key not valid. Please pass a valid API key.' });
+  t.itPassesRefusalThrough('an unknown voice', () => ({ ...settings(), voice: 'Nobody' }), {
     providerStatus: 400,
     message: 'Voice name Nobody is not supported.',
   });
-  itMapsHttpStatuses(t, [
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
   ]);
-  itFailsOnErrorEvent(t, { status: 503, message: 'overloaded' });
-  itFailsOnCut(t, 'throws provider_unavailable when the stream is cut before STOP');
-  itStopsUpstreamOnAbort(t);
+  t.itFailsOnErrorEvent({ status: 503, message: 'overloaded' });
+  t.itFailsOnCut('throws provider_unavailable when the stream is cut before STOP');
+  t.itStopsUpstreamOnAbort();
 });
