@@ -3,7 +3,10 @@ import {
   call,
   readE2eStack,
   SPEC_CATALOGUE as TABLE,
+  SPEC_MODEL_FIELDS,
+  SPEC_OPTION_FIELDS,
   SPEC_OPTIONS as OPTIONS,
+  SPEC_PROVIDER_FIELDS,
   SPEC_VENDOR_A_LANGUAGES,
 } from '@router/testing';
 
@@ -12,28 +15,6 @@ const stack = readE2eStack();
 const router = new RouterClient({ baseUrl: stack.gatewayUrl });
 
 const A_MODEL_2_ONLY = ['pitch', 'loudness', 'enable_preprocessing'];
-const PROVIDER_FIELDS = [
-  'id',
-  'name',
-  'docs_url',
-  'formats',
-  'models',
-  'options',
-  'sample_rates',
-  'speech_sample_rates',
-  'speed',
-];
-const OPTION_FIELDS = [
-  'name',
-  'type',
-  'default',
-  'nullable',
-  'min',
-  'max',
-  'values',
-  'models',
-  'description',
-];
 
 describe('GET /v1/models (e2e)', () => {
   let providers: CatalogueProvider[];
@@ -46,10 +27,9 @@ describe('GET /v1/models (e2e)', () => {
   it('lists the ten vendors in order with exactly the spec fields', () => {
     expect(providers.map((p) => p.id)).toEqual(Object.keys(TABLE));
     for (const p of providers) {
-      expect(Object.keys(p).sort()).toEqual([...PROVIDER_FIELDS].sort());
-      for (const o of p.options) expect(Object.keys(o).sort()).toEqual([...OPTION_FIELDS].sort());
-      for (const m of p.models)
-        expect(Object.keys(m).sort()).toEqual(['id', 'languages', 'voices', 'voices_url']);
+      expect(Object.keys(p).sort()).toEqual([...SPEC_PROVIDER_FIELDS].sort());
+      for (const o of p.options) expect(Object.keys(o).sort()).toEqual([...SPEC_OPTION_FIELDS].sort());
+      for (const m of p.models) expect(Object.keys(m).sort()).toEqual([...SPEC_MODEL_FIELDS].sort());
     }
   });
 

@@ -2,22 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { type ProviderId, RouterApiError } from '@router/client';
-import { call, createOrgClient, readE2eStack } from '@router/testing';
+import { call, createOrgClient, readE2eStack, SPEC_VENDOR_TOKENS } from '@router/testing';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
-const VENDORS: ProviderId[] = [
-  'vendor_a',
-  'vendor_b',
-  'vendor_c',
-  'vendor_d',
-  'vendor_e',
-  'vendor_f',
-  'vendor_g',
-  'vendor_h',
-  'vendor_i',
-  'vendor_j',
-];
+const VENDORS = SPEC_VENDOR_TOKENS as readonly ProviderId[];
 
 describe('provider keys (e2e)', () => {
   const orgA = createOrgClient(stack, 'pk-a');

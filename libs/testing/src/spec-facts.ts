@@ -4,6 +4,49 @@
  * served catalogue.
  */
 
+/** The ten vendor tokens, in the spec's order. */
+export const SPEC_VENDOR_TOKENS = [
+  'vendor_a',
+  'vendor_b',
+  'vendor_c',
+  'vendor_d',
+  'vendor_e',
+  'vendor_f',
+  'vendor_g',
+  'vendor_h',
+  'vendor_i',
+  'vendor_j',
+] as const;
+
+/** The fields of a catalogue Provider, in the spec's order. */
+export const SPEC_PROVIDER_FIELDS = [
+  'id',
+  'name',
+  'docs_url',
+  'formats',
+  'models',
+  'options',
+  'sample_rates',
+  'speech_sample_rates',
+  'speed',
+] as const;
+
+/** The fields of a catalogue Model, in the spec's order. */
+export const SPEC_MODEL_FIELDS = ['id', 'languages', 'voices', 'voices_url'] as const;
+
+/** The fields of a catalogue Option, in the spec's order (`min, max` as two fields). */
+export const SPEC_OPTION_FIELDS = [
+  'name',
+  'type',
+  'default',
+  'nullable',
+  'min',
+  'max',
+  'values',
+  'models',
+  'description',
+] as const;
+
 /**
  * The spec's "Per-vendor catalogue facts" table, restated here by hand (not imported from the
  * definitions) so that a change to a definition that breaks the spec fails this test. The formats of

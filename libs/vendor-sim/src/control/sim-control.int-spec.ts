@@ -1,42 +1,29 @@
 import { readTakeId } from '../kit/audio/read-take-id';
 import { simKeyId } from '../kit/sim-keys';
-import { joinAudio, openProbe, readTimed, startTestSim, type TestSim } from '../test/sim-harness';
+import { joinAudio, openProbe, readTimed, sendJson, useTestSim } from '../test/sim-harness';
 import { BASE_VOICES } from '../vendor-c/vendor-c.voices';
 
 const VOICE_C = BASE_VOICES[0]?.voice_id ?? '';
 
 describe('vendor-sim control, pacing and faults', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const vendorA = (path: string, body: Record<string, unknown>, key = 'a-key', signal?: AbortSignal) =>
-    fetch(`${t.base('vendor_a')}${path}`, {
-      method: 'POST',
-      headers: { 'api-subscription-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ target_language_code: 'hi-IN', ...body }),
+    sendJson(`${t.base('vendor_a')}${path}`, {
+      body: { target_language_code: 'hi-IN', ...body },
+      headers: { 'api-subscription-key': key },
       ...(signal ? { signal } : {}),
     });
   const vendorB = (path: string, text: string, key = 'b-key', signal?: AbortSignal) =>
-    fetch(`${t.base('vendor_b')}${path}`, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ text, voice_id: 'b_voice_hi_f1' }),
+    sendJson(`${t.base('vendor_b')}${path}`, {
+      body: { text, voice_id: 'b_voice_hi_f1' },
+      headers: { 'x-api-key': key },
       ...(signal ? { signal } : {}),
     });
   const vendorC = (path: string, text: string, query = '?output_format=pcm_8000', key = 'c-key') =>
-    fetch(`${t.base('vendor_c')}/v1/text-to-speech/${VOICE_C}${path}${query}`, {
-      method: 'POST',
-      headers: { 'vendor_c-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ text }),
+    sendJson(`${t.base('vendor_c')}/v1/text-to-speech/${VOICE_C}${path}${query}`, {
+      body: { text },
+      headers: { 'vendor_c-api-key': key },
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it('serves health, readiness and metrics on the same port', async () => {
     expect(await (await fetch(`${t.sim.url}/healthz`)).json()).toEqual({

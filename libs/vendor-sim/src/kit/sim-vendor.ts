@@ -38,8 +38,14 @@ export interface TakeRequest {
   readonly speed?: number;
 }
 
+/** A take just made for a call, with the fault injected into that call, if any. */
+export interface BegunTake {
+  readonly take: Take;
+  readonly fault: FaultSpec | undefined;
+}
+
 /** Synthesizes one take and records the call; returns the fault injected into it, if any. */
-export function beginTake(kit: SimKit, request: TakeRequest): { take: Take; fault: FaultSpec | undefined } {
+export function beginTake(kit: SimKit, request: TakeRequest): BegunTake {
   const take = createTake(request.text, request.spec, {
     msPerChar: kit.state.defaults.msPerChar,
     ...(request.speed !== undefined ? { speed: request.speed } : {}),

@@ -1,19 +1,20 @@
 import { createLogger, Health } from '@router/observability';
 import { WebSocket, type ClientOptions } from 'ws';
 import { SimControl } from '../control/sim-control.client';
+import { readTakeId } from '../kit/audio/read-take-id';
 import type { Pacing } from '../kit/pacing';
 import { startVendorSim, type RunningVendorSim } from '../vendor-sim.app';
 
 export interface TestSim {
-  sim: RunningVendorSim;
-  control: SimControl;
+  readonly sim: RunningVendorSim;
+  readonly control: SimControl;
   /** `http://127.0.0.1:<port>/<vendor>` */
   base(vendor: string): string;
   wsBase(vendor: string): string;
 }
 
 /** Starts the simulator on a free port with fast defaults (5 ms to first audio, no pacing). */
-export async function startTestSim(pacing: Partial<Pacing> = {}): Promise<TestSim> {
+async function startTestSim(pacing: Partial<Pacing>): Promise<TestSim> {
   const sim = await startVendorSim(
     { port: 0, host: '127.0.0.1', pacing: { ttfaMs: 5, factor: 0, ...pacing } },
     {
@@ -27,6 +28,56 @@ export async function startTestSim(pacing: Partial<Pacing> = {}): Promise<TestSi
     base: (vendor) => `${sim.url}/${vendor}`,
     wsBase: (vendor) => `${sim.url.replace(/^http/, 'ws')}/${vendor}`,
   };
+}
+
+/**
+ * Starts the simulator for the enclosing describe block: reset before each test, closed after all. What it
+ * returns reads through to the started one once `beforeAll` ran.
+ */
+export function useTestSim(pacing: Partial<Pacing> = {}): TestSim {
+  let started: TestSim | undefined;
+  const live = (): TestSim => {
+    if (!started) throw new Error('the simulator starts in beforeAll: use it inside a test or hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestSim(pacing);
+  });
+  afterAll(async () => {
+    await started?.sim.close();
+  });
+  beforeEach(async () => {
+    await live().control.reset();
+  });
+  return {
+    get sim() {
+      return live().sim;
+    },
+    get control() {
+      return live().control;
+    },
+    base: (vendor) => live().base(vendor),
+    wsBase: (vendor) => live().wsBase(vendor),
+  };
+}
+
+/** A request as a vendor's client sends it: JSON, a POST where there is a body, else a GET. */
+export function sendJson(
+  url: string,
+  request: { body?: unknown; method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const { body, headers = {}, signal } = request;
+  return fetch(url, {
+    method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The header that carries a key (after `prefix`, e.g. `Bearer `), or none where the key is left out. */
+export function keyHeader(name: string, key: string | null, prefix = ''): Record<string, string> {
+  return key === null ? {} : { [name]: `${prefix}${key}` };
 }
 
 export type Message = Record<string, unknown>;
@@ -125,4 +176,40 @@ export function joinAudio(
       .filter((a): a is string => typeof a === 'string')
       .map((a) => Buffer.from(a, 'base64')),
   );
+}
+
+export interface SseEvent {
+  /** The event's name; `message` where the block names none (the SSE default). */
+  readonly event: string;
+  readonly data: Message;
+}
+
+/** The events of a whole `text/event-stream` body, each with its one `data:` line parsed as JSON. */
+export function parseSse(text: string): SseEvent[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
+      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
+      return { event, data: JSON.parse(data) as Message };
+    });
+}
+
+/**
+ * Three calls of one body make three takes, told apart by the take id in their PCM, and the call log holds
+ * exactly those takes for the key at `endpoint` and none for another key.
+ */
+export async function expectFreshTakes(
+  t: TestSim,
+  calls: { readonly vendor: string; readonly key: string; readonly endpoint: string },
+  pcmOfOneCall: () => Promise<Buffer>,
+): Promise<void> {
+  const ids = await Promise.all([1, 2, 3].map(async () => readTakeId(await pcmOfOneCall(), 'pcm')));
+  expect(new Set(ids).size).toBe(3);
+  const records = await t.control.calls(calls.vendor, { key: calls.key, endpoint: calls.endpoint });
+  expect(records.map((r) => r.takeId).sort()).toEqual([...ids].sort());
+  expect(await t.control.callCount(calls.vendor, { key: calls.key, endpoint: calls.endpoint })).toBe(3);
+  expect(await t.control.callCount(calls.vendor, { key: 'other-key' })).toBe(0);
 }

@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
-import { playTake } from '../kit/play-take';
+import { playChunked } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
@@ -85,7 +85,7 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
         const accepted = accept(exchange, 'rest');
         if (!accepted) return;
         const { settings } = accepted;
-        const { take, fault } = beginTake(kit, {
+        const begun = beginTake(kit, {
           vendor: 'vendor_a',
           endpoint: 'rest',
           key: accepted.key,
@@ -94,16 +94,13 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
           speed: settings.pace,
         });
         const body = Buffer.from(
-          JSON.stringify({ request_id: vendorARequestId(), audios: [take.bytes.toString('base64')] }),
+          JSON.stringify({ request_id: vendorARequestId(), audios: [begun.take.bytes.toString('base64')] }),
         );
-        await playOneShot(
-          exchange,
-          { status: 200, contentType: 'application/json', body },
-          take.durationMs,
-          kit.state.pacing('vendor_a'),
-          fault,
-          (f) => sendVendorAError(exchange, vendorAFaultProblem(f)),
-        );
+        await playOneShot(exchange, begun, kit.state.pacing('vendor_a'), {
+          contentType: 'application/json',
+          body,
+          sendError: (f) => sendVendorAError(exchange, vendorAFaultProblem(f)),
+        });
       },
     },
     {
@@ -113,7 +110,7 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
         const accepted = accept(exchange, 'stream');
         if (!accepted) return;
         const { settings } = accepted;
-        const { take, fault } = beginTake(kit, {
+        const begun = beginTake(kit, {
           vendor: 'vendor_a',
           endpoint: 'stream',
           key: accepted.key,
@@ -121,20 +118,10 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
           spec: settings.spec,
           speed: settings.pace,
         });
-        const outcome = await playTake(
-          take,
-          {
-            signal: exchange.signal,
-            open: () => exchange.open(200, take.contentType, { 'x-request-id': vendorARequestId() }),
-            send: (piece) => exchange.write(piece.bytes),
-            fail: (f, started) =>
-              started ? exchange.destroy() : sendVendorAError(exchange, vendorAFaultProblem(f)),
-            cut: () => exchange.destroy(),
-          },
-          kit.state.pacing('vendor_a'),
-          fault,
-        );
-        if (outcome === 'done') exchange.end();
+        await playChunked(exchange, begun, kit.state.pacing('vendor_a'), {
+          headers: () => ({ 'x-request-id': vendorARequestId() }),
+          sendError: (f) => sendVendorAError(exchange, vendorAFaultProblem(f)),
+        });
       },
     },
   ];

@@ -4,32 +4,15 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { joinAudio, openProbe, startTestSim, type Message, type TestSim } from '../test/sim-harness';
+import { joinAudio, keyHeader, openProbe, sendJson, useTestSim, type Message } from '../test/sim-harness';
 
 const KEY = 'a-key-1';
 const TEXT = 'Namaste, how can I help you today?';
 
 describe('vendor_a simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const post = (path: string, body: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_a')}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { 'api-subscription-key': key } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
+    sendJson(`${t.base('vendor_a')}${path}`, { body, headers: keyHeader('api-subscription-key', key) });
 
   describe('auth', () => {
     it.each([

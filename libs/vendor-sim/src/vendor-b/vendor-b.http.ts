@@ -1,9 +1,9 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
-import { playTake } from '../kit/play-take';
+import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
-import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   sendVendorBAuthRefusal,
   sendVendorBError,
@@ -25,7 +25,12 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-function accept(exchange: HttpExchange): { key: string; request: VendorBRequest } | undefined {
+interface Accepted {
+  readonly key: string;
+  readonly request: VendorBRequest;
+}
+
+function accept(exchange: HttpExchange): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
   const parsed = parseVendorBRequest(exchange.json());
@@ -41,11 +46,10 @@ function stepTime(audioMs: number): number {
   return Math.round((audioMs * 0.3 + 5 + Math.random() * 20) * 10) / 10 + 0.05;
 }
 
-function sseEvent(name: string, data: unknown): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
 export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
+  // The parsed request holds the take's text, audio spec and speed as they are.
+  const begin = (accepted: Accepted, endpoint: string): BegunTake =>
+    beginTake(kit, { ...accepted.request, vendor: 'vendor_b', endpoint, key: accepted.key });
   return [
     {
       method: 'POST',
@@ -53,28 +57,10 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
       async handle(exchange) {
         const accepted = accept(exchange);
         if (!accepted) return;
-        const { request } = accepted;
-        const { take, fault } = beginTake(kit, {
-          vendor: 'vendor_b',
-          endpoint: 'rest',
-          key: accepted.key,
-          text: request.text,
-          spec: request.spec,
-          speed: request.speed,
+        await playOneShot(exchange, begin(accepted, 'rest'), kit.state.pacing('vendor_b'), {
+          headers: { 'x-request-id': vendorBRequestId() },
+          sendError: (f) => sendVendorBError(exchange, vendorBFaultProblem(f)),
         });
-        await playOneShot(
-          exchange,
-          {
-            status: 200,
-            contentType: take.contentType,
-            body: take.bytes,
-            headers: { 'x-request-id': vendorBRequestId() },
-          },
-          take.durationMs,
-          kit.state.pacing('vendor_b'),
-          fault,
-          (f) => sendVendorBError(exchange, vendorBFaultProblem(f)),
-        );
       },
     },
     {
@@ -83,57 +69,35 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
       async handle(exchange) {
         const accepted = accept(exchange);
         if (!accepted) return;
-        const { request } = accepted;
-        const { take, fault } = beginTake(kit, {
-          vendor: 'vendor_b',
-          endpoint: 'sse',
-          key: accepted.key,
-          text: request.text,
-          spec: request.spec,
-          speed: request.speed,
-        });
-        const outcome = await playTake(
-          take,
-          {
-            signal: exchange.signal,
-            open: () =>
-              exchange.open(200, 'text/event-stream', {
-                'x-request-id': vendorBRequestId(),
-                connection: 'keep-alive',
-              }),
-            send: (piece) =>
-              exchange.write(
-                sseEvent('chunk', {
-                  type: 'chunk',
-                  data: piece.bytes.toString('base64'),
-                  step_time: stepTime(piece.endMs - piece.startMs),
-                  done: false,
-                  status_code: 200,
-                }),
-              ),
-            fail: async (f, started) => {
-              const problem = vendorBFaultProblem(f);
-              // Before the first event the vendor still answers with a plain HTTP error.
-              if (!started) return sendVendorBError(exchange, problem);
-              await exchange.write(
-                sseEvent('error', {
-                  type: 'error',
-                  done: true,
-                  status_code: problem.status,
-                  title: STATUS_TITLES[problem.status] ?? 'Error',
-                  message: problem.message,
-                }),
-              );
-              exchange.end();
-            },
-            cut: () => exchange.destroy(),
+        await playSse(exchange, begin(accepted, 'sse'), kit.state.pacing('vendor_b'), {
+          headers: () => ({ 'x-request-id': vendorBRequestId(), connection: 'keep-alive' }),
+          events: (piece) =>
+            sseEvent(
+              {
+                type: 'chunk',
+                data: piece.bytes.toString('base64'),
+                step_time: stepTime(piece.endMs - piece.startMs),
+                done: false,
+                status_code: 200,
+              },
+              'chunk',
+            ),
+          errorEvent: (f) => {
+            const problem = vendorBFaultProblem(f);
+            return sseEvent(
+              {
+                type: 'error',
+                done: true,
+                status_code: problem.status,
+                title: STATUS_TITLES[problem.status] ?? 'Error',
+                message: problem.message,
+              },
+              'error',
+            );
           },
-          kit.state.pacing('vendor_b'),
-          fault,
-        );
-        if (outcome !== 'done') return;
-        await exchange.write(sseEvent('done', { type: 'done', done: true, status_code: 200 }));
-        exchange.end();
+          doneEvent: () => sseEvent({ type: 'done', done: true, status_code: 200 }, 'done'),
+          sendError: (f) => sendVendorBError(exchange, vendorBFaultProblem(f)),
+        });
       },
     },
     {

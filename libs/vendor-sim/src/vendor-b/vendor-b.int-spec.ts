@@ -2,47 +2,16 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'b-key-1';
 const TEXT = 'Namaste, aap kaise hain?';
 const BODY = { text: TEXT, voice_id: 'b_voice_hi_f1', language: 'hi', model: 'b_model_1' };
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '';
-      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
-      return { event, data: JSON.parse(data) as Record<string, unknown> };
-    });
-}
-
 describe('vendor_b simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const call = (path: string, body?: unknown, key: string | null = KEY, method = 'POST'): Promise<Response> =>
-    fetch(`${t.base('vendor_b')}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(key !== null ? { 'X-API-Key': key } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
+    sendJson(`${t.base('vendor_b')}${path}`, { method, body, headers: keyHeader('X-API-Key', key) });
 
   it.each([
     ['missing', null, 'No API key found in request'],
@@ -128,14 +97,9 @@ describe('vendor_b simulator', () => {
   });
 
   it('makes a fresh take for every call of the same body', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () =>
-        readTakeId(Buffer.from(await (await call('/v1/text-to-speech', BODY)).arrayBuffer()), 'pcm'),
-      ),
+    await expectFreshTakes(t, { vendor: 'vendor_b', key: KEY, endpoint: 'rest' }, async () =>
+      Buffer.from(await (await call('/v1/text-to-speech', BODY)).arrayBuffer()),
     );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_b', { key: KEY, endpoint: 'rest' })).toBe(3);
-    expect(await t.control.callCount('vendor_b', { key: 'other-key' })).toBe(0);
   });
 
   it.each([

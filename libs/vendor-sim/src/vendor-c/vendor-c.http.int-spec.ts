@@ -4,7 +4,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 import { BASE_VOICES, SHARED_VOICES } from './vendor-c.voices';
 
 const KEY = 'c-key-1';
@@ -18,34 +18,22 @@ interface Alignment {
 }
 
 describe('vendor_c simulator over HTTP', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const request = (
     path: string,
     options: { body?: unknown; key?: string | null; method?: string } = {},
-  ): Promise<Response> => {
-    const key = options.key === undefined ? KEY : options.key;
-    return fetch(`${t.base('vendor_c')}${path}`, {
-      method: options.method ?? (options.body !== undefined ? 'POST' : 'GET'),
-      headers: { 'content-type': 'application/json', ...(key !== null ? { 'vendor_c-api-key': key } : {}) },
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  ): Promise<Response> =>
+    sendJson(`${t.base('vendor_c')}${path}`, {
+      method: options.method,
+      body: options.body,
+      headers: keyHeader('vendor_c-api-key', options.key === undefined ? KEY : options.key),
     });
-  };
   const tts = (
     suffix = '',
     query = '',
     body: unknown = { text: TEXT, model_id: 'c_model_3' },
     voice = VOICE,
   ) => request(`/v1/text-to-speech/${voice}${suffix}${query}`, { body });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   describe('auth', () => {
     it('answers a wrong key with 400 authentication_error and no key with 401', async () => {

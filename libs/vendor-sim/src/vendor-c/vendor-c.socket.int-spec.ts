@@ -2,14 +2,7 @@ import { id3Length, parseMp3 } from '../kit/audio/mp3.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import {
-  joinAudio,
-  openProbe,
-  startTestSim,
-  type Message,
-  type SocketProbe,
-  type TestSim,
-} from '../test/sim-harness';
+import { joinAudio, openProbe, useTestSim, type Message, type SocketProbe } from '../test/sim-harness';
 import { BASE_VOICES } from './vendor-c.voices';
 
 const KEY = 'c-key-ws';
@@ -24,7 +17,7 @@ interface MsAlignment {
 const audioOf = (m: Message): string | null => (typeof m['audio'] === 'string' ? m['audio'] : null);
 
 describe('vendor_c simulator sockets', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const open = (
     kind: 'stream-input' | 'multi-stream-input',
     query = '',
@@ -34,16 +27,6 @@ describe('vendor_c simulator sockets', () => {
     openProbe(`${t.wsBase('vendor_c')}/v1/text-to-speech/${voice}/${kind}${query}`, {
       headers: key !== null ? { 'vendor_c-api-key': key } : {},
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   describe('stream-input', () => {
     it('speaks the text after init, sends camelCase alignment with every audio message, then isFinal and closes', async () => {

@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
-import { playTake } from '../kit/play-take';
+import { playChunked } from '../kit/http/play-stream';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { randomUUID } from 'node:crypto';
 import { charsInPiece, secondsAlignment } from './vendor-c.alignment';
@@ -44,7 +44,7 @@ interface Synthesis {
 }
 
 async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): Promise<void> {
-  const { take, fault } = beginTake(kit, {
+  const begun = beginTake(kit, {
     vendor: 'vendor_c',
     endpoint: job.endpoint,
     key: job.key,
@@ -53,6 +53,7 @@ async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): 
     spec: withId3(job.output.spec, true),
     speed: job.speed,
   });
+  const { take } = begun;
   const headers = {
     'request-id': vendorCRequestId(),
     'x-character-count': String(job.text.length),
@@ -74,37 +75,24 @@ async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): 
             }),
           );
     const contentType = job.variant === 'audio' ? take.contentType : 'application/json';
-    await playOneShot(
-      exchange,
-      { status: 200, contentType, body, headers },
-      take.durationMs,
-      pacing,
-      fault,
-      sendFault,
-    );
+    await playOneShot(exchange, begun, pacing, { contentType, body, headers, sendError: sendFault });
     return;
   }
-  const lines = job.variant === 'stream-with-timestamps';
-  const outcome = await playTake(
-    take,
-    {
-      signal: exchange.signal,
-      open: () => exchange.open(200, lines ? 'application/json' : take.contentType, headers),
-      send: (piece) => {
-        if (!lines) return exchange.write(piece.bytes);
-        const chars = charsInPiece(take, piece);
-        const alignment = chars.length > 0 ? secondsAlignment(chars) : null;
-        return exchange.write(
-          `${JSON.stringify({ audio_base64: piece.bytes.toString('base64'), alignment, normalized_alignment: alignment })}\n`,
-        );
-      },
-      fail: (f, started) => (started ? exchange.destroy() : sendFault(f)),
-      cut: () => exchange.destroy(),
+  if (job.variant !== 'stream-with-timestamps') {
+    await playChunked(exchange, begun, pacing, { headers, sendError: sendFault });
+    return;
+  }
+  // JSON lines: each piece's audio with the characters spoken in it.
+  await playChunked(exchange, begun, pacing, {
+    contentType: 'application/json',
+    headers,
+    frame: (piece) => {
+      const chars = charsInPiece(take, piece);
+      const alignment = chars.length > 0 ? secondsAlignment(chars) : null;
+      return `${JSON.stringify({ audio_base64: piece.bytes.toString('base64'), alignment, normalized_alignment: alignment })}\n`;
     },
-    pacing,
-    fault,
-  );
-  if (outcome === 'done') exchange.end();
+    sendError: sendFault,
+  });
 }
 
 function endpointName(base: 'tts' | 'dialogue', variant: Variant): string {

@@ -2,8 +2,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { Take } from '../kit/audio/take';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
-import { playTake, type StreamTarget } from '../kit/play-take';
+import { playChunked, playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
+import type { FaultSpec } from '../kit/faults';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   sendVendorDError,
@@ -37,10 +38,6 @@ function successHeaders(startedAt: number): OutgoingHttpHeaders {
   };
 }
 
-function sseData(data: unknown): string {
-  return `data: ${JSON.stringify(data)}\n\n`;
-}
-
 /** Token counts the vendor reports at the end of an SSE take: text tokens in, audio tokens out. */
 function usage(request: VendorDRequest, take: Take): Record<string, number> {
   const input = Math.max(1, Math.ceil(request.input.length / 4));
@@ -61,7 +58,7 @@ export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
         if (!parsed.ok) return sendVendorDError(exchange, parsed.problem);
         const { request } = parsed;
         const sse = request.streamFormat === 'sse';
-        const { take, fault } = beginTake(kit, {
+        const begun = beginTake(kit, {
           vendor: 'vendor_d',
           endpoint: sse ? 'sse' : 'audio',
           key,
@@ -69,41 +66,23 @@ export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
           spec: request.spec,
           speed: request.speed,
         });
-        const base = {
-          signal: exchange.signal,
-          cut: () => exchange.destroy(),
-        };
-        const target: StreamTarget = sse
-          ? {
-              ...base,
-              open: () => exchange.open(200, 'text/event-stream', successHeaders(startedAt)),
-              send: (piece) =>
-                exchange.write(
-                  sseData({ type: 'speech.audio.delta', audio: piece.bytes.toString('base64') }),
-                ),
-              fail: async (f, started) => {
-                const problem = vendorDFaultProblem(f);
-                if (!started) return sendVendorDError(exchange, problem);
-                // After the first event only the stream itself can carry the failure.
-                await exchange.write(sseData({ type: 'error', ...vendorDErrorBody(problem) }));
-                exchange.end();
-              },
-            }
-          : {
-              ...base,
-              open: () =>
-                exchange.open(200, VENDOR_D_CONTENT_TYPES[request.spec.codec] ?? take.contentType, {
-                  ...successHeaders(startedAt),
-                }),
-              send: (piece) => exchange.write(piece.bytes),
-              // Raw audio has no way to carry an error once it started: the vendor drops the connection.
-              fail: (f, started) =>
-                started ? exchange.destroy() : sendVendorDError(exchange, vendorDFaultProblem(f)),
-            };
-        const outcome = await playTake(take, target, kit.state.pacing('vendor_d'), fault);
-        if (outcome !== 'done') return;
-        if (sse) await exchange.write(sseData({ type: 'speech.audio.done', usage: usage(request, take) }));
-        exchange.end();
+        const pacing = kit.state.pacing('vendor_d');
+        const sendError = (f: FaultSpec): void => sendVendorDError(exchange, vendorDFaultProblem(f));
+        if (!sse) {
+          await playChunked(exchange, begun, pacing, {
+            contentType: VENDOR_D_CONTENT_TYPES[request.spec.codec] ?? begun.take.contentType,
+            headers: () => successHeaders(startedAt),
+            sendError,
+          });
+          return;
+        }
+        await playSse(exchange, begun, pacing, {
+          headers: () => successHeaders(startedAt),
+          events: (piece) => sseEvent({ type: 'speech.audio.delta', audio: piece.bytes.toString('base64') }),
+          errorEvent: (f) => sseEvent({ type: 'error', ...vendorDErrorBody(vendorDFaultProblem(f)) }),
+          doneEvent: () => sseEvent({ type: 'speech.audio.done', usage: usage(request, begun.take) }),
+          sendError,
+        });
       },
     },
   ];

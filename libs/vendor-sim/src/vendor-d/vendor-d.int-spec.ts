@@ -6,7 +6,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'd-key-1';
 const TEXT = 'The quick brown fox jumps over the lazy dog.';
@@ -25,27 +25,13 @@ function sseData(text: string): Record<string, unknown>[] {
 }
 
 describe('vendor_d simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const post = (body: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_d')}/v1/audio/speech`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-      },
-      body: JSON.stringify(body),
+    sendJson(`${t.base('vendor_d')}/v1/audio/speech`, {
+      body,
+      headers: keyHeader('authorization', key, 'Bearer '),
     });
   const bytes = async (response: Response): Promise<Buffer> => Buffer.from(await response.arrayBuffer());
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it.each([
     ['missing', null],
@@ -140,12 +126,9 @@ describe('vendor_d simulator', () => {
   });
 
   it('makes a fresh take for every call of the same body and counts calls per key', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () => readTakeId(await bytes(await post(BODY)), 'pcm')),
+    await expectFreshTakes(t, { vendor: 'vendor_d', key: KEY, endpoint: 'audio' }, async () =>
+      bytes(await post(BODY)),
     );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_d', { key: KEY, endpoint: 'audio' })).toBe(3);
-    expect(await t.control.callCount('vendor_d', { key: 'other-key' })).toBe(0);
   });
 
   it.each([

@@ -2,9 +2,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
-import { playTake } from '../kit/play-take';
+import { playChunked } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
-import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   sendVendorEError,
   VENDOR_E_AUTH_PROBLEM,
@@ -53,15 +53,8 @@ function accept(
 }
 
 export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
-  const start = (key: string, request: VendorESpeakRequest, endpoint: string): ReturnType<typeof beginTake> =>
-    beginTake(kit, {
-      vendor: 'vendor_e',
-      endpoint,
-      key,
-      text: request.text,
-      spec: request.spec,
-      speed: request.speed,
-    });
+  const start = (key: string, request: VendorESpeakRequest, endpoint: string): BegunTake =>
+    beginTake(kit, { ...request, vendor: 'vendor_e', endpoint, key });
   return [
     {
       // First generation: the audio streams (chunked) as it is made.
@@ -71,21 +64,10 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
         const accepted = accept(exchange, 'v1');
         if (!accepted) return;
         const { request } = accepted;
-        const { take, fault } = start(accepted.key, request, 'rest');
-        const outcome = await playTake(
-          take,
-          {
-            signal: exchange.signal,
-            open: () => exchange.open(200, take.contentType, speakHeaders(request)),
-            send: (piece) => exchange.write(piece.bytes),
-            fail: (f, started) =>
-              started ? exchange.destroy() : sendVendorEError(exchange, vendorEFaultProblem(f)),
-            cut: () => exchange.destroy(),
-          },
-          kit.state.pacing('vendor_e'),
-          fault,
-        );
-        if (outcome === 'done') exchange.end();
+        await playChunked(exchange, start(accepted.key, request, 'rest'), kit.state.pacing('vendor_e'), {
+          headers: () => speakHeaders(request),
+          sendError: (f) => sendVendorEError(exchange, vendorEFaultProblem(f)),
+        });
       },
     },
     {
@@ -96,15 +78,10 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
         const accepted = accept(exchange, 'v2');
         if (!accepted) return;
         const { request } = accepted;
-        const { take, fault } = start(accepted.key, request, 'rest-v2');
-        await playOneShot(
-          exchange,
-          { status: 200, contentType: take.contentType, body: take.bytes, headers: speakHeaders(request) },
-          take.durationMs,
-          kit.state.pacing('vendor_e'),
-          fault,
-          (f) => sendVendorEError(exchange, vendorEFaultProblem(f)),
-        );
+        await playOneShot(exchange, start(accepted.key, request, 'rest-v2'), kit.state.pacing('vendor_e'), {
+          headers: speakHeaders(request),
+          sendError: (f) => sendVendorEError(exchange, vendorEFaultProblem(f)),
+        });
       },
     },
     // The model lists are public: no key is checked.

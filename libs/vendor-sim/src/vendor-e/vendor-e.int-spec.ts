@@ -5,7 +5,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'e-key-1';
 const TEXT = 'Thanks for calling, how can I help you today?';
@@ -24,30 +24,19 @@ interface ModelList {
 }
 
 describe('vendor_e simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const speak = (
     query: Record<string, string>,
     body: unknown = { text: TEXT },
     auth: string | null = `Token ${KEY}`,
     path = '/v1/speak',
   ): Promise<Response> =>
-    fetch(`${t.base('vendor_e')}${path}?${new URLSearchParams(query).toString()}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(auth !== null ? { authorization: auth } : {}) },
-      body: JSON.stringify(body),
+    sendJson(`${t.base('vendor_e')}${path}?${new URLSearchParams(query).toString()}`, {
+      body,
+      headers: keyHeader('authorization', auth),
     });
   const bytes = async (response: Response): Promise<Buffer> => Buffer.from(await response.arrayBuffer());
   const raw = { model: V1, encoding: 'linear16', container: 'none', sample_rate: '16000' };
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it.each([
     ['missing', null],
@@ -130,12 +119,9 @@ describe('vendor_e simulator', () => {
   });
 
   it('makes a fresh take for every call and counts calls per key and endpoint', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () => readTakeId(await bytes(await speak(raw)), 'pcm')),
+    await expectFreshTakes(t, { vendor: 'vendor_e', key: KEY, endpoint: 'rest' }, async () =>
+      bytes(await speak(raw)),
     );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_e', { key: KEY, endpoint: 'rest' })).toBe(3);
-    expect(await t.control.callCount('vendor_e', { key: 'other-key' })).toBe(0);
   });
 
   it.each([

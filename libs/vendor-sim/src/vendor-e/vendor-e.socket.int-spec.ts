@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { useTestSim } from '../test/sim-harness';
 
 const KEY = 'e-key-ws';
 const V1 = 'e_model_2-celeste-fr';
@@ -72,21 +72,11 @@ function open(url: string, headers: Record<string, string>, protocols?: string[]
 }
 
 describe('vendor_e simulator sockets', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const v1 = (query = `model=${V1}&encoding=linear16&sample_rate=16000`, auth = `Token ${KEY}`) =>
     open(`${t.wsBase('vendor_e')}/v1/speak?${query}`, { authorization: auth });
   const v2 = (query = `model=${V2}&encoding=linear16&sample_rate=24000`) =>
     open(`${t.wsBase('vendor_e')}/v2/speak?${query}`, { authorization: `Token ${KEY}` });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it('refuses a wrong key with 401 INVALID_AUTH, and a model of the other generation with 400', async () => {
     await expect(v1(undefined, 'Token bad-key')).rejects.toMatchObject({

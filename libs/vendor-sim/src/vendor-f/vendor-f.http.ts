@@ -1,6 +1,6 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
-import { playTake } from '../kit/play-take';
+import { playChunked } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { sendVendorFError, VENDOR_F_AUTH_PROBLEM, vendorFFaultProblem } from './vendor-f.errors';
@@ -48,7 +48,7 @@ export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
         const parsed = parseVendorFSettings(raw, key);
         if (!parsed.ok) return sendVendorFError(exchange, parsed.problem);
         const { settings } = parsed;
-        const { take, fault } = beginTake(kit, {
+        const begun = beginTake(kit, {
           vendor: 'vendor_f',
           endpoint: 'rest',
           key,
@@ -56,21 +56,9 @@ export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
           spec: settings.spec,
           speed: settings.speed,
         });
-        const outcome = await playTake(
-          take,
-          {
-            signal: exchange.signal,
-            open: () => exchange.open(200, take.contentType),
-            send: (piece) => exchange.write(piece.bytes),
-            // Raw audio cannot carry an error once it started: the connection drops.
-            fail: (f, started) =>
-              started ? exchange.destroy() : sendVendorFError(exchange, vendorFFaultProblem(f)),
-            cut: () => exchange.destroy(),
-          },
-          kit.state.pacing('vendor_f'),
-          fault,
-        );
-        if (outcome === 'done') exchange.end();
+        await playChunked(exchange, begun, kit.state.pacing('vendor_f'), {
+          sendError: (f) => sendVendorFError(exchange, vendorFFaultProblem(f)),
+        });
       },
     },
     {

@@ -4,7 +4,15 @@ import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
 import { simKeyId } from '../kit/sim-keys';
-import { joinAudio, openProbe, startTestSim, type Message, type TestSim } from '../test/sim-harness';
+import {
+  expectFreshTakes,
+  joinAudio,
+  keyHeader,
+  openProbe,
+  sendJson,
+  useTestSim,
+  type Message,
+} from '../test/sim-harness';
 
 const KEY = 'f-key-1';
 const TEXT = 'Hello there, how are you doing today?';
@@ -16,16 +24,9 @@ interface Voice {
 }
 
 describe('vendor_f simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const post = (body: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_f')}/v1/tts`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    sendJson(`${t.base('vendor_f')}/v1/tts`, { body, headers: keyHeader('authorization', key, 'Bearer ') });
   const voices = async (key: string): Promise<Voice[]> =>
     (
       (await (
@@ -36,16 +37,6 @@ describe('vendor_f simulator', () => {
     ).voices;
   const bytes = async (response: Response): Promise<Buffer> => Buffer.from(await response.arrayBuffer());
   const pcm = { codec: 'pcm', sample_rate: 16000 };
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   describe('REST', () => {
     it.each([
@@ -96,14 +87,9 @@ describe('vendor_f simulator', () => {
     });
 
     it('makes a fresh take for every call and counts calls per key', async () => {
-      const ids = await Promise.all(
-        [1, 2, 3].map(async () =>
-          readTakeId(await bytes(await post({ text: TEXT, output_format: pcm })), 'pcm'),
-        ),
+      await expectFreshTakes(t, { vendor: 'vendor_f', key: KEY, endpoint: 'rest' }, async () =>
+        bytes(await post({ text: TEXT, output_format: pcm })),
       );
-      expect(new Set(ids).size).toBe(3);
-      expect(await t.control.callCount('vendor_f', { key: KEY, endpoint: 'rest' })).toBe(3);
-      expect(await t.control.callCount('vendor_f', { key: 'other-key' })).toBe(0);
     });
 
     it.each([

@@ -1,9 +1,8 @@
 import { parseMp3 } from '../kit/audio/mp3.codec';
 import { parseWav } from '../kit/audio/pcm.codec';
-import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'g-key-1';
 const TEXT = 'Hello from the simulated vendor.';
@@ -15,26 +14,9 @@ interface ClonedPage {
 }
 
 describe('vendor_g simulator over HTTP', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const call = (path: string, body?: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_g')}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
+    sendJson(`${t.base('vendor_g')}${path}`, { body, headers: keyHeader('authorization', key, 'Bearer ') });
 
   it.each([
     ['missing', null],
@@ -116,22 +98,11 @@ describe('vendor_g simulator over HTTP', () => {
   });
 
   it('makes a fresh take for every call and counts them per key', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () =>
-        readTakeId(
-          Buffer.from(
-            await (
-              await call('/tts', { ...BODY, audio_format: 'pcm_s16le', sample_rate: 24000 })
-            ).arrayBuffer(),
-          ),
-          'pcm',
-        ),
+    await expectFreshTakes(t, { vendor: 'vendor_g', key: KEY, endpoint: 'rest' }, async () =>
+      Buffer.from(
+        await (await call('/tts', { ...BODY, audio_format: 'pcm_s16le', sample_rate: 24000 })).arrayBuffer(),
       ),
     );
-    expect(new Set(ids).size).toBe(3);
-    const records = await t.control.calls('vendor_g', { key: KEY, endpoint: 'rest' });
-    expect(records.map((r) => r.takeId).sort()).toEqual([...ids].sort());
-    expect(await t.control.callCount('vendor_g', { key: 'another' })).toBe(0);
   });
 
   it('speaks with a cloned voice only for a model it is ready for', async () => {

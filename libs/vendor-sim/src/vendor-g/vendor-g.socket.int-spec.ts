@@ -1,7 +1,7 @@
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { joinAudio, openProbe, startTestSim, type Message, type TestSim } from '../test/sim-harness';
+import { joinAudio, openProbe, useTestSim, type Message } from '../test/sim-harness';
 
 const KEY = 'g-key-ws';
 const TEXT = 'Each sentence is a stream of its own.';
@@ -23,18 +23,8 @@ const of = (id: string) => (m: Message) => m['stream_id'] === id;
 const terminated = (id: string) => (m: Message) => m['stream_id'] === id && m['terminated'] === true;
 
 describe('vendor_g simulator over its WebSocket', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const open = () => openProbe(`${t.wsBase('vendor_g')}/tts-websocket`);
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it('speaks one stream: audio, an audio_end message, then terminated', async () => {
     const probe = await open();

@@ -4,9 +4,9 @@ import { wavHeader } from '../kit/audio/pcm.codec';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
-import { playTake } from '../kit/play-take';
+import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
-import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import { sendVendorHAuthRefusal, sendVendorHError, vendorHFaultProblem } from './vendor-h.errors';
 import { parseVendorHRequest, type VendorHRequest } from './vendor-h.settings';
 import { VENDOR_H_CLONED_VOICES, VENDOR_H_MODELS, VENDOR_H_VOICES } from './vendor-h.voices';
@@ -22,7 +22,12 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-function accept(exchange: HttpExchange): { key: string; request: VendorHRequest } | undefined {
+interface Accepted {
+  readonly key: string;
+  readonly request: VendorHRequest;
+}
+
+function accept(exchange: HttpExchange): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
   const acceptWav = (exchange.header('accept') ?? '').includes('audio/wav');
@@ -34,11 +39,10 @@ function accept(exchange: HttpExchange): { key: string; request: VendorHRequest 
   return { key, request: parsed.request };
 }
 
-function sseEvent(data: unknown, name?: string): string {
-  return `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
-}
-
 export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
+  // The parsed request holds the take's text, audio spec and speed as they are.
+  const begin = (accepted: Accepted, endpoint: string): BegunTake =>
+    beginTake(kit, { ...accepted.request, vendor: 'vendor_h', endpoint, key: accepted.key });
   return [
     {
       method: 'POST',
@@ -55,22 +59,10 @@ export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
           exchange.send(200, CONTENT_TYPES[request.spec.codec], empty, headers);
           return;
         }
-        const { take, fault } = beginTake(kit, {
-          vendor: 'vendor_h',
-          endpoint: 'rest',
-          key: accepted.key,
-          text: request.text,
-          spec: request.spec,
-          speed: request.speed,
+        await playOneShot(exchange, begin(accepted, 'rest'), kit.state.pacing('vendor_h'), {
+          headers,
+          sendError: (f) => sendVendorHError(exchange, vendorHFaultProblem(f)),
         });
-        await playOneShot(
-          exchange,
-          { status: 200, contentType: take.contentType, body: take.bytes, headers },
-          take.durationMs,
-          kit.state.pacing('vendor_h'),
-          fault,
-          (f) => sendVendorHError(exchange, vendorHFaultProblem(f)),
-        );
       },
     },
     {
@@ -88,47 +80,24 @@ export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
           exchange.end();
           return;
         }
-        const { take, fault } = beginTake(kit, {
-          vendor: 'vendor_h',
-          endpoint: 'sse',
-          key: accepted.key,
-          text: request.text,
-          spec: request.spec,
-          speed: request.speed,
-        });
-        const outcome = await playTake(
-          take,
-          {
-            signal: exchange.signal,
-            open: () => exchange.open(200, 'text/event-stream', headers),
-            send: (piece) =>
-              exchange.write(
-                sseEvent({ audio: piece.bytes.toString('base64'), request_id: requestId }, 'audio'),
-              ),
-            fail: async (f, started) => {
-              const problem = vendorHFaultProblem(f);
-              // Before the first event the vendor still answers with a plain HTTP error.
-              if (!started) return sendVendorHError(exchange, problem);
-              await exchange.write(
-                sseEvent(
-                  {
-                    request_id: requestId,
-                    status: 'error',
-                    error: { message: problem.message, code: problem.status },
-                  },
-                  'error',
-                ),
-              );
-              exchange.end();
-            },
-            cut: () => exchange.destroy(),
+        await playSse(exchange, begin(accepted, 'sse'), kit.state.pacing('vendor_h'), {
+          headers,
+          events: (piece) =>
+            sseEvent({ audio: piece.bytes.toString('base64'), request_id: requestId }, 'audio'),
+          errorEvent: (f) => {
+            const problem = vendorHFaultProblem(f);
+            return sseEvent(
+              {
+                request_id: requestId,
+                status: 'error',
+                error: { message: problem.message, code: problem.status },
+              },
+              'error',
+            );
           },
-          kit.state.pacing('vendor_h'),
-          fault,
-        );
-        if (outcome !== 'done') return;
-        await exchange.write(sseEvent({ done: true }));
-        exchange.end();
+          doneEvent: () => sseEvent({ done: true }),
+          sendError: (f) => sendVendorHError(exchange, vendorHFaultProblem(f)),
+        });
       },
     },
     {

@@ -2,31 +2,14 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'h-key-1';
 const TEXT = 'Hello there, the weather is lovely today.';
 const BODY = { text: TEXT, voice_id: 'h1_voice_f1', model: 'h_model_1', language: 'en' };
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
-      return { event, data: JSON.parse(data) as Record<string, unknown> };
-    });
-}
-
 describe('vendor_h simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const call = (
     path: string,
     body?: unknown,
@@ -34,25 +17,11 @@ describe('vendor_h simulator', () => {
     method = 'POST',
     headers: Record<string, string> = {},
   ): Promise<Response> =>
-    fetch(`${t.base('vendor_h')}${path}`, {
+    sendJson(`${t.base('vendor_h')}${path}`, {
       method,
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { authorization: `Bearer ${key}` } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      body,
+      headers: { ...keyHeader('authorization', key, 'Bearer '), ...headers },
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it.each([
     ['missing', null],
@@ -138,14 +107,9 @@ describe('vendor_h simulator', () => {
   });
 
   it('makes a fresh take for every call and counts calls per key and endpoint', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () =>
-        readTakeId(Buffer.from(await (await call('/waves/v1/tts', BODY)).arrayBuffer()), 'pcm'),
-      ),
+    await expectFreshTakes(t, { vendor: 'vendor_h', key: KEY, endpoint: 'rest' }, async () =>
+      Buffer.from(await (await call('/waves/v1/tts', BODY)).arrayBuffer()),
     );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_h', { key: KEY, endpoint: 'rest' })).toBe(3);
-    expect(await t.control.callCount('vendor_h', { key: 'other-key' })).toBe(0);
   });
 
   it('accepts a voice of the other model and a cloned voice', async () => {

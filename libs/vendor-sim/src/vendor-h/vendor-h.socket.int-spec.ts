@@ -1,7 +1,7 @@
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { joinAudio, openProbe, startTestSim, type Message, type TestSim } from '../test/sim-harness';
+import { joinAudio, openProbe, useTestSim, type Message } from '../test/sim-harness';
 
 const KEY = 'h-key-ws';
 const SETTINGS = { voice_id: 'h1_voice_f2', model: 'h_model_1', sample_rate: 16000 };
@@ -11,21 +11,11 @@ const audioOf = (m: Message): string | undefined =>
 const complete = (m: Message) => m['status'] === 'complete';
 
 describe('vendor_h simulator over its WebSocket', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const open = (query = '', key = KEY) =>
     openProbe(`${t.wsBase('vendor_h')}/waves/v1/tts/live${query}`, {
       headers: { authorization: `Bearer ${key}` },
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it('refuses a wrong key at the handshake with 401 {error}', async () => {
     await expect(open('', 'bad-key')).rejects.toMatchObject({

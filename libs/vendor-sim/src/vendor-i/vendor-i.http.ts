@@ -3,9 +3,9 @@ import type { Take, TakePiece } from '../kit/audio/take';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
-import { playTake } from '../kit/play-take';
+import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
-import { beginTake, type SimKit } from '../kit/sim-vendor';
+import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   isKnownVersion,
   requestedVersion,
@@ -46,10 +46,12 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-function accept(
-  exchange: HttpExchange,
-  streaming: boolean,
-): { key: string; request: VendorIRequest } | undefined {
+interface Accepted {
+  readonly key: string;
+  readonly request: VendorIRequest;
+}
+
+function accept(exchange: HttpExchange, streaming: boolean): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
   const parsed = parseVendorIRequest(exchange.json(), streaming);
@@ -64,8 +66,9 @@ function stepTime(audioMs: number): number {
   return Math.round((audioMs * 0.25 + 8 + Math.random() * 20) * 10) / 10 + 0.05;
 }
 
-function sseEvent(type: string, data: Record<string, unknown>): string {
-  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+/** The vendor's events carry their name in the data too. */
+function typedEvent(type: string, data: Record<string, unknown>): string {
+  return sseEvent({ type, ...data }, type);
 }
 
 interface WordSpan {
@@ -100,6 +103,9 @@ function wordsInPiece(words: readonly WordSpan[], piece: TakePiece): WordSpan[] 
 const seconds = (ms: number): number => Math.round(ms) / 1000;
 
 export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
+  // The parsed request holds the take's text, audio spec and speed as they are.
+  const begin = (accepted: Accepted, endpoint: string): BegunTake =>
+    beginTake(kit, { ...accepted.request, vendor: 'vendor_i', endpoint, key: accepted.key });
   return [
     {
       method: 'POST',
@@ -107,28 +113,10 @@ export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
       async handle(exchange) {
         const accepted = accept(exchange, false);
         if (!accepted) return;
-        const { request } = accepted;
-        const { take, fault } = beginTake(kit, {
-          vendor: 'vendor_i',
-          endpoint: 'bytes',
-          key: accepted.key,
-          text: request.text,
-          spec: request.spec,
-          speed: request.speed,
+        await playOneShot(exchange, begin(accepted, 'bytes'), kit.state.pacing('vendor_i'), {
+          headers: { 'x-request-id': randomUUID() },
+          sendError: (f) => sendVendorIError(exchange, vendorIFaultProblem(f)),
         });
-        await playOneShot(
-          exchange,
-          {
-            status: 200,
-            contentType: take.contentType,
-            body: take.bytes,
-            headers: { 'x-request-id': randomUUID() },
-          },
-          take.durationMs,
-          kit.state.pacing('vendor_i'),
-          fault,
-          (f) => sendVendorIError(exchange, vendorIFaultProblem(f)),
-        );
       },
     },
     {
@@ -138,76 +126,49 @@ export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
         const accepted = accept(exchange, true);
         if (!accepted) return;
         const { request } = accepted;
-        const { take, fault } = beginTake(kit, {
-          vendor: 'vendor_i',
-          endpoint: 'sse',
-          key: accepted.key,
-          text: request.text,
-          spec: request.spec,
-          speed: request.speed,
-        });
+        const begun = begin(accepted, 'sse');
         const context = request.contextId !== undefined ? { context_id: request.contextId } : {};
-        const words = request.timestamps ? takeWords(take) : [];
+        const words = request.timestamps ? takeWords(begun.take) : [];
         const requestId = randomUUID();
-        const outcome = await playTake(
-          take,
-          {
-            signal: exchange.signal,
-            open: () =>
-              exchange.open(200, 'text/event-stream', {
-                'x-request-id': requestId,
-                connection: 'keep-alive',
-              }),
-            send: async (piece) => {
-              await exchange.write(
-                sseEvent('chunk', {
-                  data: piece.bytes.toString('base64'),
-                  step_time: stepTime(piece.endMs - piece.startMs),
-                  done: false,
-                  status_code: 200,
-                  ...context,
-                }),
-              );
-              const spoken = wordsInPiece(words, piece);
-              if (spoken.length === 0) return;
-              await exchange.write(
-                sseEvent('timestamps', {
-                  word_timestamps: {
-                    words: spoken.map((w) => w.word),
-                    start: spoken.map((w) => seconds(w.startMs)),
-                    end: spoken.map((w) => seconds(w.endMs)),
-                  },
-                  done: false,
-                  status_code: 200,
-                  ...context,
-                }),
-              );
-            },
-            fail: async (f, started) => {
-              const problem = vendorIFaultProblem(f);
-              // Before the first event the vendor still answers with a plain HTTP error.
-              if (!started) return sendVendorIError(exchange, problem);
-              await exchange.write(
-                sseEvent('error', {
-                  done: true,
-                  status_code: problem.status,
-                  title: problem.title,
-                  message: problem.message,
-                  error_code: problem.errorCode,
-                  request_id: requestId,
-                  ...context,
-                }),
-              );
-              exchange.end();
-            },
-            cut: () => exchange.destroy(),
+        await playSse(exchange, begun, kit.state.pacing('vendor_i'), {
+          headers: () => ({ 'x-request-id': requestId, connection: 'keep-alive' }),
+          events: (piece) => {
+            const chunk = typedEvent('chunk', {
+              data: piece.bytes.toString('base64'),
+              step_time: stepTime(piece.endMs - piece.startMs),
+              done: false,
+              status_code: 200,
+              ...context,
+            });
+            const spoken = wordsInPiece(words, piece);
+            if (spoken.length === 0) return chunk;
+            const timestamps = typedEvent('timestamps', {
+              word_timestamps: {
+                words: spoken.map((w) => w.word),
+                start: spoken.map((w) => seconds(w.startMs)),
+                end: spoken.map((w) => seconds(w.endMs)),
+              },
+              done: false,
+              status_code: 200,
+              ...context,
+            });
+            return [chunk, timestamps];
           },
-          kit.state.pacing('vendor_i'),
-          fault,
-        );
-        if (outcome !== 'done') return;
-        await exchange.write(sseEvent('done', { done: true, status_code: 200, ...context }));
-        exchange.end();
+          errorEvent: (f) => {
+            const problem = vendorIFaultProblem(f);
+            return typedEvent('error', {
+              done: true,
+              status_code: problem.status,
+              title: problem.title,
+              message: problem.message,
+              error_code: problem.errorCode,
+              request_id: requestId,
+              ...context,
+            });
+          },
+          doneEvent: () => typedEvent('done', { done: true, status_code: 200, ...context }),
+          sendError: (f) => sendVendorIError(exchange, vendorIFaultProblem(f)),
+        });
       },
     },
     {

@@ -3,7 +3,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
 import { VENDOR_I_VOICES } from './vendor-i.voices';
 
 const KEY = 'i-key-1';
@@ -20,25 +20,8 @@ const BODY = {
   output_format: RAW,
 };
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '';
-      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
-      return { event, data: JSON.parse(data) as Record<string, unknown> };
-    });
-}
-
 describe('vendor_i simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const call = (
     path: string,
     body?: unknown,
@@ -48,25 +31,11 @@ describe('vendor_i simulator', () => {
       method = 'POST',
     }: { key?: string | null; version?: string | null; method?: string } = {},
   ): Promise<Response> =>
-    fetch(`${t.base('vendor_i')}${path}`, {
+    sendJson(`${t.base('vendor_i')}${path}`, {
       method,
-      headers: {
-        'content-type': 'application/json',
-        ...(key !== null ? { 'X-API-Key': key } : {}),
-        ...(version !== null ? { 'vendor_i-Version': version } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      body,
+      headers: { ...keyHeader('X-API-Key', key), ...keyHeader('vendor_i-Version', version) },
     });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it.each([
     ['missing', null, 'No API key was provided.'],
@@ -197,14 +166,9 @@ describe('vendor_i simulator', () => {
   });
 
   it('makes a fresh take for every call of the same body and counts them per key and endpoint', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () =>
-        readTakeId(Buffer.from(await (await call('/tts/bytes', BODY)).arrayBuffer()), 'pcm'),
-      ),
+    await expectFreshTakes(t, { vendor: 'vendor_i', key: KEY, endpoint: 'bytes' }, async () =>
+      Buffer.from(await (await call('/tts/bytes', BODY)).arrayBuffer()),
     );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_i', { key: KEY, endpoint: 'bytes' })).toBe(3);
-    expect(await t.control.callCount('vendor_i', { key: 'other-key' })).toBe(0);
   });
 
   it('makes an injected error observable: HTTP before audio, an error event after it', async () => {

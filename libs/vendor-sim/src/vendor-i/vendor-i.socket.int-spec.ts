@@ -1,14 +1,7 @@
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import {
-  joinAudio,
-  openProbe,
-  startTestSim,
-  type Message,
-  type RefusedUpgrade,
-  type TestSim,
-} from '../test/sim-harness';
+import { joinAudio, openProbe, useTestSim, type Message, type RefusedUpgrade } from '../test/sim-harness';
 import { VENDOR_I_VOICES } from './vendor-i.voices';
 
 const KEY = 'i-key-ws';
@@ -29,19 +22,9 @@ const audio = (messages: readonly Message[]): Buffer =>
   );
 
 describe('vendor_i simulator WebSocket', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const url = (query = `api_key=${KEY}&vendor_i_version=${VERSION}`) =>
     `${t.wsBase('vendor_i')}/tts/websocket?${query}`;
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
 
   it('refuses a wrong key at the handshake with 401 and a missing version with 400', async () => {
     const wrong = await openProbe(url(`api_key=bad-key&vendor_i_version=${VERSION}`)).catch(

@@ -152,25 +152,23 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
   async function generate(exchange: HttpExchange, accepted: Accepted): Promise<void> {
     const { model, request } = accepted;
     const wav = VENDOR_J_WAV_MODELS.includes(model);
-    const { take, fault } = beginTake(kit, {
+    const begun = beginTake(kit, {
       vendor: 'vendor_j',
       endpoint: 'rest',
       key: accepted.key,
       text: request.text,
       spec: { codec: wav ? 'wav' : 'pcm', sampleRate: SAMPLE_RATE },
     });
+    const { take } = begun;
     const inline = { mimeType: wav ? 'audio/wav' : VENDOR_J_PCM_MIME, data: take.bytes };
     const body = Buffer.from(
       JSON.stringify(response(model, newResponseId(), inline, { text: request.text, take })),
     );
-    await playOneShot(
-      exchange,
-      { status: 200, contentType: 'application/json; charset=UTF-8', body },
-      take.durationMs,
-      pacing(),
-      fault,
-      (f) => sendVendorJError(exchange, vendorJFaultProblem(f)),
-    );
+    await playOneShot(exchange, begun, pacing(), {
+      contentType: 'application/json; charset=UTF-8',
+      body,
+      sendError: (f) => sendVendorJError(exchange, vendorJFaultProblem(f)),
+    });
   }
 
   /** With `alt=sse` one `data:` event per piece; without it the vendor answers one JSON array of them all. */

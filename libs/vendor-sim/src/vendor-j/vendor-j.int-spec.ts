@@ -2,7 +2,7 @@ import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { startTestSim, type TestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 import { VENDOR_J_VOICE_NAMES } from './vendor-j.request';
 
 const KEY = 'j-key-1';
@@ -48,25 +48,14 @@ function sseData(text: string): InlineResponse[] {
 }
 
 describe('vendor_j simulator', () => {
-  let t: TestSim;
+  const t = useTestSim();
   const post = (path: string, payload: unknown, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_j')}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key !== null ? { 'x-vendor_j-api-key': key } : {}) },
-      body: JSON.stringify(payload),
+    sendJson(`${t.base('vendor_j')}${path}`, {
+      body: payload,
+      headers: keyHeader('x-vendor_j-api-key', key),
     });
   const get = (path: string, key: string | null = KEY): Promise<Response> =>
-    fetch(`${t.base('vendor_j')}${path}`, { headers: key !== null ? { 'x-vendor_j-api-key': key } : {} });
-
-  beforeAll(async () => {
-    t = await startTestSim();
-  });
-  afterAll(async () => {
-    await t.sim.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-  });
+    fetch(`${t.base('vendor_j')}${path}`, { headers: keyHeader('x-vendor_j-api-key', key) });
 
   it('refuses a wrong key with 400 API_KEY_INVALID and no key with 403 PERMISSION_DENIED', async () => {
     for (const send of [
@@ -144,17 +133,12 @@ describe('vendor_j simulator', () => {
   });
 
   it('makes a fresh take for every call and counts them per key and endpoint', async () => {
-    const ids = await Promise.all(
-      [1, 2, 3].map(async () => {
-        const answer = (await (
-          await post('/v1beta/models/j_model_1:generateContent', body())
-        ).json()) as InlineResponse;
-        return readTakeId(audioOf([answer]), 'pcm');
-      }),
-    );
-    expect(new Set(ids).size).toBe(3);
-    expect(await t.control.callCount('vendor_j', { key: KEY, endpoint: 'rest' })).toBe(3);
-    expect(await t.control.callCount('vendor_j', { key: 'other-key' })).toBe(0);
+    await expectFreshTakes(t, { vendor: 'vendor_j', key: KEY, endpoint: 'rest' }, async () => {
+      const answer = (await (
+        await post('/v1beta/models/j_model_1:generateContent', body())
+      ).json()) as InlineResponse;
+      return audioOf([answer]);
+    });
   });
 
   it('voices two speakers on the two newest models only', async () => {

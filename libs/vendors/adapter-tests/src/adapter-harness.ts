@@ -1,9 +1,25 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WordTiming } from '@router/contracts';
+import { RouterError, type ErrorCode, type SynthSettings, type WordTiming } from '@router/contracts';
 import { createLogger, Health } from '@router/observability';
-import { SimControl, startVendorSim, type Pacing, type RunningVendorSim } from '@router/vendor-sim';
-import type { SynthesisEvent } from '@router/vendors-core';
+import {
+  readTakeId,
+  SimControl,
+  startVendorSim,
+  type Pacing,
+  type RunningVendorSim,
+  type SimCodec,
+} from '@router/vendor-sim';
+import {
+  resolveSettings,
+  type AdapterOptions,
+  type ClientSettings,
+  type HttpVendorAdapter,
+  type SynthesisCall,
+  type SynthesisEvent,
+  type VendorDefinition,
+  type VendorId,
+} from '@router/vendors-core';
 
 /** One request as it reached the vendor, and how its answer ended for the adapter. */
 export interface RecordedRequest {
@@ -99,7 +115,7 @@ export interface AdapterSim {
 }
 
 /** The simulator in-process on a free port (5 ms to first audio, no pacing) with a recording proxy in front. */
-export async function startAdapterSim(pacing: Partial<Pacing> = {}): Promise<AdapterSim> {
+async function startAdapterSim(pacing: Partial<Pacing> = {}): Promise<AdapterSim> {
   const sim = await startVendorSim(
     { port: 0, host: '127.0.0.1', pacing: { ttfaMs: 5, factor: 0, ...pacing } },
     {
@@ -148,4 +164,272 @@ export async function collectFailure(
     return { error, audio: Buffer.concat(chunks) };
   }
   throw new Error('the take completed but was expected to fail');
+}
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/** The started simulator of a describe block (its hooks close it), plus what must close before it. */
+export interface SharedSim extends Omit<AdapterSim, 'close'> {
+  /** Closes `thing` after the block's tests, before the simulator. */
+  adopt<T extends Closable>(thing: T): T;
+}
+
+/**
+ * Starts the simulator and its recording proxy for the enclosing describe block: reset and emptied before
+ * each test, closed after all. What it returns reads through to the started one once `beforeAll` ran.
+ */
+export function useSharedSim(pacing: Partial<Pacing> = {}): SharedSim {
+  let started: AdapterSim | undefined;
+  const adopted: Closable[] = [];
+  const live = (): AdapterSim => {
+    if (!started) throw new Error('the simulator starts in beforeAll: use it inside a test or hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startAdapterSim(pacing);
+  });
+  afterAll(async () => {
+    await Promise.all(adopted.map((thing) => thing.close()));
+    await started?.close();
+  });
+  beforeEach(async () => {
+    await live().control.reset();
+    live().proxy.clear();
+  });
+  return {
+    get sim() {
+      return live().sim;
+    },
+    get control() {
+      return live().control;
+    },
+    get proxy() {
+      return live().proxy;
+    },
+    base: (vendor) => live().base(vendor),
+    adopt: (thing) => {
+      adopted.push(thing);
+      return thing;
+    },
+  };
+}
+
+export interface CallExtra {
+  readonly key?: string;
+  readonly signal?: AbortSignal;
+  readonly text?: string;
+}
+
+/** One vendor's adapter against the shared simulator: what its tests use. */
+export interface SuiteAccess<A extends HttpVendorAdapter> extends SharedSim {
+  readonly vendor: VendorId;
+  /** The org key every call sends unless told otherwise. */
+  readonly key: string;
+  /** The text every call speaks unless told otherwise. */
+  readonly text: string;
+  /** A base URL straight at the simulator: this suite's vendor's unless another is named. */
+  base(vendor?: string): string;
+  /** The adapter straight at the simulator. */
+  readonly direct: A;
+  /** The adapter through the recording proxy, for tests that read what was sent. */
+  readonly proxied: A;
+  /** The vendor's defaults with these client settings over them, resolved as the speech surface does. */
+  readonly settings: (client?: Partial<ClientSettings>) => SynthSettings;
+  /** A call of the suite text with the suite key, unless `extra` says otherwise. */
+  readonly call: (settings: SynthSettings, extra?: CallExtra) => SynthesisCall;
+  /** The take came from the vendor's one call with the suite key at `endpoint`: its audio carries that take id. */
+  expectRecordedTake(audio: Buffer, endpoint: string, codec?: SimCodec): Promise<void>;
+}
+
+/** The suite of `useAdapterSim`: its accessors, and the test shapes every vendor shares (see each below). */
+export interface AdapterSuite<A extends HttpVendorAdapter> extends SuiteAccess<A> {
+  readonly itRejectsWrongKey: (refusal: Refusal, answeredBy?: 'vendor' | 'gateway') => void;
+  readonly itPassesRefusalThrough: (what: string, settings: () => SynthSettings, refusal: Refusal) => void;
+  readonly itMapsHttpStatuses: (table: readonly (readonly [number, ErrorCode])[]) => void;
+  readonly itFailsOnErrorEvent: (fault: { readonly status: number; readonly message: string }) => void;
+  readonly itFailsOnCut: (title: string, afterBytes?: number) => void;
+  readonly itStopsUpstreamOnAbort: (reason?: Error) => void;
+}
+
+export interface AdapterSuiteOptions {
+  readonly key: string;
+  readonly text: string;
+  /** The client settings every test starts from; a function where they are known only once the sim runs. */
+  readonly defaults: ClientSettings | (() => ClientSettings);
+}
+
+/**
+ * Registers the hooks of a vendor adapter's integration tests (the shared simulator, a direct and a proxied
+ * adapter, reset before each test) and returns what the tests use, with the shared test shapes.
+ */
+export function useAdapterSim<A extends HttpVendorAdapter>(
+  definition: VendorDefinition,
+  make: (options: AdapterOptions) => A,
+  options: AdapterSuiteOptions,
+): AdapterSuite<A> {
+  const shared = useSharedSim();
+  const vendor = definition.id;
+  let adapters: { direct: A; proxied: A } | undefined;
+  const live = (): { direct: A; proxied: A } => {
+    if (!adapters) throw new Error('the adapters are made in beforeAll: use them inside a test or hook');
+    return adapters;
+  };
+  beforeAll(() => {
+    adapters = {
+      direct: shared.adopt(make({ baseUrl: shared.base(vendor) })),
+      proxied: shared.adopt(make({ baseUrl: shared.proxy.base(vendor) })),
+    };
+  });
+  const defaults = (): ClientSettings =>
+    typeof options.defaults === 'function' ? options.defaults() : options.defaults;
+  const suite: AdapterSuite<A> = {
+    get sim() {
+      return shared.sim;
+    },
+    get control() {
+      return shared.control;
+    },
+    get proxy() {
+      return shared.proxy;
+    },
+    base: (other = vendor) => shared.base(other),
+    adopt: (thing) => shared.adopt(thing),
+    vendor,
+    key: options.key,
+    text: options.text,
+    get direct() {
+      return live().direct;
+    },
+    get proxied() {
+      return live().proxied;
+    },
+    settings: (client = {}) => resolveSettings(definition, { ...defaults(), ...client }, 'speech'),
+    call: (settings, extra = {}) => ({
+      apiKey: extra.key ?? options.key,
+      settings,
+      text: extra.text ?? options.text,
+      signal: extra.signal ?? new AbortController().signal,
+    }),
+    expectRecordedTake: async (audio, endpoint, codec = 'pcm') => {
+      const [record] = await shared.control.calls(vendor, { key: options.key });
+      expect(record?.endpoint).toBe(endpoint);
+      expect(readTakeId(audio, codec)).toBe(record?.takeId);
+    },
+    itRejectsWrongKey: (refusal, answeredBy) => itRejectsWrongKey(suite, refusal, answeredBy),
+    itPassesRefusalThrough: (what, settings, refusal) =>
+      itPassesRefusalThrough(suite, what, settings, refusal),
+    itMapsHttpStatuses: (table) => itMapsHttpStatuses(suite, table),
+    itFailsOnErrorEvent: (fault) => itFailsOnErrorEvent(suite, fault),
+    itFailsOnCut: (title, afterBytes) => itFailsOnCut(suite, title, afterBytes),
+    itStopsUpstreamOnAbort: (reason) => itStopsUpstreamOnAbort(suite, reason),
+  };
+  return suite;
+}
+
+/** A refusal as the router passes it on: provider_rejected with the vendor's status and message. */
+export interface Refusal {
+  readonly providerStatus: number;
+  /** The exact text, or an asymmetric matcher (`expect.stringContaining(...)`). */
+  readonly message: unknown;
+}
+
+async function expectRefused(events: AsyncIterable<SynthesisEvent>, refusal: Refusal): Promise<void> {
+  const { error } = await collectFailure(events);
+  expect(error).toBeInstanceOf(RouterError);
+  expect(error).toMatchObject({ code: 'provider_rejected', ...refusal });
+}
+
+/**
+ * A wrong org key: its refusal reaches the caller as provider_rejected. `answeredBy` the gateway where one in
+ * front of the vendor refuses it with its own message.
+ */
+function itRejectsWrongKey<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
+  refusal: Refusal,
+  answeredBy: 'vendor' | 'gateway' = 'vendor',
+): void {
+  it(`reports a wrong key as provider_rejected ${refusal.providerStatus} with the ${answeredBy} message`, async () => {
+    await expectRefused(t.direct.synthesize(t.call(t.settings(), { key: 'bad-key' })), refusal);
+  });
+}
+
+/** Settings the vendor refuses (`what` names why): its status and message are passed through. */
+function itPassesRefusalThrough<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
+  what: string,
+  settings: () => SynthSettings,
+  refusal: Refusal,
+): void {
+  it(`passes the vendor message of a refusal through (${what})`, async () => {
+    await expectRefused(t.direct.synthesize(t.call(settings())), refusal);
+  });
+}
+
+/** Each HTTP status the vendor answers before any audio becomes this router error, with the vendor message. */
+function itMapsHttpStatuses<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
+  table: readonly (readonly [number, ErrorCode])[],
+): void {
+  it.each(table)('maps HTTP %i before the audio to %s with the vendor message', async (status, code) => {
+    await t.control.injectFault({ vendor: t.vendor, kind: 'error', status, message: `said ${status}` });
+    const { error, audio } = await collectFailure(t.direct.synthesize(t.call(t.settings())));
+    expect(audio.length).toBe(0);
+    expect(error).toMatchObject({ code, providerStatus: status, message: `said ${status}` });
+  });
+}
+
+/** An error event after some audio (SSE and the like) fails the take with the status and message it carries. */
+function itFailsOnErrorEvent<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
+  fault: { readonly status: number; readonly message: string },
+): void {
+  it('maps an error event after audio to the status and message it carries', async () => {
+    await t.control.injectFault({ vendor: t.vendor, kind: 'error', afterBytes: 4000, ...fault });
+    const { error, audio } = await collectFailure(t.direct.synthesize(t.call(t.settings())));
+    expect(audio.length).toBe(4000);
+    expect(error).toMatchObject({
+      code: 'provider_unavailable',
+      providerStatus: fault.status,
+      message: fault.message,
+    });
+  });
+}
+
+/** A connection cut mid-audio fails the take as provider_unavailable, after the audio that came before the cut. */
+function itFailsOnCut<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
+  title: string,
+  afterBytes = 5000,
+): void {
+  it(title, async () => {
+    await t.control.injectFault({ vendor: t.vendor, kind: 'cut', afterBytes });
+    const { error, audio } = await collectFailure(t.direct.synthesize(t.call(t.settings())));
+    expect(error).toMatchObject({ code: 'provider_unavailable' });
+    expect(audio.length).toBeGreaterThan(0);
+    expect(audio.length).toBeLessThanOrEqual(afterBytes);
+  });
+}
+
+/**
+ * Aborting after the first audio ends the take with the signal's reason and hangs up on the vendor (the
+ * proxy sees the client go before the answer was complete).
+ */
+function itStopsUpstreamOnAbort<A extends HttpVendorAdapter>(
+  t: SuiteAccess<A>,
+  reason: Error = new Error('interrupted'),
+): void {
+  it('stops the upstream call when the signal aborts mid-stream, ending with the signal reason', async () => {
+    await t.control.setPacing(t.vendor, { factor: 1 });
+    const abort = new AbortController();
+    let audioEvents = 0;
+    const run = (async () => {
+      for await (const event of t.proxied.synthesize(t.call(t.settings(), { signal: abort.signal }))) {
+        if (event.kind === 'audio' && ++audioEvents === 1) abort.abort(reason);
+      }
+    })();
+    await expect(run).rejects.toBe(reason);
+    expect(await t.proxy.last().outcome).toBe('client-gone');
+  });
 }

@@ -1,31 +1,21 @@
 import { VendorAAdapter } from '@router/vendor-a';
 import { VendorCAdapter } from '@router/vendor-c';
-import { startAdapterSim, type AdapterSim } from './adapter-harness';
+import { useSharedSim } from './adapter-harness';
 
 const KEY = 'stored-org-key';
 
 describe('stored settings read from the simulated vendors', () => {
-  let t: AdapterSim;
+  const t = useSharedSim();
   let vendorC: VendorCAdapter;
   let vendorA: VendorAAdapter;
   let voice: string;
   const call = (key = KEY) => ({ apiKey: key, signal: new AbortController().signal });
 
   beforeAll(async () => {
-    t = await startAdapterSim();
-    vendorC = new VendorCAdapter({ baseUrl: t.proxy.base('vendor_c') });
-    vendorA = new VendorAAdapter({ baseUrl: t.proxy.base('vendor_a') });
+    vendorC = t.adopt(new VendorCAdapter({ baseUrl: t.proxy.base('vendor_c') }));
+    vendorA = t.adopt(new VendorAAdapter({ baseUrl: t.proxy.base('vendor_a') }));
     const listed = await fetch(`${t.base('vendor_c')}/v1/voices`, { headers: { 'vendor_c-api-key': KEY } });
     voice = ((await listed.json()) as { voices: { voice_id: string }[] }).voices[0]?.voice_id ?? '';
-  });
-  afterAll(async () => {
-    await vendorC.close();
-    await vendorA.close();
-    await t.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-    t.proxy.clear();
   });
 
   it("vendor_c: reads a voice's stored settings with the org's key, and sees a change", async () => {

@@ -1,8 +1,6 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
 import { vendorC, VendorCAdapter } from '@router/vendor-c';
-import { parseMp3, parseWav, readTakeId, sampleCount, spokenMs } from '@router/vendor-sim';
-import { resolveSettings, type ClientSettings } from '@router/vendors-core';
-import { collect, collectFailure, startAdapterSim, type AdapterSim } from './adapter-harness';
+import { parseMp3, parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
+import { collect, useAdapterSim } from './adapter-harness';
 
 const KEY = 'c-org-key';
 const TEXT = 'Hello there, how are you doing today?';
@@ -10,43 +8,29 @@ const TEXT = 'Hello there, how are you doing today?';
 const MS_PER_CHAR = 60;
 
 describe('vendor_c adapter against the simulated vendor', () => {
-  let t: AdapterSim;
-  let direct: VendorCAdapter;
-  let proxied: VendorCAdapter;
   let voice: string;
-  const settings = (client: Partial<ClientSettings> = {}): SynthSettings =>
-    resolveSettings(
-      vendorC,
-      { model: 'c_model_3', voice, language: 'en', format: 'mp3', sampleRate: 44100, options: {}, ...client },
-      'speech',
-    );
-  const call = (s: SynthSettings, extra: { key?: string; signal?: AbortSignal; text?: string } = {}) => ({
-    apiKey: extra.key ?? KEY,
-    settings: s,
-    text: extra.text ?? TEXT,
-    signal: extra.signal ?? new AbortController().signal,
+  const t = useAdapterSim(vendorC, (o) => new VendorCAdapter(o), {
+    key: KEY,
+    text: TEXT,
+    defaults: () => ({
+      model: 'c_model_3',
+      voice,
+      language: 'en',
+      format: 'mp3',
+      sampleRate: 44100,
+      options: {},
+    }),
   });
+  const { settings, call } = t;
 
   beforeAll(async () => {
-    t = await startAdapterSim();
-    direct = new VendorCAdapter({ baseUrl: t.base('vendor_c') });
-    proxied = new VendorCAdapter({ baseUrl: t.proxy.base('vendor_c') });
-    const listed = await fetch(`${t.base('vendor_c')}/v1/voices`, { headers: { 'vendor_c-api-key': KEY } });
+    const listed = await fetch(`${t.base()}/v1/voices`, { headers: { 'vendor_c-api-key': KEY } });
     const { voices } = (await listed.json()) as { voices: { voice_id: string; category: string }[] };
     voice = voices.find((v) => v.category === 'premade')?.voice_id ?? '';
   });
-  afterAll(async () => {
-    await direct.close();
-    await proxied.close();
-    await t.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-    t.proxy.clear();
-  });
 
   it('streams mp3 with timestamps by default: audio chunks as they come, then words covering the text', async () => {
-    const take = await collect(proxied.synthesize(call(settings())));
+    const take = await collect(t.proxied.synthesize(call(settings())));
 
     expect(take.chunks.length).toBeGreaterThan(3);
     const mp3 = parseMp3(take.audio);
@@ -63,9 +47,7 @@ describe('vendor_c adapter against the simulated vendor', () => {
       language_code: 'en',
       apply_text_normalization: 'auto',
     });
-    const [record] = await t.control.calls('vendor_c', { key: KEY });
-    expect(record?.endpoint).toBe('tts-stream-with-timestamps');
-    expect(readTakeId(take.audio, 'mp3')).toBe(record?.takeId);
+    await t.expectRecordedTake(take.audio, 'tts-stream-with-timestamps', 'mp3');
 
     const expected = [...TEXT.matchAll(/\p{L}+/gu)].map((m) => ({
       start: m.index,
@@ -102,7 +84,7 @@ describe('vendor_c adapter against the simulated vendor', () => {
         pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'dict1', version_id: 'v1' }],
       },
     });
-    const take = await collect(proxied.synthesize(call(s)));
+    const take = await collect(t.proxied.synthesize(call(s)));
 
     expect(take.words).toBeNull();
     expect(take.chunks.length).toBeGreaterThan(3);
@@ -127,17 +109,17 @@ describe('vendor_c adapter against the simulated vendor', () => {
     ['mulaw', 'ulaw_8000'],
     ['alaw', 'alaw_8000'],
   ])('asks for %s as %s and gets one byte per sample', async (format, token) => {
-    const take = await collect(proxied.synthesize(call(settings({ format, sampleRate: 8000 }))));
+    const take = await collect(t.proxied.synthesize(call(settings({ format, sampleRate: 8000 }))));
     expect(t.proxy.last().path).toContain(`output_format=${token}`);
     expect(take.audio.length).toBe(sampleCount(spokenMs(TEXT), 8000));
   });
 
   it('names the mp3 bitrate of each rate in output_format, and passes WAV through with its header', async () => {
-    await collect(proxied.synthesize(call(settings({ sampleRate: 22050 }))));
+    await collect(t.proxied.synthesize(call(settings({ sampleRate: 22050 }))));
     expect(t.proxy.last().path).toContain('output_format=mp3_22050_32');
-    await collect(proxied.synthesize(call(settings({ options: { bitrate: '64k' } }))));
+    await collect(t.proxied.synthesize(call(settings({ options: { bitrate: '64k' } }))));
     expect(t.proxy.last().path).toContain('output_format=mp3_44100_64');
-    const wav = await collect(proxied.synthesize(call(settings({ format: 'wav', sampleRate: 48000 }))));
+    const wav = await collect(t.proxied.synthesize(call(settings({ format: 'wav', sampleRate: 48000 }))));
     expect(t.proxy.last().path).toContain('output_format=wav_48000');
     expect(parseWav(wav.audio)).toMatchObject({ sampleRate: 48000, bitsPerSample: 16 });
   });
@@ -149,7 +131,7 @@ describe('vendor_c adapter against the simulated vendor', () => {
       sampleRate: 24000,
       options: { voice_settings: { stability: 0.5 } },
     });
-    const take = await collect(proxied.synthesize(call(s)));
+    const take = await collect(t.proxied.synthesize(call(s)));
     const sent = t.proxy.last();
     expect(sent.path).toBe(
       '/v1/text-to-dialogue/stream/with-timestamps?output_format=pcm_24000&enable_logging=true',
@@ -164,39 +146,21 @@ describe('vendor_c adapter against the simulated vendor', () => {
     expect(take.words).toHaveLength(7);
   });
 
-  it('reports a wrong key as provider_rejected with the vendor status and message', async () => {
-    const { error } = await collectFailure(direct.synthesize(call(settings(), { key: 'bad-key' })));
-    expect(error).toBeInstanceOf(RouterError);
-    expect(error).toMatchObject({
-      code: 'provider_rejected',
-      providerStatus: 400,
-      message: 'Invalid API key',
-    });
+  t.itRejectsWrongKey({ providerStatus: 400, message: 'Invalid API key' });
+  t.itPassesRefusalThrough('an unknown voice', () => settings({ voice: 'nosuchvoice' }), {
+    providerStatus: 400,
+    message: 'A voice for the voice_id nosuchvoice was not found.',
   });
-
-  it('passes an unknown voice refusal through', async () => {
-    const { error } = await collectFailure(direct.synthesize(call(settings({ voice: 'nosuchvoice' }))));
-    expect(error).toMatchObject({
-      code: 'provider_rejected',
-      providerStatus: 400,
-      message: 'A voice for the voice_id nosuchvoice was not found.',
-    });
-  });
-
-  it.each([
+  t.itMapsHttpStatuses([
     [429, 'provider_rate_limited'],
     [500, 'provider_unavailable'],
-  ])('maps HTTP %i to %s with the vendor message', async (status, code) => {
-    await t.control.injectFault({ vendor: 'vendor_c', kind: 'error', status, message: `said ${status}` });
-    const { error } = await collectFailure(direct.synthesize(call(settings())));
-    expect(error).toMatchObject({ code, providerStatus: status, message: `said ${status}` });
-  });
+  ]);
 
   it.each([true, false])(
     'throws provider_unavailable when the stream is cut (sync_alignment %s), without words',
     async (sync) => {
       await t.control.injectFault({ vendor: 'vendor_c', kind: 'cut', afterBytes: 3000 });
-      const events = direct.synthesize(
+      const events = t.direct.synthesize(
         call(settings({ format: 'pcm', sampleRate: 16000, options: { sync_alignment: sync } })),
       );
       let words = false;
@@ -208,17 +172,5 @@ describe('vendor_c adapter against the simulated vendor', () => {
     },
   );
 
-  it('stops the upstream call when the signal aborts mid-stream', async () => {
-    await t.control.setPacing('vendor_c', { factor: 1 });
-    const abort = new AbortController();
-    const reason = new Error('interrupted');
-    let audioEvents = 0;
-    const run = (async () => {
-      for await (const event of proxied.synthesize(call(settings(), { signal: abort.signal }))) {
-        if (event.kind === 'audio' && ++audioEvents === 1) abort.abort(reason);
-      }
-    })();
-    await expect(run).rejects.toBe(reason);
-    expect(await t.proxy.last().outcome).toBe('client-gone');
-  });
+  t.itStopsUpstreamOnAbort();
 });

@@ -7,20 +7,16 @@ import { VendorEAdapter } from '@router/vendor-e';
 import { VendorFAdapter } from '@router/vendor-f';
 import { VendorGAdapter } from '@router/vendor-g';
 import type { HttpVendorAdapter, Voice, VoiceListRequest } from '@router/vendors-core';
-import { startAdapterSim, type AdapterSim } from './adapter-harness';
+import { useSharedSim } from './adapter-harness';
 
 const KEY = 'voices-org-key';
 
 type Lister = HttpVendorAdapter & { listVoices(request: VoiceListRequest): Promise<Voice[]> };
 
 describe('listVoices of vendor_a … vendor_g against the simulated vendors', () => {
-  let t: AdapterSim;
-  const adapters: Lister[] = [];
-  const proxied = <A extends Lister>(make: (o: { baseUrl: string }) => A, vendor: string): A => {
-    const adapter = make({ baseUrl: t.proxy.base(vendor) });
-    adapters.push(adapter);
-    return adapter;
-  };
+  const t = useSharedSim();
+  const proxied = <A extends Lister>(make: (o: { baseUrl: string }) => A, vendor: string): A =>
+    t.adopt(make({ baseUrl: t.proxy.base(vendor) }));
   const list = (adapter: Lister, extra: { key?: string; model?: string; signal?: AbortSignal } = {}) =>
     adapter.listVoices({
       apiKey: extra.key ?? KEY,
@@ -31,18 +27,6 @@ describe('listVoices of vendor_a … vendor_g against the simulated vendors', ()
   const reads = (): string[] => t.proxy.requests.map((r) => `${r.method} ${r.path.replace(/\?.*$/, '')}`);
   const raw = async <T>(vendor: string, path: string, headers: Record<string, string>): Promise<T> =>
     (await (await fetch(`${t.base(vendor)}${path}`, { headers })).json()) as T;
-
-  beforeAll(async () => {
-    t = await startAdapterSim();
-  });
-  afterAll(async () => {
-    await Promise.all(adapters.map((a) => a.close()));
-    await t.close();
-  });
-  beforeEach(async () => {
-    await t.control.reset();
-    t.proxy.clear();
-  });
 
   it.each([
     ['vendor_a', (o: { baseUrl: string }) => new VendorAAdapter(o), 48],

@@ -1,21 +1,12 @@
+import { SPEC_MODEL_FIELDS, SPEC_PROVIDER_FIELDS } from '@router/testing';
 import { toCatalogueResponse, toPublicOption, toPublicProvider } from './public-view';
 import { testVendor } from './test-vendor.fixture';
 
 describe('toPublicProvider', () => {
   it('carries exactly the spec fields, in the spec order', () => {
     const provider = toPublicProvider(testVendor());
-    expect(Object.keys(provider)).toEqual([
-      'id',
-      'name',
-      'docs_url',
-      'formats',
-      'models',
-      'options',
-      'sample_rates',
-      'speech_sample_rates',
-      'speed',
-    ]);
-    expect(Object.keys(provider.models[0])).toEqual(['id', 'languages', 'voices', 'voices_url']);
+    expect(Object.keys(provider)).toEqual(SPEC_PROVIDER_FIELDS);
+    expect(Object.keys(provider.models[0])).toEqual(SPEC_MODEL_FIELDS);
   });
 
   it('leaves out extra fields smuggled into the catalogue objects', () => {

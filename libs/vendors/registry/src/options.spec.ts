@@ -1,3 +1,4 @@
+import { SPEC_OPTION_FIELDS } from '@router/testing';
 import type { VendorId } from '@router/vendors-core';
 import { getVendor, VENDORS } from './vendors.registry';
 
@@ -92,18 +93,6 @@ const ROWS: Row[] = [
   row('vendor_j', 'speaker', 'string', true, null, null, null, null),
 ];
 
-const OPTION_FIELDS = [
-  'name',
-  'type',
-  'default',
-  'nullable',
-  'min',
-  'max',
-  'values',
-  'models',
-  'description',
-];
-
 describe('options table', () => {
   it.each(VENDORS.map((v) => [v.id]))('%s has exactly the options of the table, in its order', (id) => {
     const expected = ROWS.filter((r) => r.vendor === id).map((r) => r.name);
@@ -126,7 +115,7 @@ describe('options table', () => {
   it('every Option has exactly the spec field set', () => {
     for (const vendor of VENDORS) {
       for (const option of vendor.catalogue.options) {
-        expect(Object.keys(option).sort()).toEqual([...OPTION_FIELDS].sort());
+        expect(Object.keys(option).sort()).toEqual([...SPEC_OPTION_FIELDS].sort());
       }
     }
   });

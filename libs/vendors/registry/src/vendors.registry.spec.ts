@@ -1,4 +1,10 @@
 import Ajv from 'ajv';
+import {
+  SPEC_MODEL_FIELDS,
+  SPEC_OPTION_FIELDS,
+  SPEC_PROVIDER_FIELDS,
+  SPEC_VENDOR_TOKENS,
+} from '@router/testing';
 import { checkVendorDefinition } from '@router/vendors-core';
 import {
   catalogueResponse,
@@ -9,18 +15,7 @@ import {
   VENDORS,
 } from './vendors.registry';
 
-const TOKENS = [
-  'vendor_a',
-  'vendor_b',
-  'vendor_c',
-  'vendor_d',
-  'vendor_e',
-  'vendor_f',
-  'vendor_g',
-  'vendor_h',
-  'vendor_i',
-  'vendor_j',
-];
+const TOKENS = [...SPEC_VENDOR_TOKENS];
 
 /** The spec's Provider / Model / Option tables as a closed JSON schema: every field required, no others. */
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
@@ -34,17 +29,7 @@ const CATALOGUE_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'id',
-          'name',
-          'docs_url',
-          'formats',
-          'models',
-          'options',
-          'sample_rates',
-          'speech_sample_rates',
-          'speed',
-        ],
+        required: [...SPEC_PROVIDER_FIELDS],
         properties: {
           id: { type: 'string', enum: TOKENS },
           name: { type: 'string', minLength: 1 },
@@ -61,7 +46,7 @@ const CATALOGUE_SCHEMA = {
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['id', 'languages', 'voices', 'voices_url'],
+              required: [...SPEC_MODEL_FIELDS],
               properties: {
                 id: { type: 'string', pattern: '^[a-j]_model_[0-9]+$' },
                 languages: { type: 'array', items: { type: 'string', minLength: 1 } },
@@ -75,17 +60,7 @@ const CATALOGUE_SCHEMA = {
             items: {
               type: 'object',
               additionalProperties: false,
-              required: [
-                'name',
-                'type',
-                'default',
-                'nullable',
-                'min',
-                'max',
-                'values',
-                'models',
-                'description',
-              ],
+              required: [...SPEC_OPTION_FIELDS],
               properties: {
                 name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
                 type: { enum: ['number', 'string', 'integer', 'boolean', 'object', 'array'] },
@@ -195,36 +170,14 @@ describe('catalogueResponse (GET /v1/models)', () => {
   });
 
   it('every Provider has exactly the spec field set', () => {
-    const fields = [
-      'id',
-      'name',
-      'docs_url',
-      'formats',
-      'models',
-      'options',
-      'sample_rates',
-      'speech_sample_rates',
-      'speed',
-    ];
-    for (const provider of body.providers) expect(Object.keys(provider)).toEqual(fields);
+    for (const provider of body.providers) expect(Object.keys(provider)).toEqual(SPEC_PROVIDER_FIELDS);
   });
 
   it('every Model and Option has exactly the spec field set', () => {
     for (const provider of body.providers) {
-      for (const model of provider.models)
-        expect(Object.keys(model)).toEqual(['id', 'languages', 'voices', 'voices_url']);
+      for (const model of provider.models) expect(Object.keys(model)).toEqual(SPEC_MODEL_FIELDS);
       for (const option of provider.options) {
-        expect(Object.keys(option)).toEqual([
-          'name',
-          'type',
-          'default',
-          'nullable',
-          'min',
-          'max',
-          'values',
-          'models',
-          'description',
-        ]);
+        expect(Object.keys(option)).toEqual(SPEC_OPTION_FIELDS);
       }
     }
   });

@@ -2,60 +2,64 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FaultSpec } from '../faults';
 import type { Pacing } from '../pacing';
 import type { PlayOutcome } from '../play-take';
+import type { BegunTake } from '../sim-vendor';
 import { sleep } from '../sleep';
 import type { HttpExchange } from './http-exchange';
 
 export interface OneShotReply {
-  readonly status: number;
-  readonly contentType: string;
-  readonly body: Buffer;
+  /** The whole answer; the take's own bytes where absent. */
+  readonly body?: Buffer;
+  /** The take's own content type where absent. */
+  readonly contentType?: string;
   readonly headers?: OutgoingHttpHeaders;
+  /** The vendor's own error answer to an injected error. */
+  readonly sendError: (fault: FaultSpec) => void;
 }
 
 /**
- * Answers a one-shot synthesis (the whole take in one body) after the time the vendor would need to make it
- * (`ttfaMs` + `factor` × the take's length), applying an injected fault: an error or a cut before any byte,
- * a stall before the response, or after `afterBytes` of the body a stall or a cut (an error cannot follow
- * bytes already sent, so it becomes a cut there).
+ * Answers a one-shot synthesis (the whole take in one 200 body) after the time the vendor would need to make
+ * it (`ttfaMs` + `factor` × the take's length), applying an injected fault: an error or a cut before any
+ * byte, a stall before the response, or after `afterBytes` of the body a stall or a cut (an error cannot
+ * follow bytes already sent, so it becomes a cut there).
  */
 export async function playOneShot(
   exchange: HttpExchange,
-  reply: OneShotReply,
-  durationMs: number,
+  { take, fault }: BegunTake,
   pacing: Pacing,
-  fault: FaultSpec | undefined,
-  sendError: (fault: FaultSpec) => void,
+  reply: OneShotReply,
 ): Promise<PlayOutcome> {
   const { signal } = exchange;
+  const body = reply.body ?? take.bytes;
+  const contentType = reply.contentType ?? take.contentType;
   const after = fault?.afterBytes ?? 0;
   if (fault?.kind === 'stall' && after === 0) {
     if (!(await sleep(fault.stallMs ?? Infinity, signal))) return 'gone';
   }
-  if (!(await sleep(pacing.ttfaMs + pacing.factor * durationMs, signal))) return 'gone';
+  if (!(await sleep(pacing.ttfaMs + pacing.factor * take.durationMs, signal))) return 'gone';
   if (fault && after === 0 && fault.kind !== 'stall') {
     if (fault.kind === 'error') {
-      sendError(fault);
+      reply.sendError(fault);
       return 'failed';
     }
     exchange.destroy();
     return 'cut';
   }
-  if (!fault || after === 0 || after >= reply.body.length) {
-    exchange.send(reply.status, reply.contentType, reply.body, reply.headers);
+  if (!fault || after === 0 || after >= body.length) {
+    exchange.send(200, contentType, body, reply.headers);
     return 'done';
   }
-  exchange.res.writeHead(reply.status, {
+  exchange.res.writeHead(200, {
     ...reply.headers,
-    'content-type': reply.contentType,
-    'content-length': reply.body.length,
+    'content-type': contentType,
+    'content-length': body.length,
   });
-  await exchange.write(reply.body.subarray(0, after));
+  await exchange.write(body.subarray(0, after));
   if (fault.kind !== 'stall') {
     exchange.destroy();
     return 'cut';
   }
   if (!(await sleep(fault.stallMs ?? Infinity, signal))) return 'gone';
-  await exchange.write(reply.body.subarray(after));
+  await exchange.write(body.subarray(after));
   exchange.end();
   return 'done';
 }
