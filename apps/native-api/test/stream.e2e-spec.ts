@@ -165,6 +165,7 @@ async function sayOverStream(
 }
 
 const unique = () => randomUUID().slice(0, 8);
+const catalogue = new RouterClient({ baseUrl: gw }).models();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
@@ -176,8 +177,18 @@ describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
       const text = `Hello from the stream ${unique()}. A second sentence follows here. And the third one ends it.`;
 
       const first = await sayOverStream(org.client, settings, text);
-      expect(first.session.settings?.model).toBe(settings.model);
       expect(first.events[0]).toMatchObject({ type: 'ready', settings: { model: settings.model } });
+      // The settings as resolved: every field, as the client types them.
+      const ready = first.session.settings!;
+      const provider = (await catalogue).providers.find((p) => p.id === vendor)!;
+      expect(Object.keys(ready).sort()).toEqual(
+        ['language', 'model', 'options', 'response_format', 'sample_rate', 'speed', 'voice'].sort(),
+      );
+      expect(ready).toMatchObject({ model: settings.model, voice: settings.voice, response_format: 'pcm' });
+      expect(provider.sample_rates).toContain(ready.sample_rate);
+      if (provider.speed === null) expect(ready.speed).toBeNull();
+      const optionNames = new Set(provider.options.map((o) => o.name));
+      expect(Object.keys(ready.options).filter((name) => !optionNames.has(name))).toEqual([]);
       expect(first.sentences.map((s) => [s.index, s.cached, s.end?.bytes, s.end?.interrupted])).toEqual(
         first.sentences.map((s, i) => [i, false, s.audio.length, false]),
       );
@@ -284,6 +295,51 @@ describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
       [sentence, false],
     ]);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
+  });
+
+  it('gives a slow reader every byte in order: the client pauses and resumes the socket past its buffer', async () => {
+    const org = await orgFor('vendor_a', 'slow');
+    const settings = streamSettings(await SETTINGS['vendor_a'](org.vendorKey));
+    const text = [1, 2, 3, 4].map((n) => `Slow reader sentence number ${n} ${unique()}.`).join(' ');
+    const fast = await sayOverStream(org.client, settings, text);
+    expect(fast.sentences.map((s) => s.cached)).toEqual([false, false, false, false]);
+
+    // A 1 KiB buffer and a reader that dawdles on every frame: the client stops and restarts reading the
+    // socket many times while the router sends the reply again, from the cache. (No call waits for an answer
+    // until the last sentence: while one does, the client keeps reading.)
+    let pauses = 0;
+    class CountingPauses extends WebSocket {
+      override pause(): void {
+        pauses += 1;
+        super.pause();
+      }
+    }
+    const client = new RouterClient({ baseUrl: gw, apiKey: org.key, WebSocket: CountingPauses });
+    const events: StreamEvent[] = [];
+    const session = await client.stream(settings, { maxBufferedBytes: 1024, onEvent: (e) => events.push(e) });
+    const sentences = session.sentences();
+    const slowly = async () => {
+      const sentence = await nextSentence(sentences);
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of sentence.audio) {
+        chunks.push(chunk);
+        await sleep(5);
+      }
+      return { audio: Buffer.concat(chunks), end: await sentence.end() };
+    };
+    sendDeltas(session, text);
+    const heard = [await slowly(), await slowly(), await slowly()];
+    expect(pauses).toBeGreaterThan(0);
+    const closing = session.close();
+    heard.push(await slowly());
+    expect(await closing).toMatchObject({ code: 1000 });
+    expect((await sentences.next()).done).toBe(true);
+    expectFramed(events);
+    expect(heard.map((s) => [s.audio.length, s.end.interrupted])).toEqual(
+      fast.sentences.map((s) => [s.end?.bytes, false]),
+    );
+    heard.forEach((s, i) => expect(s.audio.equals(fast.sentences[i].audio)).toBe(true));
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(4);
   });
 
   it("follows a change of a vendor_c voice's stored settings on a connection that stays open", async () => {

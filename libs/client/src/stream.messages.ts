@@ -32,7 +32,10 @@ export interface ResolvedStreamSettings {
   /** Null where none was given and the vendor has no default. */
   language: string | null;
   response_format: AudioFormat;
-  /** Null for a vendor without a top-level speed (vendor_c, vendor_j). */
+  /**
+   * Null where no speed is sent: a vendor without a top-level speed (vendor_c, vendor_j), or one whose
+   * speed is optional and was left out (vendor_i).
+   */
   speed: number | null;
   sample_rate: SampleRate;
   /** Every option of the vendor by its catalogue name, defaults filled in (null where it has none). */
