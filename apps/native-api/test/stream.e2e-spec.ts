@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import WebSocket from 'ws';
 import {
+  type Catalogue,
   type ProviderId,
   RouterApiError,
   RouterClient,
@@ -156,6 +157,7 @@ async function sayOverStream(
 ): Promise<{ session: StreamSession; events: StreamEvent[]; sentences: Heard[] }> {
   const { session, events, sentences } = await converse(client, settings);
   const heard = hearAll(sentences);
+  heard.catch(() => undefined); // awaited below, unless the close already failed the test
   sendDeltas(session, text);
   expect(await session.close()).toMatchObject({ code: 1000 });
   expect(await session.closed).toMatchObject({ code: 1000 });
@@ -165,10 +167,14 @@ async function sayOverStream(
 }
 
 const unique = () => randomUUID().slice(0, 8);
-const catalogue = new RouterClient({ baseUrl: gw }).models();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
+  let catalogue: Catalogue;
+  beforeAll(async () => {
+    catalogue = await new RouterClient({ baseUrl: gw }).models();
+  });
+
   it.each(Object.keys(SETTINGS) as ProviderId[])(
     '%s: a reply streamed as token-sized deltas plays in order, then wholly from the cache with identical bytes',
     async (vendor) => {
@@ -180,7 +186,7 @@ describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
       expect(first.events[0]).toMatchObject({ type: 'ready', settings: { model: settings.model } });
       // The settings as resolved: every field, as the client types them.
       const ready = first.session.settings!;
-      const provider = (await catalogue).providers.find((p) => p.id === vendor)!;
+      const provider = catalogue.providers.find((p) => p.id === vendor)!;
       expect(Object.keys(ready).sort()).toEqual(
         ['language', 'model', 'options', 'response_format', 'sample_rate', 'speed', 'voice'].sort(),
       );
