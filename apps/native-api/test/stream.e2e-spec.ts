@@ -1,164 +1,202 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import WebSocket from 'ws';
-import type { ProviderId } from '@router/client';
-import { call, createOrgWithKey, readE2eStack } from '@router/testing';
+import {
+  type Catalogue,
+  type ProviderId,
+  RouterApiError,
+  RouterClient,
+  type Sentence,
+  type SentenceEnd,
+  type StreamEvent,
+  StreamClosedError,
+  type StreamSession,
+  type StreamSettings,
+  type WordTiming,
+} from '@router/client';
+import { createOrgClient, readE2eStack } from '@router/testing';
 import { findTakeIds, SimControl } from '@router/vendor-sim';
 import { vendorSettings } from './vendor-settings.fixture';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
-const wsUrl = `${gw.replace(/^http/, 'ws')}/v1/stream`;
 const sim = new SimControl(stack.simUrl);
 const SETTINGS = vendorSettings(stack);
 /** The speech body's own fields; anything else is a vendor option, which /v1/stream takes in `options`. */
 const BODY_FIELDS = new Set(['model', 'voice', 'language', 'response_format', 'speed', 'sample_rate']);
 
-type Message = Record<string, any>;
-
-interface Sentence {
+/** What a test heard of one sentence, read through the client to its end. */
+interface Heard {
   index: number;
   text: string;
   cached: boolean;
   audio: Buffer;
-  words?: Message[];
-  end?: Message;
-  error?: Message;
+  words: WordTiming[] | null;
+  end: SentenceEnd | null;
+  error: RouterApiError | null;
 }
 
-/** A /v1/stream connection for a test: every message in order, sentences assembled from their frames. */
-class StreamConnection {
-  readonly messages: Message[] = [];
-  readonly sentences: Sentence[] = [];
-  closed: { code: number } | null = null;
-  private readonly waiters: Array<() => void> = [];
+/** A session under test: every event the router sent, in order, and its sentences as the client assembles them. */
+interface Conversation {
+  session: StreamSession;
+  events: StreamEvent[];
+  sentences: AsyncIterator<Sentence>;
+}
 
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) {
-        const current = this.sentences.at(-1);
-        if (!current || current.end || current.error) throw new Error('audio outside a sentence');
-        current.audio = Buffer.concat([current.audio, data]);
-      } else {
-        const message = JSON.parse(data.toString('utf8')) as Message;
-        this.messages.push(message);
-        if (message.type === 'sentence_start') {
-          this.sentences.push({
-            index: message.sentence,
-            text: message.text,
-            cached: message.cached,
-            audio: Buffer.alloc(0),
-          });
-        }
-        const sentence = this.sentences.find((s) => s.index === message.sentence);
-        if (sentence && message.type === 'words') sentence.words = message.words;
-        if (sentence && message.type === 'sentence_end') sentence.end = message;
-        if (sentence && message.type === 'error') sentence.error = message;
-      }
-      this.waiters.splice(0).forEach((wake) => wake());
-    });
-    ws.on('close', (code) => {
-      this.closed = { code };
-      this.waiters.splice(0).forEach((wake) => wake());
-    });
+/** The stream's settings for a speech body: vendor options move into `options`. */
+function streamSettings(body: object): StreamSettings {
+  const settings: Record<string, unknown> = {};
+  const options: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (BODY_FIELDS.has(name)) settings[name] = value;
+    else options[name] = value;
   }
+  return { ...settings, options } as StreamSettings;
+}
 
-  static open(key: string, url = wsUrl): Promise<StreamConnection> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}` } });
-      const connection = new StreamConnection(ws);
-      ws.once('open', () => resolve(connection));
-      ws.once('unexpected-response', (_req, res) =>
-        reject(new Error(`handshake answered ${res.statusCode}`)),
-      );
-      ws.once('error', reject);
-    });
+async function orgFor(
+  vendor: ProviderId,
+  name: string,
+): Promise<{ key: string; vendorKey: string; client: RouterClient }> {
+  const org = createOrgClient(stack, `${name}-${vendor}`);
+  const vendorKey = `vk-${name}-${randomUUID()}`;
+  expect((await org.client.providerKeys.put(vendor, vendorKey)).provider).toBe(vendor);
+  return { key: org.key, vendorKey, client: org.client };
+}
+
+async function converse(client: RouterClient, settings: StreamSettings): Promise<Conversation> {
+  const events: StreamEvent[] = [];
+  const session = await client.stream(settings, { onEvent: (event) => events.push(event) });
+  return { session, events, sentences: session.sentences() };
+}
+
+/** Sends a text in token-sized deltas, as an LLM streams it. */
+function sendDeltas(session: StreamSession, text: string, size = 3): void {
+  for (let i = 0; i < text.length; i += size) session.send(text.slice(i, i + size));
+}
+
+async function nextSentence(sentences: AsyncIterator<Sentence>): Promise<Sentence> {
+  const next = await sentences.next();
+  if (next.done) throw new Error('the session ended before the sentence came');
+  return next.value;
+}
+
+/** Reads a sentence to its end: its audio, words and end, or the error it failed with. */
+async function hear(sentence: Sentence): Promise<Heard> {
+  const heard: Heard = {
+    index: sentence.index,
+    text: sentence.text,
+    cached: sentence.cached,
+    audio: Buffer.alloc(0),
+    words: null,
+    end: null,
+    error: null,
+  };
+  try {
+    for await (const chunk of sentence.audio) heard.audio = Buffer.concat([heard.audio, chunk]);
+    heard.words = await sentence.words();
+    heard.end = await sentence.end();
+  } catch (error) {
+    if (!(error instanceof RouterApiError)) throw error;
+    heard.error = error;
   }
+  return heard;
+}
 
-  send(message: Message): void {
-    this.ws.send(JSON.stringify(message));
+async function hearAll(sentences: AsyncIterator<Sentence>): Promise<Heard[]> {
+  const heard: Heard[] = [];
+  for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
+    heard.push(await hear(next.value));
   }
+  return heard;
+}
 
-  /** Sends a text in token-sized deltas, as an LLM streams it. */
-  sendDeltas(text: string, size = 3): void {
-    for (let i = 0; i < text.length; i += size) this.send({ type: 'text', text: text.slice(i, i + size) });
-  }
-
-  async waitFor(test: (c: StreamConnection) => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!test(this)) {
-      if (this.closed && !test(this))
-        throw new Error(`closed (${this.closed.code}) while waiting for ${what}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(this.messages)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+/**
+ * The protocol's framing, checked on what the router sent: sentences never interleave, every binary frame
+ * and `words` message belongs to the sentence open at the time, and a sentence ends with its
+ * `sentence_end`, an `error` naming it, or the `interrupted` that cut it off.
+ */
+function expectFramed(events: readonly StreamEvent[]): void {
+  let open: number | null = null;
+  const broken: string[] = [];
+  for (const [at, event] of events.entries()) {
+    const where = `event ${at} (${event.type})`;
+    switch (event.type) {
+      case 'sentence_start':
+        if (open !== null) broken.push(`${where}: sentence ${open} had not ended`);
+        open = event.sentence;
+        break;
+      case 'audio':
+      case 'words':
+        if (open === null || event.sentence !== open) broken.push(`${where} outside its sentence`);
+        break;
+      case 'sentence_end':
+        if (event.sentence !== open) broken.push(`${where} for a sentence not open`);
+        open = null;
+        break;
+      case 'error':
+        if (event.sentence !== undefined && event.sentence === open) open = null;
+        break;
+      case 'interrupted':
+        open = null;
+        break;
+      default:
+        break;
     }
   }
-
-  message(type: string): Message | undefined {
-    return this.messages.find((m) => m.type === type);
-  }
-
-  kill(): void {
-    this.ws.terminate();
-  }
-
-  close(): void {
-    this.ws.close();
-  }
+  expect(broken).toEqual([]);
 }
 
-/** The stream's settings message for a speech body: vendor options move into `options`. */
-function settingsMessage(body: object): Message {
-  const message: Message = { type: 'settings', options: {} };
-  for (const [name, value] of Object.entries(body)) {
-    if (BODY_FIELDS.has(name)) message[name] = value;
-    else message.options[name] = value;
-  }
-  return message;
-}
+const starts = (events: readonly StreamEvent[]) => events.filter((e) => e.type === 'sentence_start');
 
-async function orgFor(vendor: string, name: string): Promise<{ key: string; vendorKey: string }> {
-  const org = createOrgWithKey(stack.adminUrl, `${name}-${vendor}`);
-  const vendorKey = `vk-${name}-${randomUUID()}`;
-  const put = await call(gw, 'PUT', `/v1/provider-keys/${vendor}`, {
-    key: org.key,
-    body: { api_key: vendorKey },
-  });
-  expect(put.status).toBe(200);
-  return { key: org.key, vendorKey };
-}
-
-/** Says a reply over a fresh connection and closes it: every sentence, in order, once the router closed. */
-async function sayOverStream(key: string, settings: Message, text: string): Promise<StreamConnection> {
-  const stream = await StreamConnection.open(key);
-  stream.send(settings);
-  stream.sendDeltas(text);
-  stream.send({ type: 'close' });
-  await stream.waitFor((c) => c.closed !== null, 'the router to close after the reply');
-  expect(stream.closed?.code).toBe(1000);
-  return stream;
+/** Says a reply over a fresh session and closes it: every sentence, in order, once the router closed (1000). */
+async function sayOverStream(
+  client: RouterClient,
+  settings: StreamSettings,
+  text: string,
+): Promise<{ session: StreamSession; events: StreamEvent[]; sentences: Heard[] }> {
+  const { session, events, sentences } = await converse(client, settings);
+  const heard = hearAll(sentences);
+  heard.catch(() => undefined); // awaited below, unless the close already failed the test
+  sendDeltas(session, text);
+  expect(await session.close()).toMatchObject({ code: 1000 });
+  expect(await session.closed).toMatchObject({ code: 1000 });
+  const all = await heard;
+  expectFramed(events);
+  return { session, events, sentences: all };
 }
 
 const unique = () => randomUUID().slice(0, 8);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('/v1/stream (e2e, simulated vendors)', () => {
+describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
+  let catalogue: Catalogue;
+  beforeAll(async () => {
+    catalogue = await new RouterClient({ baseUrl: gw }).models();
+  });
+
   it.each(Object.keys(SETTINGS) as ProviderId[])(
     '%s: a reply streamed as token-sized deltas plays in order, then wholly from the cache with identical bytes',
     async (vendor) => {
       const org = await orgFor(vendor, 'stream');
-      const settings = settingsMessage(await SETTINGS[vendor](org.vendorKey));
+      const settings = streamSettings(await SETTINGS[vendor](org.vendorKey));
       const text = `Hello from the stream ${unique()}. A second sentence follows here. And the third one ends it.`;
 
-      const first = await sayOverStream(org.key, settings, text);
-      expect(first.message('ready')?.settings.model).toBe(settings.model);
-      expect(first.sentences.map((s) => [s.index, s.cached, s.end?.bytes])).toEqual(
-        first.sentences.map((s, i) => [i, false, s.audio.length]),
+      const first = await sayOverStream(org.client, settings, text);
+      expect(first.events[0]).toMatchObject({ type: 'ready', settings: { model: settings.model } });
+      // The settings as resolved: every field, as the client types them.
+      const ready = first.session.settings!;
+      const provider = catalogue.providers.find((p) => p.id === vendor)!;
+      expect(Object.keys(ready).sort()).toEqual(
+        ['language', 'model', 'options', 'response_format', 'sample_rate', 'speed', 'voice'].sort(),
+      );
+      expect(ready).toMatchObject({ model: settings.model, voice: settings.voice, response_format: 'pcm' });
+      expect(provider.sample_rates).toContain(ready.sample_rate);
+      if (provider.speed === null) expect(ready.speed).toBeNull();
+      const optionNames = new Set(provider.options.map((o) => o.name));
+      expect(Object.keys(ready.options).filter((name) => !optionNames.has(name))).toEqual([]);
+      expect(first.sentences.map((s) => [s.index, s.cached, s.end?.bytes, s.end?.interrupted])).toEqual(
+        first.sentences.map((s, i) => [i, false, s.audio.length, false]),
       );
       expect(first.sentences).toHaveLength(3);
       expect(first.sentences.map((s) => s.text).join(' ')).toBe(text);
@@ -167,7 +205,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
       const calls = await sim.callCount(vendor, { key: org.vendorKey });
       expect(calls).toBe(3);
 
-      const second = await sayOverStream(org.key, settings, text);
+      const second = await sayOverStream(org.client, settings, text);
       expect(second.sentences.map((s) => s.cached)).toEqual([true, true, true]);
       second.sentences.forEach((s, i) => expect(s.audio.equals(first.sentences[i].audio)).toBe(true));
       expect(await sim.callCount(vendor, { key: org.vendorKey })).toBe(calls);
@@ -178,16 +216,10 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     const org = await orgFor('vendor_a', 'shared');
     const body = await SETTINGS['vendor_a'](org.vendorKey);
     const sentence = `One entry for both surfaces ${unique()}.`;
-    const res = await fetch(`${gw}/v1/audio/speech`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, input: sentence }),
-    });
-    const spoken = Buffer.from(await res.arrayBuffer());
-    expect(res.status).toBe(200);
+    const spoken = Buffer.from(await (await org.client.speech({ ...body, input: sentence })).bytes());
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
 
-    const streamed = await sayOverStream(org.key, settingsMessage(body), sentence);
+    const streamed = await sayOverStream(org.client, streamSettings(body), sentence);
     expect(streamed.sentences.map((s) => s.cached)).toEqual([true]);
     expect(streamed.sentences[0].audio.equals(spoken)).toBe(true);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
@@ -197,14 +229,18 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     '%s: words messages carry the vendor timings on a miss and the same timings on a hit',
     async (vendor) => {
       const org = await orgFor(vendor, 'words');
-      const settings = settingsMessage(await SETTINGS[vendor](org.vendorKey));
+      const settings = streamSettings(await SETTINGS[vendor](org.vendorKey));
       const text = `Timed words arrive ${unique()}.`;
-      const first = await sayOverStream(org.key, settings, text);
+      const first = await sayOverStream(org.client, settings, text);
       const words = first.sentences[0]?.words;
       expect(words?.length).toBeGreaterThan(2);
       expect(words?.[0]).toMatchObject({ word: 'Timed', start: 0, end: 5 });
-      expect(words?.every((w) => w.end_ms >= w.start_ms)).toBe(true);
-      const second = await sayOverStream(org.key, settings, text);
+      expect(words?.every((w) => w.endMs >= w.startMs)).toBe(true);
+      // `words` comes before the sentence's end (the client reads the timings from it).
+      const wordsAt = first.events.findIndex((e) => e.type === 'words');
+      expect(wordsAt).toBeGreaterThan(-1);
+      expect(wordsAt).toBeLessThan(first.events.findIndex((e) => e.type === 'sentence_end'));
+      const second = await sayOverStream(org.client, settings, text);
       expect(second.sentences[0]?.cached).toBe(true);
       expect(second.sentences[0]?.words).toEqual(words);
     },
@@ -212,64 +248,116 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
 
   it('sends no words when the vendor option turns them off', async () => {
     const org = await orgFor('vendor_c', 'nowords');
-    const settings = settingsMessage(await SETTINGS['vendor_c'](org.vendorKey));
-    settings.options.sync_alignment = false;
-    const stream = await sayOverStream(org.key, settings, `No timings for this one ${unique()}.`);
+    const settings = streamSettings(await SETTINGS['vendor_c'](org.vendorKey));
+    settings.options = { ...settings.options, sync_alignment: false };
+    const stream = await sayOverStream(org.client, settings, `No timings for this one ${unique()}.`);
     expect(stream.sentences).toHaveLength(1);
-    expect(stream.messages.filter((m) => m.type === 'words')).toEqual([]);
+    expect(stream.sentences[0].words).toBeNull();
+    expect(stream.events.filter((e) => e.type === 'words')).toEqual([]);
   });
 
   it('releases the first clause without a flush, and answers a flush after the audio it covers', async () => {
     const org = await orgFor('vendor_a', 'flush');
-    const stream = await StreamConnection.open(org.key);
-    stream.send(settingsMessage(await SETTINGS['vendor_a'](org.vendorKey)));
+    const { session, events, sentences } = await converse(
+      org.client,
+      streamSettings(await SETTINGS['vendor_a'](org.vendorKey)),
+    );
     // A clause end (a comma and a space after 20 characters) releases a piece while the sentence goes on.
-    stream.sendDeltas(`This opening clause is long enough, and the rest ${unique()}`);
-    await stream.waitFor((c) => c.sentences[0]?.end !== undefined, 'the first clause');
-    expect(stream.sentences[0]?.text).toBe('This opening clause is long enough,');
-    expect(stream.sentences).toHaveLength(1);
-    stream.send({ type: 'flush', id: 'turn-1' });
-    await stream.waitFor((c) => c.message('flushed') !== undefined, 'flushed');
-    expect(stream.sentences).toHaveLength(2);
-    const flushedAt = stream.messages.findIndex((m) => m.type === 'flushed');
-    const endAt = stream.messages.findIndex((m) => m.type === 'sentence_end' && m.sentence === 1);
+    sendDeltas(session, `This opening clause is long enough, and the rest ${unique()}`);
+    const first = await hear(await nextSentence(sentences));
+    expect(first.text).toBe('This opening clause is long enough,');
+    expect(first.end).toMatchObject({ interrupted: false });
+    expect(starts(events)).toHaveLength(1);
+    expect(await session.flush('turn-1')).toEqual({ id: 'turn-1', lastSentence: 1, interrupted: false });
+    expect(starts(events)).toHaveLength(2);
+    const flushedAt = events.findIndex((e) => e.type === 'flushed');
+    const endAt = events.findIndex((e) => e.type === 'sentence_end' && e.sentence === 1);
     expect(endAt).toBeGreaterThan(-1);
     expect(flushedAt).toBeGreaterThan(endAt);
-    expect(stream.message('flushed')).toEqual({ type: 'flushed', id: 'turn-1', last_sentence: 1 });
-    stream.close();
+    expect(events[flushedAt]).toEqual({ type: 'flushed', id: 'turn-1', last_sentence: 1 });
+    const second = await hear(await nextSentence(sentences));
+    expect(second).toMatchObject({ index: 1, error: null, end: { interrupted: false } });
+    // A flush with no new text covers the same sentences: it names the last one again.
+    expect(await session.flush()).toEqual({ id: null, lastSentence: 1, interrupted: false });
+    expect(await session.close()).toMatchObject({ code: 1000 });
+    expectFramed(events);
   });
 
   it('applies a settings change to later sentences only', async () => {
     const org = await orgFor('vendor_a', 'change');
     const body = await SETTINGS['vendor_a'](org.vendorKey);
     const sentence = `Said twice with two speeds ${unique()}.`;
-    const stream = await StreamConnection.open(org.key);
-    stream.send(settingsMessage(body));
-    stream.sendDeltas(sentence);
-    stream.send({ type: 'settings', ...settingsMessage({ ...body, speed: 1.25 }) });
-    stream.sendDeltas(` ${sentence}`);
-    stream.send({ type: 'close' });
-    await stream.waitFor((c) => c.closed !== null, 'close');
-    expect(stream.messages.filter((m) => m.type === 'ready').map((m) => m.settings.speed)).toEqual([1, 1.25]);
-    expect(stream.sentences.map((s) => [s.text, s.cached])).toEqual([
+    const { session, events, sentences } = await converse(org.client, streamSettings(body));
+    const heard = hearAll(sentences);
+    sendDeltas(session, sentence);
+    const changed = session.updateSettings(streamSettings({ ...body, speed: 1.25 }));
+    sendDeltas(session, ` ${sentence}`);
+    expect(await session.close()).toMatchObject({ code: 1000 });
+    expect((await changed).speed).toBe(1.25);
+    expect(session.settings?.speed).toBe(1.25);
+    expect(events.flatMap((e) => (e.type === 'ready' ? [e.settings.speed] : []))).toEqual([1, 1.25]);
+    expect((await heard).map((s) => [s.text, s.cached])).toEqual([
       [sentence, false],
       [sentence, false],
     ]);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
   });
 
+  it('gives a slow reader every byte in order: the client pauses and resumes the socket past its buffer', async () => {
+    const org = await orgFor('vendor_a', 'slow');
+    const settings = streamSettings(await SETTINGS['vendor_a'](org.vendorKey));
+    const text = [1, 2, 3, 4].map((n) => `Slow reader sentence number ${n} ${unique()}.`).join(' ');
+    const fast = await sayOverStream(org.client, settings, text);
+    expect(fast.sentences.map((s) => s.cached)).toEqual([false, false, false, false]);
+
+    // A 1 KiB buffer and a reader that dawdles on every frame: the client stops and restarts reading the
+    // socket many times while the router sends the reply again, from the cache. (No call waits for an answer
+    // until the last sentence: while one does, the client keeps reading.)
+    let pauses = 0;
+    class CountingPauses extends WebSocket {
+      override pause(): void {
+        pauses += 1;
+        super.pause();
+      }
+    }
+    const client = new RouterClient({ baseUrl: gw, apiKey: org.key, WebSocket: CountingPauses });
+    const events: StreamEvent[] = [];
+    const session = await client.stream(settings, { maxBufferedBytes: 1024, onEvent: (e) => events.push(e) });
+    const sentences = session.sentences();
+    const slowly = async () => {
+      const sentence = await nextSentence(sentences);
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of sentence.audio) {
+        chunks.push(chunk);
+        await sleep(5);
+      }
+      return { audio: Buffer.concat(chunks), end: await sentence.end() };
+    };
+    sendDeltas(session, text);
+    const heard = [await slowly(), await slowly(), await slowly()];
+    expect(pauses).toBeGreaterThan(0);
+    const closing = session.close();
+    heard.push(await slowly());
+    expect(await closing).toMatchObject({ code: 1000 });
+    expect((await sentences.next()).done).toBe(true);
+    expectFramed(events);
+    expect(heard.map((s) => [s.audio.length, s.end.interrupted])).toEqual(
+      fast.sentences.map((s) => [s.end?.bytes, false]),
+    );
+    heard.forEach((s, i) => expect(s.audio.equals(fast.sentences[i].audio)).toBe(true));
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(4);
+  });
+
   it("follows a change of a vendor_c voice's stored settings on a connection that stays open", async () => {
     const org = await orgFor('vendor_c', 'stored');
-    const settings = settingsMessage(await SETTINGS['vendor_c'](org.vendorKey));
+    const settings = streamSettings(await SETTINGS['vendor_c'](org.vendorKey));
     const refreshMs = Number(stack.env['STORED_SETTINGS_REFRESH_MS']);
     const sentence = `Stored settings follow the connection ${unique()}.`;
-    const stream = await StreamConnection.open(org.key);
-    stream.send(settings);
+    const { session, sentences } = await converse(org.client, settings);
     const say = async (count: number) => {
-      stream.sendDeltas(` ${sentence}`);
-      stream.send({ type: 'flush' });
-      await stream.waitFor((c) => c.messages.filter((m) => m.type === 'flushed').length === count, 'flushed');
-      return stream.sentences[count - 1];
+      sendDeltas(session, ` ${sentence}`);
+      expect(await session.flush()).toEqual({ id: null, lastSentence: count - 1, interrupted: false });
+      return hear(await nextSentence(sentences));
     };
     expect((await say(1)).cached).toBe(false);
     expect((await say(2)).cached).toBe(true);
@@ -277,10 +365,10 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
       stability: 0.3,
       similarity_boost: 0.6,
     });
-    await new Promise((r) => setTimeout(r, refreshMs + 1500)); // one re-read, and this connection's re-plan
+    await sleep(refreshMs + 1500); // one re-read, and this connection's re-plan
     expect((await say(3)).cached).toBe(false);
     expect(await sim.callCount('vendor_c', { key: org.vendorKey })).toBe(2);
-    stream.close();
+    expect(await session.close()).toMatchObject({ code: 1000 });
   });
 
   describe('interruption and disconnection', () => {
@@ -292,7 +380,7 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
     /** Sentence 0 stalls at the vendor after some audio, so the client acts while it is in progress. */
     async function stalledReply(vendor: ProviderId, name: string) {
       const org = await orgFor(vendor, name);
-      const settings = settingsMessage(await SETTINGS[vendor](org.vendorKey));
+      const settings = streamSettings(await SETTINGS[vendor](org.vendorKey));
       const id = unique();
       const fault = await sim.injectFault({
         vendor,
@@ -303,125 +391,232 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
         textIncludes: id,
       });
       faults.push(fault.id);
-      const sentences = [
+      const texts = [
         `The first sentence stalls ${id}.`,
         'The second sentence is short.',
         'A third sentence follows on.',
         'The fourth is never needed at all.',
         'Nor is the fifth and last one.',
       ];
-      const stream = await StreamConnection.open(org.key);
-      stream.send(settings);
-      stream.sendDeltas(sentences.join(' '));
-      await stream.waitFor((c) => (c.sentences[0]?.audio.length ?? 0) > 0, 'the first audio');
-      return { org, settings, sentences, stream };
+      const conversation = await converse(org.client, settings);
+      sendDeltas(conversation.session, texts.join(' '));
+      const first = await nextSentence(conversation.sentences);
+      const audio = first.audio[Symbol.asyncIterator]();
+      expect((await audio.next()).done).toBe(false); // the first audio
+      /** The rest of the first sentence: what arrived before the client acted, and how it ended. */
+      const rest = async () => {
+        while (!(await audio.next()).done);
+        return first.end();
+      };
+      return { org, settings, texts, first, rest, ...conversation };
     }
 
     it('vendor_a: an interrupt stops the sentence in progress (not cached) and drops the unsent ones', async () => {
-      const { org, settings, sentences, stream } = await stalledReply('vendor_a', 'interrupt');
-      stream.send({ type: 'interrupt', played_ms: 0 });
-      await stream.waitFor((c) => c.message('interrupted') !== undefined, 'interrupted');
-      const interrupted = stream.message('interrupted')!;
-      expect(interrupted.last_spoken).toBeNull();
-      expect(interrupted.text_spoken).toBe('');
-      expect(interrupted.text_remaining).toBe(sentences.join(' '));
-      expect(stream.sentences).toHaveLength(1);
-      expect(stream.sentences[0]?.end).toBeUndefined();
+      const { org, settings, texts, session, events, rest } = await stalledReply('vendor_a', 'interrupt');
+      expect(await session.interrupt(0)).toEqual({
+        lastSpoken: null,
+        textSpoken: '',
+        textRemaining: texts.join(' '),
+      });
+      expect(await rest()).toMatchObject({ interrupted: true });
+      expect(starts(events)).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'sentence_end' || e.type === 'error')).toEqual([]);
       // No sentence beyond those resolved ahead ever reached the vendor, even later.
-      await new Promise((r) => setTimeout(r, 2000));
+      await sleep(2000);
       const calls = await sim.callCount('vendor_a', { key: org.vendorKey });
-      expect(calls).toBeLessThan(sentences.length);
-      expect(stream.sentences).toHaveLength(1);
-      stream.close();
+      expect(calls).toBeLessThan(texts.length);
+      expect(starts(events)).toHaveLength(1);
+      expect(await session.close()).toMatchObject({ code: 1000 });
+      expectFramed(events);
 
       // The stopped sentence was not cached: said again, the vendor is called for it.
-      const again = await sayOverStream(org.key, settings, sentences[0]);
+      const again = await sayOverStream(org.client, settings, texts[0]);
       expect(again.sentences.map((s) => s.cached)).toEqual([false]);
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(calls + 1);
     });
 
     it('vendor_c: an interrupted sentence in progress finishes at the vendor and is cached', async () => {
-      const { org, settings, sentences, stream } = await stalledReply('vendor_c', 'interrupt');
-      stream.send({ type: 'interrupt' });
-      await stream.waitFor((c) => c.message('interrupted') !== undefined, 'interrupted');
-      expect(stream.message('interrupted')).toMatchObject({ last_spoken: 0, text_spoken: sentences[0] });
-      stream.close();
-      let again: StreamConnection | undefined;
+      const { org, settings, texts, session, rest } = await stalledReply('vendor_c', 'interrupt');
+      expect(await session.interrupt()).toMatchObject({ lastSpoken: 0, textSpoken: texts[0] });
+      expect(await rest()).toMatchObject({ interrupted: true });
+      expect(await session.close()).toMatchObject({ code: 1000 });
+      let again: Heard | undefined;
       for (let i = 0; i < 20; i += 1) {
-        await new Promise((r) => setTimeout(r, 250));
-        again = await sayOverStream(org.key, settings, sentences[0]);
-        if (again.sentences[0]?.cached) break;
+        await sleep(250);
+        again = (await sayOverStream(org.client, settings, texts[0])).sentences[0];
+        if (again?.cached) break;
       }
-      expect(again?.sentences[0]?.cached).toBe(true);
+      expect(again?.cached).toBe(true);
     });
 
     it('a client that disconnects lets the running sentence finish and be cached, and sends no more', async () => {
-      const { org, settings, sentences, stream } = await stalledReply('vendor_a', 'gone');
-      stream.kill();
-      await new Promise((r) => setTimeout(r, 2500)); // the stall ends and the take completes
+      const { org, settings, texts, session, rest } = await stalledReply('vendor_a', 'gone');
+      session.disconnect();
+      expect(await rest()).toMatchObject({ interrupted: true }); // cut off by the session's end
+      await sleep(2500); // the stall ends and the take completes
       const calls = await sim.callCount('vendor_a', { key: org.vendorKey });
-      expect(calls).toBeLessThan(sentences.length);
-      const again = await sayOverStream(org.key, settings, sentences[0]);
+      expect(calls).toBeLessThan(texts.length);
+      const again = await sayOverStream(org.client, settings, texts[0]);
       expect(again.sentences.map((s) => s.cached)).toEqual([true]);
       expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(calls);
     });
 
     it('counts sentences whose audio had started by played_ms as spoken', async () => {
       const org = await orgFor('vendor_a', 'played');
-      const settings = settingsMessage(await SETTINGS['vendor_a'](org.vendorKey));
-      const stream = await StreamConnection.open(org.key);
-      stream.send(settings);
-      stream.sendDeltas(`One short sentence ${unique()}. Then another one.`);
-      stream.send({ type: 'flush' });
-      await stream.waitFor((c) => c.message('flushed') !== undefined, 'flushed');
-      const firstMs = stream.sentences[0].end!.duration_ms as number;
+      const { session, events, sentences } = await converse(
+        org.client,
+        streamSettings(await SETTINGS['vendor_a'](org.vendorKey)),
+      );
+      sendDeltas(session, `One short sentence ${unique()}. Then another one.`);
+      expect(await session.flush()).toMatchObject({ lastSentence: 1, interrupted: false });
+      const first = await hear(await nextSentence(sentences));
+      const second = await hear(await nextSentence(sentences));
+      const firstMs = first.end?.durationMs as number;
       expect(firstMs).toBeGreaterThan(0);
-      stream.send({ type: 'interrupt', played_ms: firstMs / 2 });
-      await stream.waitFor((c) => c.message('interrupted') !== undefined, 'interrupted');
-      expect(stream.message('interrupted')).toMatchObject({
-        last_spoken: 0,
-        text_spoken: stream.sentences[0].text,
-        text_remaining: stream.sentences[1].text,
+      expect(await session.interrupt(firstMs / 2)).toEqual({
+        lastSpoken: 0,
+        textSpoken: first.text,
+        textRemaining: second.text,
       });
-      stream.close();
+      expect(await session.close()).toMatchObject({ code: 1000 });
+      expectFramed(events);
+    });
+
+    it('answers a flush still waiting when the interrupt comes with the interrupt, not with flushed', async () => {
+      const { texts, session, events, rest } = await stalledReply('vendor_a', 'flushcut');
+      const flushed = session.flush('turn-1');
+      const interrupted = session.interrupt(0);
+      expect(await flushed).toEqual({ id: 'turn-1', lastSentence: null, interrupted: true });
+      expect(await interrupted).toMatchObject({ lastSpoken: null, textRemaining: texts.join(' ') });
+      expect(await rest()).toMatchObject({ interrupted: true });
+      expect(events.filter((e) => e.type === 'flushed')).toEqual([]);
+      // After `interrupted` the connection takes the next reply.
+      // Indexes never restart: the first flush had released all five sentences (0 to 4).
+      session.send(`A new reply ${unique()}.`);
+      expect(await session.flush('turn-2')).toEqual({
+        id: 'turn-2',
+        lastSentence: texts.length,
+        interrupted: false,
+      });
+      expect(await session.close()).toMatchObject({ code: 1000 });
+      expectFramed(events);
     });
   });
 
-  describe('refusals', () => {
+  describe('refusals and failures', () => {
     it('refuses a handshake without a valid key, or with a query parameter', async () => {
-      await expect(StreamConnection.open('rtr_wrong')).rejects.toThrow('handshake answered 401');
-      const org = createOrgWithKey(stack.adminUrl, `refuse-${unique()}`);
-      await expect(StreamConnection.open(org.key, `${wsUrl}?voice=x`)).rejects.toThrow(
-        'handshake answered 400',
-      );
+      const settings = streamSettings(await SETTINGS['vendor_a']('unused'));
+      const wrongKey = new RouterClient({ baseUrl: gw, apiKey: 'rtr_wrong' });
+      const unauthorized = await wrongKey.stream(settings).catch((e: unknown) => e);
+      expect(unauthorized).toBeInstanceOf(RouterApiError);
+      expect(unauthorized).toMatchObject({ httpStatus: 401, code: 'unauthorized' });
+
+      // The client puts nothing in the URL; a WebSocket that adds a query parameter shows the refusal.
+      class WithQuery extends WebSocket {
+        constructor(url: string, options: WebSocket.ClientOptions) {
+          super(`${url}?voice=x`, options);
+        }
+      }
+      const { key } = createOrgClient(stack, `refuse-${unique()}`);
+      const withQuery = new RouterClient({
+        baseUrl: gw,
+        apiKey: key,
+        WebSocket: WithQuery,
+      });
+      const badRequest = await withQuery.stream(settings).catch((e: unknown) => e);
+      expect(badRequest).toBeInstanceOf(RouterApiError);
+      expect(badRequest).toMatchObject({
+        httpStatus: 400,
+        code: 'bad_request',
+        message: expect.stringMatching(/query parameter "voice"/),
+      });
+    });
+
+    it('refuses text before the first settings message', async () => {
+      // The one check the client cannot make: it opens every session with its settings message, so a text
+      // message before any settings needs a bare socket.
+      const { key } = createOrgClient(stack, `early-${unique()}`);
+      const ws = new WebSocket(`${gw.replace(/^http/, 'ws')}/v1/stream`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await once(ws, 'open');
+      ws.send(JSON.stringify({ type: 'text', text: 'Too early.' }));
+      const [answer] = (await once(ws, 'message')) as [Buffer];
+      ws.close();
+      expect(JSON.parse(answer.toString('utf8'))).toMatchObject({
+        type: 'error',
+        error: { code: 'bad_request', message: expect.stringMatching(/after a settings message/) },
+      });
+      expect(JSON.parse(answer.toString('utf8')).sentence).toBeUndefined();
     });
 
     it('answers bad messages with bad_request naming the rule, and stays open', async () => {
       const org = await orgFor('vendor_a', 'bad');
-      const stream = await StreamConnection.open(org.key);
-      const errors = () => stream.messages.filter((m) => m.type === 'error').map((m) => m.error);
-      stream.send({ type: 'text', text: 'Too early.' });
-      stream.send({ type: 'shout' });
-      stream.send({ type: 'settings', model: 'vendor_a/a_model_1', voice: 'aarila' });
-      stream.send({ ...settingsMessage(await SETTINGS['vendor_a'](org.vendorKey)), sample_rate: 44100 });
-      stream.send({
-        ...settingsMessage(await SETTINGS['vendor_a'](org.vendorKey)),
-        options: { pitch: 0.2 },
+      const settings = streamSettings(await SETTINGS['vendor_a'](org.vendorKey));
+      const unanswered: RouterApiError[] = [];
+      const session = await org.client.stream(settings, { onError: (e) => unanswered.push(e) });
+      let closed = false;
+      void session.closed.then(() => (closed = true));
+      const events = session.events();
+      const nextError = async () => {
+        for (let next = await events.next(); !next.done; next = await events.next()) {
+          if (next.value.type === 'error') return next.value;
+        }
+        throw new Error('the session ended before an error came');
+      };
+
+      // Frames the client would never send: through its raw level, one at a time (an error names no
+      // message, so each is awaited before the next).
+      session.sendRaw(JSON.stringify({ type: 'shout' }));
+      expect(await nextError()).toEqual({
+        type: 'error',
+        error: {
+          code: 'bad_request',
+          message: expect.stringMatching(/^type must be one of/),
+          retryable: false,
+        },
       });
-      stream.send({ ...settingsMessage(await SETTINGS['vendor_a'](org.vendorKey)), options: { volume: 1 } });
-      await stream.waitFor(() => errors().length >= 6, 'six errors');
-      expect(errors().map((e) => e.code)).toEqual(Array(6).fill('bad_request'));
-      const text = errors().map((e) => e.message as string);
-      expect(text[0]).toMatch(/after a settings message/);
-      expect(text[1]).toMatch(/^type must be one of/);
-      expect(text[2]).toMatch(/language/);
-      expect(text[3]).toMatch(/sample_rate/);
-      expect(text[4]).toMatch(/pitch/);
-      expect(text[5]).toMatch(/options\.volume is not an option of vendor_a/);
-      expect(stream.closed).toBeNull();
-      stream.send(settingsMessage(await SETTINGS['vendor_a'](org.vendorKey)));
-      await stream.waitFor((c) => c.message('ready') !== undefined, 'ready after the errors');
-      stream.close();
+      session.sendRaw(new Uint8Array([1, 2, 3]));
+      expect((await nextError()).error.message).toMatch(/binary frames/);
+      expect(unanswered.map((e) => e.code)).toEqual(['bad_request', 'bad_request']);
+
+      // Refused settings reject their own update; the previous settings stay in force.
+      const refusals: Array<[StreamSettings, RegExp]> = [
+        [{ model: 'vendor_a/a_model_1', voice: 'aarila' }, /language/],
+        [{ ...settings, sample_rate: 44100 }, /sample_rate/],
+        [{ ...settings, options: { pitch: 0.2 } }, /pitch/],
+        [{ ...settings, options: { volume: 1 } }, /options\.volume is not an option of vendor_a/],
+      ];
+      for (const [bad, rule] of refusals) {
+        const refused = await session.updateSettings(bad).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(RouterApiError);
+        expect(refused).toMatchObject({
+          code: 'bad_request',
+          sentence: undefined,
+          message: expect.stringMatching(rule),
+        });
+        expect(await nextError()).toMatchObject({ error: { message: expect.stringMatching(rule) } });
+      }
+      expect(unanswered).toHaveLength(2);
+      expect(session.settings?.model).toBe(settings.model);
+      expect(closed).toBe(false);
+      expect((await session.updateSettings(settings)).model).toBe(settings.model);
+      expect(await session.close()).toMatchObject({ code: 1000 });
+    });
+
+    it('closes with 1009 on a message over 256 KiB, which the client reports as StreamClosedError', async () => {
+      const org = await orgFor('vendor_a', 'big');
+      const session = await org.client.stream(streamSettings(await SETTINGS['vendor_a'](org.vendorKey)));
+      const events = session.events();
+      expect(await session.flush()).toEqual({ id: null, lastSentence: null, interrupted: false }); // no text yet
+      session.sendRaw(JSON.stringify({ type: 'text', text: 'x'.repeat(300 * 1024) }));
+      const reading = (async () => {
+        for await (const _event of events);
+      })();
+      const error = await reading.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StreamClosedError);
+      expect(error).toMatchObject({ closeCode: 1009, retryable: false });
+      expect((await session.closed).code).toBe(1009);
     });
 
     it('reports a vendor failure for its sentence and goes on with the next', async () => {
@@ -435,16 +630,55 @@ describe('/v1/stream (e2e, simulated vendors)', () => {
         textIncludes: `fails ${id}`,
       });
       const stream = await sayOverStream(
-        org.key,
-        settingsMessage(await SETTINGS['vendor_a'](org.vendorKey)),
+        org.client,
+        streamSettings(await SETTINGS['vendor_a'](org.vendorKey)),
         `This one fails ${id}. This one plays ${id}.`,
       );
-      const error = stream.messages.find((m) => m.type === 'error');
-      expect(error).toMatchObject({ sentence: 0, error: { code: 'provider_unavailable', retryable: true } });
-      expect(stream.sentences.map((s) => [s.index, s.cached, s.end !== undefined])).toEqual([
-        [1, false, true],
+      expect(stream.events.find((e) => e.type === 'error')).toMatchObject({
+        sentence: 0,
+        error: { code: 'provider_unavailable', retryable: true },
+      });
+      // It failed before its audio started: no sentence_start, and the client yields it in its place.
+      expect(starts(stream.events).map((e) => e.sentence)).toEqual([1]);
+      const [failed, ...played] = stream.sentences;
+      expect(failed).toMatchObject({ index: 0, text: '', end: null });
+      expect(failed.error).toMatchObject({ code: 'provider_unavailable', retryable: true, sentence: 0 });
+      expect(played.map((s) => [s.index, s.cached, s.end !== null, s.error])).toEqual([
+        [1, false, true, null],
       ]);
       await sim.removeFault(fault.id);
+    });
+
+    it('ends a sentence cut off at the vendor after some audio with its error, not cached, and goes on', async () => {
+      const org = await orgFor('vendor_a', 'cut');
+      const settings = streamSettings(await SETTINGS['vendor_a'](org.vendorKey));
+      const id = unique();
+      const fault = await sim.injectFault({
+        vendor: 'vendor_a',
+        key: org.vendorKey,
+        kind: 'cut',
+        afterBytes: 1000,
+        textIncludes: `cut ${id}`,
+      });
+      const stream = await sayOverStream(
+        org.client,
+        settings,
+        `This one is cut ${id}. This one plays ${id}.`,
+      );
+      await sim.removeFault(fault.id);
+      const [cut, played] = stream.sentences;
+      // Its audio started: sentence_start, some audio, then the error naming it instead of sentence_end.
+      expect(cut).toMatchObject({ index: 0, text: `This one is cut ${id}.`, cached: false, end: null });
+      expect(cut.audio.length).toBeGreaterThan(0);
+      expect(cut.error).toBeInstanceOf(RouterApiError);
+      expect(cut.error).toMatchObject({ sentence: 0, retryable: true });
+      expect(stream.events.filter((e) => e.type === 'sentence_end').map((e) => e.sentence)).toEqual([1]);
+      expect(played).toMatchObject({ index: 1, cached: false, error: null, end: { interrupted: false } });
+      const calls = await sim.callCount('vendor_a', { key: org.vendorKey });
+
+      const again = await sayOverStream(org.client, settings, `This one is cut ${id}.`);
+      expect(again.sentences.map((s) => [s.cached, s.error])).toEqual([[false, null]]);
+      expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(calls + 1);
     });
   });
 });

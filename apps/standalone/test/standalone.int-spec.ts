@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { RouterClient } from '@router/client';
 import { type AppProcess, call, freePort, spawnApp, waitFor } from '@router/testing';
 
 /**
@@ -83,43 +83,33 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
   });
 
   it('serves /v1/stream through its gateway, from the same cache as the speech endpoint', async () => {
-    const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/stream`, {
-      headers: { authorization: `Bearer ${demoKey}` },
+    const client = new RouterClient({ baseUrl: base, apiKey: demoKey });
+    const { providers } = await client.models();
+    const voice = providers[0].models[0].voices![0];
+    const session = await client.stream({
+      model: 'vendor_a/a_model_1',
+      voice,
+      language: 'en-IN',
+      response_format: 'pcm',
     });
-    const messages: Array<Record<string, unknown>> = [];
-    let bytes = 0;
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (isBinary) bytes += data.length;
-      else messages.push(JSON.parse(data.toString('utf8')) as Record<string, unknown>);
-    });
-    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    const models = await call(base, 'GET', '/v1/models');
-    const voice = models.body.providers[0].models[0].voices[0] as string;
-    ws.send(
-      JSON.stringify({
-        type: 'settings',
-        model: 'vendor_a/a_model_1',
-        voice,
-        language: 'en-IN',
-        response_format: 'pcm',
-      }),
-    );
-    for (const delta of ['Hello from ', 'one process. It', ' works.'])
-      ws.send(JSON.stringify({ type: 'text', text: delta }));
-    ws.send(JSON.stringify({ type: 'close' }));
-    expect(await closed).toBe(1000);
+    const heard = (async () => {
+      const sentences: Array<{ text: string; cached: boolean; bytes: number }> = [];
+      for await (const sentence of session.sentences()) {
+        const audio = await sentence.bytes();
+        expect((await sentence.end()).bytes).toBe(audio.length);
+        sentences.push({ text: sentence.text, cached: sentence.cached, bytes: audio.length });
+      }
+      return sentences;
+    })();
+    for (const delta of ['Hello from ', 'one process. It', ' works.']) session.send(delta);
+    expect((await session.close()).code).toBe(1000);
+    const sentences = await heard;
     // The speech test above said the same sentences with the same settings.
-    expect(
-      messages.filter((m) => m['type'] === 'sentence_start').map((m) => [m['text'], m['cached']]),
-    ).toEqual([
+    expect(sentences.map((s) => [s.text, s.cached])).toEqual([
       ['Hello from one process.', true],
       ['It works.', true],
     ]);
-    expect(bytes).toBeGreaterThan(1000);
+    expect(sentences.reduce((sum, s) => sum + s.bytes, 0)).toBeGreaterThan(1000);
   });
 
   it('lists voices from the simulated vendors with the stored key', async () => {

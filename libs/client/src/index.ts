@@ -17,6 +17,7 @@ export type {
   InterruptMessage,
   InterruptedMessage,
   ReadyMessage,
+  ResolvedStreamSettings,
   SentenceEndMessage,
   SentenceStartMessage,
   ServerMessage,

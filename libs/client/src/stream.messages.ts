@@ -21,6 +21,27 @@ export interface StreamSettings {
   options?: { [name: string]: JsonValue };
 }
 
+/**
+ * The settings in force as the router resolved them (`ready`): every field present, defaults filled in.
+ * Not always valid as input again: `speed` is null for a vendor without a top-level speed, and the speech
+ * body (hence `updateSettings()`) takes a number or nothing there.
+ */
+export interface ResolvedStreamSettings {
+  model: string;
+  voice: string;
+  /** Null where none was given and the vendor has no default. */
+  language: string | null;
+  response_format: AudioFormat;
+  /**
+   * Null where no speed is sent: a vendor without a top-level speed (vendor_c, vendor_j), or one whose
+   * speed is optional and was left out (vendor_i).
+   */
+  speed: number | null;
+  sample_rate: SampleRate;
+  /** Every option of the vendor by its catalogue name, defaults filled in (null where it has none). */
+  options: { [name: string]: JsonValue };
+}
+
 // Client → router.
 
 export interface SettingsMessage extends StreamSettings {
@@ -48,8 +69,7 @@ export type ClientMessage = SettingsMessage | TextMessage | FlushMessage | Inter
 export interface ReadyMessage {
   type: 'ready';
   session_id: string;
-  /** The resolved settings, defaults filled in. */
-  settings: StreamSettings;
+  settings: ResolvedStreamSettings;
 }
 export interface SentenceStartMessage {
   type: 'sentence_start';
@@ -82,7 +102,10 @@ export interface SentenceEndMessage {
 export interface FlushedMessage {
   type: 'flushed';
   id: string | null;
-  /** Null when the flush had no text. */
+  /**
+   * The last sentence released before the flush on this connection (a flush with no new text names the
+   * same one again), or null when none had been.
+   */
   last_sentence: number | null;
 }
 export interface InterruptedMessage {
@@ -94,7 +117,10 @@ export interface InterruptedMessage {
 export interface ErrorMessage {
   type: 'error';
   error: RouterErrorBody;
-  /** The failed sentence, when a sentence failed. */
+  /**
+   * The failed sentence, when a sentence failed. Without it the error answers a `settings` message, or
+   * refuses a malformed one, or is an `internal` failure.
+   */
   sentence?: number;
 }
 export type ServerMessage =

@@ -1,4 +1,4 @@
-import { FakeRouter, type FakeStreamConnection } from '../test/fake-router';
+import { FakeRouter, type FakeStreamConnection, resolved } from '../test/fake-router';
 import {
   RouterApiError,
   RouterClient,
@@ -62,10 +62,11 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       expect(handshake.headers.authorization).toBe(`Bearer ${KEY}`);
       expect(handshake.headers['sec-websocket-extensions']).toBeUndefined(); // no deflate of audio
       expect(await conn.next()).toEqual({ type: 'settings', ...SETTINGS });
-      conn.send({ type: 'ready', session_id: 'abc', settings: { ...SETTINGS, language: null } });
+      conn.send({ type: 'ready', session_id: 'abc', settings: resolved(SETTINGS) });
       const session = await opening;
       expect(session.sessionId).toBe('abc');
-      expect(session.settings).toEqual({ ...SETTINGS, language: null });
+      expect(session.settings).toEqual(resolved(SETTINGS));
+      expect(session.settings).toMatchObject({ language: null, speed: null });
       session.disconnect();
     });
 
@@ -84,10 +85,10 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       const opening = client.stream(SETTINGS);
       const conn = await router.connection();
       await conn.next();
-      conn.send({ type: 'error', error: failure('provider_key_missing', false) });
+      conn.send({ type: 'error', error: failure('bad_request', false) });
       const error = await opening.catch((e) => e);
       expect(error).toBeInstanceOf(RouterApiError);
-      expect(error).toMatchObject({ code: 'provider_key_missing', httpStatus: undefined });
+      expect(error).toMatchObject({ code: 'bad_request', httpStatus: undefined, sentence: undefined });
       expect((await conn.closed).code).toBe(1000);
     });
 
@@ -310,7 +311,7 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       conn.close(1000);
       const events = await collect(session.events());
       expect(events.map((e) => (e.type === 'audio' ? { ...e, data: [...e.data] } : e))).toEqual([
-        { type: 'ready', session_id: 'session-1', settings: { ...SETTINGS } },
+        { type: 'ready', session_id: 'session-1', settings: resolved(SETTINGS) },
         { type: 'sentence_start', sentence: 0, text: 'Hi.', cached: true },
         { type: 'audio', sentence: 0, data: [7, 7] },
         { type: 'sentence_end', sentence: 0, bytes: 2, duration_ms: null },
@@ -382,11 +383,11 @@ describe('StreamSession over /v1/stream (fake ws router)', () => {
       await conn.next();
       conn.send({ type: 'error', error: failure('bad_request', false) });
       await expect(refused).rejects.toMatchObject({ code: 'bad_request', sentence: undefined });
-      expect(session.settings).toEqual(SETTINGS);
+      expect(session.settings).toEqual(resolved(SETTINGS));
       const accepted = session.updateSettings({ ...SETTINGS, voice: 'v2' });
       await conn.next();
-      conn.send({ type: 'ready', session_id: 'session-1', settings: { ...SETTINGS, voice: 'v2' } });
-      expect(await accepted).toEqual({ ...SETTINGS, voice: 'v2' });
+      conn.send({ type: 'ready', session_id: 'session-1', settings: resolved({ ...SETTINGS, voice: 'v2' }) });
+      expect(await accepted).toEqual(resolved({ ...SETTINGS, voice: 'v2' }));
       expect(session.settings?.voice).toBe('v2');
       session.disconnect();
     });

@@ -6,6 +6,7 @@ import {
   type ClientMessage,
   type FlushedMessage,
   type InterruptedMessage,
+  type ResolvedStreamSettings,
   type ServerMessage,
   ProtocolViolation,
   type StreamEvent,
@@ -43,7 +44,10 @@ export interface StreamOptions {
 export interface FlushResult {
   /** The flush's `id`, or null. */
   id: string | null;
-  /** The last sentence of the text before the flush, or null when it had no text. */
+  /**
+   * The last sentence released before the flush on this connection (a flush with no new text names the
+   * same one again), or null when none had been (or when an interrupt answered the flush).
+   */
   lastSentence: number | null;
   /** True when an `interrupt()` sent after the flush answered it instead (its text was dropped). */
   interrupted: boolean;
@@ -105,7 +109,7 @@ export class StreamSession {
   /** The router's id of this session (from `ready`). */
   sessionId = '';
   /** The settings in force, defaults filled in (from the last `ready`). */
-  settings: StreamSettings | null = null;
+  settings: ResolvedStreamSettings | null = null;
   /** Resolves once the socket has closed, however it closed. */
   readonly closed: Promise<CloseInfo>;
 
@@ -119,7 +123,7 @@ export class StreamSession {
   private paused = false;
   private started: number | null = null;
   private seq = 0;
-  private readonly pendingSettings: Array<Waiter<StreamSettings>> = [];
+  private readonly pendingSettings: Array<Waiter<ResolvedStreamSettings>> = [];
   private readonly pendingFlushes: PendingFlush[] = [];
   private readonly pendingInterrupts: PendingInterrupt[] = [];
   private closeRequest: (Waiter<CloseInfo> & { promise: Promise<CloseInfo> }) | null = null;
@@ -198,8 +202,9 @@ export class StreamSession {
 
   /**
    * Sends one frame exactly as given (a text frame for a string, a binary frame for bytes), bypassing the
-   * client's checks: for testing how a router answers bad input (its `error` goes to `onError` and
-   * `events()`, or rejects a pending `updateSettings`).
+   * client's checks: for testing how a router answers bad input. Its `error` goes to `onError` and
+   * `events()`. The router's errors name no message, so wait for that answer before calling
+   * `updateSettings()`: an error arriving while a settings change waits is taken as that change's answer.
    */
   sendRaw(frame: string | Uint8Array): void {
     this.assertWritable();
@@ -242,13 +247,14 @@ export class StreamSession {
 
   /**
    * New settings for the text sent after this call (the sentence in progress ends with the old ones).
-   * Resolves with the resolved settings; rejects with a RouterApiError (`bad_request`,
-   * `provider_key_missing`) and the previous settings stay in force.
+   * Resolves with the resolved settings; a refusal rejects with a RouterApiError (`bad_request` naming the
+   * field) and the previous settings stay in force. A missing vendor key is not checked here: the first
+   * sentence that needs the vendor fails with `provider_key_missing`.
    */
-  updateSettings(settings: StreamSettings): Promise<StreamSettings> {
+  updateSettings(settings: StreamSettings): Promise<ResolvedStreamSettings> {
     if (typeof settings !== 'object' || settings === null) throw new TypeError('settings must be an object');
     this.assertWritable();
-    const waiter = deferred<StreamSettings>();
+    const waiter = deferred<ResolvedStreamSettings>();
     this.pendingSettings.push(waiter);
     this.nextSeq();
     this.write({ ...settings, type: 'settings' });
@@ -383,8 +389,9 @@ export class StreamSession {
         break;
       case 'error':
         if (message.sentence === undefined) {
-          // Text, flush and interrupt messages are checked here before they are sent, so an error that
-          // names no sentence answers a settings message if one waits.
+          // The router answers each settings message with `ready` or an error naming no sentence, in order.
+          // Text, flush and interrupt messages are checked here before they are sent, so such an error
+          // answers a settings message if one waits (sendRaw() frames aside: see there).
           const error = new RouterApiError(message.error);
           const settings = this.pendingSettings.shift();
           if (settings) settings.reject(error);

@@ -131,11 +131,23 @@ export class FakeStreamConnection {
   async accept(sessionId = 'session-1'): Promise<any> {
     const settings = await this.next();
     const { type: _type, ...rest } = settings;
-    this.send({ type: 'ready', session_id: sessionId, settings: { response_format: 'mp3', ...rest } });
+    this.send({ type: 'ready', session_id: sessionId, settings: resolved(rest) });
     return settings;
   }
 
   close(code: number, reason = ''): void {
     this.ws.close(code, reason);
   }
+}
+
+/** Settings as the router's `ready` resolves them: every field present, defaults filled in. */
+export function resolved(settings: Record<string, unknown>): Record<string, unknown> {
+  return {
+    language: null,
+    response_format: 'mp3',
+    speed: null,
+    sample_rate: 24000,
+    ...settings,
+    options: { sync_alignment: true, ...(settings.options as object | undefined) },
+  };
 }
