@@ -66,7 +66,7 @@ runService(SERVICE, async () => {
   const bus = createBus({ kind: 'memory' });
   const blobs = createBlobStore({ kind: 'fs', root: resolve(dataDir, 'blobs') });
   await blobs.ready();
-  const cache = serveCache({ bus, prisma: db.prisma, blobs, logger, startedAt });
+  const cache = serveCache({ bus, prisma: db.prisma, sql: db.sql, blobs, logger, startedAt });
   const keyRing = KeyRing.parse(secrets.providerKeyMasterKeys);
 
   const configured = vendorBaseUrls(config);

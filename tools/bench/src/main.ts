@@ -413,6 +413,8 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.cpuProfile) {
     const summary = renderProfiles(profileDir, pids, profiled);
     writeFileSync(join(REPO_ROOT, 'tmp', 'bench', 'profile-summary.md'), summary);
+    // The phases' windows and pids, for reading the raw profiles further (e.g. inclusive time per function).
+    writeFileSync(join(profileDir, 'phases.json'), JSON.stringify({ pids, phases: profiled }, null, 1));
     process.stdout.write(`${summary}\nwritten: tmp/bench/profile-summary.md\n`);
   }
 }
