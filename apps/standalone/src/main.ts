@@ -102,7 +102,7 @@ runService(SERVICE, async () => {
       orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
-    { prisma: db.prisma, bus, blobs, keyRing, logger, health },
+    { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
   );
   const gateway = await startEdgeGateway(
     {

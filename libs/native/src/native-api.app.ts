@@ -3,7 +3,7 @@ import { AdminModule } from '@router/admin';
 import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
-import type { PrismaClient } from '@router/db';
+import type { PrismaClient, Sql } from '@router/db';
 import type { Health, Logger } from '@router/observability';
 import { createPipeline, type PipelineSettings } from '@router/pipeline';
 import { type KeyRing, ProviderKeyStore } from '@router/provider-keys';
@@ -36,6 +36,8 @@ export interface NativeApiConfig {
 
 export interface NativeApiDeps {
   prisma: PrismaClient;
+  /** The same database as `prisma`, for plain SQL on request paths (`Database.sql`). */
+  sql: Sql;
   bus: Bus;
   blobs: BlobStore;
   keyRing: KeyRing;
@@ -64,7 +66,7 @@ export async function startNativeApi(
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
   const pipeline = await createPipeline({ bus: deps.bus, blobs: deps.blobs, now }, config.pipeline);
-  const retention = new OrgRetention(deps.prisma, config.orgSettingsTtlMs, now);
+  const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);
   const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {
     if (event.kind === 'org') retention.forget(event.orgId);
   });
