@@ -11,10 +11,22 @@ export interface Sql {
   query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
+/**
+ * Each distinct statement is prepared once per connection (pg names it) and then only bound and executed:
+ * Postgres skips parsing and planning it again on the lookup every miss waits for. The statements are
+ * fixed texts in the code, so the names stay few.
+ */
 export function poolSql(pool: pg.Pool): Sql {
+  const names = new Map<string, string>();
   return {
-    query: async <Row>(text: string, params: readonly unknown[] = []) =>
-      (await pool.query(text, params as unknown[])).rows as Row[],
+    query: async <Row>(text: string, params: readonly unknown[] = []) => {
+      let name = names.get(text);
+      if (name === undefined) {
+        name = `router_${names.size + 1}`;
+        names.set(text, name);
+      }
+      return (await pool.query({ name, text, values: params as unknown[] })).rows as Row[];
+    },
   };
 }
 
