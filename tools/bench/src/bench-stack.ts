@@ -83,13 +83,16 @@ function loadServicesEnv(): void {
 
 /**
  * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
- * `logLevel` replaces BENCH_ENV's, to measure what logging costs.
+ * `logLevel` replaces BENCH_ENV's, to measure what logging costs; `nodeOptions` are added to every app's
+ * NODE_OPTIONS (e.g. V8 heap flags), to measure a runtime setting.
  */
 export async function startBenchStack(
   log: (line: string) => void,
-  tuning: { cpuProfileDir?: string; logLevel?: string } = {},
+  tuning: { cpuProfileDir?: string; logLevel?: string; nodeOptions?: string } = {},
 ): Promise<BenchStack> {
-  const { cpuProfileDir, logLevel } = tuning;
+  const { cpuProfileDir, logLevel, nodeOptions } = tuning;
+  const preload = cpuProfileDir ? `--require ${join(__dirname, 'cpu-profile.preload.js')}` : '';
+  const appNodeOptions = [preload, nodeOptions ?? ''].filter(Boolean).join(' ');
   const ensure = spawnSync('bash', [join(REPO_ROOT, 'tools/services/ensure.sh')], { encoding: 'utf8' });
   if (ensure.status !== 0) throw new Error(`local services: ${ensure.stderr || ensure.stdout}`);
   loadServicesEnv();
@@ -118,12 +121,8 @@ export async function startBenchStack(
       env: {
         ...BENCH_ENV,
         ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
-        ...(cpuProfileDir
-          ? {
-              NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.preload.js')}`,
-              BENCH_CPU_PROFILE_DIR: cpuProfileDir,
-            }
-          : {}),
+        ...(appNodeOptions ? { NODE_OPTIONS: appNodeOptions } : {}),
+        ...(cpuProfileDir ? { BENCH_CPU_PROFILE_DIR: cpuProfileDir } : {}),
       },
     });
   } catch (error) {

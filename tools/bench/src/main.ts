@@ -238,6 +238,7 @@ async function run(options: BenchOptions): Promise<void> {
   const stack = await startBenchStack(log, {
     ...(options.cpuProfile ? { cpuProfileDir: profileDir } : {}),
     logLevel: options.logLevel,
+    ...(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {}),
   });
   let load: LoadProcess | undefined;
   let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
