@@ -38,13 +38,17 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'host',
 ]);
+/** Request bodies up to this declared length are read whole before forwarding; longer ones stream. */
+const SMALL_BODY_BYTES = 64 * 1024;
 const REQUEST_ID = 'x-request-id';
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /**
  * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
- * surface's own shape, and forwards to the app behind with a signed identity: bodies are piped, never
- * buffered, over keep-alive pools; WebSocket upgrades are spliced as raw sockets after the handshake check.
+ * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools: a
+ * small request body (a declared length up to SMALL_BODY_BYTES, such as a speech request) is read first and
+ * sent with the head in one write, so the app reads the whole request at once; other bodies and every
+ * response are piped, never buffered; WebSocket upgrades are spliced as raw sockets after the handshake check.
  */
 export class GatewayServer {
   private readonly server: Server;
@@ -162,13 +166,19 @@ export class GatewayServer {
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
 
     const hasBody = method !== 'GET' && method !== 'HEAD';
+    const length = Number(req.headers['content-length']);
+    const body = !hasBody
+      ? null
+      : Number.isInteger(length) && length <= SMALL_BODY_BYTES
+        ? await readWhole(req)
+        : req;
     await new Promise<void>((resolve, reject) => {
       this.pool(route.upstream).dispatch(
         {
           method,
           path,
           headers,
-          body: hasBody ? req : null,
+          body,
           headersTimeout: this.options.upstreamHeadersTimeoutMs,
           bodyTimeout: 0,
         },
@@ -339,6 +349,19 @@ class ForwardedResponse implements Dispatcher.DispatchHandler {
     this.settled = true;
     this.resolve();
   }
+}
+
+/** A request body of small declared length, whole; rejects if the client goes away before its end. */
+function readWhole(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client went away while sending its request'));
+    });
+  });
 }
 
 function readRequestId(req: IncomingMessage): string {
