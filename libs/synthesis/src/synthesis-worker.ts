@@ -23,12 +23,6 @@ import { Take, type TakeResult } from './take';
 
 export const SYNTHESIS_SERVICE = 'synthesis-worker';
 
-/**
- * Chunks already received are sent to the requester as one bus message up to this size: each message costs
- * a publish and a socket write at both ends (≈80 µs of worker CPU each for a vendor's 100 ms chunks).
- */
-const COALESCE_BYTES = 64 * 1024;
-
 export interface SynthesisWorkerDeps {
   bus: Bus;
   blobs: BlobStore;
@@ -107,7 +101,7 @@ export class SynthesisWorker {
   ): Promise<void> {
     const take = await this.join(req);
     sink.header({ contentType: take.contentType });
-    for await (const chunk of take.follow(sink.aborted, COALESCE_BYTES)) {
+    for await (const chunk of take.follow(sink.aborted)) {
       await sink.write(chunk);
     }
     if (sink.aborted.aborted) return;

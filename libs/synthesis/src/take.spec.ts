@@ -49,31 +49,6 @@ describe('Take', () => {
   });
 });
 
-describe('Take followers that coalesce', () => {
-  it('joins the chunks already there up to the bound, in order, and sends a lone chunk at once', async () => {
-    const take = new Take('audio/pcm');
-    const seen: string[] = [];
-    let woke!: () => void;
-    let wake = new Promise<void>((r) => (woke = r));
-    const following = (async () => {
-      for await (const chunk of take.follow(undefined, 4)) {
-        seen.push(chunk.toString());
-        woke();
-      }
-    })();
-    take.push(Buffer.from('a'));
-    await wake;
-    expect(seen).toEqual(['a']); // nothing else was there: not held back
-    wake = new Promise<void>((r) => (woke = r));
-    for (const part of ['bb', 'c', 'd', 'eeeee', 'f']) take.push(Buffer.from(part));
-    await wake;
-    take.complete({ words: null, cached: true });
-    await following;
-    expect(seen).toEqual(['a', 'bbcd', 'eeeee', 'f']);
-    expect(seen.join('')).toBe('abbcdeeeeef');
-  });
-});
-
 describe('Take followers and their abort signals', () => {
   it('adds one abort listener per follower whatever the number of waits, and removes it at the end', async () => {
     const take = new Take('audio/pcm');

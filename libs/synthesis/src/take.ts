@@ -48,14 +48,8 @@ export class Take {
     this.notify();
   }
 
-  /**
-   * Every chunk from the first, then live ones, until the take ends; throws the take's failure. With
-   * `coalesceBytes`, the chunks already there when the follower looks are joined into one (up to that
-   * many bytes; a bigger chunk stays whole), and after each one the follower lets the current I/O turn
-   * finish before looking again, so chunks the vendor sent together travel together. The bytes and their
-   * order are untouched; a chunk arriving while nothing is waiting goes out at once.
-   */
-  async *follow(signal?: AbortSignal, coalesceBytes = 0): AsyncGenerator<Buffer> {
+  /** Every chunk from the first, then live ones, until the take ends; throws the take's failure. */
+  async *follow(signal?: AbortSignal): AsyncGenerator<Buffer> {
     let next = 0;
     // One abort listener per follower (not per wait), removed when the follower stops.
     let wakeOnAbort: (() => void) | undefined;
@@ -65,16 +59,7 @@ export class Take {
       for (;;) {
         while (next < this.chunks.length) {
           if (signal?.aborted) return;
-          if (coalesceBytes <= 0) {
-            yield this.chunks[next++];
-            continue;
-          }
-          const from = next;
-          let bytes = this.chunks[next++].length;
-          while (next < this.chunks.length && bytes + this.chunks[next].length <= coalesceBytes)
-            bytes += this.chunks[next++].length;
-          yield next - from === 1 ? this.chunks[from] : Buffer.concat(this.chunks.slice(from, next), bytes);
-          if (!this.finished) await new Promise<void>((resolve) => setImmediate(resolve));
+          yield this.chunks[next++];
         }
         if (this.finished) {
           if (this.failure !== undefined) throw this.failure;
