@@ -25,7 +25,7 @@ runService(SERVICE, async () => {
   const health = new Health(SERVICE);
   const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: true });
   const cache = serveCache(
-    { bus: infra.bus, prisma: infra.db.prisma, blobs: infra.blobs, logger, startedAt },
+    { bus: infra.bus, prisma: infra.db.prisma, sql: infra.db.sql, blobs: infra.blobs, logger, startedAt },
     {
       sweepIntervalMs: config.CACHE_SWEEP_INTERVAL_MS,
       orphanGraceMs: config.CACHE_ORPHAN_GRACE_MS,

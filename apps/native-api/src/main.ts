@@ -64,7 +64,15 @@ runService(SERVICE, async () => {
         ...(config.ADMIN_TOKEN ? { token: config.ADMIN_TOKEN } : {}),
       },
     },
-    { prisma: infra.db.prisma, bus: infra.bus, blobs: infra.blobs, keyRing, logger, health },
+    {
+      prisma: infra.db.prisma,
+      sql: infra.db.sql,
+      bus: infra.bus,
+      blobs: infra.blobs,
+      keyRing,
+      logger,
+      health,
+    },
   );
   return closeAll(infra, api);
 });

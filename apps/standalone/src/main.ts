@@ -68,7 +68,7 @@ runService(SERVICE, async () => {
   const bus = createBus({ kind: 'memory' });
   const blobs = createBlobStore({ kind: 'fs', root: resolve(dataDir, 'blobs') });
   await blobs.ready();
-  const cache = serveCache({ bus, prisma: db.prisma, blobs, logger, startedAt });
+  const cache = serveCache({ bus, prisma: db.prisma, sql: db.sql, blobs, logger, startedAt });
   const keyRing = KeyRing.parse(secrets.providerKeyMasterKeys);
 
   const configured = vendorBaseUrls(config);
@@ -114,7 +114,7 @@ runService(SERVICE, async () => {
       storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
-    { prisma: db.prisma, bus, blobs, keyRing, logger, health },
+    { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
   );
   const gateway = await startEdgeGateway(
     {

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Client } from 'minio';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { assertValidBlobName, assertValidBlobPrefix } from './blob-name';
 import { BlobNotFoundError } from './blob-store.errors';
 import type { BlobListEntry, BlobPutMeta, BlobStat, BlobStore } from './blob-store.interface';
@@ -119,15 +121,22 @@ export class S3BlobStore implements BlobStore {
 
   async put(name: string, data: Buffer, meta?: BlobPutMeta): Promise<void> {
     assertValidBlobName(name);
-    // The size is always given: with it the client sends one PUT (below its 64 MiB part size) instead of
-    // a multipart upload, whose replies the local emulators mis-parse.
-    await this.client.putObject(
-      this.bucket,
-      name,
+    // One PUT of the buffer as it is, signed for what it carries: the payload's SHA-256 over plain HTTP,
+    // UNSIGNED-PAYLOAD over TLS (which protects it), as the client's own putObject signs. putObject would
+    // also copy the buffer through a stream and take its MD5 (unused over HTTP): ≈0.4 ms of CPU for a
+    // 120 KB take, on every cache write.
+    const headers: Record<string, string | number> = { 'Content-Length': data.length };
+    if (meta?.contentType) headers['Content-Type'] = meta.contentType;
+    const sha256 = this.client.enableSHA256 ? createHash('sha256').update(data).digest('hex') : '';
+    const response = await this.client.makeRequestStreamAsync(
+      { method: 'PUT', bucketName: this.bucket, objectName: name, headers },
       data,
-      data.length,
-      meta?.contentType ? { 'Content-Type': meta.contentType } : {},
+      sha256,
+      [200],
+      this.region,
     );
+    response.resume();
+    await finished(response);
   }
 
   async get(name: string): Promise<Buffer> {

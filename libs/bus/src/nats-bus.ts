@@ -517,6 +517,8 @@ export class NatsBus implements Bus {
           maxReconnectAttempts: -1,
           reconnectTimeWait: this.reconnectDelayMs,
           timeout: 5000,
+          // nats.js otherwise builds an Error per request for its stack, used only to report a timeout.
+          noAsyncTraces: true,
         });
         if (this.closed) {
           await nc.close();

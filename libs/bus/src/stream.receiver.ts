@@ -181,6 +181,8 @@ export class StreamReceiver<Header, Trailer>
   }
 
   cancel(): void {
+    // Checked first: a piece's reader cancels in its `finally` whether or not the stream already ended.
+    if (this.state !== 'open') return;
     this.fail(new BusError(BusErrorCode.cancelled, 'stream cancelled by the consumer'), true);
   }
 

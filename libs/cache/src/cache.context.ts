@@ -1,12 +1,14 @@
 import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
-import type { PrismaClient } from '@router/db';
+import type { PrismaClient, Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import type { CacheServiceSettings } from './cache.settings';
 
 /** What every use case of the cache service works with. */
 export interface CacheContext {
   prisma: PrismaClient;
+  /** Plain SQL for the request paths (lookup, commit); Prisma for the sweeps and usage batches. */
+  sql: Sql;
   blobs: BlobStore;
   bus: Bus;
   logger: Logger;

@@ -1,7 +1,7 @@
 import type { BlobStore } from '@router/blob-store';
 import type { Bus, Subscription } from '@router/bus';
 import { cacheCommitV1, cacheLookupV1, cacheUsageV1, healthCacheV1 } from '@router/contracts';
-import type { PrismaClient } from '@router/db';
+import type { PrismaClient, Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { commitTake } from './commit-take';
 import { describeError, type CacheContext } from './cache.context';
@@ -19,6 +19,8 @@ const FIRST_SWEEP_MAX_DELAY_MS = 60_000;
 export interface CacheServiceDeps {
   bus: Bus;
   prisma: PrismaClient;
+  /** The same database as `prisma`, for plain SQL (`Database.sql`). */
+  sql: Sql;
   blobs: BlobStore;
   logger: Logger;
   /** When the process started, for `health.cache.v1`'s uptime. Defaults to now. */
@@ -57,6 +59,7 @@ export function serveCache(
   const now = deps.now ?? Date.now;
   const context: CacheContext = {
     prisma: deps.prisma,
+    sql: deps.sql,
     blobs: deps.blobs,
     bus: deps.bus,
     logger: deps.logger,

@@ -13,9 +13,33 @@ import type { UsageRecorder } from './usage-recorder';
 const REFUSED: CacheCommitReply = Object.freeze({ committed: false });
 
 /**
- * Indexes a take whose blob(s) the worker has written. The row is written only when the blob is there with
- * the announced size (and the timings sidecar when `hasTimings`). Every commit request counts its
- * characters as synthesized, whatever the answer: the vendor made the take either way.
+ * The org's retention as it is now and, when it is above 0, the entry's row written, in one statement. A
+ * duplicate commit (the same key taken twice) keeps the one row; its blob is the newest take written under
+ * the same name, so the row takes that take's metadata.
+ */
+const UPSERT_ENTRY = `
+  WITH org AS (SELECT retention_days FROM orgs WHERE id = $1::uuid),
+  entry AS (
+    INSERT INTO cache_entries
+      (id, org_id, cache_key, provider, object_name, content_type, byte_size, has_timings, created_at, last_used_at)
+    SELECT $3::uuid, $1::uuid, $2, $4, $5, $6, $7::int, $8::boolean, $9::timestamptz, $9::timestamptz
+    FROM org WHERE org.retention_days > 0
+    ON CONFLICT (org_id, cache_key) DO UPDATE SET
+      provider = EXCLUDED.provider,
+      content_type = EXCLUDED.content_type,
+      byte_size = EXCLUDED.byte_size,
+      has_timings = EXCLUDED.has_timings,
+      last_used_at = GREATEST(cache_entries.last_used_at, EXCLUDED.last_used_at)
+    RETURNING id::text AS id)
+  SELECT (SELECT retention_days FROM org) AS "retentionDays", (SELECT id FROM entry) AS id`;
+
+/**
+ * Indexes a take whose blob(s) the worker has written. A row stays only for a blob that is there with the
+ * announced size (and the timings sidecar when `hasTimings`): the blob is looked at once, after the row is
+ * written. Before the insert the worker's own successful write is the proof; after it, the look catches a
+ * sweep that deleted the blob meanwhile (the sweep re-checks rows after its deletes, this re-checks the
+ * blob after the insert, so one of the two always sees the other). Every commit request of a known org
+ * counts its characters as synthesized, whatever the answer: the vendor made the take either way.
  */
 export async function commitTake(
   context: CacheContext,
@@ -28,46 +52,40 @@ export async function commitTake(
   if (request.objectName !== audioObjectName(orgId, cacheKey))
     return refuse(context, 'unexpected object name');
 
-  const org = await context.prisma.org.findUnique({ where: { id: orgId }, select: { retentionDays: true } });
-  if (!org) return refuse(context, 'unknown org');
+  const at = new Date(context.now()).toISOString();
+  const [result] = await context.sql.query<{ retentionDays: number | null; id: string | null }>(
+    UPSERT_ENTRY,
+    [
+      orgId,
+      cacheKey,
+      randomUUID(),
+      request.provider,
+      request.objectName,
+      request.contentType,
+      request.byteSize,
+      request.hasTimings,
+      at,
+    ],
+  );
+  if (result?.retentionDays === null || result?.retentionDays === undefined)
+    return refuse(context, 'unknown org');
   usage.addSynthesized(orgId, request.provider, request.chars);
 
   const words = wordsObjectName(orgId, cacheKey);
-  if (org.retentionDays === 0) {
+  if (result.retentionDays === 0) {
     // The same names may hold the audio of an entry cached before retention went to 0; the retention sweep
     // removes that one, row first.
-    const indexed = await context.prisma.cacheEntry.findUnique({
-      where: { orgId_cacheKey: { orgId, cacheKey } },
-      select: { id: true },
-    });
-    if (!indexed) await deleteBlobs(context, [request.objectName, words]);
+    const indexed = await context.sql.query(
+      'SELECT 1 FROM cache_entries WHERE org_id = $1::uuid AND cache_key = $2',
+      [orgId, cacheKey],
+    );
+    if (indexed.length === 0) await deleteBlobs(context, [request.objectName, words]);
     return REFUSED;
   }
 
-  if (!(await blobsPresent(context, request, words)))
-    return refuse(context, 'blob missing or of another size');
-
-  const at = new Date(context.now()).toISOString();
-  // A duplicate commit (the same key taken twice) keeps the one row; its blob is the newest take written
-  // under the same name, so the row takes that take's metadata.
-  const [row] = await context.prisma.$queryRaw<{ id: string }[]>`
-    INSERT INTO cache_entries
-      (id, org_id, cache_key, provider, object_name, content_type, byte_size, has_timings, created_at, last_used_at)
-    VALUES (${randomUUID()}::uuid, ${orgId}::uuid, ${cacheKey}, ${request.provider}, ${request.objectName},
-      ${request.contentType}, ${request.byteSize}::int, ${request.hasTimings}, ${at}::timestamptz, ${at}::timestamptz)
-    ON CONFLICT (org_id, cache_key) DO UPDATE SET
-      provider = EXCLUDED.provider,
-      content_type = EXCLUDED.content_type,
-      byte_size = EXCLUDED.byte_size,
-      has_timings = EXCLUDED.has_timings,
-      last_used_at = GREATEST(cache_entries.last_used_at, EXCLUDED.last_used_at)
-    RETURNING id::text AS id`;
-
-  // A sweep may have deleted the blob between our check and the insert; the sweep re-checks rows after its
-  // deletes, this re-checks the blob after the insert, so one of the two always sees the other.
-  if (!row || !(await blobsPresent(context, request, words))) {
-    if (row) await context.prisma.cacheEntry.deleteMany({ where: { id: row.id } });
-    return refuse(context, 'blob removed while committing');
+  if (!result.id || !(await blobsPresent(context, request, words))) {
+    if (result.id) await context.sql.query('DELETE FROM cache_entries WHERE id = $1::uuid', [result.id]);
+    return refuse(context, 'blob missing, of another size or removed while committing');
   }
   return { committed: true };
 }
@@ -77,9 +95,11 @@ async function blobsPresent(
   request: CacheCommitRequest,
   words: string,
 ): Promise<boolean> {
-  const audio = await context.blobs.stat(request.objectName);
-  if (!audio || audio.size !== request.byteSize) return false;
-  return !request.hasTimings || (await context.blobs.stat(words)) !== null;
+  const [audio, timings] = await Promise.all([
+    context.blobs.stat(request.objectName),
+    request.hasTimings ? context.blobs.stat(words) : null,
+  ]);
+  return audio !== null && audio.size === request.byteSize && (!request.hasTimings || timings !== null);
 }
 
 function refuse(context: CacheContext, reason: string): CacheCommitReply {

@@ -5,6 +5,7 @@ import { createDatabase, type Database } from './database';
 import { readMigrations } from './migrator';
 import {
   expectForeignKeyViolation,
+  expectPlainSql,
   expectRetentionCheck,
   expectRoundTrip,
   expectUniqueViolation,
@@ -34,6 +35,8 @@ describe('createDatabase without a URL (PGlite, memory://)', () => {
   });
 
   it('round-trips every model, Bytes included', () => expectRoundTrip(db.prisma));
+
+  it('runs plain SQL on the same database', () => expectPlainSql(db));
 
   it('reports a unique violation as P2002 and a missing parent as P2003', async () => {
     await expectUniqueViolation(db.prisma);

@@ -4,6 +4,7 @@ import { readMigrations } from './migrator';
 import { createScratchDatabase } from './test/scratch-postgres';
 import {
   expectForeignKeyViolation,
+  expectPlainSql,
   expectRetentionCheck,
   expectRoundTrip,
   expectUniqueViolation,
@@ -68,6 +69,8 @@ describe('createDatabase with a PostgreSQL URL (a fresh database)', () => {
   });
 
   it('round-trips every model, Bytes included', () => expectRoundTrip(db.prisma));
+
+  it('runs plain SQL on the same database', () => expectPlainSql(db));
 
   it('reports a unique violation as P2002 and a missing parent as P2003', async () => {
     await expectUniqueViolation(db.prisma);

@@ -9,6 +9,7 @@ import {
 import { assertPostgresUrl, createPgPool, pgAdapterFactory } from './pg-adapter';
 import { pgliteAdapterFactory } from './pglite-adapter';
 import { loadPglite } from './pglite-loader';
+import { pgliteSql, poolSql, type Sql } from './sql';
 
 export interface DatabaseOptions {
   /** A postgresql:// URL. Without it the database is an embedded PGlite. */
@@ -24,6 +25,8 @@ export interface DatabaseOptions {
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly prisma: PrismaClient;
+  /** Plain SQL over the same pool or PGlite, for hot paths where Prisma's per-query compilation costs too much. */
+  readonly sql: Sql;
   /** Applies pending migrations. Safe to call again, and from several processes at once. */
   migrate(): Promise<MigrationReport>;
   /** Disconnects Prisma and closes the pool or PGlite (which otherwise keeps the process alive). Idempotent. */
@@ -52,6 +55,7 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
     return {
       kind: 'postgres',
       prisma,
+      sql: poolSql(pool),
       migrate: serialised(() => migratePostgres(url, migrations())),
       close: once(async () => {
         await prisma.$disconnect();
@@ -72,6 +76,7 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   return {
     kind: 'pglite',
     prisma,
+    sql: pgliteSql(pglite),
     migrate: serialised(() => applyMigrations(pgliteTarget(pglite), migrations())),
     close: once(async () => {
       await prisma.$disconnect();

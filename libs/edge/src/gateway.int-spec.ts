@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -94,6 +94,34 @@ describe('GatewayServer over real sockets', () => {
       ),
     ).toEqual({ ok: true, orgId: 'org-1' });
     expect(req.headers['x-request-id']).toEqual(res.headers.get('x-request-id'));
+  });
+
+  it('forwards bodies above the small-body size and bodies of no declared length intact', async () => {
+    const big = Buffer.alloc(200 * 1024, 'a');
+    big.write('start');
+    big.write('end', big.length - 3);
+    const res = await fetch(`${base}/v1/provider-keys/vendor_a`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/octet-stream' },
+      body: big,
+    });
+    expect(Buffer.from(await res.arrayBuffer()).equals(big)).toBe(true);
+    const parts = ['{"api', '_key":', '"chunked"}'];
+    const chunked = await new Promise<{ body: string }>((resolve, reject) => {
+      const req = request(`${base}/v1/provider-keys/vendor_a`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
+      });
+      req.on('response', (answer) => {
+        const got: Buffer[] = [];
+        answer.on('data', (c: Buffer) => got.push(c));
+        answer.on('end', () => resolve({ body: Buffer.concat(got).toString() }));
+      });
+      req.on('error', reject);
+      for (const part of parts) req.write(part); // no content-length: chunked
+      req.end();
+    });
+    expect(chunked.body).toBe(parts.join(''));
   });
 
   it('keeps an open WebSocket working when the org runs out of credit, and refuses new handshakes with 402', async () => {

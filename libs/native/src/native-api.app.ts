@@ -4,7 +4,7 @@ import { AdminModule } from '@router/admin';
 import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
-import type { PrismaClient } from '@router/db';
+import type { PrismaClient, Sql } from '@router/db';
 import type { Health, Logger } from '@router/observability';
 import { createPipeline, type PipelineSettings, StoredSettings } from '@router/pipeline';
 import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
@@ -56,6 +56,8 @@ export interface NativeApiConfig {
 
 export interface NativeApiDeps {
   prisma: PrismaClient;
+  /** The same database as `prisma`, for plain SQL on request paths (`Database.sql`). */
+  sql: Sql;
   bus: Bus;
   blobs: BlobStore;
   keyRing: KeyRing;
@@ -84,7 +86,7 @@ export async function startNativeApi(
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
   const pipeline = await createPipeline({ bus: deps.bus, blobs: deps.blobs, now }, config.pipeline);
-  const retention = new OrgRetention(deps.prisma, config.orgSettingsTtlMs, now);
+  const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);
   const keys = new ProviderKeyCache(
     new ProviderKeyStore(deps.prisma, deps.keyRing),
     config.providerKeyCacheTtlMs,

@@ -145,8 +145,12 @@ export class SynthesisWorker {
   ): Promise<void> {
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    // One timer per take, restarted by each audio chunk (not a new timer per chunk).
     const arm = (): void => {
-      clearTimeout(timer);
+      if (timer) {
+        timer.refresh();
+        return;
+      }
       timer = setTimeout(
         () =>
           abort.abort(

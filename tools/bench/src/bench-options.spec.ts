@@ -36,6 +36,12 @@ describe('parseOptions', () => {
     expect(o.cpuRequests).toBeLessThan(DEFAULT_OPTIONS.cpuRequests);
   });
 
+  it('keeps --node-options whole, the equals signs of its V8 flags included', () => {
+    const o = parseOptions(['--node-options=--max-semi-space-size=32 --max-old-space-size=512']);
+    expect(o.nodeOptions).toBe('--max-semi-space-size=32 --max-old-space-size=512');
+    expect(DEFAULT_OPTIONS.nodeOptions).toBeUndefined();
+  });
+
   it('refuses unknown arguments, bad counts and variants that only prime', () => {
     expect(() => parseOptions(['--fast'])).toThrow('unknown argument --fast');
     expect(() => parseOptions(['--requests=0'])).toThrow('--requests must be an integer >= 1');

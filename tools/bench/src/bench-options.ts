@@ -42,6 +42,8 @@ export interface BenchOptions {
   cpuProfile: boolean;
   /** The router processes' LOG_LEVEL (`warn`: per-request info lines cost CPU, see docs/performance.md). */
   logLevel: string;
+  /** Added to every app's NODE_OPTIONS (the simulator's too): V8 flags such as heap sizes, to measure a runtime setting. */
+  nodeOptions?: string;
   /** The simulator's audio per streamed chunk (its default when absent): how many chunks a take has. */
   chunkMs?: number;
   /** /v1/stream: replies per variant in the interleaved phase, and before it as a warm-up. */
@@ -87,13 +89,13 @@ const QUICK: Partial<BenchOptions> = {
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
-  [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N]`;
+  [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type CountOption = Exclude<
   keyof BenchOptions,
-  'benchmarks' | 'variants' | 'concurrency' | 'quietBusyShare' | 'cpuProfile' | 'logLevel'
+  'benchmarks' | 'variants' | 'concurrency' | 'quietBusyShare' | 'cpuProfile' | 'logLevel' | 'nodeOptions'
 >;
 
 const FLAGS: Record<string, CountOption> = {
@@ -149,6 +151,11 @@ export function parseOptions(args: readonly string[]): BenchOptions {
       if (!LOG_LEVELS.includes(value))
         throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}\n${USAGE}`);
       options.logLevel = value;
+      continue;
+    }
+    if (flag === '--node-options') {
+      // Everything after the first '=' (V8 flags carry their own '=').
+      options.nodeOptions = arg.slice(flag.length + 1).trim();
       continue;
     }
     if (flag === '--concurrency') {

@@ -87,17 +87,21 @@ function loadServicesEnv(): void {
 /**
  * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
  * with `memoryProbeDir`, every app reports its memory after a forced GC on request (memory-probe.preload.ts);
- * `logLevel` replaces BENCH_ENV's, to measure what logging costs.
+ * `logLevel` replaces BENCH_ENV's, to measure what logging costs; `nodeOptions` are added to every app's
+ * NODE_OPTIONS (e.g. V8 heap flags), to measure a runtime setting.
  */
 export async function startBenchStack(
   log: (line: string) => void,
-  tuning: { cpuProfileDir?: string; memoryProbeDir?: string; logLevel?: string } = {},
+  tuning: { cpuProfileDir?: string; memoryProbeDir?: string; logLevel?: string; nodeOptions?: string } = {},
 ): Promise<BenchStack> {
-  const { cpuProfileDir, memoryProbeDir, logLevel } = tuning;
+  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions } = tuning;
   const preloads = [
     ...(cpuProfileDir ? ['cpu-profile.preload.js'] : []),
     ...(memoryProbeDir ? ['memory-probe.preload.js'] : []),
   ];
+  const appNodeOptions = [...preloads.map((file) => `--require ${join(__dirname, file)}`), nodeOptions ?? '']
+    .filter(Boolean)
+    .join(' ');
   const ensure = spawnSync('bash', [join(REPO_ROOT, 'tools/services/ensure.sh')], { encoding: 'utf8' });
   if (ensure.status !== 0) throw new Error(`local services: ${ensure.stderr || ensure.stdout}`);
   loadServicesEnv();
@@ -126,9 +130,7 @@ export async function startBenchStack(
       env: {
         ...BENCH_ENV,
         ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
-        ...(preloads.length > 0
-          ? { NODE_OPTIONS: preloads.map((file) => `--require ${join(__dirname, file)}`).join(' ') }
-          : {}),
+        ...(appNodeOptions ? { NODE_OPTIONS: appNodeOptions } : {}),
         ...(cpuProfileDir ? { BENCH_CPU_PROFILE_DIR: cpuProfileDir } : {}),
         ...(memoryProbeDir ? { BENCH_MEMORY_PROBE_DIR: memoryProbeDir } : {}),
       },

@@ -325,6 +325,7 @@ async function run(options: BenchOptions): Promise<void> {
     ...(options.cpuProfile ? { cpuProfileDir: profileDir } : {}),
     ...(streaming ? { memoryProbeDir: memoryDir } : {}),
     logLevel: options.logLevel,
+    ...(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {}),
   });
   let load: LoadProcess | undefined;
   let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
@@ -510,6 +511,8 @@ async function run(options: BenchOptions): Promise<void> {
   if (options.cpuProfile) {
     const summary = renderProfiles(profileDir, pids, profiled);
     writeFileSync(join(REPO_ROOT, 'tmp', 'bench', 'profile-summary.md'), summary);
+    // The phases' windows and pids, for reading the raw profiles further (e.g. inclusive time per function).
+    writeFileSync(join(profileDir, 'phases.json'), JSON.stringify({ pids, phases: profiled }, null, 1));
     process.stdout.write(`${summary}\nwritten: tmp/bench/profile-summary.md\n`);
   }
 }

@@ -118,7 +118,14 @@ export class CacheTestKit {
       destination: { write: (line: string) => void this.logs.push(line) },
     });
     this.service = serveCache(
-      { bus: options.bus, prisma: options.db.prisma, blobs: options.blobs, logger, now: this.clock.now },
+      {
+        bus: options.bus,
+        prisma: options.db.prisma,
+        sql: options.db.sql,
+        blobs: options.blobs,
+        logger,
+        now: this.clock.now,
+      },
       { usageFlushMs: 0, sweepIntervalMs: 0, ...options.settings },
     );
     this.invalidationSub = options.bus.subscribe(cacheInvalidatedV1, (event) => {

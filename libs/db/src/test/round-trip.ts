@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Prisma, type PrismaClient } from '@prisma/client';
+import type { Sql } from '../sql';
 
 /** Writes and reads back one row of every model; returns what was read so callers can compare. */
 export async function roundTripEveryModel(prisma: PrismaClient) {
@@ -108,4 +109,32 @@ export async function expectRetentionCheck(prisma: PrismaClient): Promise<void> 
       /orgs_retention_days_check/,
     );
   }
+}
+
+/** `db.sql` reads what Prisma wrote, with the same value types on both drivers, and passes parameters. */
+export async function expectPlainSql(db: { prisma: PrismaClient; sql: Sql }): Promise<void> {
+  const org = await db.prisma.org.create({ data: { name: 'plain sql', retentionDays: 7 } });
+  const at = new Date('2026-05-06T07:08:09.000Z');
+  await db.prisma.cacheEntry.create({
+    data: {
+      orgId: org.id,
+      cacheKey: 'p'.repeat(64),
+      provider: 'vendor_a',
+      objectName: 'o/plain',
+      contentType: 'audio/pcm',
+      byteSize: 4321,
+      hasTimings: false,
+      lastUsedAt: at,
+    },
+  });
+  const rows = await db.sql.query<Record<string, unknown>>(
+    `SELECT o.id AS "orgId", o.retention_days AS "retentionDays", e.byte_size AS "byteSize",
+       e.has_timings AS "hasTimings", e.last_used_at AS "lastUsedAt"
+     FROM cache_entries e JOIN orgs o ON o.id = e.org_id WHERE e.org_id = $1::uuid AND e.cache_key = $2`,
+    [org.id, 'p'.repeat(64)],
+  );
+  expect(rows).toEqual([
+    { orgId: org.id, retentionDays: 7, byteSize: 4321, hasTimings: false, lastUsedAt: at },
+  ]);
+  await expect(db.sql.query('SELECT 1 FROM orgs WHERE id = $1::uuid', [randomUUID()])).resolves.toEqual([]);
 }
