@@ -9,7 +9,7 @@ import {
   type SynthesisEvent,
   type VendorAdapter,
 } from './vendor-adapter';
-import { parseJsonObject } from './upstream-parse';
+import { parseJsonObject, parseSse, type SseEvent } from './upstream-parse';
 import type { VendorId } from './vendor-id';
 
 /** One JSON POST to the vendor for one piece. */
@@ -156,6 +156,38 @@ export async function* audioPassThrough(body: UpstreamBody): AsyncGenerator<Synt
   for await (const chunk of body.chunks()) {
     if (chunk.length > 0) yield { kind: 'audio', data: chunk };
   }
+}
+
+/** What one event of a take's event stream adds: events to pass on, and whether the take is now complete. */
+export interface SseTakeStep {
+  readonly events?: readonly SynthesisEvent[];
+  readonly complete?: boolean;
+}
+
+/**
+ * A take streamed as server-sent events, each read by the vendor's `step` as it arrives. The take is complete
+ * once a step says so; a stream that ends before that (a cut) fails as a lost connection, naming `endMarker`.
+ * After the end of the take the rest of the body is read, so the connection goes back to the pool, and a
+ * connection lost then loses nothing.
+ */
+export async function* readSseTake(
+  vendor: VendorId,
+  body: UpstreamBody,
+  step: (event: SseEvent) => SseTakeStep,
+  endMarker: string,
+): AsyncGenerator<SynthesisEvent> {
+  let complete = false;
+  try {
+    for await (const event of parseSse(body.textChunks())) {
+      if (complete) continue;
+      const next = step(event);
+      if (next.events) yield* next.events;
+      complete = next.complete === true;
+    }
+  } catch (error) {
+    if (!complete) throw error;
+  }
+  if (!complete) throw vendorUnreachable(vendor, new Error(`the event stream ended before ${endMarker}`));
 }
 
 /**

@@ -2,12 +2,11 @@ import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   parseJsonObject,
-  parseSse,
+  readSseTake,
   readRefusal,
   stringAt,
   vendorFailure,
   vendorMalformed,
-  vendorUnreachable,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
@@ -81,31 +80,27 @@ export class VendorBAdapter extends HttpVendorAdapter {
   }
 }
 
-async function* streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
-  let done = false;
-  try {
-    for await (const { event, data } of parseSse(body.textChunks())) {
-      // Read on to the end of the body after `done`, so the connection goes back to the pool.
-      if (done) continue;
+function streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
+  return readSseTake(
+    VENDOR,
+    body,
+    ({ event, data }) => {
       const message = parseJsonObject<StreamEvent>(VENDOR, data, 'an event');
       const kind = event === 'message' && typeof message.type === 'string' ? message.type : event;
       if (kind === 'chunk') {
         if (typeof message.data !== 'string') throw vendorMalformed(VENDOR, 'a chunk without audio');
         const audio = Buffer.from(message.data, 'base64');
-        if (audio.length > 0) yield { kind: 'audio', data: audio };
-      } else if (kind === 'done') {
-        done = true;
-      } else if (kind === 'error') {
+        return { events: audio.length > 0 ? [{ kind: 'audio', data: audio }] : [] };
+      }
+      if (kind === 'error') {
         const status = typeof message.status_code === 'number' ? message.status_code : 502;
         const text = typeof message.message === 'string' ? message.message : message.title;
         throw vendorFailure(VENDOR, status, typeof text === 'string' ? text : '');
       }
-    }
-  } catch (error) {
-    // The vendor completed the take at `done`; a connection lost after it loses nothing.
-    if (!done) throw error;
-  }
-  if (!done) throw vendorUnreachable(VENDOR, new Error('the event stream ended before its done event'));
+      return { complete: kind === 'done' };
+    },
+    'its done event',
+  );
 }
 
 export const createVendorBAdapter: AdapterFactory = (options) => new VendorBAdapter(options);

@@ -2,12 +2,11 @@ import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   parseJsonObject,
-  parseSse,
+  readSseTake,
   readRefusal,
   stringAt,
   vendorFailure,
   vendorMalformed,
-  vendorUnreachable,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
@@ -75,12 +74,11 @@ function audioOf(message: StreamEvent): string | undefined {
   return stringAt(message.data, 'audio');
 }
 
-async function* streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
-  let done = false;
-  try {
-    for await (const { event, data } of parseSse(body.textChunks())) {
-      // Read on to the end of the body after `done`, so the connection goes back to the pool.
-      if (done) continue;
+function streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
+  return readSseTake(
+    VENDOR,
+    body,
+    ({ event, data }) => {
       const message = parseJsonObject<StreamEvent>(VENDOR, data, 'an event');
       if (event === 'error' || message.status === 'error' || message.error !== undefined) {
         const code =
@@ -88,20 +86,14 @@ async function* streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> 
         const text = stringAt(message, 'error') ?? stringAt(message, 'error', 'message') ?? '';
         throw vendorFailure(VENDOR, typeof code === 'number' ? code : 502, text);
       }
-      if (message.done === true) {
-        done = true;
-        continue;
-      }
+      if (message.done === true) return { complete: true };
       const audio = audioOf(message);
       if (audio === undefined) throw vendorMalformed(VENDOR, 'an event without audio');
       const bytes = Buffer.from(audio, 'base64');
-      if (bytes.length > 0) yield { kind: 'audio', data: bytes };
-    }
-  } catch (error) {
-    // The vendor completed the take at `done`; a connection lost after it loses nothing.
-    if (!done) throw error;
-  }
-  if (!done) throw vendorUnreachable(VENDOR, new Error('the event stream ended before its done event'));
+      return { events: bytes.length > 0 ? [{ kind: 'audio', data: bytes }] : [] };
+    },
+    'its done event',
+  );
 }
 
 export const createVendorHAdapter: AdapterFactory = (options) => new VendorHAdapter(options);

@@ -3,12 +3,11 @@ import {
   HttpVendorAdapter,
   audioPassThrough,
   parseJsonObject,
-  parseSse,
+  readSseTake,
   readRefusal,
   stringAt,
   vendorFailure,
   vendorMalformed,
-  vendorUnreachable,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
@@ -174,37 +173,34 @@ export class VendorIAdapter extends HttpVendorAdapter {
   }
 }
 
-async function* streamAudio(
-  body: UpstreamBody,
-  track: WordTrack | undefined,
-): AsyncGenerator<SynthesisEvent> {
-  let done = false;
-  try {
-    for await (const { event, data } of parseSse(body.textChunks())) {
-      // Read on to the end of the body after `done`, so the connection goes back to the pool.
-      if (done) continue;
+function streamAudio(body: UpstreamBody, track: WordTrack | undefined): AsyncGenerator<SynthesisEvent> {
+  return readSseTake(
+    VENDOR,
+    body,
+    ({ event, data }) => {
       const message = parseJsonObject<StreamEvent>(VENDOR, data, 'an event');
       const kind = typeof message.type === 'string' ? message.type : event;
       if (kind === 'chunk') {
         if (typeof message.data !== 'string') throw vendorMalformed(VENDOR, 'a chunk without audio');
         const audio = Buffer.from(message.data, 'base64');
-        if (audio.length > 0) yield { kind: 'audio', data: audio };
-      } else if (kind === 'timestamps') {
+        return { events: audio.length > 0 ? [{ kind: 'audio', data: audio }] : [] };
+      }
+      if (kind === 'timestamps') {
         track?.add(message.word_timestamps);
-      } else if (kind === 'done') {
-        done = true;
-      } else if (kind === 'error') {
+        return {};
+      }
+      if (kind === 'error') {
         const status = typeof message.status_code === 'number' ? message.status_code : 502;
         const text = typeof message.message === 'string' ? message.message : message.title;
         throw vendorFailure(VENDOR, status, typeof text === 'string' ? text : '');
       }
-    }
-  } catch (error) {
-    // The vendor completed the take at `done`; a connection lost after it loses nothing.
-    if (!done) throw error;
-  }
-  if (!done) throw vendorUnreachable(VENDOR, new Error('the event stream ended before its done event'));
-  if (track && track.words().length > 0) yield { kind: 'words', words: track.words() };
+      if (kind !== 'done') return {};
+      // The timings come whole once the take is complete.
+      const words = track?.words() ?? [];
+      return { complete: true, events: words.length > 0 ? [{ kind: 'words', words }] : [] };
+    },
+    'its done event',
+  );
 }
 
 export const createVendorIAdapter: AdapterFactory = (options) => new VendorIAdapter(options);

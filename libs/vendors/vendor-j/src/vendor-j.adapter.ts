@@ -2,12 +2,11 @@ import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   parseJsonObject,
-  parseSse,
+  readSseTake,
   readRefusal,
   stringAt,
   vendorFailure,
   vendorMalformed,
-  vendorUnreachable,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
@@ -126,25 +125,25 @@ export class VendorJAdapter extends HttpVendorAdapter {
   }
 }
 
-async function* streamAudio(body: UpstreamBody, wav: boolean): AsyncGenerator<SynthesisEvent> {
-  let finished = false;
+function streamAudio(body: UpstreamBody, wav: boolean): AsyncGenerator<SynthesisEvent> {
   let headerSent = !wav;
-  try {
-    for await (const { data } of parseSse(body.textChunks())) {
-      // Read on to the end of the body after the last response, so the connection goes back to the pool.
-      if (finished) continue;
+  return readSseTake(
+    VENDOR,
+    body,
+    ({ data }) => {
       const response = parseJsonObject<StreamResponse>(VENDOR, data, 'an event');
       if (response.error !== undefined) throw streamError(response.error);
       const candidate = firstCandidate(response.candidates);
+      const events: SynthesisEvent[] = [];
       for (const audio of inlineAudio(candidate)) {
         if (!headerSent) {
           headerSent = true;
-          yield { kind: 'audio', data: openWavHeader() };
+          events.push({ kind: 'audio', data: openWavHeader() });
         }
-        yield { kind: 'audio', data: audio };
+        events.push({ kind: 'audio', data: audio });
       }
       const reason = candidate?.finishReason;
-      if (reason === undefined || reason === null) continue;
+      if (reason === undefined || reason === null) return { events };
       if (reason !== 'STOP') {
         throw vendorFailure(
           VENDOR,
@@ -152,14 +151,10 @@ async function* streamAudio(body: UpstreamBody, wav: boolean): AsyncGenerator<Sy
           `${VENDOR} stopped the take without finishing it (${JSON.stringify(reason)})`,
         );
       }
-      finished = true;
-    }
-  } catch (error) {
-    // The vendor completed the take with its STOP; a connection lost after it loses nothing.
-    if (!finished) throw error;
-  }
-  if (!finished)
-    throw vendorUnreachable(VENDOR, new Error('the event stream ended before finishReason STOP'));
+      return { events, complete: true };
+    },
+    'finishReason STOP',
+  );
 }
 
 function firstCandidate(candidates: unknown): Candidate | undefined {
