@@ -5,7 +5,8 @@ import { type PieceAudio, type PieceRequest, type PieceResolver, playReply } fro
 import { splitText } from '@router/text';
 import { FORMAT_CONTENT_TYPES, type VendorDefinition } from '@router/vendors-core';
 import type { ReplyPlanner } from '../reply/reply-plan';
-import { streamingWavHeader, WavSampleData } from './wav';
+import { streamingWavHeader } from '@router/vendors-core';
+import { WavSampleData } from './wav';
 
 export interface SpeechServiceDeps {
   resolver: PieceResolver;

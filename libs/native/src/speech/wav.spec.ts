@@ -1,4 +1,5 @@
-import { streamingWavHeader, WavSampleData } from './wav';
+import { streamingWavHeader } from '@router/vendors-core';
+import { WavSampleData } from './wav';
 
 function wavFile(samples: Buffer, extraChunk = false): Buffer {
   const fmt = streamingWavHeader(24000).subarray(12, 36);

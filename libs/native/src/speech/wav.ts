@@ -1,28 +1,8 @@
 /**
  * The one container change the spec allows on the native surface: a `wav` reply is one streaming WAV header
- * (sizes left open) and then each sentence's sample data, as the vendor sent it, without its own header.
+ * (sizes left open, `streamingWavHeader` in vendors-core) and then each sentence's sample data, as the vendor
+ * sent it, without its own header.
  */
-const OPEN_SIZE = 0xffffffff;
-
-export function streamingWavHeader(sampleRate: number, channels = 1, bitsPerSample = 16): Buffer {
-  const header = Buffer.alloc(44);
-  const blockAlign = (channels * bitsPerSample) / 8;
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(OPEN_SIZE, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * blockAlign, 28);
-  header.writeUInt16LE(blockAlign, 32);
-  header.writeUInt16LE(bitsPerSample, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(OPEN_SIZE, 40);
-  return header;
-}
-
 /**
  * Passes one sentence's WAV bytes through without the RIFF header: holds bytes only until the `data` chunk
  * starts, then forwards every byte untouched.

@@ -1,4 +1,4 @@
-import { streamingWavHeader } from '../speech/wav';
+import { streamingWavHeader } from '@router/vendors-core';
 import { AudioClock } from './audio-clock';
 
 describe('AudioClock', () => {

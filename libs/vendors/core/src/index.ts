@@ -15,3 +15,4 @@ export {
 } from './settings.resolve';
 export * from './upstream-http';
 export * from './upstream-parse';
+export * from './wav-header';

@@ -1,5 +1,11 @@
 import type { SynthSettings } from '@router/contracts';
-import { openWavHeader, vendorJBody, vendorJErrorMessage, vendorJStreamPath } from './vendor-j.adapter';
+import { streamingWavHeader } from '@router/vendors-core';
+import {
+  VENDOR_J_SAMPLE_RATE,
+  vendorJBody,
+  vendorJErrorMessage,
+  vendorJStreamPath,
+} from './vendor-j.adapter';
 
 const base: SynthSettings = {
   vendor: 'vendor_j',
@@ -84,7 +90,7 @@ describe('vendorJErrorMessage', () => {
 
 describe('openWavHeader', () => {
   it('describes 16-bit mono PCM at 24000 Hz with its sizes left open', () => {
-    const header = openWavHeader();
+    const header = streamingWavHeader(VENDOR_J_SAMPLE_RATE);
     expect(header.length).toBe(44);
     expect(header.toString('latin1', 0, 4)).toBe('RIFF');
     expect(header.readUInt32LE(4)).toBe(0xffffffff);

@@ -3,6 +3,7 @@ import {
   HttpVendorAdapter,
   parseJsonObject,
   readSseTake,
+  streamingWavHeader,
   readRefusal,
   stringAt,
   vendorFailure,
@@ -23,28 +24,6 @@ export const VENDOR_J_SAMPLE_RATE = 24000;
 /** The streaming call: SSE `data:` events, each a response with a part of the audio, the last with `finishReason`. */
 export function vendorJStreamPath(model: string): string {
   return `/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
-}
-
-/**
- * A WAV header for a stream of the vendor's PCM whose length is not known yet: its RIFF and data sizes are
- * left open (0xFFFFFFFF), as streaming WAV writers do. The samples after it are the vendor's, untouched.
- */
-export function openWavHeader(sampleRate = VENDOR_J_SAMPLE_RATE): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(0xffffffff, 4);
-  header.write('WAVE', 8, 'latin1');
-  header.write('fmt ', 12, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(0xffffffff, 40);
-  return header;
 }
 
 function prebuilt(voiceName: string): Record<string, unknown> {
@@ -138,7 +117,7 @@ function streamAudio(body: UpstreamBody, wav: boolean): AsyncGenerator<Synthesis
       for (const audio of inlineAudio(candidate)) {
         if (!headerSent) {
           headerSent = true;
-          events.push({ kind: 'audio', data: openWavHeader() });
+          events.push({ kind: 'audio', data: streamingWavHeader(VENDOR_J_SAMPLE_RATE) });
         }
         events.push({ kind: 'audio', data: audio });
       }
