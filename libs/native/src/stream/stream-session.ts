@@ -38,6 +38,13 @@ export interface StreamSessionDeps {
 /** Close codes of docs/stream-protocol.md. */
 export const STREAM_CLOSE = { normal: 1000, goingAway: 1001, internal: 1011, idle: 4008 } as const;
 
+/** A sentence whose audio has started; its clock counts the audio sent so far. */
+interface StartedSentence {
+  sentence: number;
+  text: string;
+  clock: AudioClock;
+}
+
 interface SentencePiece extends PieceRequest {
   sentence: number;
 }
@@ -48,7 +55,7 @@ interface ReplyRun {
   interrupted: AbortController;
   left: AbortController;
   /** Sentences whose audio started, in order, for telling spoken from remaining text at an interrupt. */
-  started: Array<{ sentence: number; text: string; durationMs: number | null }>;
+  started: StartedSentence[];
   /** Pieces handed to the run whose audio has not started. */
   waiting: SentencePiece[];
   done: Promise<void>;
@@ -294,7 +301,7 @@ export class StreamSession {
     const release = (): void => (run.interrupted.signal.aborted ? audio.interrupt() : audio.cancel());
     const { sentence } = piece;
     const clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
-    const started = { sentence, text: piece.text, durationMs: null as number | null };
+    const started: StartedSentence = { sentence, text: piece.text, clock };
     this.sendJson({ type: 'sentence_start', sentence, text: piece.text, cached: audio.cached });
     run.started.push(started);
     let bytes = 0;
@@ -309,7 +316,6 @@ export class StreamSession {
         if (chunk.done) break;
         bytes += chunk.value.length;
         clock.push(chunk.value);
-        started.durationMs = clock.durationMs();
         await this.peer.sendAudio(chunk.value);
       }
       const words = await Promise.race([audio.words(), halted]);
@@ -355,7 +361,7 @@ export class StreamSession {
  * every started one when the position is unknown (not given, or a compressed format's length).
  */
 function spokenSentences(
-  started: ReadonlyArray<{ sentence: number; text: string; durationMs: number | null }>,
+  started: readonly StartedSentence[],
   playedMs: number | null,
 ): Array<{ sentence: number; text: string }> {
   if (playedMs === null) return [...started];
@@ -363,9 +369,10 @@ function spokenSentences(
   let offset = 0;
   for (const [i, s] of started.entries()) {
     if (offset >= playedMs) break;
-    if (s.durationMs === null) return [...spoken, ...started.slice(i)]; // unknown length from here on
+    const durationMs = s.clock.durationMs();
+    if (durationMs === null) return [...spoken, ...started.slice(i)]; // unknown length from here on
     spoken.push(s);
-    offset += s.durationMs;
+    offset += durationMs;
   }
   return spoken;
 }
