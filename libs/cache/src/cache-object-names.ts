@@ -1,24 +1,14 @@
-import { cacheObjectNames } from '@router/contracts';
+import { cacheObjectNames, isCanonicalCacheKey, isCanonicalOrgId } from '@router/contracts';
 
 // Where a cached take's blobs live: the contract's `cacheObjectNames`, which workers write under, with the
 // ids checked, and its inverse for the sweeps. Ids are required in their canonical form (PostgreSQL prints
 // uuids in lower case): a name built from another spelling would never match the org id read back from the
 // index, and the orphan sweep would take its blob for an orphan.
 
-const ORG_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const CACHE_KEY = /^[0-9a-f]{64}$/;
 const OBJECT_NAME =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([0-9a-f]{64})\.(audio|words\.json)$/;
 
-/** A lower-case uuid, the form the index stores org ids in. */
-export function isCanonicalOrgId(orgId: string): boolean {
-  return ORG_ID.test(orgId);
-}
-
-/** 64 lower-case hex digits: the keyed hash from libs/cache-keys. */
-export function isCanonicalCacheKey(cacheKey: string): boolean {
-  return CACHE_KEY.test(cacheKey);
-}
+export { isCanonicalCacheKey, isCanonicalOrgId };
 
 function assertRef(orgId: string, cacheKey: string): void {
   if (!isCanonicalOrgId(orgId)) throw new TypeError('orgId must be a lower-case uuid');

@@ -1,12 +1,7 @@
 import { createBus, type Bus } from '@router/bus';
-import {
-  cacheCommitV1,
-  cacheLookupV1,
-  cacheUsageV1,
-  healthCacheV1,
-  type CacheCommitRequest,
-} from '@router/contracts';
+import { cacheCommitV1, cacheUsageV1, healthCacheV1, type CacheCommitRequest } from '@router/contracts';
 import type { BlobStore } from '@router/blob-store';
+import { CacheIndex } from '@router/pipeline';
 import { audioObjectName, wordsObjectName } from './cache-object-names';
 import {
   CacheTestKit,
@@ -58,7 +53,10 @@ describe.each(['postgres', 'pglite'] as const)(
       return kit;
     };
     const commit = (request: CacheCommitRequest) => bus.request(cacheCommitV1, request);
-    const lookup = (orgId: string, cacheKey: string) => bus.request(cacheLookupV1, { orgId, cacheKey });
+    // The serving apps' own reader of the index (libs/pipeline): what they find is what commits and sweeps left.
+    const lookup = async (orgId: string, cacheKey: string) => ({
+      hit: await new CacheIndex(db.sql).lookup(orgId, cacheKey),
+    });
     const hit = (take: CacheCommitRequest, chars = take.chars) =>
       bus.publish(cacheUsageV1, {
         orgId: take.orgId,

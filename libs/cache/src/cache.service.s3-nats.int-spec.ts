@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createBus, type Bus } from '@router/bus';
 import type { BlobStore } from '@router/blob-store';
-import {
-  cacheCommitV1,
-  cacheInvalidatedV1,
-  cacheLookupV1,
-  cacheUsageV1,
-  type CacheCommitRequest,
-} from '@router/contracts';
+import { cacheCommitV1, cacheInvalidatedV1, cacheUsageV1, type CacheCommitRequest } from '@router/contracts';
+import { CacheIndex } from '@router/pipeline';
 import { servicesEnv } from '@router/testing';
 import { wordsObjectName } from './cache-object-names';
 import { CacheTestKit, DAY_MS, eventually, openTestDatabase, s3TestStore } from './test/cache-test-kit';
@@ -49,15 +44,17 @@ describe('cache service over NATS with the S3 store', () => {
     await db?.drop();
   });
 
-  it('commits a take written to S3 and answers lookups from another connection', async () => {
+  it('commits a take written to S3, sent from another connection, and the index reader finds it', async () => {
     const orgId = await kit.createOrg();
     const take = await kit.writeTake(orgId, 'over nats', { bytes: 2048, words: true });
-    await expect(clientBus.request(cacheLookupV1, { orgId, cacheKey: take.cacheKey })).resolves.toEqual({
-      hit: null,
-    });
+    const index = new CacheIndex(db.sql);
+    await expect(index.lookup(orgId, take.cacheKey)).resolves.toBeNull();
     await expect(clientBus.request(cacheCommitV1, take)).resolves.toEqual({ committed: true });
-    await expect(clientBus.request(cacheLookupV1, { orgId, cacheKey: take.cacheKey })).resolves.toEqual({
-      hit: { objectName: take.objectName, contentType: 'audio/mpeg', byteSize: 2048, hasTimings: true },
+    await expect(index.lookup(orgId, take.cacheKey)).resolves.toEqual({
+      objectName: take.objectName,
+      contentType: 'audio/mpeg',
+      byteSize: 2048,
+      hasTimings: true,
     });
     const missing = await kit.writeTake(orgId, 'missing');
     await blobs.delete(missing.objectName);

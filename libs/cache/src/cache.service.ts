@@ -1,12 +1,11 @@
 import type { BlobStore } from '@router/blob-store';
 import type { Bus, Subscription } from '@router/bus';
-import { cacheCommitV1, cacheLookupV1, cacheUsageV1, healthCacheV1 } from '@router/contracts';
+import { cacheCommitV1, cacheUsageV1, healthCacheV1 } from '@router/contracts';
 import type { PrismaClient, Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { commitTake } from './commit-take';
 import { describeError, type CacheContext } from './cache.context';
 import { resolveCacheSettings, type CacheServiceSettings } from './cache.settings';
-import { lookupEntry } from './lookup-entry';
 import { sweepOrphans, type OrphanSweepReport } from './orphan-sweep';
 import { sweepRetention, type RetentionSweepReport } from './retention-sweep';
 import { UsageRecorder, type UsageFlushReport } from './usage-recorder';
@@ -35,7 +34,7 @@ export interface SweepReport {
 }
 
 export interface CacheService {
-  /** `health.cache.v1`, `cache.lookup.v1`, `cache.commit.v1` (served) and `cache.usage.v1` (subscribed). */
+  /** `health.cache.v1`, `cache.commit.v1` (served) and `cache.usage.v1` (subscribed). */
   readonly subscriptions: Subscription[];
   /**
    * Flushes buffered usage (so fresh hits count), then the retention sweep, then the orphan sweep. A call
@@ -74,7 +73,6 @@ export function serveCache(
       ok: true,
       uptimeMs: Math.max(0, now() - startedAt),
     })),
-    deps.bus.serve(cacheLookupV1, (ref) => lookupEntry(context, ref)),
     deps.bus.serve(cacheCommitV1, (request) => commitTake(context, usage, request)),
     // Replicas of cache-service share the usage events, so each is counted once.
     deps.bus.subscribe(cacheUsageV1, (event) => usage.record(event), { queue: 'cache-usage' }),

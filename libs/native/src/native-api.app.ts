@@ -85,7 +85,10 @@ export async function startNativeApi(
   const changes = new BusChangeNotifier(deps.bus, deps.logger);
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const pipeline = await createPipeline({ bus: deps.bus, blobs: deps.blobs, now }, config.pipeline);
+  const pipeline = await createPipeline(
+    { bus: deps.bus, blobs: deps.blobs, sql: deps.sql, now },
+    config.pipeline,
+  );
   const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);
   const keys = new ProviderKeyCache(
     new ProviderKeyStore(deps.prisma, deps.keyRing),

@@ -6,3 +6,4 @@ export * from './router-errors';
 export * from './pipeline';
 export * from './async-queue';
 export * from './stored-settings';
+export * from './cache-index';

@@ -2,7 +2,6 @@ import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import {
   addressedTo,
-  cacheLookupV1,
   cacheObjectNames,
   cacheUsageV1,
   type SynthSettings,
@@ -10,6 +9,7 @@ import {
   synthTakeV1,
   type WordTiming,
 } from '@router/contracts';
+import type { CacheIndex } from './cache-index';
 import type { HotTier } from './hot-tier';
 import { asRouterError } from './router-errors';
 import type { WorkerDirectory } from './worker-directory';
@@ -45,6 +45,7 @@ export interface PieceAudio {
 export interface PieceResolverDeps {
   bus: Bus;
   blobs: BlobStore;
+  index: CacheIndex;
   hot: HotTier;
   workers: WorkerDirectory;
   /** Chunks a worker may send ahead of this reader (flow control). */
@@ -71,7 +72,7 @@ export class PieceResolver {
     const { bus, blobs, hot } = this.deps;
     let entry = hot.get(piece.orgId, piece.cacheKey);
     if (!entry) {
-      const { hit } = await bus.request(cacheLookupV1, { orgId: piece.orgId, cacheKey: piece.cacheKey });
+      const hit = await this.deps.index.lookup(piece.orgId, piece.cacheKey);
       if (!hit) return undefined;
       const [audio, words] = await Promise.all([
         blobs.get(hit.objectName),

@@ -1,6 +1,8 @@
 import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import { authChangedV1, cacheInvalidatedV1 } from '@router/contracts';
+import type { Sql } from '@router/db';
+import { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { PieceResolver } from './piece-resolver';
 import { WorkerDirectory } from './worker-directory';
@@ -23,10 +25,10 @@ export interface Pipeline {
 
 /**
  * What an app that serves audio needs, wired once: the hot tier (kept honest by invalidation events), the
- * worker directory and the piece resolver.
+ * cache index reader, the worker directory and the piece resolver.
  */
 export async function createPipeline(
-  deps: { bus: Bus; blobs: BlobStore; now?: () => number },
+  deps: { bus: Bus; blobs: BlobStore; sql: Sql; now?: () => number },
   settings: PipelineSettings,
 ): Promise<Pipeline> {
   const now = deps.now ?? Date.now;
@@ -48,6 +50,7 @@ export async function createPipeline(
     resolver: new PieceResolver({
       bus: deps.bus,
       blobs: deps.blobs,
+      index: new CacheIndex(deps.sql),
       hot,
       workers,
       window: settings.streamWindow,

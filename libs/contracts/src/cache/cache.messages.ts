@@ -1,18 +1,26 @@
 import { check, type Checker } from '../core';
 
-const hex64 = check.string({ pattern: /^[0-9a-f]{64}$/ });
+const CANONICAL_ORG_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CANONICAL_CACHE_KEY = /^[0-9a-f]{64}$/;
+
+/** A lower-case uuid, the form the index stores org ids in (PostgreSQL prints uuids in lower case). */
+export function isCanonicalOrgId(orgId: string): boolean {
+  return CANONICAL_ORG_ID.test(orgId);
+}
+
+/** 64 lower-case hex digits: the keyed hash from libs/cache-keys. */
+export function isCanonicalCacheKey(cacheKey: string): boolean {
+  return CANONICAL_CACHE_KEY.test(cacheKey);
+}
+
+const hex64 = check.string({ pattern: CANONICAL_CACHE_KEY });
 
 export interface CacheEntryRef {
   orgId: string;
   cacheKey: string;
 }
 
-export const cacheEntryRef: Checker<CacheEntryRef> = check.object({
-  orgId: check.string({ minLength: 1 }),
-  cacheKey: hex64,
-});
-
-/** Where a cached take's audio is, for the serving app to read straight from the blob store. */
+/** Where a cached take's audio is (an index row), for the serving app to read straight from the blob store. */
 export interface CachedTake {
   objectName: string;
   contentType: string;
@@ -27,12 +35,6 @@ export const cachedTake: Checker<CachedTake> = check.object({
   byteSize: check.integer({ min: 0 }),
   hasTimings: check.boolean(),
 });
-
-export interface CacheLookupReply {
-  hit: CachedTake | null;
-}
-
-export const cacheLookupReply: Checker<CacheLookupReply> = check.object({ hit: check.nullable(cachedTake) });
 
 /** Sent by a worker after the take's blob is written; the index row is written only if the blob exists. */
 export interface CacheCommitRequest extends CacheEntryRef, CachedTake {

@@ -1,19 +1,5 @@
 import { defineEvent, defineRequest } from '../core';
-import {
-  cacheCommitReply,
-  cacheCommitRequest,
-  cacheEntryRef,
-  cacheInvalidated,
-  cacheLookupReply,
-  cacheUsage,
-} from './cache.messages';
-
-/** Is this org's piece cached, and where is its audio. */
-export const cacheLookupV1 = defineRequest({
-  subject: 'cache.lookup.v1',
-  request: cacheEntryRef,
-  reply: cacheLookupReply,
-});
+import { cacheCommitReply, cacheCommitRequest, cacheInvalidated, cacheUsage } from './cache.messages';
 
 /** Index a completed take whose blob has been written. */
 export const cacheCommitV1 = defineRequest({
