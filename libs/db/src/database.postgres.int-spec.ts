@@ -98,6 +98,28 @@ describe('createDatabase with a PostgreSQL URL (a fresh database)', () => {
       await client.end();
     }
   });
+
+  it('survives the server ending its idle connections, and answers on new ones', async () => {
+    // Plain SQL only, as the request paths use it: Prisma, which listens to its pool once it connects, never does.
+    const sqlOnly = await createDatabase({ url: scratch.url });
+    const admin = new pg.Client({ connectionString: scratch.url });
+    await admin.connect();
+    try {
+      await Promise.all([sqlOnly.sql.query('SELECT 1'), sqlOnly.sql.query('SELECT 1')]);
+      const ended = await admin.query<{ n: number }>(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      // Without a listener, the pool's error events would reach Jest as an unhandled error (and end a service).
+      expect(ended.rows[0]?.n).toBeGreaterThanOrEqual(2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect(sqlOnly.sql.query<{ one: number }>('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+      await expect(db.prisma.org.count()).resolves.toBeGreaterThanOrEqual(0);
+    } finally {
+      await admin.end();
+      await sqlOnly.close();
+    }
+  });
 });
 
 describe('createDatabase with an unreachable URL', () => {

@@ -77,7 +77,12 @@ export function withCatalogTypes(adapter: PgDriverAdapter): PgDriverAdapter {
  * work is done instead of waiting for idle connections to time out.
  */
 export function createPgPool(url: string, max?: number): pg.Pool {
-  return new pg.Pool({ connectionString: url, allowExitOnIdle: true, Client: CatalogTextClient, max });
+  const pool = new pg.Pool({ connectionString: url, allowExitOnIdle: true, Client: CatalogTextClient, max });
+  // An idle connection the server ends (a restart, a failover, an administrator, a dropped test database) is
+  // emitted here; unheard, that event would end the process. pg has already discarded the connection, the
+  // next query opens a new one, and a database that is really gone fails that query and the readiness check.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /** A Prisma driver adapter factory over `pool` (from createPgPool) with the catalog type fixes. */
