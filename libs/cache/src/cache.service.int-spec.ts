@@ -25,6 +25,7 @@ describe.each(['postgres', 'pglite'] as const)(
     let blobs: BlobStore;
     let cleanupBlobs: () => Promise<void>;
     let kit: CacheTestKit;
+    let index: CacheIndex;
 
     beforeAll(async () => {
       db = await openTestDatabase(dbKind);
@@ -37,8 +38,11 @@ describe.each(['postgres', 'pglite'] as const)(
       bus = createBus({ kind: 'memory', requestTimeoutMs: 20_000 });
       ({ store: blobs, cleanup: cleanupBlobs } = await fsTestStore());
       kit = await new CacheTestKit({ db, bus, blobs }).ready();
+      index = new CacheIndex(db.sql, bus, { keysReloadMs: 60_000, now: Date.now });
+      await index.ready();
     });
     afterEach(async () => {
+      index.close();
       await kit.close();
       await bus.close();
       await cleanupBlobs();
@@ -53,10 +57,9 @@ describe.each(['postgres', 'pglite'] as const)(
       return kit;
     };
     const commit = (request: CacheCommitRequest) => bus.request(cacheCommitV1, request);
-    // The serving apps' own reader of the index (libs/pipeline): what they find is what commits and sweeps left.
-    const lookup = async (orgId: string, cacheKey: string) => ({
-      hit: await new CacheIndex(db.sql).lookup(orgId, cacheKey),
-    });
+    // The serving apps' own reader of the index (libs/pipeline), with its key filter fed by this service's
+    // commit events: what it finds is what commits and sweeps left.
+    const lookup = async (orgId: string, cacheKey: string) => ({ hit: await index.lookup(orgId, cacheKey) });
     const hit = (take: CacheCommitRequest, chars = take.chars) =>
       bus.publish(cacheUsageV1, {
         orgId: take.orgId,

@@ -47,7 +47,8 @@ describe('cache service over NATS with the S3 store', () => {
   it('commits a take written to S3, sent from another connection, and the index reader finds it', async () => {
     const orgId = await kit.createOrg();
     const take = await kit.writeTake(orgId, 'over nats', { bytes: 2048, words: true });
-    const index = new CacheIndex(db.sql);
+    const index = new CacheIndex(db.sql, clientBus, { keysReloadMs: 60_000, now: Date.now });
+    await index.ready();
     await expect(index.lookup(orgId, take.cacheKey)).resolves.toBeNull();
     await expect(clientBus.request(cacheCommitV1, take)).resolves.toEqual({ committed: true });
     await expect(index.lookup(orgId, take.cacheKey)).resolves.toEqual({
@@ -56,6 +57,7 @@ describe('cache service over NATS with the S3 store', () => {
       byteSize: 2048,
       hasTimings: true,
     });
+    index.close();
     const missing = await kit.writeTake(orgId, 'missing');
     await blobs.delete(missing.objectName);
     await expect(clientBus.request(cacheCommitV1, missing)).resolves.toEqual({ committed: false });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CacheCommitReply, CacheCommitRequest } from '@router/contracts';
+import { cacheCommittedV1, type CacheCommitReply, type CacheCommitRequest } from '@router/contracts';
 import {
   audioObjectName,
   isCanonicalCacheKey,
@@ -87,6 +87,10 @@ export async function commitTake(
     if (result.id) await context.sql.query('DELETE FROM cache_entries WHERE id = $1::uuid', [result.id]);
     return refuse(context, 'blob missing, of another size or removed while committing');
   }
+  // Before the answer: the worker sends the take's end only after it, so every serving app has the key in its
+  // filter before any requester can ask for the entry again. A lost event costs a vendor call, not a wrong
+  // answer (the serving apps rebuild their filters from the index).
+  await context.bus.publish(cacheCommittedV1, { orgId, cacheKey }).catch(() => undefined);
   return { committed: true };
 }
 

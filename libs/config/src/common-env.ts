@@ -78,6 +78,8 @@ export const pipelineEnv = {
   CACHE_KEY_SECRET: env.string({ minLength: 32 }),
   HOT_TIER_BYTES: env.int({ default: 64 * 1024 * 1024, min: 0 }),
   HOT_TIER_TTL_MS: env.int({ default: 60_000, min: 0 }),
+  /** Each org's filter of cached keys (which lets a miss skip the index lookup) is rebuilt this often. */
+  CACHE_KEYS_RELOAD_MS: env.int({ default: 300_000, min: 100 }),
   WORKER_EXPIRY_MS: env.int({ default: 3500, min: 100 }),
   WORKER_WAIT_MS: env.int({ default: 3000, min: 0 }),
   STREAM_WINDOW: env.int({ default: 16, min: 1, max: 4096 }),
@@ -94,12 +96,14 @@ export function pipelineSettings(config: {
   WORKER_EXPIRY_MS: number;
   WORKER_WAIT_MS: number;
   STREAM_WINDOW: number;
+  CACHE_KEYS_RELOAD_MS: number;
 }): {
   hotTierBytes: number;
   hotTierTtlMs: number;
   workerExpiryMs: number;
   workerWaitMs: number;
   streamWindow: number;
+  cacheKeysReloadMs: number;
 } {
   return {
     hotTierBytes: config.HOT_TIER_BYTES,
@@ -107,5 +111,6 @@ export function pipelineSettings(config: {
     workerExpiryMs: config.WORKER_EXPIRY_MS,
     workerWaitMs: config.WORKER_WAIT_MS,
     streamWindow: config.STREAM_WINDOW,
+    cacheKeysReloadMs: config.CACHE_KEYS_RELOAD_MS,
   };
 }

@@ -86,7 +86,7 @@ export async function startNativeApi(
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
   const pipeline = await createPipeline(
-    { bus: deps.bus, blobs: deps.blobs, sql: deps.sql, now },
+    { bus: deps.bus, blobs: deps.blobs, sql: deps.sql, logger: deps.logger, now },
     config.pipeline,
   );
   const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);

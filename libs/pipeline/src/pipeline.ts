@@ -2,6 +2,7 @@ import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import { authChangedV1, cacheInvalidatedV1 } from '@router/contracts';
 import type { Sql } from '@router/db';
+import type { Logger } from '@router/observability';
 import { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { PieceResolver } from './piece-resolver';
@@ -15,6 +16,8 @@ export interface PipelineSettings {
   /** How long a piece waits for a first worker heartbeat on a fresh start. */
   workerWaitMs: number;
   streamWindow: number;
+  /** Each org's key filter is rebuilt from the cache index this often (see CacheIndex). */
+  cacheKeysReloadMs: number;
 }
 
 export interface Pipeline {
@@ -28,7 +31,7 @@ export interface Pipeline {
  * cache index reader, the worker directory and the piece resolver.
  */
 export async function createPipeline(
-  deps: { bus: Bus; blobs: BlobStore; sql: Sql; now?: () => number },
+  deps: { bus: Bus; blobs: BlobStore; sql: Sql; logger?: Logger; now?: () => number },
   settings: PipelineSettings,
 ): Promise<Pipeline> {
   const now = deps.now ?? Date.now;
@@ -38,6 +41,12 @@ export async function createPipeline(
     waitMs: settings.workerWaitMs,
     now,
   });
+  const index = new CacheIndex(
+    deps.sql,
+    deps.bus,
+    { keysReloadMs: settings.cacheKeysReloadMs, now },
+    deps.logger,
+  );
   const subscriptions = [
     deps.bus.subscribe(cacheInvalidatedV1, (event) => hot.invalidate(event.orgId, event.cacheKeys)),
     // A retention change or a disabled org: drop the org's hot entries rather than reason about which still hold.
@@ -45,12 +54,12 @@ export async function createPipeline(
       if (event.kind === 'org') hot.invalidate(event.orgId);
     }),
   ];
-  await Promise.all([workers.ready(), ...subscriptions.map((s) => s.ready())]);
+  await Promise.all([workers.ready(), index.ready(), ...subscriptions.map((s) => s.ready())]);
   return {
     resolver: new PieceResolver({
       bus: deps.bus,
       blobs: deps.blobs,
-      index: new CacheIndex(deps.sql),
+      index,
       hot,
       workers,
       window: settings.streamWindow,
@@ -58,6 +67,7 @@ export async function createPipeline(
     hot,
     close() {
       workers.close();
+      index.close();
       subscriptions.forEach((s) => s.unsubscribe());
     },
   };

@@ -62,6 +62,7 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       'ADMIN_TOKEN',
       'HOT_TIER_BYTES',
       'HOT_TIER_TTL_MS',
+      'CACHE_KEYS_RELOAD_MS',
       'WORKER_EXPIRY_MS',
       'WORKER_WAIT_MS',
       'STREAM_WINDOW',

@@ -20,6 +20,11 @@ export interface CacheEntryRef {
   cacheKey: string;
 }
 
+export const cacheEntryRef: Checker<CacheEntryRef> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKey: hex64,
+});
+
 /** Where a cached take's audio is (an index row), for the serving app to read straight from the blob store. */
 export interface CachedTake {
   objectName: string;
