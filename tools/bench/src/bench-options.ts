@@ -1,7 +1,15 @@
 import { type Variant, VARIANTS } from './load-plan';
 
 /** The variants a run can measure (the prime variants only fill the cache for the hits). */
-export const MEASURABLE: readonly Variant[] = ['direct', 'proxy', 'miss', 'uncached', 'hot-hit', 'cold-hit'];
+export const MEASURABLE: readonly Variant[] = [
+  'direct',
+  'proxy',
+  'chain',
+  'miss',
+  'uncached',
+  'hot-hit',
+  'cold-hit',
+];
 
 /**
  * The /v1/stream benchmark's variants, interleaved: the direct baseline, then hit and miss over the stream
@@ -88,7 +96,7 @@ const QUICK: Partial<BenchOptions> = {
 
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
-  [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
+  [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

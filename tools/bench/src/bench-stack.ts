@@ -53,6 +53,8 @@ export interface BenchStack {
   startedAt: number;
   /** name → pid of every stack member. */
   pids: Record<string, number>;
+  /** The NATS the stack talks over (the naive chain uses it too, on a subject of its own). */
+  natsUrl: string;
   setPacing(pacing: { ttfaMs: number; factor: number; chunkMs?: number }): Promise<void>;
   /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
   vendorCalls(): Promise<number>;
@@ -180,6 +182,7 @@ export async function startBenchStack(
       startedAt,
       voice,
       pids,
+      natsUrl: services.natsUrl,
       async setPacing(pacing) {
         const res = await fetch(`${control}/pacing`, {
           method: 'PUT',

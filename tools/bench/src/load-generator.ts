@@ -36,9 +36,10 @@ class LoadGenerator {
   private readonly router: Target;
   private readonly direct: Target;
   private readonly proxy: Target;
+  private readonly chain: Target;
   private readonly uncached: Target;
   /** Next index per sentence stream; the prime streams run ahead of the hits that read them. */
-  private readonly next = { dir: 0, prx: 0, mis: 0, unc: 0, cld: 0, cldPrime: 0, hot: 0, stm: 0 };
+  private readonly next = { dir: 0, prx: 0, chn: 0, mis: 0, unc: 0, cld: 0, cldPrime: 0, hot: 0, stm: 0 };
   /** The synthesis settings every router variant asks for, in the speech body's field names. */
   private readonly settings: Record<string, unknown>;
   private readonly streamUrl: string;
@@ -88,6 +89,8 @@ class LoadGenerator {
         }),
     };
     this.proxy = { ...this.direct, pool: pool(setup.bareProxyUrl) };
+    // The chain's gateway only looks for a key header: the vendor's, here, passed on to the worker.
+    this.chain = { ...this.direct, pool: pool(setup.chainUrl) };
     this.uncached = {
       ...this.router,
       headers: { ...this.router.headers, authorization: `Bearer ${setup.uncachedRouterKey}` },
@@ -144,7 +147,9 @@ class LoadGenerator {
 
   async close(): Promise<void> {
     await this.holdIdleStreams(0);
-    await Promise.all([this.router.pool.close(), this.direct.pool.close(), this.proxy.pool.close()]);
+    await Promise.all(
+      [this.router, this.direct, this.proxy, this.chain].map((target) => target.pool.close()),
+    );
   }
 
   private textFor(variant: Variant): string {
@@ -176,9 +181,11 @@ class LoadGenerator {
         ? this.direct
         : variant === 'proxy'
           ? this.proxy
-          : variant === 'uncached'
-            ? this.uncached
-            : this.router;
+          : variant === 'chain'
+            ? this.chain
+            : variant === 'uncached'
+              ? this.uncached
+              : this.router;
     const body = target.body(text);
     const start = performance.now();
     try {

@@ -6,6 +6,8 @@
 /**
  * - direct: the vendor's own request straight to the simulator, a new sentence each time (the baseline);
  * - proxy: the same request through a bare Node reverse proxy (the reference for one hop, side by side);
+ * - chain: the same request through a naive gateway → app → NATS → worker chain (naive-chain.ts, the issue's
+ *   other reference), a new sentence each time;
  * - miss: through the gateway, a sentence never spoken before (gateway → native-api → worker → simulator);
  * - uncached: a miss for an org whose retention is 0, so no cache lookup before it and no blob or row after
  *   it: set beside `miss`, it shows what the cache costs a miss;
@@ -20,6 +22,7 @@
 export const VARIANTS = [
   'direct',
   'proxy',
+  'chain',
   'miss',
   'uncached',
   'hot-hit',
@@ -36,6 +39,8 @@ export interface LoadSetup {
   gatewayUrl: string;
   simUrl: string;
   bareProxyUrl: string;
+  /** The naive chain's gateway (the `chain` variant). */
+  chainUrl: string;
   routerKey: string;
   /** A key of a second org, with retention 0 (the `uncached` variant). */
   uncachedRouterKey: string;
@@ -104,12 +109,14 @@ export type FromLoadGenerator =
   { kind: 'ready' } | PhaseResult | IdleStreamsResult | { kind: 'failed'; message: string };
 
 /** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
-export function streamOf(variant: Variant): 'dir' | 'prx' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
+export function streamOf(variant: Variant): 'dir' | 'prx' | 'chn' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
   switch (variant) {
     case 'direct':
       return 'dir';
     case 'proxy':
       return 'prx';
+    case 'chain':
+      return 'chn';
     case 'miss':
       return 'mis';
     case 'uncached':

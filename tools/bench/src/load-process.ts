@@ -75,20 +75,24 @@ export class LoadProcess {
   }
 }
 
-/** The bare reverse proxy (bare-proxy.ts) in its own process, in front of `upstream`. */
-export async function startBareProxy(
-  upstream: string,
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = fork(join(__dirname, 'bare-proxy.js'), [upstream], {
+/** A reference process forked from `script` (beside this file once built), once it reports its port. */
+interface Forked {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function forkReference(script: string, args: string[], what: string): Promise<Forked> {
+  const child = fork(join(__dirname, script), args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [],
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
-    child.once('exit', (code) => reject(new Error(`bare proxy exited with code ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${what} exited with code ${code}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}`,
+    port,
     pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -97,4 +101,55 @@ export async function startBareProxy(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** The bare reverse proxy (bare-proxy.ts) in its own process, in front of `upstream`. */
+export async function startBareProxy(
+  upstream: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const proxy = await forkReference('bare-proxy.js', [upstream], 'bare proxy');
+  return { url: `http://127.0.0.1:${proxy.port}`, pid: proxy.pid, stop: () => proxy.stop() };
+}
+
+/** The names under which the naive chain's processes are read for CPU, gateway first. */
+export const CHAIN_PROCESSES = ['chain-gateway', 'chain-app', 'chain-worker'] as const;
+
+/**
+ * The naive gateway → app → NATS → worker chain (naive-chain.ts), three processes in front of `vendorUrl`,
+ * talking over the NATS at `natsUrl` on `subject`. The worker starts first, so its subscription is in place
+ * before the app can publish, and the gateway last, once the app's port is known.
+ */
+export async function startNaiveChain(
+  vendorUrl: string,
+  natsUrl: string,
+  subject: string,
+): Promise<{ url: string; pids: Record<(typeof CHAIN_PROCESSES)[number], number>; stop(): Promise<void> }> {
+  const started: Forked[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(started.map((p) => p.stop()));
+  };
+  try {
+    const worker = await forkReference(
+      'naive-chain.js',
+      ['worker', natsUrl, subject, vendorUrl],
+      'chain worker',
+    );
+    started.push(worker);
+    const app = await forkReference('naive-chain.js', ['app', natsUrl, subject], 'chain app');
+    started.push(app);
+    const gateway = await forkReference(
+      'naive-chain.js',
+      ['gateway', `http://127.0.0.1:${app.port}`],
+      'chain gateway',
+    );
+    started.push(gateway);
+    return {
+      url: `http://127.0.0.1:${gateway.port}`,
+      pids: { 'chain-gateway': gateway.pid, 'chain-app': app.pid, 'chain-worker': worker.pid },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

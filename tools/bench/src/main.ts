@@ -7,7 +7,7 @@ import { REPO_ROOT } from '@router/testing';
 import { BENCH_ENV, type BenchStack, ROUTER_APPS, startBenchStack } from './bench-stack';
 import { type BenchOptions, parseOptions, STREAM_VARIANTS } from './bench-options';
 import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
-import { LoadProcess, startBareProxy } from './load-process';
+import { CHAIN_PROCESSES, LoadProcess, startBareProxy, startNaiveChain } from './load-process';
 import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc-cpu';
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
 import {
@@ -59,7 +59,7 @@ class Bench {
 
   constructor(
     private readonly stack: BenchStack,
-    /** Every process whose CPU is read: the stack, the bare proxy and the load generator. */
+    /** Every process whose CPU is read: the stack, the bare proxy, the naive chain and the load generator. */
     private readonly pids: Record<string, number>,
     private readonly load: LoadProcess,
     private readonly options: BenchOptions,
@@ -170,7 +170,7 @@ function renderProfiles(dir: string, pids: Record<string, number>, phases: Profi
     .filter((p) => ROUTER_APPS.includes(p.app))
     .map((p) => ({ ...p, profile: JSON.parse(readFileSync(p.file, 'utf8')) as CpuProfile }));
   const out: string[] = ['## Where the router CPU goes (V8 profiles, cut to each phase)', ''];
-  for (const phase of phases.filter((p) => !/^cpu-(direct|proxy)-/.test(p.id))) {
+  for (const phase of phases.filter((p) => !/^cpu-(direct|proxy|chain)-/.test(p.id))) {
     out.push(`### ${phase.id} (${phase.requests} requests)`, '');
     for (const { app, profile } of profiles) {
       const perRequest = (phase.cpuMs[app] ?? 0) / Math.max(1, phase.requests);
@@ -230,7 +230,7 @@ async function waitForQuietMachine(options: BenchOptions): Promise<number> {
 }
 
 /** Variants whose every request is a vendor call. */
-const CALLS_VENDOR: ReadonlySet<Variant> = new Set(['direct', 'proxy', 'miss', 'uncached']);
+const CALLS_VENDOR: ReadonlySet<Variant> = new Set(['direct', 'proxy', 'chain', 'miss', 'uncached']);
 
 /** Whose memory per /v1/stream connection is measured: the app holding the sessions, the one splicing sockets. */
 const STREAM_MEMORY_APPS = ['native-api', 'edge-gateway'];
@@ -329,6 +329,7 @@ async function run(options: BenchOptions): Promise<void> {
   });
   let load: LoadProcess | undefined;
   let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
+  let chain: Awaited<ReturnType<typeof startNaiveChain>> | undefined;
   const profiled: ProfiledPhase[] = [];
   let pids: Record<string, number> = {};
   try {
@@ -338,11 +339,19 @@ async function run(options: BenchOptions): Promise<void> {
       ...(options.chunkMs !== undefined ? { chunkMs: options.chunkMs } : {}),
     });
     proxy = await startBareProxy(stack.stack.simUrl);
+    // A subject of this run's own, as the stack's are prefixed: runs sharing one NATS must not take each
+    // other's requests.
+    chain = await startNaiveChain(
+      stack.stack.simUrl,
+      stack.natsUrl,
+      `bench${randomBytes(4).toString('hex')}.naive.take`,
+    );
     const maxConcurrency = Math.max(...(speech ? options.concurrency : [1]));
     load = await LoadProcess.start({
       gatewayUrl: stack.stack.gatewayUrl,
       simUrl: stack.stack.simUrl,
       bareProxyUrl: proxy.url,
+      chainUrl: chain.url,
       routerKey: stack.routerKey,
       uncachedRouterKey: stack.uncachedRouterKey,
       voice: stack.voice,
@@ -351,7 +360,7 @@ async function run(options: BenchOptions): Promise<void> {
       hotSentences: options.hotSentences,
       maxConcurrency,
     });
-    pids = { ...stack.pids, 'bare-proxy': proxy.pid, 'load-generator': load.pid };
+    pids = { ...stack.pids, 'bare-proxy': proxy.pid, ...chain.pids, 'load-generator': load.pid };
     const bench = new Bench(stack, pids, load, options);
     const variants = speech ? options.variants : [];
 
@@ -436,6 +445,7 @@ async function run(options: BenchOptions): Promise<void> {
           result: alone.result,
           cpu: alone.cpu,
           routerApps: ROUTER_APPS,
+          chainProcesses: CHAIN_PROCESSES,
           idleMsPerSecond: idle?.msPerSecond ?? {},
           vendorCalls: alone.vendorCalls,
           expectedVendorCalls: CALLS_VENDOR.has(variant) ? succeeded : 0,
@@ -505,6 +515,7 @@ async function run(options: BenchOptions): Promise<void> {
   } finally {
     await load?.stop();
     await proxy?.stop();
+    await chain?.stop();
     await stack.stop();
   }
   // The apps write their profiles as they exit, so only now are they complete.

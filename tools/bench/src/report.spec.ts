@@ -46,6 +46,30 @@ describe('interleavedFigures', () => {
     expect(level.expectedVendorCalls).toBe(12);
   });
 
+  it("sets the router against the naive chain, and counts the chain's requests as vendor calls", () => {
+    const withChain: PhaseResult = {
+      ...result,
+      variants: { ...result.variants, chain: ok([6, 6, 6, 12]) },
+    };
+    const level = interleavedFigures(1, withChain, quietCpu, 16);
+    expect(level).toMatchObject({
+      chainOverheadP50Ms: 4,
+      chainOverheadP99Ms: 8,
+      overheadVsChainP50: 0.5,
+      overheadVsChainP99: 0.75,
+      expectedVendorCalls: 16,
+    });
+    // Without the chain, or with a chain no slower than direct, there is nothing to divide by.
+    expect(interleavedFigures(1, result, quietCpu, 12).overheadVsChainP50).toBeNaN();
+    const level2 = interleavedFigures(
+      1,
+      { ...result, variants: { ...result.variants, chain: ok([2, 2, 2, 4]) } },
+      quietCpu,
+      16,
+    );
+    expect(level2.overheadVsChainP50).toBeNaN();
+  });
+
   it('checks the targets at 1 concurrent', () => {
     const checks = checkTargets([interleavedFigures(1, result, quietCpu, 12)], []);
     expect(checks.map((c) => [c.measured, c.met])).toEqual([
@@ -63,12 +87,19 @@ describe('cpuFigures', () => {
       result: { kind: 'result', id: 'cpu-miss-50', elapsedMs: 2000, variants: { miss: ok([1, 1, 1, 1]) } },
       cpu: {
         elapsedMs: 2000,
-        processesMs: { 'edge-gateway': 10, 'native-api': 12, 'vendor-sim': 8 },
+        processesMs: {
+          'edge-gateway': 10,
+          'native-api': 12,
+          'vendor-sim': 8,
+          'chain-gateway': 4,
+          'chain-app': 6,
+        },
         machineBusyMs: 40,
         machineBusyShare: 0.5,
       },
       routerApps: ['edge-gateway', 'native-api'],
-      idleMsPerSecond: { 'native-api': 2 },
+      chainProcesses: ['chain-gateway', 'chain-app'],
+      idleMsPerSecond: { 'native-api': 2, 'chain-app': 1 },
       vendorCalls: 4,
       expectedVendorCalls: 4,
     });
@@ -76,6 +107,8 @@ describe('cpuFigures', () => {
     expect(row.routerCpuMsPerRequest).toBe(4.5);
     expect(row.perProcessMsPerRequest).toEqual({ 'edge-gateway': 2.5, 'native-api': 2 });
     expect(row.simulatorCpuMsPerRequest).toBe(2);
+    // The chain is a reference beside the router, never part of its figure.
+    expect(row.chainCpuMsPerRequest).toBe(2);
     const [check] = checkTargets([], [row]);
     expect(check).toMatchObject({ measured: 4.5, met: false });
   });

@@ -45,6 +45,15 @@ export interface InterleavedResult {
   /** The bare reverse proxy minus direct: what one plain Node hop costs in the same run. */
   bareProxyOverheadP50Ms: number;
   bareProxyOverheadP99Ms: number;
+  /** The naive gateway → app → NATS → worker chain minus direct: the issue's other reference, same run. */
+  chainOverheadP50Ms: number;
+  chainOverheadP99Ms: number;
+  /**
+   * The router's overhead on a miss divided by the naive chain's, at each percentile (below 1: the router adds
+   * less than the chain); NaN when the chain's overhead is not above zero, where a ratio says nothing.
+   */
+  overheadVsChainP50: number;
+  overheadVsChainP99: number;
   /** Miss minus uncached: what the cache lookup before a miss adds to its first byte. */
   cacheOnMissP50Ms: number;
   machineBusyShare: number;
@@ -65,6 +74,8 @@ export interface CpuRow {
   perProcessMsPerRequest: Record<string, number>;
   simulatorCpuMsPerRequest: number;
   bareProxyCpuMsPerRequest: number;
+  /** The naive chain's processes together, less their idle rate: a reference, like the bare proxy's. */
+  chainCpuMsPerRequest: number;
   loadGeneratorCpuMsPerRequest: number;
   /** Every process on the machine, ours or not. */
   machineCpuMsPerRequest: number;
@@ -99,7 +110,10 @@ export function ttfbRows(result: PhaseResult): TtfbRow[] {
   return rows;
 }
 
-/** Successful requests of `variants` in a phase: each direct, proxy or miss one is a vendor call. */
+/** The variants whose every successful request is one vendor call. */
+const VENDOR_CALLING: readonly Variant[] = ['direct', 'proxy', 'chain', 'miss', 'uncached'];
+
+/** Successful requests of `variants` in a phase (those of VENDOR_CALLING each made one vendor call). */
 function succeeded(result: PhaseResult, variants: readonly Variant[]): number {
   return variants.reduce((sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0), 0);
 }
@@ -116,6 +130,9 @@ export function interleavedFigures(
   const miss = summarize(result.variants.miss?.ttfbMs ?? []);
   const proxy = summarize(result.variants.proxy?.ttfbMs ?? []);
   const uncached = summarize(result.variants.uncached?.ttfbMs ?? []);
+  const chain = summarize(result.variants.chain?.ttfbMs ?? []);
+  const vsChain = (router: number, reference: number): number =>
+    reference > 0 ? round(router / reference) : Number.NaN;
   return {
     concurrency,
     elapsedMs: round(result.elapsedMs, 0),
@@ -124,16 +141,21 @@ export function interleavedFigures(
     overheadP99Ms: round(miss.p99 - direct.p99, 3),
     bareProxyOverheadP50Ms: round(proxy.p50 - direct.p50, 3),
     bareProxyOverheadP99Ms: round(proxy.p99 - direct.p99, 3),
+    chainOverheadP50Ms: round(chain.p50 - direct.p50, 3),
+    chainOverheadP99Ms: round(chain.p99 - direct.p99, 3),
+    overheadVsChainP50: vsChain(miss.p50 - direct.p50, chain.p50 - direct.p50),
+    overheadVsChainP99: vsChain(miss.p99 - direct.p99, chain.p99 - direct.p99),
     cacheOnMissP50Ms: round(miss.p50 - uncached.p50, 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
     vendorCalls,
-    expectedVendorCalls: succeeded(result, ['direct', 'proxy', 'miss', 'uncached']),
+    expectedVendorCalls: succeeded(result, VENDOR_CALLING),
   };
 }
 
 /**
  * One variant run alone: CPU per request of the router's processes (less their idle rate over the same
- * interval), of the simulator, of the load generator and of the whole machine.
+ * interval), of the references (bare proxy, naive chain), of the simulator, of the load generator and of
+ * the whole machine.
  */
 export function cpuFigures(args: {
   variant: Variant;
@@ -141,6 +163,8 @@ export function cpuFigures(args: {
   result: PhaseResult;
   cpu: CpuDelta;
   routerApps: readonly string[];
+  /** The naive chain's processes: read as a reference, never counted as the router's. */
+  chainProcesses: readonly string[];
   /** CPU ms per second each process uses with no requests at all. */
   idleMsPerSecond: Record<string, number>;
   vendorCalls: number;
@@ -167,6 +191,7 @@ export function cpuFigures(args: {
     perProcessMsPerRequest: Object.fromEntries(routerApps.map((name) => [name, round(per(net(name)), 3)])),
     simulatorCpuMsPerRequest: round(per(cpu.processesMs['vendor-sim'] ?? 0), 3),
     bareProxyCpuMsPerRequest: round(per(net('bare-proxy')), 3),
+    chainCpuMsPerRequest: round(per(args.chainProcesses.reduce((sum, name) => sum + net(name), 0)), 3),
     loadGeneratorCpuMsPerRequest: round(per(cpu.processesMs['load-generator'] ?? 0), 3),
     machineCpuMsPerRequest: round(per(cpu.machineBusyMs), 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
@@ -269,6 +294,8 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
       '',
       `router overhead on a miss (miss − direct): p50 ${fmt(level.overheadP50Ms)} ms, p99 ${fmt(level.overheadP99Ms)} ms; ` +
         `bare proxy (proxy − direct): p50 ${fmt(level.bareProxyOverheadP50Ms)} ms, p99 ${fmt(level.bareProxyOverheadP99Ms)} ms; ` +
+        `naive chain (chain − direct): p50 ${fmt(level.chainOverheadP50Ms)} ms, p99 ${fmt(level.chainOverheadP99Ms)} ms; ` +
+        `router overhead / chain's: p50 ${fmt(level.overheadVsChainP50)}, p99 ${fmt(level.overheadVsChainP99)}; ` +
         `cache lookup on a miss (miss − uncached): p50 ${fmt(level.cacheOnMissP50Ms)} ms; ` +
         `vendor calls ${level.vendorCalls} (expected ${level.expectedVendorCalls})`,
       '',
@@ -290,6 +317,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
         'workers',
         'cache-svc',
         'bare proxy',
+        'chain',
         'simulator',
         'machine',
         'busy',
@@ -313,6 +341,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
         ),
         r.perProcessMsPerRequest['cache-service'] ?? Number.NaN,
         r.bareProxyCpuMsPerRequest,
+        r.chainCpuMsPerRequest,
         r.simulatorCpuMsPerRequest,
         r.machineCpuMsPerRequest,
         `${Math.round(r.machineBusyShare * 100)}%`,
@@ -365,7 +394,7 @@ export function streamLatencyFigures(
     missVsSpeechP50Ms: round(streamMiss.p50 - p('miss').p50, 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
     vendorCalls,
-    expectedVendorCalls: succeeded(result, ['direct', 'proxy', 'miss', 'uncached', 'stream-miss']),
+    expectedVendorCalls: succeeded(result, [...VENDOR_CALLING, 'stream-miss']),
   };
 }
 
