@@ -59,7 +59,7 @@ interface SubscriptionEntry {
 interface RequesterSession {
   receiver: StreamReceiver<unknown, unknown>;
   subject: string;
-  /** The serving process's control subject, learnt from its start frame; credit and cancel go there. */
+  /** The serving process's control subject, learnt from its first frame; credit and cancel go there. */
   control?: string;
   nextSeqIn: number;
   nextSeqOut: number;
@@ -229,7 +229,7 @@ export class NatsBus implements Bus {
     this.requesters.set(id, session);
     receiver.attach({
       credit: (chunks) => this.sendControl(session, FrameKind.Credit, chunks),
-      // Before the start frame there is nobody to tell; a late start is answered with a cancel (onRequesterFrame).
+      // Before the server's first frame there is nobody to tell; a late one is answered with a cancel (onRequesterFrame).
       cancel: () => this.sendControl(session, FrameKind.Cancel, 0),
       dispose: () => {
         this.requesters.delete(id);
@@ -276,29 +276,24 @@ export class NatsBus implements Bus {
     }
     const frame = decodeFrame(msg.data);
     if (!session) {
-      // A server that started after we gave up (cancelled before its start, or a second queue group).
-      if (frame?.kind === FrameKind.Start && msg.reply)
-        this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
+      // A server that began after we gave up (cancelled before its first frame, or a second queue group).
+      if (frame?.seq === 0 && msg.reply) this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
       return;
     }
     const receiver = session.receiver;
     if (!frame) return receiver.fail(new BusError(BusErrorCode.protocol, 'unreadable stream frame'), true);
     if (session.control === undefined) {
-      if (frame.kind !== FrameKind.Start || frame.seq !== 0 || !msg.reply) {
+      // The server's first frame (its header or its error) names its control subject.
+      if (frame.seq !== 0 || !msg.reply) {
         return receiver.fail(
-          new BusError(BusErrorCode.protocol, 'stream did not begin with a start frame'),
+          new BusError(BusErrorCode.protocol, 'stream did not begin with its first frame'),
           true,
         );
       }
       session.control = msg.reply;
-      session.nextSeqIn = 1;
       this.startPings(session);
-      receiver.onActivity();
-      return;
-    }
-    if (msg.reply !== session.control) {
-      if (frame.kind === FrameKind.Start && msg.reply)
-        this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
+    } else if (msg.reply !== session.control) {
+      if (frame.seq === 0 && msg.reply) this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
       return;
     }
     if (frame.seq !== session.nextSeqIn) {
@@ -430,12 +425,6 @@ export class NatsBus implements Bus {
     livenessTimer.unref();
     // The open frame was the requester's frame 0; its control frames continue from 1.
     this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, livenessTimer });
-    try {
-      send(FrameKind.Start);
-    } catch (err) {
-      sender.abort(new BusError(BusErrorCode.transport, `stream start not sent: ${errorMessage(err)}`));
-      return;
-    }
     if (!frame || frame.kind !== FrameKind.Open || frame.seq !== 0) {
       sender.error(new BusError(BusErrorCode.protocol, `not a stream request on ${def.subject}`));
       return;

@@ -28,12 +28,17 @@ describe('stream frames', () => {
 
   it('rejects bytes that are not a frame of this version', () => {
     expect(decodeFrame(new Uint8Array(3))).toBeUndefined();
-    const wrongVersion = encodeFrame(FrameKind.End, 0);
-    wrongVersion[0] = 2;
-    expect(decodeFrame(wrongVersion)).toBeUndefined();
-    const unknownKind = encodeFrame(FrameKind.End, 0);
-    unknownKind[1] = 42;
-    expect(decodeFrame(unknownKind)).toBeUndefined();
+    // Version 1 (a separate start frame) and any later version are another protocol.
+    for (const version of [1, 3]) {
+      const wrongVersion = encodeFrame(FrameKind.End, 0);
+      wrongVersion[0] = version;
+      expect(decodeFrame(wrongVersion)).toBeUndefined();
+    }
+    for (const kind of [0, 2, 10, 42]) {
+      const unknownKind = encodeFrame(FrameKind.End, 0);
+      unknownKind[1] = kind;
+      expect(decodeFrame(unknownKind)).toBeUndefined();
+    }
     expect(decodeFrame(Buffer.from('{"json":true}and more'))).toBeUndefined();
   });
 });

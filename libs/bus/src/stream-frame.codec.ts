@@ -2,7 +2,7 @@
  * The wire format of a streamed reply on NATS: a fixed 16-byte binary header, then the payload (raw audio
  * bytes for chunks, JSON for the request, header, trailer and error, nothing for control frames).
  *
- *   byte 0      format version (1)
+ *   byte 0      format version (2; version 1 began every reply with a separate start frame)
  *   byte 1      kind (FrameKind)
  *   byte 2      flags (bit 0: more fragments of this chunk follow)
  *   byte 3      reserved, 0
@@ -10,14 +10,15 @@
  *   bytes 8-11  value: `open` the initial window, `credit` the chunks granted
  *   bytes 12-15 value2: `open` the requester's liveness interval in ms
  */
-export const FRAME_VERSION = 1;
+export const FRAME_VERSION = 2;
 export const FRAME_HEADER_BYTES = 16;
 
 export enum FrameKind {
   /** requester → subject: the JSON request; value = window, value2 = liveness ms. */
   Open = 1,
-  /** server → requester: accepted; its reply subject is where credit and cancel go. */
-  Start = 2,
+  // 2 was version 1's start frame: the server's first frame (its header or error) now says where credit and
+  // cancel go (its reply subject), one message fewer per stream.
+  /** server → requester: the JSON header, always the first frame unless the stream fails first. */
   Header = 3,
   Chunk = 4,
   End = 5,
@@ -64,7 +65,7 @@ export function decodeFrame(bytes: Uint8Array): Frame | undefined {
   if (bytes.length < FRAME_HEADER_BYTES || bytes[0] !== FRAME_VERSION) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kind = bytes[1] as FrameKind;
-  if (!(kind >= FrameKind.Open && kind <= FrameKind.Ping)) return undefined;
+  if (!(kind in FrameKind)) return undefined;
   return {
     kind,
     flags: bytes[2] ?? 0,

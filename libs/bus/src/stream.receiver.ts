@@ -106,7 +106,7 @@ export class StreamReceiver<Header, Trailer>
 
   // ---- from the transport ----
 
-  /** Any sign of life from the server that is not data (e.g. its start frame). */
+  /** Any sign of life from the server that is not data (e.g. a fragment of a chunk). */
   onActivity(): void {
     if (this.state === 'open') this.refreshProgressTimer();
   }
