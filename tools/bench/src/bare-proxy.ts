@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
+import { plainForward } from './plain-forward';
 
 /**
  * The side-by-side reference: the least a Node reverse proxy can do (one hop, keep-alive pool, bodies
@@ -14,31 +14,7 @@ function main(): void {
     process.exit(2);
   }
   const pool = new Pool(upstream, { keepAliveTimeout: 120_000, keepAliveMaxTimeout: 600_000 });
-  const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
-    void (async () => {
-      try {
-        const headers: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(req.headers)) {
-          if (value !== undefined && name !== 'host' && name !== 'connection') headers[name] = value;
-        }
-        const answer = await pool.request({
-          method: req.method === 'GET' ? 'GET' : 'POST',
-          path: req.url ?? '/',
-          headers,
-          body: req.method === 'GET' ? null : req,
-        });
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && name !== 'connection' && name !== 'transfer-encoding') out[name] = value;
-        }
-        res.writeHead(answer.statusCode, out);
-        await pipeline(answer.body, res);
-      } catch {
-        if (!res.headersSent) res.writeHead(502).end();
-        else res.destroy();
-      }
-    })();
-  });
+  const server = createServer({ keepAliveTimeout: 120_000 }, plainForward(pool));
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
     process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });

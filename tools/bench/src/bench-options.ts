@@ -1,15 +1,9 @@
 import { type Variant, VARIANTS } from './load-plan';
 
 /** The variants a run can measure (the prime variants only fill the cache for the hits). */
-export const MEASURABLE: readonly Variant[] = [
-  'direct',
-  'proxy',
-  'chain',
-  'miss',
-  'uncached',
-  'hot-hit',
-  'cold-hit',
-];
+export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
+  (v) => !v.startsWith('prime-') && !v.startsWith('stream-'),
+);
 
 /**
  * The /v1/stream benchmark's variants, interleaved: the direct baseline, then hit and miss over the stream

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { connect, createInbox, type Msg, type NatsConnection } from 'nats';
 import { Pool } from 'undici';
+import { plainForward } from './plain-forward';
 
 /**
  * A benchmark reference, never used by the router: the issue's "naive gateway → app → NATS → worker chain",
@@ -42,6 +42,7 @@ const keepAlive = { keepAliveTimeout: 120_000, keepAliveMaxTimeout: 600_000 };
 
 function gateway(appUrl: string): { server: Server; close(): Promise<void> } {
   const pool = new Pool(appUrl, keepAlive);
+  const forward = plainForward(pool);
   const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
     // All a naive gateway checks: that some key is there (whoever is behind it checks whether it is valid).
     if (req.headers.authorization === undefined && req.headers['api-subscription-key'] === undefined) {
@@ -49,29 +50,7 @@ function gateway(appUrl: string): { server: Server; close(): Promise<void> } {
       res.writeHead(401).end();
       return;
     }
-    void (async () => {
-      try {
-        const headers: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(req.headers)) {
-          if (value !== undefined && name !== 'host' && name !== 'connection') headers[name] = value;
-        }
-        const answer = await pool.request({
-          method: req.method === 'GET' ? 'GET' : 'POST',
-          path: req.url ?? '/',
-          headers,
-          body: req.method === 'GET' ? null : req,
-        });
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && name !== 'connection' && name !== 'transfer-encoding') out[name] = value;
-        }
-        res.writeHead(answer.statusCode, out);
-        await pipeline(answer.body, res);
-      } catch {
-        if (!res.headersSent) res.writeHead(502).end();
-        else res.destroy();
-      }
-    })();
+    forward(req, res);
   });
   return { server, close: () => pool.close() };
 }
