@@ -149,6 +149,47 @@ describe('CacheIndex', () => {
     expect(sql.asked.filter((q) => q === 'count')).toHaveLength(1);
   });
 
+  it('forgets an org idle for keysReloadMs, and reads its keys again when it comes back', async () => {
+    const other = '4f2c3b1a-0000-4000-8000-000000000002';
+    await index.lookup(ORG, randomKey());
+    await settle();
+    now = 999;
+    await index.lookup(other, randomKey()); // ORG was used 999 ms ago: kept
+    await settle();
+    await index.lookup(ORG, randomKey());
+    expect(lookups()).toBe(2); // ORG still filtered
+    now = 2000;
+    await index.lookup(other, randomKey()); // ORG idle for 1001 ms: forgotten
+    await settle();
+    const before = lookups();
+    await index.lookup(ORG, randomKey());
+    expect(lookups()).toBe(before + 1); // asked again until its keys are read again
+    await settle();
+    expect(sql.asked.filter((q) => q === 'count')).toHaveLength(4);
+  });
+
+  it('does not filter an org with more keys than a filter may hold, and counts again when due', async () => {
+    const capped = new CacheIndex(sql, bus, { keysReloadMs: 1000, now: () => now, maxFilteredKeys: 3 });
+    await capped.ready();
+    try {
+      for (let i = 0; i < 4; i++) sql.put(ORG, randomKey());
+      await capped.lookup(ORG, randomKey());
+      await settle();
+      await capped.lookup(ORG, randomKey());
+      await capped.lookup(ORG, randomKey());
+      expect(lookups()).toBe(3); // every miss asks the index
+      expect(sql.asked.filter((q) => q === 'page')).toHaveLength(0);
+      sql.rows.set(ORG, new Set([randomKey()]));
+      now = 1000;
+      await capped.lookup(ORG, randomKey()); // due: counted again, now small enough
+      await settle();
+      await capped.lookup(ORG, randomKey());
+      expect(lookups()).toBe(4);
+    } finally {
+      capped.close();
+    }
+  });
+
   it('finds nothing for an org id the index cannot hold, without a query', async () => {
     await expect(index.lookup(ORG.toUpperCase(), randomKey())).resolves.toBeNull();
     await expect(index.lookup('not-a-uuid', randomKey())).resolves.toBeNull();

@@ -4,8 +4,14 @@ import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { KeyFilter } from './key-filter';
 
-/** The smallest filter an org gets (≈1.3 KB), so a young org's first commits do not force a re-read. */
-const MIN_CAPACITY = 1024;
+/** The smallest filter an org gets (≈320 bytes), so a young org's first commits do not force a re-read. */
+const MIN_CAPACITY = 256;
+/**
+ * An org with more entries than this is not filtered (each of its misses asks the index, as without a
+ * filter): its filter would take over 1.2 MB in every serving process and a read of all its keys every
+ * `keysReloadMs`.
+ */
+const MAX_FILTERED_KEYS = 1_000_000;
 /** Keys read per statement when an org's filter is (re)built. */
 const PAGE = 10_000;
 
@@ -16,15 +22,22 @@ export interface CacheIndexSettings {
    */
   keysReloadMs: number;
   now: () => number;
+  /** Defaults to MAX_FILTERED_KEYS. */
+  maxFilteredKeys?: number;
 }
 
 interface OrgKeys {
-  /** The filter lookups trust, with when its read began; null until the first read completes. */
-  ready: { filter: KeyFilter; at: number } | null;
+  /**
+   * The filter lookups trust (null for an org with too many keys to filter), with when its read began; null
+   * until the first read completes.
+   */
+  ready: { filter: KeyFilter | null; at: number } | null;
   /** A read in progress (commit events go into its filter too), or null. */
   loading: KeyFilter | 'counting' | null;
   /** After a failed read, the next one is not tried before this. */
   retryAt: number;
+  /** The org's last lookup: an org idle for `keysReloadMs` is forgotten, so memory follows the active orgs. */
+  usedAt: number;
 }
 
 const LOOKUP = `SELECT e.object_name AS "objectName", e.content_type AS "contentType", e.byte_size AS "byteSize",
@@ -47,7 +60,8 @@ const PAGE_OF_KEYS = `SELECT cache_key AS key FROM cache_entries WHERE org_id = 
  * lookups ask Postgres meanwhile), every commit adds its key (`cache.committed.v1`, published by cache-service
  * before it answers the worker, so before the take's end reaches any requester), and it is rebuilt every
  * `keysReloadMs` or once past its capacity. Deleted entries stay in it until then: they cost a lookup, never
- * a wrong answer.
+ * a wrong answer. Memory follows the active orgs (one idle for `keysReloadMs` is forgotten) and is bounded
+ * per org: an org past MAX_FILTERED_KEYS entries is not filtered.
  *
  * An org at retention 0 has every sentence synthesized by the vendor, so its entries awaiting the sweep are
  * not served (the join reads the org's retention as it is now: a change applies at once). Last use is not
@@ -56,6 +70,7 @@ const PAGE_OF_KEYS = `SELECT cache_key AS key FROM cache_entries WHERE org_id = 
 export class CacheIndex {
   private readonly orgs = new Map<string, OrgKeys>();
   private readonly subscription: Subscription;
+  private sweptAt = 0;
 
   constructor(
     private readonly sql: Sql,
@@ -65,7 +80,7 @@ export class CacheIndex {
   ) {
     this.subscription = bus.subscribe(cacheCommittedV1, ({ orgId, cacheKey }) => {
       const org = this.orgs.get(orgId);
-      org?.ready?.filter.add(cacheKey);
+      org?.ready?.filter?.add(cacheKey);
       if (org?.loading instanceof KeyFilter) org.loading.add(cacheKey);
     });
   }
@@ -90,17 +105,28 @@ export class CacheIndex {
 
   /** The org's trusted filter (null while there is none yet), starting a read when one is due. */
   private keysOf(orgId: string): KeyFilter | null {
+    const now = this.settings.now();
+    if (now - this.sweptAt >= this.settings.keysReloadMs) this.forgetIdle(now);
     let org = this.orgs.get(orgId);
     if (!org) {
-      org = { ready: null, loading: null, retryAt: 0 };
+      org = { ready: null, loading: null, retryAt: 0, usedAt: now };
       this.orgs.set(orgId, org);
     }
-    const now = this.settings.now();
+    org.usedAt = now;
     const { ready } = org;
     const due =
-      !ready || now - ready.at >= this.settings.keysReloadMs || ready.filter.count > ready.filter.capacity;
+      !ready ||
+      now - ready.at >= this.settings.keysReloadMs ||
+      (ready.filter !== null && ready.filter.count > ready.filter.capacity);
     if (due && org.loading === null && now >= org.retryAt) void this.load(orgId, org, now);
     return ready?.filter ?? null;
+  }
+
+  private forgetIdle(now: number): void {
+    this.sweptAt = now;
+    for (const [orgId, org] of this.orgs) {
+      if (now - org.usedAt >= this.settings.keysReloadMs && org.loading === null) this.orgs.delete(orgId);
+    }
   }
 
   /**
@@ -112,7 +138,12 @@ export class CacheIndex {
     org.loading = 'counting';
     try {
       const [counted] = await this.sql.query<{ n: number }>(COUNT_KEYS, [orgId]);
-      const filter = new KeyFilter(Math.max(MIN_CAPACITY, 2 * (counted?.n ?? 0)));
+      const keys = counted?.n ?? 0;
+      if (keys > (this.settings.maxFilteredKeys ?? MAX_FILTERED_KEYS)) {
+        org.ready = { filter: null, at: startedAt };
+        return;
+      }
+      const filter = new KeyFilter(Math.max(MIN_CAPACITY, 2 * keys));
       org.loading = filter;
       for (let after = ''; ;) {
         const rows = await this.sql.query<{ key: string }>(PAGE_OF_KEYS, [orgId, after]);
