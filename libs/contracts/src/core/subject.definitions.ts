@@ -1,7 +1,7 @@
 import { CheckFailure, PayloadCheckError, type PayloadPart } from './payload-check.error';
 import type { Checker } from './payload.checkers';
 
-/** Versioned dot-separated names: lower-case tokens, ending in `.v<N>` (`cache.lookup.v1`). */
+/** Versioned dot-separated names: lower-case tokens, ending in `.v<N>` (`cache.commit.v1`). */
 const SUBJECT_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.v[1-9][0-9]*$/;
 
 /** One request, one reply (JSON). */
