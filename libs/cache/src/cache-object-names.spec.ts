@@ -1,10 +1,5 @@
-import {
-  audioObjectName,
-  isCanonicalCacheKey,
-  isCanonicalOrgId,
-  parseCacheObjectName,
-  wordsObjectName,
-} from './cache-object-names';
+import { isCanonicalCacheKey, isCanonicalOrgId } from '@router/contracts';
+import { audioObjectName, parseCacheObjectName, wordsObjectName } from './cache-object-names';
 import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './cache.settings';
 
 const ORG = '0b6f2a64-5a8e-4d3c-9a41-2f7d1c0e9b11';

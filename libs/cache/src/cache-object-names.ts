@@ -8,8 +8,6 @@ import { cacheObjectNames, isCanonicalCacheKey, isCanonicalOrgId } from '@router
 const OBJECT_NAME =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([0-9a-f]{64})\.(audio|words\.json)$/;
 
-export { isCanonicalCacheKey, isCanonicalOrgId };
-
 function assertRef(orgId: string, cacheKey: string): void {
   if (!isCanonicalOrgId(orgId)) throw new TypeError('orgId must be a lower-case uuid');
   if (!isCanonicalCacheKey(cacheKey)) throw new TypeError('cacheKey must be 64 lower-case hex digits');

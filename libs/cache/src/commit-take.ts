@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { cacheCommittedV1, type CacheCommitReply, type CacheCommitRequest } from '@router/contracts';
 import {
-  audioObjectName,
+  cacheCommittedV1,
+  type CacheCommitReply,
+  type CacheCommitRequest,
   isCanonicalCacheKey,
   isCanonicalOrgId,
-  wordsObjectName,
-} from './cache-object-names';
+} from '@router/contracts';
+import { audioObjectName, wordsObjectName } from './cache-object-names';
 import type { CacheContext } from './cache.context';
 import { deleteBlobs } from './removed-entries';
 import type { UsageRecorder } from './usage-recorder';

@@ -8,8 +8,6 @@ export {
 export { DEFAULT_CACHE_SETTINGS, type CacheServiceSettings } from './cache.settings';
 export {
   audioObjectName,
-  isCanonicalCacheKey,
-  isCanonicalOrgId,
   parseCacheObjectName,
   wordsObjectName,
   type CacheObjectName,

@@ -1,7 +1,6 @@
-import type { CacheUsage } from '@router/contracts';
+import { type CacheUsage, isCanonicalCacheKey, isCanonicalOrgId } from '@router/contracts';
 import type { Prisma, PrismaClient } from '@router/db';
 import type { Logger } from '@router/observability';
-import { isCanonicalCacheKey, isCanonicalOrgId } from './cache-object-names';
 import { describeError } from './cache.context';
 
 interface LastUse {

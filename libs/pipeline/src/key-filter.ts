@@ -1,7 +1,8 @@
+import { isCanonicalCacheKey } from '@router/contracts';
+
 /** Bits per key at capacity and probes per key: about 1 % false positives once `capacity` keys are in. */
 const BITS_PER_KEY = 10;
 const PROBES = 7;
-const KEY = /^[0-9a-f]{64}$/;
 
 /**
  * A Bloom filter over cache keys: `has` is false only for a key never added (no false negatives), and true
@@ -24,7 +25,7 @@ export class KeyFilter {
   }
 
   add(cacheKey: string): void {
-    if (!KEY.test(cacheKey)) return;
+    if (!isCanonicalCacheKey(cacheKey)) return;
     this.added += 1;
     for (let probe = 0; probe < PROBES; probe++) {
       const bit = this.position(cacheKey, probe);
@@ -34,7 +35,7 @@ export class KeyFilter {
 
   /** False means the key was never added; a key that is not a cache key is never ruled out. */
   has(cacheKey: string): boolean {
-    if (!KEY.test(cacheKey)) return true;
+    if (!isCanonicalCacheKey(cacheKey)) return true;
     for (let probe = 0; probe < PROBES; probe++) {
       const bit = this.position(cacheKey, probe);
       if (((this.bits[bit >>> 5] ?? 0) & (1 << (bit & 31))) === 0) return false;
