@@ -7,6 +7,14 @@ export const commonEnv = {
   }),
 };
 
+/**
+ * Read by every process as it starts (`runService`), before its own variables. The heap's growth before a
+ * full collection, in percent of what survived the last one; 0 keeps V8's own policy (docs/operations.md).
+ */
+export const runtimeEnv = {
+  V8_HEAP_GROWING_PERCENT: env.int({ default: 300, min: 0, max: 1000 }),
+};
+
 export const natsEnv = {
   NATS_URL: env.url({ protocols: ['nats', 'tls'] }),
   /** Keeps several routers on one NATS apart: every subject starts with it (lower-case letters and digits). */

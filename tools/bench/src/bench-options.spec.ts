@@ -36,6 +36,13 @@ describe('parseOptions', () => {
     expect(o.cpuRequests).toBeLessThan(DEFAULT_OPTIONS.cpuRequests);
   });
 
+  it('collects --app-env pairs for every app and refuses one without a name', () => {
+    const o = parseOptions(['--app-env=V8_HEAP_GROWING_PERCENT=0,LOG_LEVEL=info', '--app-env=X_Y=a=b']);
+    expect(o.appEnv).toEqual({ V8_HEAP_GROWING_PERCENT: '0', LOG_LEVEL: 'info', X_Y: 'a=b' });
+    expect(DEFAULT_OPTIONS.appEnv).toEqual({});
+    expect(() => parseOptions(['--app-env=novalue'])).toThrow(/NAME=value/);
+  });
+
   it('keeps --node-options whole, the equals signs of its V8 flags included', () => {
     const o = parseOptions(['--node-options=--max-semi-space-size=32 --max-old-space-size=512']);
     expect(o.nodeOptions).toBe('--max-semi-space-size=32 --max-old-space-size=512');

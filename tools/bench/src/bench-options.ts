@@ -46,6 +46,8 @@ export interface BenchOptions {
   logLevel: string;
   /** Added to every app's NODE_OPTIONS (the simulator's too): V8 flags such as heap sizes, to measure a runtime setting. */
   nodeOptions?: string;
+  /** Variables added to every app's environment (after the benchmark's own): to measure a setting. */
+  appEnv: Record<string, string>;
   /** The simulator's audio per streamed chunk (its default when absent): how many chunks a take has. */
   chunkMs?: number;
   /** /v1/stream: replies per variant in the interleaved phase, and before it as a warm-up. */
@@ -71,6 +73,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   quietBusyShare: 0.2,
   cpuProfile: false,
   logLevel: 'warn',
+  appEnv: {},
   streamRequests: 300,
   streamWarmup: 50,
   streamConnections: 1000,
@@ -91,13 +94,21 @@ const QUICK: Partial<BenchOptions> = {
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
-  [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']`;
+  [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
+  [--app-env=NAME=value,…]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type CountOption = Exclude<
   keyof BenchOptions,
-  'benchmarks' | 'variants' | 'concurrency' | 'quietBusyShare' | 'cpuProfile' | 'logLevel' | 'nodeOptions'
+  | 'benchmarks'
+  | 'variants'
+  | 'concurrency'
+  | 'quietBusyShare'
+  | 'cpuProfile'
+  | 'logLevel'
+  | 'nodeOptions'
+  | 'appEnv'
 >;
 
 const FLAGS: Record<string, CountOption> = {
@@ -158,6 +169,15 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     if (flag === '--node-options') {
       // Everything after the first '=' (V8 flags carry their own '=').
       options.nodeOptions = arg.slice(flag.length + 1).trim();
+      continue;
+    }
+    if (flag === '--app-env') {
+      for (const pair of arg.slice(flag.length + 1).split(',')) {
+        const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair);
+        if (!match)
+          throw new Error(`--app-env takes NAME=value pairs separated by commas, got ${pair}\n${USAGE}`);
+        options.appEnv = { ...options.appEnv, [match[1]]: match[2] };
+      }
       continue;
     }
     if (flag === '--concurrency') {

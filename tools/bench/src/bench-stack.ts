@@ -90,13 +90,19 @@ function loadServicesEnv(): void {
  * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
  * with `memoryProbeDir`, every app reports its memory after a forced GC on request (memory-probe.preload.ts);
  * `logLevel` replaces BENCH_ENV's, to measure what logging costs; `nodeOptions` are added to every app's
- * NODE_OPTIONS (e.g. V8 heap flags), to measure a runtime setting.
+ * NODE_OPTIONS (e.g. V8 heap flags) and `appEnv` to every app's environment, to measure a runtime setting.
  */
 export async function startBenchStack(
   log: (line: string) => void,
-  tuning: { cpuProfileDir?: string; memoryProbeDir?: string; logLevel?: string; nodeOptions?: string } = {},
+  tuning: {
+    cpuProfileDir?: string;
+    memoryProbeDir?: string;
+    logLevel?: string;
+    nodeOptions?: string;
+    appEnv?: Record<string, string>;
+  } = {},
 ): Promise<BenchStack> {
-  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions } = tuning;
+  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions, appEnv } = tuning;
   const preloads = [
     ...(cpuProfileDir ? ['cpu-profile.preload.js'] : []),
     ...(memoryProbeDir ? ['memory-probe.preload.js'] : []),
@@ -135,6 +141,7 @@ export async function startBenchStack(
         ...(appNodeOptions ? { NODE_OPTIONS: appNodeOptions } : {}),
         ...(cpuProfileDir ? { BENCH_CPU_PROFILE_DIR: cpuProfileDir } : {}),
         ...(memoryProbeDir ? { BENCH_MEMORY_PROBE_DIR: memoryProbeDir } : {}),
+        ...appEnv,
       },
     });
   } catch (error) {

@@ -326,6 +326,7 @@ async function run(options: BenchOptions): Promise<void> {
     ...(streaming ? { memoryProbeDir: memoryDir } : {}),
     logLevel: options.logLevel,
     ...(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {}),
+    appEnv: options.appEnv,
   });
   let load: LoadProcess | undefined;
   let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;

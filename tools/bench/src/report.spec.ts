@@ -109,6 +109,7 @@ describe('cpuFigures', () => {
     expect(row.simulatorCpuMsPerRequest).toBe(2);
     // The chain is a reference beside the router, never part of its figure.
     expect(row.chainCpuMsPerRequest).toBe(2);
+    expect(row.chainPerProcessMsPerRequest).toEqual({ 'chain-gateway': 1, 'chain-app': 1 });
     const [check] = checkTargets([], [row]);
     expect(check).toMatchObject({ measured: 4.5, met: false });
   });

@@ -76,6 +76,8 @@ export interface CpuRow {
   bareProxyCpuMsPerRequest: number;
   /** The naive chain's processes together, less their idle rate: a reference, like the bare proxy's. */
   chainCpuMsPerRequest: number;
+  /** The same, per chain process (gateway, app, worker). */
+  chainPerProcessMsPerRequest: Record<string, number>;
   loadGeneratorCpuMsPerRequest: number;
   /** Every process on the machine, ours or not. */
   machineCpuMsPerRequest: number;
@@ -192,6 +194,9 @@ export function cpuFigures(args: {
     simulatorCpuMsPerRequest: round(per(cpu.processesMs['vendor-sim'] ?? 0), 3),
     bareProxyCpuMsPerRequest: round(per(net('bare-proxy')), 3),
     chainCpuMsPerRequest: round(per(args.chainProcesses.reduce((sum, name) => sum + net(name), 0)), 3),
+    chainPerProcessMsPerRequest: Object.fromEntries(
+      args.chainProcesses.map((name) => [name, round(per(net(name)), 3)]),
+    ),
     loadGeneratorCpuMsPerRequest: round(per(cpu.processesMs['load-generator'] ?? 0), 3),
     machineCpuMsPerRequest: round(per(cpu.machineBusyMs), 3),
     machineBusyShare: round(cpu.machineBusyShare, 3),
