@@ -62,7 +62,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   variants: [...MEASURABLE],
   concurrency: [1, 50],
   requests: 300,
-  cpuRequests: 250,
+  cpuRequests: 400,
   warmup: 50,
   hotSentences: 16,
   ttfaMs: 0,
