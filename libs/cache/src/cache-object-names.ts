@@ -5,8 +5,8 @@ import { cacheObjectNames, isCanonicalCacheKey, isCanonicalOrgId } from '@router
 // uuids in lower case): a name built from another spelling would never match the org id read back from the
 // index, and the orphan sweep would take its blob for an orphan.
 
-const OBJECT_NAME =
-  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([0-9a-f]{64})\.(audio|words\.json)$/;
+/** The shape of a cache blob's name; its two ids are checked with the contract's own tests. */
+const OBJECT_NAME = /^([^/]+)\/([^/.]+)\.(audio|words\.json)$/;
 
 function assertRef(orgId: string, cacheKey: string): void {
   if (!isCanonicalOrgId(orgId)) throw new TypeError('orgId must be a lower-case uuid');
@@ -36,5 +36,6 @@ export function parseCacheObjectName(name: string): CacheObjectName | null {
   const match = OBJECT_NAME.exec(name);
   if (!match) return null;
   const [, orgId, cacheKey, suffix] = match as unknown as [string, string, string, string];
+  if (!isCanonicalOrgId(orgId) || !isCanonicalCacheKey(cacheKey)) return null;
   return { orgId, cacheKey, part: suffix === 'audio' ? 'audio' : 'words' };
 }
