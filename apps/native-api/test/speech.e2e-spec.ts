@@ -394,6 +394,29 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     expect(await listObjects(`${org.orgId}/`)).toEqual([]);
   });
 
+  it('synthesizes afresh a sentence whose indexed blob has gone, and caches the new take under a name of its own', async () => {
+    const org = await orgWithVendorKey('speech-blob-gone');
+    const input = reply('This blob is removed behind the index.');
+    const first = await speak(org.client, { ...base(), input });
+    expect(first.status).toBe(200);
+    const [firstName, ...others] = await listObjects(`${org.orgId}/`);
+    expect(others).toEqual([]);
+    // What a sweep racing a reader looks like: the index row is read, then its blob is not there.
+    await s3().removeObject(stack.env.S3_BUCKET, firstName ?? '');
+
+    const second = await speak(org.client, { ...base(), input });
+    expect(second.status).toBe(200);
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
+    expect(findTakeIds(second.audio.subarray(44))).not.toEqual(findTakeIds(first.audio.subarray(44)));
+    const names = await listObjects(`${org.orgId}/`);
+    expect(names).toHaveLength(1);
+    expect(names[0]).not.toBe(firstName);
+
+    const third = await speak(org.client, { ...base(), input });
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
+    expect(third.audio.equals(second.audio)).toBe(true);
+  });
+
   it('leaves no test sentence in any log line, database row or object name', async () => {
     expect(spoken.length).toBeGreaterThan(5);
     for (const file of readdirSync(stack.logDir)) {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { createBlobStore } from '@router/blob-store';
 import { createBus } from '@router/bus';
-import { cacheObjectNames, synthTakeV1, addressedTo } from '@router/contracts';
+import { synthTakeV1, addressedTo } from '@router/contracts';
 import { call, createOrgWithKey, readE2eStack, spawnApp, waitFor } from '@router/testing';
 import { SimControl } from '@router/vendor-sim';
 
@@ -84,14 +84,18 @@ describe('a synthesis worker killed between blob write and commit (e2e)', () => 
       expect(audio).toBeGreaterThan(1000);
       expect(await sim.callCount('vendor_a', { key: vendorKey })).toBe(1);
 
-      const names = cacheObjectNames(org.orgId, cacheKey);
-      expect(await blobs.stat(names.audio)).not.toBeNull(); // written: the kill came after the blob
+      // Written under the take's own name: the kill came after the blob.
+      const written: string[] = [];
+      for await (const blob of blobs.list(`${org.orgId}/${cacheKey}/`)) written.push(blob.name);
+      expect(written).toHaveLength(1);
+      const audioName = written[0] ?? '';
+      expect(audioName).toMatch(/^[^/]+\/[0-9a-f]{64}\/\d{13}-[0-9a-f]{12}\.audio$/);
       const rows = async () =>
         (await db.query('SELECT count(*)::int AS n FROM cache_entries WHERE org_id = $1', [org.orgId]))
           .rows[0].n as number;
       expect(await rows()).toBe(0);
       // The stack's cache-service sweeps every second and leaves blobs alone for 3 s (CACHE_ORPHAN_GRACE_MS).
-      await waitFor('the orphan sweep', async () => (await blobs.stat(names.audio)) === null, 20_000, 250);
+      await waitFor('the orphan sweep', async () => (await blobs.stat(audioName)) === null, 20_000, 250);
       expect(await rows()).toBe(0);
     } finally {
       await worker.stop();

@@ -1,8 +1,13 @@
 import { createBus, type Bus } from '@router/bus';
-import { cacheCommitV1, cacheUsageV1, healthCacheV1, type CacheCommitRequest } from '@router/contracts';
+import {
+  cacheCommitV1,
+  cacheUsageV1,
+  healthCacheV1,
+  wordsObjectNameOf,
+  type CacheCommitRequest,
+} from '@router/contracts';
 import type { BlobStore } from '@router/blob-store';
 import { CacheIndex } from '@router/pipeline';
-import { audioObjectName, wordsObjectName } from './cache-object-names';
 import {
   CacheTestKit,
   DAY_MS,
@@ -87,7 +92,7 @@ describe.each(['postgres', 'pglite'] as const)(
 
         await expect(lookup(orgId, take.cacheKey)).resolves.toEqual({
           hit: {
-            objectName: `${orgId}/${take.cacheKey}.audio`,
+            objectName: take.objectName,
             contentType: 'audio/mpeg',
             byteSize: 321,
             hasTimings: true,
@@ -119,47 +124,48 @@ describe.each(['postgres', 'pglite'] as const)(
         ]);
       });
 
-      it('refuses a take whose blob was never written, and writes no row', async () => {
+      it('refuses a take written longer ago than the orphan grace, and deletes its blobs', async () => {
         const orgId = await kit.createOrg();
-        const cacheKey = cacheKeyOf('never written');
-        const reply = await commit({
-          orgId,
-          cacheKey,
-          provider: 'vendor_a',
-          objectName: audioObjectName(orgId, cacheKey),
-          contentType: 'audio/mpeg',
-          byteSize: 10,
-          hasTimings: false,
-          chars: 3,
+        const old = await kit.writeTake(orgId, 'late', {
+          words: true,
+          writtenAt: kit.clock.value - GRACE_MS - 1,
         });
-        expect(reply).toEqual({ committed: false });
-        expect(await kit.entry(orgId, cacheKey)).toBeNull();
-        await expect(lookup(orgId, cacheKey)).resolves.toEqual({ hit: null });
+        await expect(commit(old)).resolves.toEqual({ committed: false });
+        expect(await kit.entry(orgId, old.cacheKey)).toBeNull();
+        expect(await kit.blobExists(old.objectName)).toBe(false);
+        expect(await kit.blobExists(wordsObjectNameOf(old.objectName))).toBe(false);
+        expect(kit.logs.join('')).toContain('orphan grace');
+        // At the grace exactly it is still indexed.
+        const edge = await kit.writeTake(orgId, 'edge', { writtenAt: kit.clock.value - GRACE_MS });
+        await expect(commit(edge)).resolves.toEqual({ committed: true });
       });
 
-      it('refuses a blob of another size than announced, and timings announced but not written', async () => {
+      it('refuses an object name that is not a take of that org and key, and leaves its blobs alone', async () => {
         const orgId = await kit.createOrg();
-        const short = await kit.writeTake(orgId, 'short', { bytes: 10 });
-        await expect(commit({ ...short, byteSize: 11 })).resolves.toEqual({ committed: false });
-        const noWords = await kit.writeTake(orgId, 'no words');
-        await expect(commit({ ...noWords, hasTimings: true })).resolves.toEqual({ committed: false });
-        expect(await kit.prisma.cacheEntry.count({ where: { orgId } })).toBe(0);
-      });
-
-      it('refuses an object name other than the cache’s own for that key', async () => {
-        const orgId = await kit.createOrg();
-        const take = await kit.writeTake(orgId, 'elsewhere');
+        const take = await kit.writeTake(orgId, 'elsewhere', { words: true });
         const other = await kit.writeTake(orgId, 'other');
-        await expect(commit({ ...take, objectName: other.objectName })).resolves.toEqual({
-          committed: false,
-        });
+        const otherOrg = await kit.writeTake(await kit.createOrg(), 'elsewhere');
+        const base = take.objectName.slice(0, -'.audio'.length);
+        for (const objectName of [
+          other.objectName,
+          otherOrg.objectName,
+          wordsObjectNameOf(take.objectName),
+          `${take.orgId}/${take.cacheKey}.audio`,
+          `${base.replace(/\/[^/]+$/, '/not-a-take-id')}.audio`,
+          `${base}.mp3`,
+        ]) {
+          await expect(commit({ ...take, objectName })).resolves.toEqual({ committed: false });
+        }
         expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
+        for (const name of [take.objectName, wordsObjectNameOf(take.objectName), other.objectName])
+          expect(await kit.blobExists(name)).toBe(true);
       });
 
-      it('refuses an unknown org', async () => {
+      it('refuses an unknown org, and deletes the take’s blobs', async () => {
         const orgId = '00000000-0000-4000-8000-000000000000';
         const take = await kit.writeTake(orgId, 'nobody');
         await expect(commit(take)).resolves.toEqual({ committed: false });
+        expect(await kit.blobExists(take.objectName)).toBe(false);
       });
 
       it('at retention 0 refuses the take and deletes its blobs', async () => {
@@ -168,29 +174,44 @@ describe.each(['postgres', 'pglite'] as const)(
         await expect(commit(take)).resolves.toEqual({ committed: false });
         expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
         expect(await kit.blobExists(take.objectName)).toBe(false);
-        expect(await kit.blobExists(wordsObjectName(orgId, take.cacheKey))).toBe(false);
+        expect(await kit.blobExists(wordsObjectNameOf(take.objectName))).toBe(false);
         // Still counted: the vendor synthesized it.
         await kit.service.flushUsage();
         expect((await kit.counters(orgId))[0]?.synthesizedChars).toBe(take.chars);
       });
 
-      it('keeps one row for a key committed twice, pointing at the blob that is there', async () => {
+      it('keeps one row for a key committed twice, naming the last take; the first one’s blobs become orphans', async () => {
         const orgId = await kit.createOrg();
-        const first = await kit.writeTake(orgId, 'twice', { bytes: 100 });
+        const first = await kit.writeTake(orgId, 'twice', { bytes: 100, words: true });
         await expect(commit(first)).resolves.toEqual({ committed: true });
         const firstRow = await kit.entry(orgId, first.cacheKey);
 
         kit.clock.advance(1000);
         const second = await kit.writeTake(orgId, 'twice', { bytes: 120 });
+        expect(second.objectName).not.toBe(first.objectName);
         await expect(commit(second)).resolves.toEqual({ committed: true });
         // The same commit again (a retried request) changes nothing.
         await expect(commit(second)).resolves.toEqual({ committed: true });
 
         const rows = await kit.prisma.cacheEntry.findMany({ where: { orgId } });
         expect(rows).toHaveLength(1);
-        expect(rows[0]).toMatchObject({ id: firstRow?.id, byteSize: 120, createdAt: firstRow?.createdAt });
-        expect((await kit.blobs.stat(second.objectName))?.size).toBe(120);
-        await expect(lookup(orgId, first.cacheKey)).resolves.toMatchObject({ hit: { byteSize: 120 } });
+        expect(rows[0]).toMatchObject({
+          id: firstRow?.id,
+          objectName: second.objectName,
+          byteSize: 120,
+          hasTimings: false,
+          createdAt: firstRow?.createdAt,
+        });
+        await expect(lookup(orgId, first.cacheKey)).resolves.toMatchObject({
+          hit: { objectName: second.objectName, byteSize: 120 },
+        });
+        // A reader of the first take may still be at it: its blobs stay until the grace has passed.
+        await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedBlobs: 0 } });
+        kit.clock.advance(GRACE_MS + 10_000);
+        await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedBlobs: 2 } });
+        expect(await kit.blobExists(first.objectName)).toBe(false);
+        expect(await kit.blobExists(wordsObjectNameOf(first.objectName))).toBe(false);
+        expect(await kit.blobExists(second.objectName)).toBe(true);
       });
 
       it('commits the same key concurrently into one row', async () => {
@@ -327,7 +348,7 @@ describe.each(['postgres', 'pglite'] as const)(
         });
         expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
         expect(await kit.blobExists(take.objectName)).toBe(false);
-        expect(await kit.blobExists(wordsObjectName(orgId, take.cacheKey))).toBe(false);
+        expect(await kit.blobExists(wordsObjectNameOf(take.objectName))).toBe(false);
         await expect(lookup(orgId, take.cacheKey)).resolves.toEqual({ hit: null });
         await settle();
         expect(kit.invalidations).toEqual([{ orgId, cacheKeys: [take.cacheKey] }]);
@@ -382,8 +403,10 @@ describe.each(['postgres', 'pglite'] as const)(
         await kit.prisma.org.update({ where: { id: orgId }, data: { retentionDays: 0 } });
         await expect(lookup(orgId, takes[0].cacheKey)).resolves.toEqual({ hit: null });
 
-        // A take committed now is refused, and its blob stays for the row already pointing at it.
-        await expect(commit(await kit.writeTake(orgId, 'x'))).resolves.toEqual({ committed: false });
+        // A take committed now is refused and its blobs deleted; the row already there keeps its own.
+        const refused = await kit.writeTake(orgId, 'x');
+        await expect(commit(refused)).resolves.toEqual({ committed: false });
+        expect(await kit.blobExists(refused.objectName)).toBe(false);
         expect(await kit.blobExists(takes[0].objectName)).toBe(true);
 
         await expect(kit.service.sweepNow()).resolves.toMatchObject({
@@ -392,7 +415,7 @@ describe.each(['postgres', 'pglite'] as const)(
         expect(await kit.prisma.cacheEntry.count({ where: { orgId } })).toBe(0);
         for (const take of takes) {
           expect(await kit.blobExists(take.objectName)).toBe(false);
-          expect(await kit.blobExists(wordsObjectName(orgId, take.cacheKey))).toBe(false);
+          expect(await kit.blobExists(wordsObjectNameOf(take.objectName))).toBe(false);
         }
         await settle();
         expect(kit.invalidations).toHaveLength(1);
@@ -428,7 +451,7 @@ describe.each(['postgres', 'pglite'] as const)(
         kit.clock.advance(10_000);
         await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedBlobs: 2 } });
         expect(await kit.blobExists(take.objectName)).toBe(false);
-        expect(await kit.blobExists(wordsObjectName(orgId, take.cacheKey))).toBe(false);
+        expect(await kit.blobExists(wordsObjectNameOf(take.objectName))).toBe(false);
         expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
       });
 
@@ -442,7 +465,7 @@ describe.each(['postgres', 'pglite'] as const)(
         const report = await kit.service.sweepNow();
         expect(report.orphans).toEqual({ scannedBlobs: 3, removedBlobs: 1 });
         expect(await kit.blobExists(indexed.objectName)).toBe(true);
-        expect(await kit.blobExists(wordsObjectName(orgId, indexed.cacheKey))).toBe(true);
+        expect(await kit.blobExists(wordsObjectNameOf(indexed.objectName))).toBe(true);
         expect(await kit.blobExists('stray/leftover.bin')).toBe(false);
       });
 
@@ -467,36 +490,28 @@ describe.each(['postgres', 'pglite'] as const)(
     });
 
     describe('races between a commit and a sweep', () => {
-      it('drops its own row when the blob disappears between the worker’s write and the check after its insert', async () => {
+      it('never indexes a take whose blobs the orphan sweep may have removed', async () => {
         const orgId = await kit.createOrg();
-        const take = await kit.writeTake(orgId, 'vanishing');
-        let stats = 0;
-        await replaceKit({
-          blobs: delegate(blobs, {
-            stat: async (name) => {
-              // The look at the audio comes after the insert: a sweep deleted the blob meanwhile.
-              if (name === take.objectName && ++stats === 1) await blobs.delete(name);
-              return blobs.stat(name);
-            },
-          }),
-        });
+        const take = await kit.writeTake(orgId, 'slow commit');
+        // The worker's commit is held up past the grace; the sweep, seeing no row, removes the blob.
+        kit.clock.advance(GRACE_MS + 10_000);
+        await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedBlobs: 1 } });
         await expect(commit(take)).resolves.toEqual({ committed: false });
-        expect(stats).toBe(1);
         expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
       });
 
-      it('removes a row committed while the sweep was deleting that key’s blobs', async () => {
+      it('keeps a take of the same key committed while the sweep deletes the expired one', async () => {
         const orgId = await kit.createOrg(1);
-        const take = await kit.writeTake(orgId, 'recommitted');
-        await commit(take);
+        const expired = await kit.writeTake(orgId, 'recommitted');
+        await commit(expired);
+        let fresh: CacheCommitRequest | undefined;
         await replaceKit({
           blobs: delegate(blobs, {
             delete: async (name) => {
-              if (name === take.objectName) {
+              if (name === expired.objectName) {
                 // A worker's commit landing after the sweep removed the row, before it removes the blob.
-                await db.prisma.cacheEntry.create({
-                  data: { ...rowOf(take), lastUsedAt: new Date(kit.clock.value) },
-                });
+                fresh = await kit.writeTake(orgId, 'recommitted');
+                await expect(commit(fresh)).resolves.toEqual({ committed: true });
               }
               return blobs.delete(name);
             },
@@ -504,10 +519,13 @@ describe.each(['postgres', 'pglite'] as const)(
         });
         kit.clock.advance(2 * DAY_MS);
         await expect(kit.service.sweepNow()).resolves.toMatchObject({ retention: { removedEntries: 1 } });
-        expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
-        expect(await kit.blobExists(take.objectName)).toBe(false);
-        await settle();
-        expect(kit.invalidations).toEqual([{ orgId, cacheKeys: [take.cacheKey] }]);
+        expect(fresh).toBeDefined();
+        expect(await kit.blobExists(expired.objectName)).toBe(false);
+        expect(await kit.entry(orgId, expired.cacheKey)).toMatchObject({ objectName: fresh?.objectName });
+        expect(await kit.blobExists(fresh?.objectName ?? '')).toBe(true);
+        await expect(lookup(orgId, expired.cacheKey)).resolves.toMatchObject({
+          hit: { objectName: fresh?.objectName },
+        });
       });
     });
 
@@ -531,17 +549,5 @@ function delegate(store: BlobStore, overrides: Partial<BlobStore>): BlobStore {
     list: (prefix) => store.list(prefix),
     close: () => store.close(),
     ...overrides,
-  };
-}
-
-function rowOf(take: CacheCommitRequest) {
-  return {
-    orgId: take.orgId,
-    cacheKey: take.cacheKey,
-    provider: take.provider,
-    objectName: take.objectName,
-    contentType: take.contentType,
-    byteSize: take.byteSize,
-    hasTimings: take.hasTimings,
   };
 }

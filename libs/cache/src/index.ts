@@ -6,12 +6,7 @@ export {
   type SweepReport,
 } from './cache.service';
 export { DEFAULT_CACHE_SETTINGS, type CacheServiceSettings } from './cache.settings';
-export {
-  audioObjectName,
-  parseCacheObjectName,
-  wordsObjectName,
-  type CacheObjectName,
-} from './cache-object-names';
+export { parseCacheObjectName, type CacheObjectName } from './cache-object-names';
 export type { RetentionSweepReport } from './retention-sweep';
 export type { OrphanSweepReport } from './orphan-sweep';
 export type { UsageFlushReport } from './usage-recorder';

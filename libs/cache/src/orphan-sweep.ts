@@ -1,11 +1,6 @@
-import { parseCacheObjectName } from './cache-object-names';
+import { parseCacheObjectName, type CacheObjectName } from './cache-object-names';
 import type { CacheContext } from './cache.context';
-import {
-  deleteBlobs,
-  dropRowsCommittedMeanwhile,
-  publishInvalidations,
-  type EntryRef,
-} from './removed-entries';
+import { deleteBlobs } from './removed-entries';
 
 export interface OrphanSweepReport {
   /** Blobs listed. */
@@ -15,20 +10,24 @@ export interface OrphanSweepReport {
 }
 
 /**
- * Removes blobs that no index row accounts for (a worker that died between writing and committing, a
- * refused commit, a row deleted before its blob) once they are older than `orphanGraceMs`, so a take being
- * written right now is left alone. The bucket belongs to the cache: a name the cache would never write is
- * an orphan too. The listing is consumed a page at a time, each page settled before the next is read.
+ * Removes blobs that no index row names (a worker that died between writing and committing, a refused
+ * commit, a take replaced by a later one of the same key, a row deleted before its blob) once they are older
+ * than `orphanGraceMs`, so a take being written right now is left alone. A take's age is the later of its
+ * blob's modification time and the time in its id; the commit refuses takes older than the grace by the
+ * same id, so no row can come to name a blob judged here. The bucket belongs to the cache: a name the cache
+ * would never write is an orphan too. The listing is consumed a page at a time, each page settled before the
+ * next is read.
  */
 export async function sweepOrphans(context: CacheContext): Promise<OrphanSweepReport> {
   const cutoff = context.now() - context.settings.orphanGraceMs;
   let scannedBlobs = 0;
   let removedBlobs = 0;
-  let page: string[] = [];
+  let page: Listed[] = [];
   for await (const blob of context.blobs.list('')) {
     scannedBlobs++;
-    if (blob.lastModified.getTime() > cutoff) continue;
-    page.push(blob.name);
+    const take = parseCacheObjectName(blob.name);
+    if (Math.max(blob.lastModified.getTime(), take?.writtenAt ?? 0) > cutoff) continue;
+    page.push({ name: blob.name, take });
     if (page.length >= context.settings.sweepBatchSize) {
       removedBlobs += await removeUnindexed(context, page);
       page = [];
@@ -39,30 +38,30 @@ export async function sweepOrphans(context: CacheContext): Promise<OrphanSweepRe
   return { scannedBlobs, removedBlobs };
 }
 
-async function removeUnindexed(context: CacheContext, names: string[]): Promise<number> {
-  const parsed = names.map((name) => ({ name, ref: parseCacheObjectName(name) }));
-  const refs = parsed.flatMap(({ ref }) => (ref ? [ref] : []));
-  const indexed = new Set((await existingRows(context, refs)).map((r) => `${r.orgId}/${r.cacheKey}`));
-  const orphans = parsed.filter(({ ref }) => !ref || !indexed.has(`${ref.orgId}/${ref.cacheKey}`));
+interface Listed {
+  name: string;
+  take: CacheObjectName | null;
+}
+
+async function removeUnindexed(context: CacheContext, page: Listed[]): Promise<number> {
+  const takes = page.flatMap(({ take }) => (take ? [take] : []));
+  const indexed = new Set(await indexedAudio(context, takes));
+  const orphans = page.filter(({ take }) => !take || !indexed.has(take.audio));
   if (orphans.length === 0) return 0;
   const deleted = await deleteBlobs(
     context,
     orphans.map((o) => o.name),
   );
-  const deletedRefs = deleted.flatMap((name) => {
-    const ref = parseCacheObjectName(name);
-    return ref ? [{ orgId: ref.orgId, cacheKey: ref.cacheKey }] : [];
-  });
-  const meanwhile = await dropRowsCommittedMeanwhile(context, deletedRefs);
-  await publishInvalidations(context, meanwhile);
   return deleted.length;
 }
 
-function existingRows(context: CacheContext, refs: EntryRef[]): Promise<EntryRef[]> {
-  if (refs.length === 0) return Promise.resolve([]);
-  return context.prisma.$queryRaw<EntryRef[]>`
-    SELECT e.org_id::text AS "orgId", e.cache_key AS "cacheKey"
+/** The audio blobs the index names for these takes' keys (one per key: its last committed take). */
+async function indexedAudio(context: CacheContext, takes: CacheObjectName[]): Promise<string[]> {
+  if (takes.length === 0) return [];
+  const rows = await context.prisma.$queryRaw<{ objectName: string }[]>`
+    SELECT e.object_name AS "objectName"
     FROM cache_entries e
-    JOIN unnest(${refs.map((r) => r.orgId)}::uuid[], ${refs.map((r) => r.cacheKey)}::text[]) AS k(org_id, cache_key)
+    JOIN unnest(${takes.map((t) => t.orgId)}::uuid[], ${takes.map((t) => t.cacheKey)}::text[]) AS k(org_id, cache_key)
       ON e.org_id = k.org_id AND e.cache_key = k.cache_key`;
+  return rows.map((row) => row.objectName);
 }

@@ -35,23 +35,6 @@ export async function deleteBlobs(context: CacheContext, names: readonly string[
   return deleted;
 }
 
-/**
- * After deleting the blobs of `refs`: a row found now for one of them was committed while we worked, maybe
- * before our delete, so it may point at nothing. It goes too (its blob, if it survived, becomes an orphan).
- * With the commit's own re-check after its insert, no ordering of the two leaves a row without its blob.
- */
-export async function dropRowsCommittedMeanwhile(
-  context: CacheContext,
-  refs: readonly EntryRef[],
-): Promise<EntryRef[]> {
-  if (refs.length === 0) return [];
-  return context.prisma.$queryRaw<EntryRef[]>`
-    DELETE FROM cache_entries AS e
-    USING unnest(${refs.map((r) => r.orgId)}::uuid[], ${refs.map((r) => r.cacheKey)}::text[]) AS k(org_id, cache_key)
-    WHERE e.org_id = k.org_id AND e.cache_key = k.cache_key
-    RETURNING e.org_id::text AS "orgId", e.cache_key AS "cacheKey"`;
-}
-
 /** Tells the serving apps to drop these entries from their hot tiers; one event per org (or per 500 keys). */
 export async function publishInvalidations(
   context: CacheContext,

@@ -1,11 +1,6 @@
-import { wordsObjectName } from './cache-object-names';
+import { wordsObjectNameOf } from '@router/contracts';
 import type { CacheContext } from './cache.context';
-import {
-  deleteBlobs,
-  dropRowsCommittedMeanwhile,
-  publishInvalidations,
-  type EntryRef,
-} from './removed-entries';
+import { deleteBlobs, publishInvalidations, type EntryRef } from './removed-entries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -73,12 +68,16 @@ function deleteExpiredBatch(
     RETURNING org_id::text AS "orgId", cache_key AS "cacheKey", object_name AS "objectName"`;
 }
 
-/** Deletes the removed rows' blobs, then rows committed meanwhile, and invalidates all of them. */
+/**
+ * Deletes the removed rows' blobs (a take committed for the same key meanwhile has blobs of its own, and keeps
+ * them) and tells the serving apps.
+ */
 async function removeBlobsOf(context: CacheContext, rows: RemovedRow[]): Promise<EntryRef[]> {
-  const names = rows.flatMap((row) => [row.objectName, wordsObjectName(row.orgId, row.cacheKey)]);
-  await deleteBlobs(context, names);
-  const meanwhile = await dropRowsCommittedMeanwhile(context, rows);
-  const refs = [...rows.map(({ orgId, cacheKey }) => ({ orgId, cacheKey })), ...meanwhile];
+  await deleteBlobs(
+    context,
+    rows.flatMap((row) => [row.objectName, wordsObjectNameOf(row.objectName)]),
+  );
+  const refs = rows.map(({ orgId, cacheKey }) => ({ orgId, cacheKey }));
   await publishInvalidations(context, refs);
   return refs;
 }

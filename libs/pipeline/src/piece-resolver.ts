@@ -1,13 +1,13 @@
-import type { BlobStore } from '@router/blob-store';
+import { isBlobNotFoundError, type BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import {
   addressedTo,
-  cacheObjectNames,
   cacheUsageV1,
   type SynthSettings,
   synthStopV1,
   synthTakeV1,
   type WordTiming,
+  wordsObjectNameOf,
 } from '@router/contracts';
 import type { CacheIndex } from './cache-index';
 import type { HotTier } from './hot-tier';
@@ -74,14 +74,22 @@ export class PieceResolver {
     if (!entry) {
       const hit = await this.deps.index.lookup(piece.orgId, piece.cacheKey);
       if (!hit) return undefined;
-      const [audio, words] = await Promise.all([
-        blobs.get(hit.objectName),
-        hit.hasTimings
-          ? blobs
-              .get(cacheObjectNames(piece.orgId, piece.cacheKey).words)
-              .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
-          : Promise.resolve(null),
-      ]);
+      let audio: Buffer;
+      let words: WordTiming[] | null;
+      try {
+        [audio, words] = await Promise.all([
+          blobs.get(hit.objectName),
+          hit.hasTimings
+            ? blobs
+                .get(wordsObjectNameOf(hit.objectName))
+                .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
+            : Promise.resolve(null),
+        ]);
+      } catch (error) {
+        // The entry was swept between the index read and the blob read: a miss, not a failure.
+        if (isBlobNotFoundError(error)) return undefined;
+        throw error;
+      }
       entry = { audio, contentType: hit.contentType, words };
       hot.set(piece.orgId, piece.cacheKey, entry);
     }

@@ -8,6 +8,7 @@ import {
   cacheObjectNames,
   cacheUsageV1,
   healthSynthesisV1,
+  newTakeId,
   RouterError,
   synthStopV1,
   synthTakeV1,
@@ -232,7 +233,9 @@ export class SynthesisWorker {
       return { words, cached: false };
     }
     try {
-      const names = cacheObjectNames(req.orgId, req.cacheKey);
+      // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
+      const takeId = newTakeId(this.now(), randomBytes(6).toString('hex'));
+      const names = cacheObjectNames(req.orgId, req.cacheKey, takeId);
       const audio = Buffer.concat(take.audio);
       if (words)
         await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), {

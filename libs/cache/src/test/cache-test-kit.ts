@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +6,17 @@ import { Client } from 'minio';
 import { Agent } from 'node:http';
 import { createBlobStore, type BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
-import { cacheInvalidatedV1, type CacheCommitRequest, type CacheInvalidated } from '@router/contracts';
+import {
+  cacheInvalidatedV1,
+  cacheObjectNames,
+  newTakeId,
+  type CacheCommitRequest,
+  type CacheInvalidated,
+} from '@router/contracts';
 import { createDatabase, type Database } from '@router/db';
 import { createLogger } from '@router/observability';
 // Tests only: the boundary rule has no exemption for test helpers, and copying these would duplicate them.
 import { createScratchDatabase, servicesEnv, type ScratchDatabase } from '@router/testing';
-import { audioObjectName, wordsObjectName } from '../cache-object-names';
 import { serveCache, type CacheService } from '../cache.service';
 import type { CacheServiceSettings } from '../cache.settings';
 
@@ -94,6 +99,8 @@ export interface TakeOptions {
   bytes?: number;
   words?: boolean;
   chars?: number;
+  /** When the worker wrote the take, by the kit's clock; now if absent. */
+  writtenAt?: number;
 }
 
 export interface CacheTestKitOptions {
@@ -155,9 +162,11 @@ export class CacheTestKit {
   async writeTake(orgId: string, label: string, options: TakeOptions = {}): Promise<CacheCommitRequest> {
     const cacheKey = cacheKeyOf(`${orgId}:${label}`);
     const bytes = options.bytes ?? 64;
-    const objectName = audioObjectName(orgId, cacheKey);
+    const takeId = newTakeId(options.writtenAt ?? this.clock.now(), randomBytes(6).toString('hex'));
+    const names = cacheObjectNames(orgId, cacheKey, takeId);
+    const objectName = names.audio;
     await this.blobs.put(objectName, Buffer.alloc(bytes, 7), { contentType: 'audio/mpeg' });
-    if (options.words) await this.blobs.put(wordsObjectName(orgId, cacheKey), Buffer.from('[]'));
+    if (options.words) await this.blobs.put(names.words, Buffer.from('[]'));
     return {
       orgId,
       cacheKey,

@@ -30,7 +30,7 @@ export interface CachedTake {
   objectName: string;
   contentType: string;
   byteSize: number;
-  /** Word timings are stored beside the audio as `<objectName>.words.json`. */
+  /** Word timings are stored beside the audio, under `wordsObjectNameOf(objectName)`. */
   hasTimings: boolean;
 }
 
@@ -92,7 +92,37 @@ export const cacheInvalidated: Checker<CacheInvalidated> = check.object({
   cacheKeys: check.optional(check.array(hex64)),
 });
 
-/** Where a take's audio and its word timings live in the blob store; written by workers, swept by cache-service. */
-export function cacheObjectNames(orgId: string, cacheKey: string): { audio: string; words: string } {
-  return { audio: `${orgId}/${cacheKey}.audio`, words: `${orgId}/${cacheKey}.words.json` };
+/**
+ * A take's own id: the time its blobs were written (ms since the epoch, the worker's clock) and 48 random bits.
+ * Every take gets blobs of its own, so two takes of one key never write the same object, and the name says
+ * how old a blob is without asking the blob store.
+ */
+export function newTakeId(now: number, random: string): string {
+  return `${now}-${random}`;
+}
+
+const TAKE_ID = /^(\d{13})-[0-9a-f]{12}$/;
+
+/** When the take's blobs were written, from its id; null for a string that is not a take id. */
+export function takeWrittenAt(takeId: string): number | null {
+  const match = TAKE_ID.exec(takeId);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Where a take's audio and its word timings live in the blob store: `<orgId>/<cacheKey>/<takeId>.audio` and
+ * `….words.json`. Written by workers, indexed by cache-service, read by serving apps, swept by cache-service.
+ */
+export function cacheObjectNames(
+  orgId: string,
+  cacheKey: string,
+  takeId: string,
+): { audio: string; words: string } {
+  const base = `${orgId}/${cacheKey}/${takeId}`;
+  return { audio: `${base}.audio`, words: `${base}.words.json` };
+}
+
+/** The timings blob beside an indexed audio blob (`CachedTake.objectName`). */
+export function wordsObjectNameOf(audioObjectName: string): string {
+  return `${audioObjectName.slice(0, -'.audio'.length)}.words.json`;
 }
