@@ -12,7 +12,7 @@ import { DEFAULT_CACHE_SETTINGS, resolveCacheSettings } from './cache.settings';
 const ORG = '0b6f2a64-5a8e-4d3c-9a41-2f7d1c0e9b11';
 const KEY = 'ab'.repeat(32);
 const WRITTEN_AT = Date.parse('2026-11-24T10:00:00.123Z');
-const TAKE = newTakeId(WRITTEN_AT, '0123456789ab');
+const TAKE = `${WRITTEN_AT}-0123456789ab`;
 
 describe('cache object names', () => {
   it('names a take’s audio and its timings under the org and key, by the take', () => {
@@ -24,6 +24,9 @@ describe('cache object names', () => {
     expect(wordsObjectNameOf(names.audio)).toBe(names.words);
     expect(takeWrittenAt(TAKE)).toBe(WRITTEN_AT);
     expect(takeWrittenAt('17-0123456789ab')).toBeNull();
+    const fresh = [newTakeId(WRITTEN_AT), newTakeId(WRITTEN_AT)];
+    expect(fresh.map(takeWrittenAt)).toEqual([WRITTEN_AT, WRITTEN_AT]);
+    expect(fresh[0]).not.toBe(fresh[1]);
   });
 
   it('parses both names back to their take, and nothing else', () => {

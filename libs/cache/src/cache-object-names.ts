@@ -1,4 +1,4 @@
-import { isCanonicalCacheKey, isCanonicalOrgId, takeWrittenAt } from '@router/contracts';
+import { cacheObjectNames, isCanonicalCacheKey, isCanonicalOrgId, takeWrittenAt } from '@router/contracts';
 
 // The inverse of the contract's `cacheObjectNames` (`<orgId>/<cacheKey>/<takeId>.audio` and `….words.json`),
 // for the commit and the sweeps. Ids are required in their canonical form (PostgreSQL prints uuids in lower
@@ -28,7 +28,7 @@ export function parseCacheObjectName(name: string): CacheObjectName | null {
   return {
     orgId,
     cacheKey,
-    audio: `${orgId}/${cacheKey}/${takeId}.audio`,
+    audio: cacheObjectNames(orgId, cacheKey, takeId).audio,
     writtenAt,
     part: suffix === 'audio' ? 'audio' : 'words',
   };

@@ -75,10 +75,7 @@ export async function commitTake(
   if (known) usage.addSynthesized(orgId, request.provider, request.chars);
   if (!result?.id) {
     // No row names these blobs, and no other take's row can.
-    await deleteBlobs(
-      context,
-      request.hasTimings ? [name.audio, wordsObjectNameOf(name.audio)] : [name.audio],
-    );
+    await deleteBlobs(context, [name.audio, wordsObjectNameOf(name.audio)]);
     if (!known) return refuse(context, 'unknown org');
     if (!fresh) return refuse(context, "take older than the orphan grace (or the worker's clock is behind)");
     return REFUSED; // retention 0

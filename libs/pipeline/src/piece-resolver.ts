@@ -74,22 +74,20 @@ export class PieceResolver {
     if (!entry) {
       const hit = await this.deps.index.lookup(piece.orgId, piece.cacheKey);
       if (!hit) return undefined;
-      let audio: Buffer;
-      let words: WordTiming[] | null;
-      try {
-        [audio, words] = await Promise.all([
-          blobs.get(hit.objectName),
-          hit.hasTimings
-            ? blobs
-                .get(wordsObjectNameOf(hit.objectName))
-                .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
-            : Promise.resolve(null),
-        ]);
-      } catch (error) {
+      const read = await Promise.all([
+        blobs.get(hit.objectName),
+        hit.hasTimings
+          ? blobs
+              .get(wordsObjectNameOf(hit.objectName))
+              .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
+          : Promise.resolve(null),
+      ]).catch((error: unknown) => {
         // The entry was swept between the index read and the blob read: a miss, not a failure.
         if (isBlobNotFoundError(error)) return undefined;
         throw error;
-      }
+      });
+      if (!read) return undefined;
+      const [audio, words] = read;
       entry = { audio, contentType: hit.contentType, words };
       hot.set(piece.orgId, piece.cacheKey, entry);
     }

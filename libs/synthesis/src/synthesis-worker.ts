@@ -234,8 +234,7 @@ export class SynthesisWorker {
     }
     try {
       // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
-      const takeId = newTakeId(this.now(), randomBytes(6).toString('hex'));
-      const names = cacheObjectNames(req.orgId, req.cacheKey, takeId);
+      const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
       const audio = Buffer.concat(take.audio);
       if (words)
         await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), {

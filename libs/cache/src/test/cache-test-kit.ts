@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,8 +162,7 @@ export class CacheTestKit {
   async writeTake(orgId: string, label: string, options: TakeOptions = {}): Promise<CacheCommitRequest> {
     const cacheKey = cacheKeyOf(`${orgId}:${label}`);
     const bytes = options.bytes ?? 64;
-    const takeId = newTakeId(options.writtenAt ?? this.clock.now(), randomBytes(6).toString('hex'));
-    const names = cacheObjectNames(orgId, cacheKey, takeId);
+    const names = cacheObjectNames(orgId, cacheKey, newTakeId(options.writtenAt ?? this.clock.now()));
     const objectName = names.audio;
     await this.blobs.put(objectName, Buffer.alloc(bytes, 7), { contentType: 'audio/mpeg' });
     if (options.words) await this.blobs.put(names.words, Buffer.from('[]'));

@@ -97,8 +97,9 @@ export const cacheInvalidated: Checker<CacheInvalidated> = check.object({
  * Every take gets blobs of its own, so two takes of one key never write the same object, and the name says
  * how old a blob is without asking the blob store.
  */
-export function newTakeId(now: number, random: string): string {
-  return `${now}-${random}`;
+export function newTakeId(writtenAt: number): string {
+  const random = globalThis.crypto.getRandomValues(new Uint8Array(6));
+  return `${writtenAt}-${Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
 const TAKE_ID = /^(\d{13})-[0-9a-f]{12}$/;
