@@ -17,7 +17,7 @@ export type Benchmark = (typeof BENCHMARKS)[number];
 export interface BenchOptions {
   /** Which benchmarks run (`--only=speech` or `--only=stream`; both by default). */
   benchmarks: Benchmark[];
-  /** Measured side by side, round-robin, in this order (the speech benchmark). */
+  /** Measured side by side, interleaved in shuffled rounds (`phaseOrder`; the speech benchmark). */
   variants: Variant[];
   /** Requests in flight, one measured level each (the issue asks for 1 and 50). */
   concurrency: number[];

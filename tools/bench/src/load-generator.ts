@@ -5,6 +5,7 @@ import {
   type LoadSetup,
   type PhaseResult,
   type PhaseSpec,
+  phaseOrder,
   sentence,
   streamOf,
   type ToLoadGenerator,
@@ -101,13 +102,14 @@ class LoadGenerator {
     const results: Partial<Record<Variant, VariantResult>> = {};
     for (const v of spec.variants)
       results[v] = { ttfbMs: [], totalMs: [], bytes: 0, errors: 0, failures: {} };
-    const total = spec.perVariant * spec.variants.length;
+    const order = phaseOrder(spec.variants, spec.perVariant, spec.id);
+    const total = order.length;
     const started = performance.now();
     const deadline = started + spec.maxMs;
     let issued = 0;
     const worker = async (): Promise<void> => {
       while (issued < total && performance.now() < deadline) {
-        const variant = spec.variants[issued % spec.variants.length];
+        const variant = order[issued];
         issued += 1;
         await this.timeOne(variant, results[variant] as VariantResult);
       }

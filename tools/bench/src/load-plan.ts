@@ -57,7 +57,7 @@ export interface LoadSetup {
 export interface PhaseSpec {
   kind: 'phase';
   id: string;
-  /** Round-robin: request i of the phase is variant `variants[i % variants.length]`. */
+  /** Interleaved in rounds: each round of `variants.length` requests is every variant once (`phaseOrder`). */
   variants: Variant[];
   perVariant: number;
   concurrency: number;
@@ -107,6 +107,46 @@ export interface IdleStreamsResult {
 export type ToLoadGenerator = LoadSetup | PhaseSpec | IdleStreamsSpec | { kind: 'stop' };
 export type FromLoadGenerator =
   { kind: 'ready' } | PhaseResult | IdleStreamsResult | { kind: 'failed'; message: string };
+
+/**
+ * The order a phase issues its requests in: `perVariant` rounds, each every variant once in an order of its
+ * own, shuffled by a PRNG seeded with `seed` (the phase's id, so a phase's order is the same in every run). A fixed order
+ * would give each variant the same predecessor every time, and what a request leaves behind (a process's
+ * garbage collection, a cache write, another chain's wake-ups) falls on the request after it: measured, the
+ * variant after `chain` was 0.5–0.9 ms slower at the median than the same variant elsewhere. Shuffled, every
+ * variant follows every other about equally often.
+ */
+export function phaseOrder(variants: readonly Variant[], perVariant: number, seed: string): Variant[] {
+  const random = mulberry32(fnv1a(seed));
+  const order: Variant[] = [];
+  for (let round = 0; round < perVariant; round++) {
+    const deck = [...variants];
+    for (let i = deck.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [deck[i], deck[j]] = [deck[j], deck[i]];
+    }
+    order.push(...deck);
+  }
+  return order;
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** A small seeded PRNG (mulberry32): uniform floats in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
 export function streamOf(variant: Variant): 'dir' | 'prx' | 'chn' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
