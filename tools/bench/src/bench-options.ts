@@ -25,6 +25,11 @@ export interface BenchOptions {
   requests: number;
   /** Per variant in each phase that runs a variant alone (the CPU figures). */
   cpuRequests: number;
+  /**
+   * How many times every variant runs alone at each level, in turn (variant after variant, then again): the
+   * CPU figures are the medians of the rounds, and the router's ÷ the chain's is taken within each round.
+   */
+  cpuRounds: number;
   /** Per variant before each level; twice as many above 1 concurrent. */
   warmup: number;
   /** Sentences the hot-hit variant cycles through. */
@@ -63,6 +68,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   concurrency: [1, 50],
   requests: 300,
   cpuRequests: 400,
+  cpuRounds: 3,
   warmup: 50,
   hotSentences: 16,
   ttfaMs: 0,
@@ -83,6 +89,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
 const QUICK: Partial<BenchOptions> = {
   requests: 60,
   cpuRequests: 60,
+  cpuRounds: 1,
   warmup: 20,
   idleMs: 1000,
   quietWaitMs: 0,
@@ -92,7 +99,7 @@ const QUICK: Partial<BenchOptions> = {
 };
 
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
-  [--cpu-requests=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
+  [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
   [--app-env=NAME=value,…]`;
@@ -114,6 +121,7 @@ type CountOption = Exclude<
 const FLAGS: Record<string, CountOption> = {
   '--requests': 'requests',
   '--cpu-requests': 'cpuRequests',
+  '--cpu-rounds': 'cpuRounds',
   '--warmup': 'warmup',
   '--hot-sentences': 'hotSentences',
   '--ttfa-ms': 'ttfaMs',

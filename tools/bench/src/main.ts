@@ -19,6 +19,7 @@ import {
   type InterleavedResult,
   interleavedFigures,
   type MemoryPerConnection,
+  medianOfRounds,
   memoryFigures,
   type MemoryStep,
   REFERENCE,
@@ -368,8 +369,13 @@ async function run(options: BenchOptions): Promise<void> {
     // Every cold hit reads a sentence cached here and never read since; the hot ones are read once more so
     // they sit in native-api's hot tier.
     if (variants.includes('cold-hit')) {
+      // Per level: its warm-up, the interleaved phase, and each CPU round's warm-up and measured run.
       const coldNeeded = options.concurrency.reduce(
-        (sum, c) => sum + options.warmup * (c > 1 ? 3 : 2) + options.requests + options.cpuRequests,
+        (sum, c) =>
+          sum +
+          options.warmup * (c > 1 ? 2 : 1) +
+          options.requests +
+          options.cpuRounds * (options.warmup + options.cpuRequests),
         0,
       );
       log(`priming ${coldNeeded} cold-hit sentences`);
@@ -422,58 +428,64 @@ async function run(options: BenchOptions): Promise<void> {
         );
       }
       interleaved.push(level);
-      for (const variant of variants) {
-        log(`${concurrency} concurrent: ${variant} alone, ${options.cpuRequests} requests (CPU)`);
-        // The same variant alone first, unmeasured, so that what the phases before it left behind (a full
-        // collection coming due, pools to refill) falls there and not on this variant: without it the first
-        // router phase after the interleaved one was charged ≈1.5 ms more per request, whichever it was.
-        await bench.measure(
-          {
-            id: `cpu-warmup-${variant}-${concurrency}`,
-            variants: [variant],
-            perVariant: options.warmup,
-            concurrency,
-          },
-          true,
-        );
-        const alone = await bench.measure(
-          {
-            id: `cpu-${variant}-${concurrency}`,
-            variants: [variant],
-            perVariant: options.cpuRequests,
-            concurrency,
-          },
-          true,
-        );
-        const succeeded = alone.result.variants[variant]?.ttfbMs.length ?? 0;
-        profiled.push({
-          id: `cpu-${variant}-${concurrency}`,
-          requests: succeeded,
-          window: alone.window,
-          cpuMs: alone.cpu.processesMs,
-        });
-        const row = cpuFigures({
-          variant,
-          concurrency,
-          result: alone.result,
-          cpu: alone.cpu,
-          routerApps: ROUTER_APPS,
-          chainProcesses: CHAIN_PROCESSES,
-          idleMsPerSecond: idle?.msPerSecond ?? {},
-          vendorCalls: alone.vendorCalls,
-          expectedVendorCalls: CALLS_VENDOR.has(variant) ? succeeded : 0,
-        });
-        if (row.vendorCalls !== row.expectedVendorCalls) {
-          bench.warnings.push(
-            `cpu-${variant}-${concurrency}: ${row.vendorCalls} vendor calls, expected ${row.expectedVendorCalls}`,
+      for (let round = 1; round <= options.cpuRounds; round++) {
+        for (const variant of variants) {
+          const phase = `cpu-${variant}-${concurrency}-r${round}`;
+          log(
+            `${concurrency} concurrent: ${variant} alone, ${options.cpuRequests} requests (CPU, round ${round} of ${options.cpuRounds})`,
           );
+          // The same variant alone first, unmeasured, so that what the phases before it left behind (a full
+          // collection coming due, pools to refill) falls there and not on this variant: without it the first
+          // router phase after the interleaved one was charged ≈1.5 ms more per request, whichever it was.
+          await bench.measure(
+            {
+              id: `cpu-warmup-${variant}-${concurrency}-r${round}`,
+              variants: [variant],
+              perVariant: options.warmup,
+              concurrency,
+            },
+            true,
+          );
+          const alone = await bench.measure(
+            {
+              id: phase,
+              variants: [variant],
+              perVariant: options.cpuRequests,
+              concurrency,
+            },
+            true,
+          );
+          const succeeded = alone.result.variants[variant]?.ttfbMs.length ?? 0;
+          profiled.push({
+            id: phase,
+            requests: succeeded,
+            window: alone.window,
+            cpuMs: alone.cpu.processesMs,
+          });
+          const row = cpuFigures({
+            variant,
+            concurrency,
+            round,
+            result: alone.result,
+            cpu: alone.cpu,
+            routerApps: ROUTER_APPS,
+            chainProcesses: CHAIN_PROCESSES,
+            idleMsPerSecond: idle?.msPerSecond ?? {},
+            vendorCalls: alone.vendorCalls,
+            expectedVendorCalls: CALLS_VENDOR.has(variant) ? succeeded : 0,
+          });
+          if (row.vendorCalls !== row.expectedVendorCalls) {
+            bench.warnings.push(
+              `${phase}: ${row.vendorCalls} vendor calls, expected ${row.expectedVendorCalls}`,
+            );
+          }
+          cpuRows.push(row);
         }
-        cpuRows.push(row);
       }
     }
     const stream = streaming ? await runStream(bench, stack, load, options) : undefined;
 
-    const checks = speech ? checkTargets(interleaved, cpuRows) : [];
+    const checks = speech ? checkTargets(interleaved, medianOfRounds(cpuRows)) : [];
     const report = [
       ...(speech ? [renderReport(interleaved, cpuRows, checks)] : []),
       ...(stream
@@ -500,7 +512,13 @@ async function run(options: BenchOptions): Promise<void> {
       },
       machine,
       ...(speech
-        ? { idleCpuMsPerSecond: idle?.msPerSecond, interleaved, cpu: cpuRows, targets: checks }
+        ? {
+            idleCpuMsPerSecond: idle?.msPerSecond,
+            interleaved,
+            cpu: cpuRows,
+            cpuMedians: medianOfRounds(cpuRows),
+            targets: checks,
+          }
         : {}),
       ...(stream ? { stream } : {}),
       reference: REFERENCE,

@@ -64,6 +64,8 @@ export interface InterleavedResult {
 export interface CpuRow {
   variant: Variant;
   concurrency: number;
+  /** Which of the level's rounds (1-based); 0 in a row of medians over rounds (`medianOfRounds`). */
+  round: number;
   requests: number;
   errors: number;
   elapsedMs: number;
@@ -162,6 +164,7 @@ export function interleavedFigures(
 export function cpuFigures(args: {
   variant: Variant;
   concurrency: number;
+  round: number;
   result: PhaseResult;
   cpu: CpuDelta;
   routerApps: readonly string[];
@@ -184,6 +187,7 @@ export function cpuFigures(args: {
   return {
     variant,
     concurrency: args.concurrency,
+    round: args.round,
     requests,
     errors: r?.errors ?? 0,
     elapsedMs: round(result.elapsedMs, 0),
@@ -207,6 +211,84 @@ export function cpuFigures(args: {
   };
 }
 
+/**
+ * One row per level and variant, each figure the median of that variant's rounds (nearest rank: the middle
+ * round of three), per process too. Rounds measure the same code minutes apart, so their spread is the
+ * machine's; the median drops a round that a burst elsewhere on the machine inflated.
+ */
+export function medianOfRounds(rows: readonly CpuRow[]): CpuRow[] {
+  const groups = new Map<string, CpuRow[]>();
+  for (const row of rows) {
+    const id = `${row.concurrency}:${row.variant}`;
+    groups.set(id, [...(groups.get(id) ?? []), row]);
+  }
+  const median = (values: number[]): number => summarize(values.filter((v) => !Number.isNaN(v))).p50;
+  const medianRecord = (records: Array<Record<string, number>>): Record<string, number> =>
+    Object.fromEntries(
+      Object.keys(records[0] ?? {}).map((name) => [name, median(records.map((r) => r[name] ?? Number.NaN))]),
+    );
+  return [...groups.values()].map((group) => {
+    const first = group[0];
+    const numbers = Object.fromEntries(
+      Object.entries(first)
+        .filter(([, value]) => typeof value === 'number')
+        .map(([key]) => [key, median(group.map((row) => row[key as keyof CpuRow] as number))]),
+    );
+    return {
+      ...first,
+      ...numbers,
+      round: 0,
+      perProcessMsPerRequest: medianRecord(group.map((row) => row.perProcessMsPerRequest)),
+      chainPerProcessMsPerRequest: medianRecord(group.map((row) => row.chainPerProcessMsPerRequest)),
+    };
+  });
+}
+
+/**
+ * The router's CPU per request of each variant round by round beside the naive chain's measured in the same
+ * round, and miss ÷ chain within each round: the ratio that carries from one machine state to another.
+ */
+function roundsTable(rows: readonly CpuRow[]): string {
+  const variants = [...new Set(rows.map((r) => r.variant))].filter((v) => v !== 'chain');
+  const levels = [...new Set(rows.map((r) => r.concurrency))];
+  const table: Array<Array<string | number>> = [];
+  for (const concurrency of levels) {
+    const rounds = [...new Set(rows.filter((r) => r.concurrency === concurrency).map((r) => r.round))];
+    const ratios: number[] = [];
+    for (const round of rounds) {
+      const at = (variant: Variant): CpuRow | undefined =>
+        rows.find((r) => r.concurrency === concurrency && r.round === round && r.variant === variant);
+      const chain = at('chain')?.chainCpuMsPerRequest ?? Number.NaN;
+      const miss = at('miss')?.routerCpuMsPerRequest ?? Number.NaN;
+      ratios.push(round3(miss / chain));
+      table.push([
+        concurrency,
+        round,
+        ...variants.map((v) => at(v)?.routerCpuMsPerRequest ?? Number.NaN),
+        chain,
+        round3(miss / chain),
+      ]);
+    }
+    const medians = medianOfRounds(rows.filter((r) => r.concurrency === concurrency));
+    const medianOf = (variant: Variant): CpuRow | undefined => medians.find((r) => r.variant === variant);
+    table.push([
+      concurrency,
+      'median',
+      ...variants.map((v) => medianOf(v)?.routerCpuMsPerRequest ?? Number.NaN),
+      medianOf('chain')?.chainCpuMsPerRequest ?? Number.NaN,
+      summarize(ratios.filter((v) => !Number.isNaN(v))).p50,
+    ]);
+  }
+  return markdownTable(
+    ['conc', 'round', ...variants.map((v) => `${v} (router)`), 'chain', 'miss ÷ chain, same round'],
+    table,
+  );
+}
+
+function round3(value: number): number {
+  return round(value, 3);
+}
+
 export interface TargetCheck {
   what: string;
   target: string;
@@ -214,6 +296,7 @@ export interface TargetCheck {
   met: boolean;
 }
 
+/** `cpu`: the medians of the rounds (`medianOfRounds`). */
 export function checkTargets(interleaved: InterleavedResult[], cpu: CpuRow[]): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const one = interleaved.find((r) => r.concurrency === 1);
@@ -288,7 +371,10 @@ function ttfbTable(rows: readonly TtfbRow[]): string {
   );
 }
 
-/** The printed report: interleaved time to first byte, overhead and ratios, CPU per request, targets. */
+/**
+ * The printed report: interleaved time to first byte, overhead and ratios, CPU per request (the medians of the
+ * rounds, then round by round beside the chain), targets. `cpu`: every round's rows; `checks` from their medians.
+ */
 export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], checks: TargetCheck[]): string {
   const parts: string[] = [];
   for (const level of interleaved) {
@@ -306,8 +392,9 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
       '',
     );
   }
+  const rounds = Math.max(0, ...cpu.map((r) => r.round));
   parts.push(
-    '### CPU per request, each variant run alone',
+    `### CPU per request, each variant run alone (median of ${rounds} round${rounds === 1 ? '' : 's'})`,
     '',
     markdownTable(
       [
@@ -330,7 +417,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
         'p99 ms',
         'vendor calls',
       ],
-      cpu.map((r) => [
+      medianOfRounds(cpu).map((r) => [
         r.concurrency,
         r.variant,
         r.requests,
@@ -355,6 +442,10 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
         `${r.vendorCalls}/${r.expectedVendorCalls}`,
       ]),
     ),
+    '',
+    '### Router CPU per request, round by round (ms)',
+    '',
+    roundsTable(cpu),
     '',
     '### Targets',
     '',
