@@ -110,11 +110,11 @@ export type FromLoadGenerator =
 
 /**
  * The order a phase issues its requests in: `perVariant` rounds, each every variant once in an order of its
- * own, shuffled by a PRNG seeded with `seed` (the phase's id, so a phase's order is the same in every run). A fixed order
- * would give each variant the same predecessor every time, and what a request leaves behind (a process's
- * garbage collection, a cache write, another chain's wake-ups) falls on the request after it: measured, the
- * variant after `chain` was 0.5–0.9 ms slower at the median than the same variant elsewhere. Shuffled, every
- * variant follows every other about equally often.
+ * own, shuffled by a PRNG seeded with `seed` (the phase's id, so a phase's order is the same in every run).
+ * A fixed order would give each variant the same predecessor every time, and what a request leaves behind
+ * (a process's garbage collection, a cache write, another chain's wake-ups) falls on the request after it:
+ * measured, the variant after `chain` was 0.5–0.9 ms slower at the median than the same variant elsewhere.
+ * Shuffled, every variant follows every other about equally often.
  */
 export function phaseOrder(variants: readonly Variant[], perVariant: number, seed: string): Variant[] {
   const random = mulberry32(fnv1a(seed));

@@ -255,18 +255,18 @@ function roundsTable(rows: readonly CpuRow[]): string {
   for (const concurrency of levels) {
     const rounds = [...new Set(rows.filter((r) => r.concurrency === concurrency).map((r) => r.round))];
     const ratios: number[] = [];
-    for (const round of rounds) {
+    for (const n of rounds) {
       const at = (variant: Variant): CpuRow | undefined =>
-        rows.find((r) => r.concurrency === concurrency && r.round === round && r.variant === variant);
+        rows.find((r) => r.concurrency === concurrency && r.round === n && r.variant === variant);
       const chain = at('chain')?.chainCpuMsPerRequest ?? Number.NaN;
-      const miss = at('miss')?.routerCpuMsPerRequest ?? Number.NaN;
-      ratios.push(round3(miss / chain));
+      const ratio = round((at('miss')?.routerCpuMsPerRequest ?? Number.NaN) / chain, 3);
+      ratios.push(ratio);
       table.push([
         concurrency,
-        round,
+        n,
         ...variants.map((v) => at(v)?.routerCpuMsPerRequest ?? Number.NaN),
         chain,
-        round3(miss / chain),
+        ratio,
       ]);
     }
     const medians = medianOfRounds(rows.filter((r) => r.concurrency === concurrency));
@@ -283,10 +283,6 @@ function roundsTable(rows: readonly CpuRow[]): string {
     ['conc', 'round', ...variants.map((v) => `${v} (router)`), 'chain', 'miss ÷ chain, same round'],
     table,
   );
-}
-
-function round3(value: number): number {
-  return round(value, 3);
 }
 
 export interface TargetCheck {
