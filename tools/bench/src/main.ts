@@ -485,7 +485,8 @@ async function run(options: BenchOptions): Promise<void> {
     }
     const stream = streaming ? await runStream(bench, stack, load, options) : undefined;
 
-    const checks = speech ? checkTargets(interleaved, medianOfRounds(cpuRows)) : [];
+    const cpuMedians = medianOfRounds(cpuRows);
+    const checks = speech ? checkTargets(interleaved, cpuMedians) : [];
     const report = [
       ...(speech ? [renderReport(interleaved, cpuRows, checks)] : []),
       ...(stream
@@ -516,7 +517,7 @@ async function run(options: BenchOptions): Promise<void> {
             idleCpuMsPerSecond: idle?.msPerSecond,
             interleaved,
             cpu: cpuRows,
-            cpuMedians: medianOfRounds(cpuRows),
+            cpuMedians,
             targets: checks,
           }
         : {}),

@@ -248,7 +248,7 @@ export function medianOfRounds(rows: readonly CpuRow[]): CpuRow[] {
  * The router's CPU per request of each variant round by round beside the naive chain's measured in the same
  * round, and miss ÷ chain within each round: the ratio that carries from one machine state to another.
  */
-function roundsTable(rows: readonly CpuRow[]): string {
+function roundsTable(rows: readonly CpuRow[], medians: readonly CpuRow[]): string {
   const variants = [...new Set(rows.map((r) => r.variant))].filter((v) => v !== 'chain');
   const levels = [...new Set(rows.map((r) => r.concurrency))];
   const table: Array<Array<string | number>> = [];
@@ -269,8 +269,8 @@ function roundsTable(rows: readonly CpuRow[]): string {
         ratio,
       ]);
     }
-    const medians = medianOfRounds(rows.filter((r) => r.concurrency === concurrency));
-    const medianOf = (variant: Variant): CpuRow | undefined => medians.find((r) => r.variant === variant);
+    const medianOf = (variant: Variant): CpuRow | undefined =>
+      medians.find((r) => r.concurrency === concurrency && r.variant === variant);
     table.push([
       concurrency,
       'median',
@@ -389,6 +389,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
     );
   }
   const rounds = Math.max(0, ...cpu.map((r) => r.round));
+  const medians = medianOfRounds(cpu);
   parts.push(
     `### CPU per request, each variant run alone (median of ${rounds} round${rounds === 1 ? '' : 's'})`,
     '',
@@ -413,7 +414,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
         'p99 ms',
         'vendor calls',
       ],
-      medianOfRounds(cpu).map((r) => [
+      medians.map((r) => [
         r.concurrency,
         r.variant,
         r.requests,
@@ -441,7 +442,7 @@ export function renderReport(interleaved: InterleavedResult[], cpu: CpuRow[], ch
     '',
     '### Router CPU per request, round by round (ms)',
     '',
-    roundsTable(cpu),
+    roundsTable(cpu, medians),
     '',
     '### Targets',
     '',
