@@ -21,6 +21,7 @@ import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { OrgRetention } from './reply/org-retention';
 import { ReplyPlanner } from './reply/reply-plan';
+import { SPEECH_PATH } from './speech/speech.controller';
 import { SpeechService } from './speech/speech.service';
 import { STREAM_REPLAN_MS, StreamServer } from './stream/stream.server';
 import { OPENAPI_DOCUMENT } from './tokens';
@@ -141,6 +142,13 @@ export async function startNativeApi(
       logger: deps.logger,
       port: config.port,
       ...(config.host ? { host: config.host } : {}),
+      plainRoutes: {
+        routes: [
+          { method: 'POST', path: SPEECH_PATH, serve: (org, body, res) => speech.serve(org, body, res) },
+        ],
+        signingSecret: config.signingSecret,
+        now,
+      },
       beforeListen: (app: INestApplication) => {
         app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = buildOpenApiDocument(app);
         streams.attach(app.getHttpServer() as Server);

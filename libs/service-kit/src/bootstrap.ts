@@ -3,13 +3,16 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { type Logger, PinoNestLogger } from '@router/observability';
+import { logWhenFinished, type PlainRoutesOptions, servePlainRoutes } from './plain-route';
 
 export interface HttpAppOptions {
   logger: Logger;
   port: number;
   host?: string;
-  /** Largest JSON body accepted; larger ones get `bad_request`. */
-  bodyLimit?: string;
+  /** Largest JSON body accepted, in bytes; larger ones get `bad_request`. Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Routes served ahead of Express and Nest (see PlainRoute), with what they check the gateway's identity with. */
+  plainRoutes?: Omit<PlainRoutesOptions, 'logger' | 'bodyLimitBytes'>;
   /** Runs once the app's routes exist and before it listens (e.g. to build the OpenAPI document). */
   beforeListen?: (app: INestApplication) => void | Promise<void>;
 }
@@ -32,9 +35,17 @@ export async function startHttpApp(
     bodyParser: true,
     abortOnError: false,
   });
-  app.useBodyParser('json', { limit: options.bodyLimit ?? '1mb' });
+  const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
+  app.useBodyParser('json', { limit: bodyLimitBytes });
   app.disable('x-powered-by');
   app.use(requestLog(options.logger));
+  if (options.plainRoutes) {
+    servePlainRoutes(app.getHttpServer(), {
+      ...options.plainRoutes,
+      logger: options.logger,
+      bodyLimitBytes,
+    });
+  }
   await options.beforeListen?.(app);
   await app.listen(options.port, options.host ?? '0.0.0.0');
   return app;
@@ -49,27 +60,14 @@ export function listeningPort(app: INestApplication): number {
 
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
-/**
- * One JSON line per request with the gateway's request id and the caller's org. Only the path is logged:
- * queries and bodies can carry keys and text.
- */
+/** The request log of every Nest route (the plain routes log the same line themselves). */
 function requestLog(logger: Logger) {
   return (req: Request & { orgId?: string }, res: Response, next: () => void): void => {
     if (PROBES.has(req.path)) return next();
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      logger.info(
-        {
-          requestId: req.headers['x-request-id'],
-          orgId: req.orgId,
-          method: req.method,
-          path: req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : req.path,
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-        },
-        'request',
-      );
-    });
+    logWhenFinished(logger, req, res, () => ({
+      orgId: req.orgId,
+      path: req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : req.path,
+    }));
     next();
   };
 }

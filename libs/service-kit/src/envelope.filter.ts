@@ -1,4 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from '@router/observability';
 import { RouterError } from '@router/contracts';
@@ -15,31 +16,60 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
-    const error = this.toRouterError(exception);
-    if (error.code === 'internal') {
-      this.logger.error({ err: exception, path: req.path, method: req.method }, 'request failed');
-    }
-    if (res.headersSent) {
-      // Audio has started: the only honest signal left is to abort the body.
-      res.destroy(error);
-      return;
-    }
-    res.status(error.status).json(error.toEnvelope());
+    sendError(res, this.toRouterError(exception), {
+      logger: this.logger,
+      method: req.method,
+      path: req.path,
+      exception,
+    });
   }
 
   private toRouterError(exception: unknown): RouterError {
     if (exception instanceof RouterError) return exception;
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404) return new RouterError('not_found', 'No such route.');
-      if (status === 413) return RouterError.badRequest('The request body is too large.');
-      if (status >= 400 && status < 500) {
-        const message = exception.message.includes('JSON')
-          ? 'The request body must be valid JSON.'
-          : exception.message;
-        return RouterError.badRequest(message);
-      }
+    const status = clientErrorStatus(exception);
+    if (status === 404) return new RouterError('not_found', 'No such route.');
+    if (status === 413) return RouterError.badRequest('The request body is too large.');
+    if (status !== undefined && status >= 400 && status < 500) {
+      const message = (exception as Error).message;
+      return RouterError.badRequest(
+        message.includes('JSON') ? 'The request body must be valid JSON.' : message,
+      );
     }
     return RouterError.internal(exception);
   }
+}
+
+/**
+ * The status of an error the client caused: Nest's HTTP errors, and the ones the body parser raises before
+ * Nest (a body too large, a charset it cannot read), which carry their status and may show their message.
+ */
+function clientErrorStatus(exception: unknown): number | undefined {
+  if (exception instanceof HttpException) return exception.getStatus();
+  if (!(exception instanceof Error)) return undefined;
+  const { status, expose } = exception as { status?: unknown; expose?: unknown };
+  return expose === true && typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * Answers a failed request with the envelope (an unexpected error is logged as `internal`), or aborts the
+ * body when audio has started: the only honest signal left then. The one way errors leave an HTTP route,
+ * through Nest's filter or a plain route.
+ */
+export function sendError(
+  res: ServerResponse,
+  error: RouterError,
+  context: { logger: Logger; method: string | undefined; path: string; exception: unknown },
+): void {
+  const { logger, method, path, exception } = context;
+  if (error.code === 'internal') logger.error({ err: exception, path, method }, 'request failed');
+  if (res.headersSent) {
+    res.destroy(error);
+    return;
+  }
+  const body = JSON.stringify(error.toEnvelope());
+  res.writeHead(error.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }

@@ -1,5 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import { ANONYMOUS_ORG, IDENTITY_HEADER, verifyIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
@@ -19,6 +20,25 @@ export interface IdentifiedRequest extends Request {
   orgId?: string;
 }
 
+/**
+ * The org the gateway vouches for (ANONYMOUS_ORG on routes it forwards without a key), or undefined when the
+ * request lacks the gateway's fresh signature for its method and path. Every way into an app behind the
+ * gateway checks it here: the guard, the plain routes and the /v1/stream upgrade.
+ */
+export function identifiedOrg(
+  req: { method?: string; url?: string; headers: IncomingHttpHeaders },
+  secret: string,
+  nowMs: number,
+): string | undefined {
+  const check = verifyIdentity(
+    req.headers[IDENTITY_HEADER],
+    { method: req.method ?? 'GET', path: req.url ?? '/' },
+    secret,
+    { nowMs, maxAgeMs: IDENTITY_MAX_AGE_MS },
+  );
+  return check.ok ? check.orgId : undefined;
+}
+
 /** Every route of an app behind the gateway requires the gateway's fresh signature, unless marked public. */
 @Injectable()
 export class IdentityGuard implements CanActivate {
@@ -32,22 +52,18 @@ export class IdentityGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
     const req = context.switchToHttp().getRequest<IdentifiedRequest>();
-    const check = verifyIdentity(
-      req.headers[IDENTITY_HEADER],
-      { method: req.method, path: req.originalUrl },
+    const orgId = identifiedOrg(
+      { method: req.method, url: req.originalUrl, headers: req.headers },
       this.secret,
-      { nowMs: this.clock.now(), maxAgeMs: IDENTITY_MAX_AGE_MS },
+      this.clock.now(),
     );
-    if (!check.ok) {
+    if (orgId === undefined) {
       throw RouterError.unauthorized('This service only answers requests forwarded by the router gateway.');
     }
-    if (
-      check.orgId === ANONYMOUS_ORG &&
-      !this.reflector.getAllAndOverride<boolean>(ANONYMOUS_ALLOWED, targets)
-    ) {
+    if (orgId === ANONYMOUS_ORG && !this.reflector.getAllAndOverride<boolean>(ANONYMOUS_ALLOWED, targets)) {
       throw RouterError.unauthorized();
     }
-    req.orgId = check.orgId;
+    req.orgId = orgId;
     return true;
   }
 }

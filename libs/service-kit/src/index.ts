@@ -4,6 +4,7 @@ export * from './envelope.filter';
 export * from './health.controller';
 export * from './service-kit.module';
 export * from './bootstrap';
+export * from './plain-route';
 export * from './validation';
 export * from './change-notifier';
 export * from './bus-service';

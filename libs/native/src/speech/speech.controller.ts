@@ -5,11 +5,13 @@ import type { IdentifiedRequest } from '@router/service-kit';
 import { orgOf } from '../provider-keys/provider-keys.controller';
 import { SPEECH_SERVICE } from '../tokens';
 import { SpeechBodyDoc } from './speech-body.doc';
-import { parseSpeechBody } from './speech-body';
 import type { SpeechService } from './speech.service';
 
+/** Served ahead of Nest by a plain route (native-api.app.ts); this controller documents it and takes the rest. */
+export const SPEECH_PATH = '/v1/audio/speech';
+
 @ApiTags('speech')
-@Controller('v1/audio/speech')
+@Controller(SPEECH_PATH.slice(1))
 export class SpeechController {
   constructor(@Inject(SPEECH_SERVICE) private readonly speech: SpeechService) {}
 
@@ -23,7 +25,6 @@ export class SpeechController {
   @ApiProduces('audio/pcm', 'audio/wav', 'audio/mpeg', 'audio/aac', 'audio/mulaw', 'audio/alaw')
   @ApiResponse({ status: 200, description: 'The audio, streamed' })
   async speak(@Req() req: IdentifiedRequest, @Res() res: Response): Promise<void> {
-    const orgId = orgOf(req);
-    await this.speech.speak(orgId, parseSpeechBody(req.body), res);
+    await this.speech.serve(orgOf(req), req.body, res);
   }
 }

@@ -6,6 +6,7 @@ import { splitText } from '@router/text';
 import { FORMAT_CONTENT_TYPES, type VendorDefinition } from '@router/vendors-core';
 import type { ReplyPlanner } from '../reply/reply-plan';
 import { streamingWavHeader } from '@router/vendors-core';
+import { parseSpeechBody } from './speech-body';
 import { WavSampleData } from './wav';
 
 export interface SpeechServiceDeps {
@@ -22,7 +23,12 @@ export interface SpeechServiceDeps {
 export class SpeechService {
   constructor(private readonly deps: SpeechServiceDeps) {}
 
-  async speak(
+  /** The route's whole work, from the parsed JSON body on: both ways in (the plain route, Nest's) call it. */
+  serve(orgId: string, body: unknown, res: ServerResponse): Promise<void> {
+    return this.speak(orgId, parseSpeechBody(body), res);
+  }
+
+  private async speak(
     orgId: string,
     request: { def: VendorDefinition; settings: SynthSettings; input: string },
     res: ServerResponse,

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { ANONYMOUS_ORG, IDENTITY_HEADER, verifyIdentity } from '@router/auth';
+import { ANONYMOUS_ORG } from '@router/auth';
 import { RouterError } from '@router/contracts';
-import { IDENTITY_MAX_AGE_MS } from '@router/service-kit';
+import { identifiedOrg } from '@router/service-kit';
 import { STREAM_CLOSE, StreamSession, type StreamSessionDeps } from './stream-session';
 
 export const STREAM_PATH = '/v1/stream';
@@ -69,13 +69,8 @@ export class StreamServer {
   }
 
   private orgOf(req: IncomingMessage): string {
-    const check = verifyIdentity(
-      req.headers[IDENTITY_HEADER],
-      { method: req.method ?? 'GET', path: req.url ?? '/' },
-      this.options.signingSecret,
-      { nowMs: this.options.now(), maxAgeMs: IDENTITY_MAX_AGE_MS },
-    );
-    return check.ok && check.orgId !== ANONYMOUS_ORG ? check.orgId : '';
+    const orgId = identifiedOrg(req, this.options.signingSecret, this.options.now());
+    return orgId !== undefined && orgId !== ANONYMOUS_ORG ? orgId : '';
   }
 
   private open(ws: WebSocket, orgId: string): void {

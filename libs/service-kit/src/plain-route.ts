@@ -1,0 +1,134 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { ANONYMOUS_ORG } from '@router/auth';
+import { RouterError } from '@router/contracts';
+import type { Logger } from '@router/observability';
+import { sendError } from './envelope.filter';
+import { identifiedOrg } from './identity.guard';
+
+/**
+ * A route served straight from the HTTP server, ahead of Express and Nest, for the one request on the
+ * audio's critical path (a speech request): their layers cost ≈0.2 ms of its time to first audio and of
+ * native-api's CPU (docs/performance.md, round 7). Its Nest controller stays, documented in the OpenAPI
+ * document and calling the same `serve`: a request the plain route does not take exactly falls through to
+ * it, so both ways answer alike.
+ */
+export interface PlainRoute {
+  method: string;
+  /** The whole request target: a request with a query string falls through to Nest. */
+  path: string;
+  /** Serves an org's request with its parsed JSON body; a throw before the response head is the envelope. */
+  serve(orgId: string, body: unknown, res: ServerResponse): Promise<void>;
+}
+
+export interface PlainRoutesOptions {
+  routes: readonly PlainRoute[];
+  signingSecret: string;
+  now: () => number;
+  logger: Logger;
+  /** The same limit as the JSON body parser's: a longer declared body falls through to its refusal. */
+  bodyLimitBytes: number;
+}
+
+const JSON_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;
+/** What the JSON body parser (strict) accepts at the start of a body: an object or an array. */
+const STRICT_START = /^[ \t\n\r]*[{[]/;
+
+/**
+ * Puts the plain routes in front of the server's request listeners (Express). A plain route takes a request
+ * only when everything Nest would check is plain: its method and exact path, the gateway's fresh signature
+ * for a keyed org, an uncompressed JSON body (UTF-8) of declared length within the limit. Anything else
+ * (unsigned, chunked, compressed, too long, another type) goes on to Express, where the guard, the body
+ * parser and the envelope filter answer it as they answer every route.
+ */
+export function servePlainRoutes(server: Server, options: PlainRoutesOptions): void {
+  const routes = new Map(options.routes.map((route) => [`${route.method} ${route.path}`, route]));
+  const behind = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const route = routes.get(`${req.method ?? ''} ${req.url ?? ''}`);
+    const orgId =
+      route && takes(req, options) ? identifiedOrg(req, options.signingSecret, options.now()) : undefined;
+    if (route && orgId !== undefined && orgId !== ANONYMOUS_ORG) {
+      logWhenFinished(options.logger, req, res, () => ({ orgId, path: route.path }));
+      void answer(route, orgId, req, res, options.logger);
+      return;
+    }
+    for (const listener of behind) listener.call(server, req, res);
+  });
+}
+
+function takes(req: IncomingMessage, options: PlainRoutesOptions): boolean {
+  const length = Number(req.headers['content-length']);
+  const encoding = req.headers['content-encoding'];
+  return (
+    JSON_TYPE.test(req.headers['content-type'] ?? '') &&
+    (encoding === undefined || encoding.toLowerCase() === 'identity') &&
+    req.headers['transfer-encoding'] === undefined &&
+    Number.isInteger(length) &&
+    length > 0 &&
+    length <= options.bodyLimitBytes
+  );
+}
+
+async function answer(
+  route: PlainRoute,
+  orgId: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+): Promise<void> {
+  try {
+    const text = (await readBody(req)).toString('utf8').replace(/^\uFEFF/, '');
+    let body: unknown;
+    try {
+      if (!STRICT_START.test(text)) throw new SyntaxError('not an object or array');
+      body = JSON.parse(text);
+    } catch {
+      throw RouterError.badRequest('The request body must be valid JSON.');
+    }
+    await route.serve(orgId, body, res);
+  } catch (exception) {
+    const error = exception instanceof RouterError ? exception : RouterError.internal(exception);
+    sendError(res, error, { logger, method: req.method, path: route.path, exception });
+  }
+}
+
+/** The declared-length body, whole; rejects if the client goes away first. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client went away before the body ended'));
+    });
+  });
+}
+
+/**
+ * One JSON line per request once its response has finished, with the gateway's request id and the caller's
+ * org. Only the route's path is logged: queries and bodies can carry keys and text.
+ */
+export function logWhenFinished(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  describe: () => { orgId: string | undefined; path: string },
+): void {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    const { orgId, path } = describe();
+    logger.info(
+      {
+        requestId: req.headers['x-request-id'],
+        orgId,
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request',
+    );
+  });
+}
