@@ -13,6 +13,7 @@ import { Counter } from 'prom-client';
 import { ANONYMOUS_ORG, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
+import { readWhole } from '@router/service-kit';
 import type { KeyDirectory } from './key-directory';
 import { jsonRefusal, type Refusal, type RouteTable, type SurfaceRoute } from './surface-routes';
 
@@ -349,19 +350,6 @@ class ForwardedResponse implements Dispatcher.DispatchHandler {
     this.settled = true;
     this.resolve();
   }
-}
-
-/** A request body of small declared length, whole; rejects if the client goes away before its end. */
-function readWhole(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
-    req.once('error', reject);
-    req.once('close', () => {
-      if (!req.complete) reject(new Error('the client went away while sending its request'));
-    });
-  });
 }
 
 function readRequestId(req: IncomingMessage): string {

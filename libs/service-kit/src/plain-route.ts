@@ -10,7 +10,8 @@ import { identifiedOrg } from './identity.guard';
  * audio's critical path (a speech request): their layers cost ≈0.2 ms of its time to first audio and of
  * native-api's CPU (docs/performance.md, round 7). Its Nest controller stays, documented in the OpenAPI
  * document and calling the same `serve`: a request the plain route does not take exactly falls through to
- * it, so both ways answer alike.
+ * it, so both ways answer alike. Nest's global enhancers do not see a plain route's requests: the guard and
+ * the filter have their plain counterparts here; an interceptor or pipe added later would need one too.
  */
 export interface PlainRoute {
   method: string;
@@ -78,7 +79,7 @@ async function answer(
   logger: Logger,
 ): Promise<void> {
   try {
-    const text = (await readBody(req)).toString('utf8').replace(/^\uFEFF/, '');
+    const text = (await readWhole(req)).toString('utf8').replace(/^\uFEFF/, '');
     let body: unknown;
     try {
       if (!STRICT_START.test(text)) throw new SyntaxError('not an object or array');
@@ -93,15 +94,15 @@ async function answer(
   }
 }
 
-/** The declared-length body, whole; rejects if the client goes away first. */
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A request body of small declared length, whole; rejects if the client goes away before its end. */
+export function readWhole(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
     req.once('error', reject);
     req.once('close', () => {
-      if (!req.complete) reject(new Error('the client went away before the body ended'));
+      if (!req.complete) reject(new Error('the client went away while sending its request'));
     });
   });
 }

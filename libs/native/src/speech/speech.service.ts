@@ -24,8 +24,8 @@ export class SpeechService {
   constructor(private readonly deps: SpeechServiceDeps) {}
 
   /** The route's whole work, from the parsed JSON body on: both ways in (the plain route, Nest's) call it. */
-  serve(orgId: string, body: unknown, res: ServerResponse): Promise<void> {
-    return this.speak(orgId, parseSpeechBody(body), res);
+  async serve(orgId: string, body: unknown, res: ServerResponse): Promise<void> {
+    await this.speak(orgId, parseSpeechBody(body), res);
   }
 
   private async speak(
