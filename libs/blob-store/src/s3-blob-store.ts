@@ -55,6 +55,8 @@ export function parseS3Endpoint(endpoint: string): S3Endpoint {
 const DEFAULT_REGION = 'us-east-1';
 const MAX_PAGE = 1000;
 const NOT_FOUND_CODES = new Set(['NoSuchKey', 'NotFound']);
+/** A request that lost its connection before any answer ("socket hang up" is an ECONNRESET). */
+const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE']);
 
 function errorCode(err: unknown): string | undefined {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
@@ -128,15 +130,26 @@ export class S3BlobStore implements BlobStore {
     const headers: Record<string, string | number> = { 'Content-Length': data.length };
     if (meta?.contentType) headers['Content-Type'] = meta.contentType;
     const sha256 = this.client.enableSHA256 ? createHash('sha256').update(data).digest('hex') : '';
-    const response = await this.client.makeRequestStreamAsync(
-      { method: 'PUT', bucketName: this.bucket, objectName: name, headers },
-      data,
-      sha256,
-      [200],
-      this.region,
-    );
-    response.resume();
-    await finished(response);
+    const send = async (): Promise<void> => {
+      const response = await this.client.makeRequestStreamAsync(
+        { method: 'PUT', bucketName: this.bucket, objectName: name, headers },
+        data,
+        sha256,
+        [200],
+        this.region,
+      );
+      response.resume();
+      await finished(response);
+    };
+    try {
+      await send();
+    } catch (err) {
+      // A kept-alive connection the server closed just as the request went out on it (its idle timeout
+      // racing the reuse) fails with no answer at all. Sending the same bytes to the same name again is
+      // harmless, so that, and only that, is tried once more.
+      if (!CONNECTION_LOST.has(errorCode(err) ?? '')) throw err;
+      await send();
+    }
   }
 
   async get(name: string): Promise<Buffer> {
