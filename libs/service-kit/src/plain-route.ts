@@ -44,6 +44,8 @@ const STRICT_START = /^[ \t\n\r]*[{[]/;
 export function servePlainRoutes(server: Server, options: PlainRoutesOptions): void {
   const routes = new Map(options.routes.map((route) => [`${route.method} ${route.path}`, route]));
   const behind = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  // Nest's adapter creates the server with Express as its listener; without one, nothing would answer the rest.
+  if (behind.length === 0) throw new Error('plain routes need the HTTP server of a created Nest app');
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const route = routes.get(`${req.method ?? ''} ${req.url ?? ''}`);
