@@ -100,7 +100,7 @@ const QUICK: Partial<BenchOptions> = {
 
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
-  [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
+  [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,chain-cached,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
   [--app-env=NAME=value,…]`;
 

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropBucket } from './bench-bucket';
+import type { NaiveCacheWrite } from './load-process';
 import { type MemoryReading, readMemory } from './memory-probe';
 import {
   adminCli,
@@ -55,6 +56,8 @@ export interface BenchStack {
   pids: Record<string, number>;
   /** The NATS the stack talks over (the naive chain uses it too, on a subject of its own). */
   natsUrl: string;
+  /** The stack's bucket and scratch database, where the naive chain's cached takes go too. */
+  cacheWrite: NaiveCacheWrite;
   setPacing(pacing: { ttfaMs: number; factor: number; chunkMs?: number }): Promise<void>;
   /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
   vendorCalls(): Promise<number>;
@@ -190,6 +193,7 @@ export async function startBenchStack(
       voice,
       pids,
       natsUrl: services.natsUrl,
+      cacheWrite: { s3: { ...services.s3, bucket }, databaseUrl: db.url },
       async setPacing(pacing) {
         const res = await fetch(`${control}/pacing`, {
           method: 'PUT',

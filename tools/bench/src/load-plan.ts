@@ -8,6 +8,8 @@
  * - proxy: the same request through a bare Node reverse proxy (the reference for one hop, side by side);
  * - chain: the same request through a naive gateway → app → NATS → worker chain (naive-chain.ts, the issue's
  *   other reference), a new sentence each time;
+ * - chain-cached: the same through the same chain, whose worker then also writes the take to the blob store
+ *   and has an indexer insert its row (the least cache write a miss needs; naive-chain.ts);
  * - miss: through the gateway, a sentence never spoken before (gateway → native-api → worker → simulator);
  * - uncached: a miss for an org whose retention is 0, so no cache lookup before it and no blob or row after
  *   it: set beside `miss`, it shows what the cache costs a miss;
@@ -23,6 +25,7 @@ export const VARIANTS = [
   'direct',
   'proxy',
   'chain',
+  'chain-cached',
   'miss',
   'uncached',
   'hot-hit',
@@ -39,7 +42,7 @@ export interface LoadSetup {
   gatewayUrl: string;
   simUrl: string;
   bareProxyUrl: string;
-  /** The naive chain's gateway (the `chain` variant). */
+  /** The naive chain's gateway (the `chain` and `chain-cached` variants). */
   chainUrl: string;
   routerKey: string;
   /** A key of a second org, with retention 0 (the `uncached` variant). */
@@ -149,7 +152,9 @@ function mulberry32(seed: number): () => number {
 }
 
 /** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
-export function streamOf(variant: Variant): 'dir' | 'prx' | 'chn' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
+export function streamOf(
+  variant: Variant,
+): 'dir' | 'prx' | 'chn' | 'chc' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
   switch (variant) {
     case 'direct':
       return 'dir';
@@ -157,6 +162,8 @@ export function streamOf(variant: Variant): 'dir' | 'prx' | 'chn' | 'mis' | 'unc
       return 'prx';
     case 'chain':
       return 'chn';
+    case 'chain-cached':
+      return 'chc';
     case 'miss':
       return 'mis';
     case 'uncached':

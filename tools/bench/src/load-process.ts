@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import type { S3BlobStoreOptions } from '@router/blob-store';
 import type {
   FromLoadGenerator,
   IdleStreamsResult,
@@ -82,10 +83,16 @@ interface Forked {
   stop(): Promise<void>;
 }
 
-async function forkReference(script: string, args: string[], what: string): Promise<Forked> {
+async function forkReference(
+  script: string,
+  args: string[],
+  what: string,
+  env: Record<string, string> = {},
+): Promise<Forked> {
   const child = fork(join(__dirname, script), args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [],
+    env: { ...process.env, ...env },
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
@@ -112,27 +119,40 @@ export async function startBareProxy(
 }
 
 /** The names under which the naive chain's processes are read for CPU, gateway first. */
-export const CHAIN_PROCESSES = ['chain-gateway', 'chain-app', 'chain-worker'] as const;
+export const CHAIN_PROCESSES = ['chain-gateway', 'chain-app', 'chain-worker', 'chain-indexer'] as const;
+
+/** Where the naive chain writes the takes it is asked to cache (the `chain-cached` variant). */
+export interface NaiveCacheWrite {
+  s3: S3BlobStoreOptions;
+  databaseUrl: string;
+}
 
 /**
  * The naive gateway → app → NATS → worker chain (naive-chain.ts), three processes in front of `vendorUrl`,
- * talking over the NATS at `natsUrl` on `subject`. The worker starts first, so its subscription is in place
- * before the app can publish, and the gateway last, once the app's port is known.
+ * talking over the NATS at `natsUrl` on `subject`, and the indexer its worker commits cached takes to. The
+ * indexer and the worker start first, so their subscriptions are in place before anyone can publish, and
+ * the gateway last, once the app's port is known.
  */
 export async function startNaiveChain(
   vendorUrl: string,
   natsUrl: string,
   subject: string,
+  cacheWrite: NaiveCacheWrite,
 ): Promise<{ url: string; pids: Record<(typeof CHAIN_PROCESSES)[number], number>; stop(): Promise<void> }> {
   const started: Forked[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(started.map((p) => p.stop()));
   };
   try {
+    const indexer = await forkReference('naive-chain.js', ['indexer', natsUrl, subject], 'chain indexer', {
+      DATABASE_URL: cacheWrite.databaseUrl,
+    });
+    started.push(indexer);
     const worker = await forkReference(
       'naive-chain.js',
       ['worker', natsUrl, subject, vendorUrl],
       'chain worker',
+      { NAIVE_CHAIN_S3: JSON.stringify(cacheWrite.s3) },
     );
     started.push(worker);
     const app = await forkReference('naive-chain.js', ['app', natsUrl, subject], 'chain app');
@@ -145,7 +165,12 @@ export async function startNaiveChain(
     started.push(gateway);
     return {
       url: `http://127.0.0.1:${gateway.port}`,
-      pids: { 'chain-gateway': gateway.pid, 'chain-app': app.pid, 'chain-worker': worker.pid },
+      pids: {
+        'chain-gateway': gateway.pid,
+        'chain-app': app.pid,
+        'chain-worker': worker.pid,
+        'chain-indexer': indexer.pid,
+      },
       stop,
     };
   } catch (error) {

@@ -28,6 +28,7 @@ import {
   type StreamLatencyResult,
   streamLatencyFigures,
   type TargetCheck,
+  VENDOR_CALLING,
 } from './report';
 import { round } from './stats';
 
@@ -171,7 +172,7 @@ function renderProfiles(dir: string, pids: Record<string, number>, phases: Profi
     .filter((p) => ROUTER_APPS.includes(p.app))
     .map((p) => ({ ...p, profile: JSON.parse(readFileSync(p.file, 'utf8')) as CpuProfile }));
   const out: string[] = ['## Where the router CPU goes (V8 profiles, cut to each phase)', ''];
-  for (const phase of phases.filter((p) => !/^cpu-(direct|proxy|chain)-/.test(p.id))) {
+  for (const phase of phases.filter((p) => !/^cpu-(direct|proxy|chain|chain-cached)-/.test(p.id))) {
     out.push(`### ${phase.id} (${phase.requests} requests)`, '');
     for (const { app, profile } of profiles) {
       const perRequest = (phase.cpuMs[app] ?? 0) / Math.max(1, phase.requests);
@@ -229,9 +230,6 @@ async function waitForQuietMachine(options: BenchOptions): Promise<number> {
     log(`machine ${Math.round(busy * 100)}% busy before the run; waiting for it to quieten`);
   }
 }
-
-/** Variants whose every request is a vendor call. */
-const CALLS_VENDOR: ReadonlySet<Variant> = new Set(['direct', 'proxy', 'chain', 'miss', 'uncached']);
 
 /** Whose memory per /v1/stream connection is measured: the app holding the sessions, the one splicing sockets. */
 const STREAM_MEMORY_APPS = ['native-api', 'edge-gateway'];
@@ -347,6 +345,7 @@ async function run(options: BenchOptions): Promise<void> {
       stack.stack.simUrl,
       stack.natsUrl,
       `bench${randomBytes(4).toString('hex')}.naive.take`,
+      stack.cacheWrite,
     );
     const maxConcurrency = Math.max(...(speech ? options.concurrency : [1]));
     load = await LoadProcess.start({
@@ -472,7 +471,7 @@ async function run(options: BenchOptions): Promise<void> {
             chainProcesses: CHAIN_PROCESSES,
             idleMsPerSecond: idle?.msPerSecond ?? {},
             vendorCalls: alone.vendorCalls,
-            expectedVendorCalls: CALLS_VENDOR.has(variant) ? succeeded : 0,
+            expectedVendorCalls: VENDOR_CALLING.includes(variant) ? succeeded : 0,
           });
           if (row.vendorCalls !== row.expectedVendorCalls) {
             bench.warnings.push(

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { connect, createInbox, type Msg, type NatsConnection } from 'nats';
+import pg from 'pg';
 import { Pool } from 'undici';
+import { S3BlobStore, type S3BlobStoreOptions } from '@router/blob-store';
 import { plainForward } from './plain-forward';
 
 /**
@@ -17,9 +20,18 @@ import { plainForward } from './plain-forward';
  *   arrives, then an empty message (only the empty message when the vendor fails: the app then answers an
  *   empty 200, which the load generator counts as an error).
  *
- * Forked three times by main.ts (through load-process.ts), one role per process:
- * `gateway <appUrl>`, `app <natsUrl> <subject>`, `worker <natsUrl> <subject> <vendorUrl>`. Each reports
- * `{ port }` over IPC once it serves (0 for the worker, which listens on NATS only).
+ * A request with `x-naive-cache: 1` (the `chain-cached` variant) also has the least cache write the issue
+ * asks of a miss, done after the answer's last chunk and before the empty message, as the router's worker
+ * does it: the whole take in one PUT to the blob store (the router's own `S3BlobStore.put`, so the write is
+ * the same), then a NATS request to the indexer, which inserts one row with one statement and answers. It
+ * checks, counts and tells nothing more (no retention, no usage, no event to serving apps). Set beside
+ * `chain`, it is what caching a miss costs at the least with these parts; set beside the router's miss, what
+ * the router spends on everything else.
+ *
+ * Forked four times by main.ts (through load-process.ts), one role per process:
+ * `gateway <appUrl>`, `app <natsUrl> <subject>`, `worker <natsUrl> <subject> <vendorUrl>` (the blob store
+ * in `NAIVE_CHAIN_S3`, JSON of S3BlobStoreOptions) and `indexer <natsUrl> <subject>` (the database in
+ * `DATABASE_URL`). Each reports `{ port }` over IPC once it serves (0 for the two that listen on NATS only).
  */
 
 /** What the app asks the worker for: the vendor's own request, as the client sent it. */
@@ -27,7 +39,18 @@ interface Job {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** Whether the take is written to the blob store and indexed once it is complete. */
+  cache: boolean;
 }
+
+/** What the worker asks the indexer to insert for a take it has written. */
+interface IndexRow {
+  name: string;
+  byteSize: number;
+}
+
+/** The table the indexer inserts into, in the bench's scratch database. */
+const INDEX_TABLE = 'naive_chain_takes';
 
 /** The headers the worker passes on: the vendor's key and the body's type. */
 const PASSED_HEADERS = ['api-subscription-key', 'content-type'];
@@ -65,7 +88,12 @@ function app(nc: NatsConnection, subject: string): Server {
         const value = req.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
-      const job: Job = { path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
+      const job: Job = {
+        path: req.url ?? '/',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        cache: req.headers['x-naive-cache'] === '1',
+      };
       const inbox = createInbox();
       const sub = nc.subscribe(inbox, {
         callback: (error, msg) => {
@@ -93,8 +121,19 @@ function app(nc: NatsConnection, subject: string): Server {
   });
 }
 
-function worker(nc: NatsConnection, subject: string, vendorUrl: string): { close(): Promise<void> } {
+function worker(
+  nc: NatsConnection,
+  subject: string,
+  vendorUrl: string,
+  blobs: S3BlobStore,
+): { close(): Promise<void> } {
   const pool = new Pool(vendorUrl, keepAlive);
+  const store = async (take: Buffer[]): Promise<void> => {
+    const audio = Buffer.concat(take);
+    const row: IndexRow = { name: `naive-chain/${randomUUID()}`, byteSize: audio.length };
+    await blobs.put(row.name, audio, { contentType: 'audio/pcm' });
+    await nc.request(`${subject}.index`, JSON.stringify(row), { timeout: REPLY_TIMEOUT_MS });
+  };
   const take = async (reply: string, msg: Msg): Promise<void> => {
     try {
       const job = msg.json<Job>();
@@ -104,8 +143,16 @@ function worker(nc: NatsConnection, subject: string, vendorUrl: string): { close
         headers: job.headers,
         body: job.body,
       });
-      if (answer.statusCode >= 400) await answer.body.dump();
-      else for await (const chunk of answer.body as AsyncIterable<Buffer>) nc.publish(reply, chunk);
+      if (answer.statusCode >= 400) {
+        await answer.body.dump();
+      } else {
+        const audio: Buffer[] = [];
+        for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+          nc.publish(reply, chunk);
+          if (job.cache) audio.push(chunk);
+        }
+        if (job.cache) await store(audio);
+      }
     } catch {
       // The empty message below ends the reply either way.
     }
@@ -119,6 +166,30 @@ function worker(nc: NatsConnection, subject: string, vendorUrl: string): { close
     },
   });
   return { close: () => pool.close() };
+}
+
+async function indexer(nc: NatsConnection, subject: string, databaseUrl: string): Promise<pg.Pool> {
+  const db = new pg.Pool({ connectionString: databaseUrl });
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS ${INDEX_TABLE} (name text PRIMARY KEY, byte_size int NOT NULL, ` +
+      'created_at timestamptz NOT NULL DEFAULT now())',
+  );
+  nc.subscribe(`${subject}.index`, {
+    callback: (error, msg) => {
+      if (error) return;
+      const row = msg.json<IndexRow>();
+      db.query(
+        `INSERT INTO ${INDEX_TABLE} (name, byte_size) VALUES ($1, $2) ` +
+          'ON CONFLICT (name) DO UPDATE SET byte_size = EXCLUDED.byte_size',
+        [row.name, row.byteSize],
+      ).then(
+        () => msg.respond(),
+        // The worker's request then times out; the load generator sees the take, not the failure.
+        () => undefined,
+      );
+    },
+  });
+  return db;
 }
 
 /** Reports the port over IPC and stops on SIGTERM or when main.ts goes away. */
@@ -148,7 +219,7 @@ async function main(): Promise<void> {
   const usage = (): never => {
     process.stderr.write(
       'naive-chain: run me through child_process.fork with gateway <appUrl> | app <natsUrl> <subject> | ' +
-        'worker <natsUrl> <subject> <vendorUrl>\n',
+        'worker <natsUrl> <subject> <vendorUrl> (NAIVE_CHAIN_S3) | indexer <natsUrl> <subject> (DATABASE_URL)\n',
     );
     process.exit(2);
   };
@@ -160,14 +231,24 @@ async function main(): Promise<void> {
   } else if (role === 'app' && first && subject) {
     const nc = await connect({ servers: first });
     serve(app(nc, subject), () => nc.drain());
-  } else if (role === 'worker' && first && subject && vendorUrl) {
+  } else if (role === 'worker' && first && subject && vendorUrl && process.env['NAIVE_CHAIN_S3']) {
+    const blobs = new S3BlobStore(JSON.parse(process.env['NAIVE_CHAIN_S3']) as S3BlobStoreOptions);
     const nc = await connect({ servers: first });
-    const taking = worker(nc, subject, vendorUrl);
+    const taking = worker(nc, subject, vendorUrl, blobs);
     // The subscription is at the server before the app can publish the first take.
     await nc.flush();
     serve(undefined, async () => {
       await nc.drain();
       await taking.close();
+      await blobs.close();
+    });
+  } else if (role === 'indexer' && first && subject && process.env['DATABASE_URL']) {
+    const nc = await connect({ servers: first });
+    const db = await indexer(nc, subject, process.env['DATABASE_URL']);
+    await nc.flush();
+    serve(undefined, async () => {
+      await nc.drain();
+      await db.end();
     });
   } else {
     usage();

@@ -71,6 +71,9 @@ describe('interleavedFigures', () => {
       16,
     );
     expect(level2.overheadVsChainP50).toBeNaN();
+    // The chain that also caches calls the vendor once per request too.
+    const withBoth = { ...withChain, variants: { ...withChain.variants, 'chain-cached': ok([7, 7, 7, 7]) } };
+    expect(interleavedFigures(1, withBoth, quietCpu, 20).expectedVendorCalls).toBe(20);
   });
 
   it('checks the targets at 1 concurrent', () => {
@@ -171,6 +174,17 @@ describe('medianOfRounds', () => {
     expect(report).toMatch(/\| 50 +\| 2 +\| 9 +\| 3 +\| 3 +\|/);
     expect(report).toMatch(/\| 50 +\| 3 +\| 5 +\| 4 +\| 1\.25 +\|/);
     expect(report).toMatch(/\| 50 +\| median +\| 5 +\| 3 +\| 2 +\|/);
+  });
+
+  it('sets miss beside the chain that also caches, round by round, in columns of its own', () => {
+    const withCached = [...rows, row('chain-cached', 1, 0, 8, 0), row('chain-cached', 2, 0, 6, 0)];
+    const report = renderReport([], withCached, []);
+    expect(report).toContain('| miss ÷ chain, same round | miss ÷ chain-cached, same round |');
+    expect(report).not.toContain('chain-cached (router)');
+    // Round 1: miss 4, chain 2, chain-cached 8; round 3 has no chain-cached, so no ratio to it.
+    expect(report).toMatch(/\| 50 +\| 1 +\| 4 +\| 2 +\| 8 +\| 2 +\| 0\.50 +\|/);
+    expect(report).toMatch(/\| 50 +\| 2 +\| 9 +\| 3 +\| 6 +\| 3 +\| 1\.50 +\|/);
+    expect(report).toMatch(/\| 50 +\| 3 +\| 5 +\| 4 +\| – +\| 1\.25 +\| – +\|/);
   });
 });
 

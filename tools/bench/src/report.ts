@@ -115,7 +115,14 @@ export function ttfbRows(result: PhaseResult): TtfbRow[] {
 }
 
 /** The variants whose every successful request is one vendor call. */
-const VENDOR_CALLING: readonly Variant[] = ['direct', 'proxy', 'chain', 'miss', 'uncached'];
+export const VENDOR_CALLING: readonly Variant[] = [
+  'direct',
+  'proxy',
+  'chain',
+  'chain-cached',
+  'miss',
+  'uncached',
+];
 
 /** Successful requests of `variants` in a phase (those of VENDOR_CALLING each made one vendor call). */
 function succeeded(result: PhaseResult, variants: readonly Variant[]): number {
@@ -244,29 +251,35 @@ export function medianOfRounds(rows: readonly CpuRow[]): CpuRow[] {
   });
 }
 
+/** The naive chains, whose CPU is the chain's processes' (never the router's). */
+const REFERENCE_CHAINS: readonly Variant[] = ['chain', 'chain-cached'];
+
 /**
- * The router's CPU per request of each variant round by round beside the naive chain's measured in the same
- * round, and miss ÷ chain within each round: the ratio that carries from one machine state to another.
+ * The router's CPU per request of each variant round by round beside the naive chains' measured in the same
+ * round, and miss ÷ each chain within each round: the ratio that carries from one machine state to another.
  */
 function roundsTable(rows: readonly CpuRow[], medians: readonly CpuRow[]): string {
-  const variants = [...new Set(rows.map((r) => r.variant))].filter((v) => v !== 'chain');
+  const measured = [...new Set(rows.map((r) => r.variant))];
+  const variants = measured.filter((v) => !REFERENCE_CHAINS.includes(v));
+  const chains = REFERENCE_CHAINS.filter((v) => measured.includes(v));
   const levels = [...new Set(rows.map((r) => r.concurrency))];
   const table: Array<Array<string | number>> = [];
   for (const concurrency of levels) {
     const rounds = [...new Set(rows.filter((r) => r.concurrency === concurrency).map((r) => r.round))];
-    const ratios: number[] = [];
+    const ratios = chains.map((): number[] => []);
     for (const n of rounds) {
       const at = (variant: Variant): CpuRow | undefined =>
         rows.find((r) => r.concurrency === concurrency && r.round === n && r.variant === variant);
-      const chain = at('chain')?.chainCpuMsPerRequest ?? Number.NaN;
-      const ratio = round((at('miss')?.routerCpuMsPerRequest ?? Number.NaN) / chain, 3);
-      ratios.push(ratio);
+      const chainCpu = chains.map((c) => at(c)?.chainCpuMsPerRequest ?? Number.NaN);
+      const miss = at('miss')?.routerCpuMsPerRequest ?? Number.NaN;
+      const roundRatios = chainCpu.map((cpu) => round(miss / cpu, 3));
+      roundRatios.forEach((ratio, i) => ratios[i]?.push(ratio));
       table.push([
         concurrency,
         n,
         ...variants.map((v) => at(v)?.routerCpuMsPerRequest ?? Number.NaN),
-        chain,
-        ratio,
+        ...chainCpu,
+        ...roundRatios,
       ]);
     }
     const medianOf = (variant: Variant): CpuRow | undefined =>
@@ -275,12 +288,18 @@ function roundsTable(rows: readonly CpuRow[], medians: readonly CpuRow[]): strin
       concurrency,
       'median',
       ...variants.map((v) => medianOf(v)?.routerCpuMsPerRequest ?? Number.NaN),
-      medianOf('chain')?.chainCpuMsPerRequest ?? Number.NaN,
-      summarize(ratios.filter((v) => !Number.isNaN(v))).p50,
+      ...chains.map((c) => medianOf(c)?.chainCpuMsPerRequest ?? Number.NaN),
+      ...ratios.map((r) => summarize(r.filter((v) => !Number.isNaN(v))).p50),
     ]);
   }
   return markdownTable(
-    ['conc', 'round', ...variants.map((v) => `${v} (router)`), 'chain', 'miss ÷ chain, same round'],
+    [
+      'conc',
+      'round',
+      ...variants.map((v) => `${v} (router)`),
+      ...chains,
+      ...chains.map((c) => `miss ÷ ${c}, same round`),
+    ],
     table,
   );
 }
