@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropBucket } from './bench-bucket';
-import type { NaiveCacheWrite } from './load-process';
+import { NAIVE_INDEX_TABLE, type NaiveCacheWrite } from './load-process';
 import { type MemoryReading, readMemory } from './memory-probe';
 import {
   adminCli,
@@ -61,7 +61,11 @@ export interface BenchStack {
   setPacing(pacing: { ttfaMs: number; factor: number; chunkMs?: number }): Promise<void>;
   /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
   vendorCalls(): Promise<number>;
-  cacheEntries(): Promise<number>;
+  /**
+   * Takes committed so far: the router's cache rows and the naive chain's indexed ones (its indexer creates
+   * its table before the chain takes a request).
+   */
+  committedTakes(): Promise<number>;
   /** A stack member's memory right after a forced full GC (only when started with `memoryProbeDir`). */
   memory(app: string): Promise<MemoryReading>;
   stop(): Promise<void>;
@@ -212,8 +216,10 @@ export async function startBenchStack(
           .flatMap((byEndpoint) => Object.values(byEndpoint))
           .reduce((sum, n) => sum + n, 0);
       },
-      async cacheEntries() {
-        const result = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM cache_entries');
+      async committedTakes() {
+        const result = await pg.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM cache_entries)::int + (SELECT count(*) FROM ${NAIVE_INDEX_TABLE})::int AS n`,
+        );
         return result.rows[0]?.n ?? 0;
       },
       async memory(app) {

@@ -121,6 +121,9 @@ export async function startBareProxy(
 /** The names under which the naive chain's processes are read for CPU, gateway first. */
 export const CHAIN_PROCESSES = ['chain-gateway', 'chain-app', 'chain-worker', 'chain-indexer'] as const;
 
+/** The table of the naive chain's indexer, in the bench's scratch database: a row per take it cached. */
+export const NAIVE_INDEX_TABLE = 'naive_chain_takes';
+
 /** Where the naive chain writes the takes it is asked to cache (the `chain-cached` variant). */
 export interface NaiveCacheWrite {
   s3: S3BlobStoreOptions;

@@ -80,7 +80,7 @@ class Bench {
     const before = snapshot(this.pids);
     const fromUs = monotonicUs();
     const result = await this.load.run({ ...spec, maxMs });
-    const newTakes = (['miss', 'prime-cold', 'stream-miss'] as Variant[]).reduce(
+    const newTakes = (['miss', 'chain-cached', 'prime-cold', 'stream-miss'] as Variant[]).reduce(
       (sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0),
       0,
     );
@@ -133,15 +133,16 @@ class Bench {
   }
 
   /**
-   * Waits until every take so far has its cache row, or until the count stops growing (a take whose blob
-   * write failed is never committed); a shortfall is reported once and then taken as the new baseline.
+   * Waits until every take so far has its cache row (the naive chain's cached takes their index row), or until
+   * the count stops growing (a take whose blob write failed is never committed); a shortfall is reported once
+   * and then taken as the new baseline.
    */
   private async untilCommitted(phase: string): Promise<void> {
-    let count = await this.stack.cacheEntries();
+    let count = await this.stack.committedTakes();
     let lastGrowth = Date.now();
     while (count < this.expectedEntries && Date.now() - lastGrowth < 1500) {
       await sleep(50);
-      const now = await this.stack.cacheEntries();
+      const now = await this.stack.committedTakes();
       if (now > count) lastGrowth = Date.now();
       count = now;
     }

@@ -4,6 +4,7 @@ import { connect, createInbox, type Msg, type NatsConnection } from 'nats';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { S3BlobStore, type S3BlobStoreOptions } from '@router/blob-store';
+import { NAIVE_INDEX_TABLE as INDEX_TABLE } from './load-process';
 import { plainForward } from './plain-forward';
 
 /**
@@ -48,9 +49,6 @@ interface IndexRow {
   name: string;
   byteSize: number;
 }
-
-/** The table the indexer inserts into, in the bench's scratch database. */
-const INDEX_TABLE = 'naive_chain_takes';
 
 /** The headers the worker passes on: the vendor's key and the body's type. */
 const PASSED_HEADERS = ['api-subscription-key', 'content-type'];
