@@ -146,7 +146,8 @@ export class S3BlobStore implements BlobStore {
     } catch (err) {
       // A kept-alive connection the server closed just as the request went out on it (its idle timeout
       // racing the reuse) fails with no answer at all. Sending the same bytes to the same name again is
-      // harmless, so that, and only that, is tried once more.
+      // harmless, so that is tried once more here. (A 408, 429 or 5xx answer is retried once inside the minio
+      // client, its default for every request; any other answer is final.)
       if (!CONNECTION_LOST.has(errorCode(err) ?? '')) throw err;
       await send();
     }
