@@ -29,6 +29,11 @@ export interface StackOptions {
   authCacheTtlMs?: number;
   /** Set last, over the defaults above (e.g. a benchmark's quieter log level or production timings). */
   env?: Record<string, string>;
+  /**
+   * Synthesis worker replicas, 1 or 2 (the default: the tests of takes shared across replicas need two). With
+   * 1, `synthesis-worker-2` is not started and its port is unused.
+   */
+  workers?: 1 | 2;
 }
 
 export interface StackInfo {
@@ -92,7 +97,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await Promise.all(apps.map((app) => app.stop()));
   };
   try {
-    for (const app of STACK_APPS) {
+    const members = STACK_APPS.filter((app) => app !== 'synthesis-worker-2' || (options.workers ?? 2) === 2);
+    for (const app of members) {
       const started = spawnApp(
         app,
         entryOf(app),

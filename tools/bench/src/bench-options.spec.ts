@@ -43,6 +43,15 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--app-env=novalue'])).toThrow(/NAME=value/);
   });
 
+  it('runs one worker unless --workers=2, and refuses any other count', () => {
+    expect(DEFAULT_OPTIONS.workers).toBe(1);
+    expect(parseOptions(['--workers=2']).workers).toBe(2);
+    expect(parseOptions(['--workers=1']).workers).toBe(1);
+    for (const bad of ['--workers=0', '--workers=3', '--workers=', '--workers=two']) {
+      expect(() => parseOptions([bad])).toThrow(/--workers must be 1 or 2/);
+    }
+  });
+
   it('keeps --node-options whole, the equals signs of its V8 flags included', () => {
     const o = parseOptions(['--node-options=--max-semi-space-size=32 --max-old-space-size=512']);
     expect(o.nodeOptions).toBe('--max-semi-space-size=32 --max-old-space-size=512');

@@ -53,6 +53,11 @@ export interface BenchOptions {
   nodeOptions?: string;
   /** Variables added to every app's environment (after the benchmark's own): to measure a setting. */
   appEnv: Record<string, string>;
+  /**
+   * Synthesis worker replicas in the stack. 1 by default: one process per role, the shape of the naive chain
+   * beside it; 2 measures what a second replica costs on the same cores.
+   */
+  workers: 1 | 2;
   /** The simulator's audio per streamed chunk (its default when absent): how many chunks a take has. */
   chunkMs?: number;
   /** /v1/stream: replies per variant in the interleaved phase, and before it as a warm-up. */
@@ -80,6 +85,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   cpuProfile: false,
   logLevel: 'warn',
   appEnv: {},
+  workers: 1,
   streamRequests: 300,
   streamWarmup: 50,
   streamConnections: 1000,
@@ -102,7 +108,7 @@ const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|str
   [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,chain-cached,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
-  [--app-env=NAME=value,…]`;
+  [--app-env=NAME=value,…] [--workers=1|2]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -116,6 +122,7 @@ type CountOption = Exclude<
   | 'logLevel'
   | 'nodeOptions'
   | 'appEnv'
+  | 'workers'
 >;
 
 const FLAGS: Record<string, CountOption> = {
@@ -186,6 +193,11 @@ export function parseOptions(args: readonly string[]): BenchOptions {
           throw new Error(`--app-env takes NAME=value pairs separated by commas, got ${pair}\n${USAGE}`);
         options.appEnv = { ...options.appEnv, [match[1]]: match[2] };
       }
+      continue;
+    }
+    if (flag === '--workers') {
+      if (value !== '1' && value !== '2') throw new Error(`--workers must be 1 or 2\n${USAGE}`);
+      options.workers = value === '1' ? 1 : 2;
       continue;
     }
     if (flag === '--concurrency') {

@@ -107,9 +107,10 @@ export async function startBenchStack(
     logLevel?: string;
     nodeOptions?: string;
     appEnv?: Record<string, string>;
+    workers?: 1 | 2;
   } = {},
 ): Promise<BenchStack> {
-  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions, appEnv } = tuning;
+  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions, appEnv, workers } = tuning;
   const preloads = [
     ...(cpuProfileDir ? ['cpu-profile.preload.js'] : []),
     ...(memoryProbeDir ? ['memory-probe.preload.js'] : []),
@@ -133,7 +134,7 @@ export async function startBenchStack(
   const logDir = join(REPO_ROOT, 'tmp', 'bench', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
-  log(`database ${db.name}; app logs in ${logDir}`);
+  log(`database ${db.name}; ${workers ?? 2} synthesis worker(s); app logs in ${logDir}`);
   const bucket = `router-bench-${db.name.slice(-8)}`;
   let stack: RunningStack;
   try {
@@ -142,6 +143,7 @@ export async function startBenchStack(
       natsUrl: services.natsUrl,
       s3: { ...services.s3, bucket },
       logDir,
+      ...(workers ? { workers } : {}),
       env: {
         ...BENCH_ENV,
         ...(logLevel ? { LOG_LEVEL: logLevel } : {}),

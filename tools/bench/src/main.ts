@@ -327,6 +327,7 @@ async function run(options: BenchOptions): Promise<void> {
     logLevel: options.logLevel,
     ...(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {}),
     appEnv: options.appEnv,
+    workers: options.workers,
   });
   let load: LoadProcess | undefined;
   let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
