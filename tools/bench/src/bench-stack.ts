@@ -134,7 +134,7 @@ export async function startBenchStack(
   const logDir = join(REPO_ROOT, 'tmp', 'bench', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
-  log(`database ${db.name}; ${workers ?? 2} synthesis worker(s); app logs in ${logDir}`);
+  log(`database ${db.name}; app logs in ${logDir}`);
   const bucket = `router-bench-${db.name.slice(-8)}`;
   let stack: RunningStack;
   try {
@@ -157,6 +157,7 @@ export async function startBenchStack(
     await db.drop();
     throw error;
   }
+  log(`synthesis workers: ${stack.apps.filter((app) => app.name.startsWith('synthesis-worker')).length}`);
   const startedAt = performance.now();
   const pg = new Client({ connectionString: db.url });
   const stop = async (): Promise<void> => {

@@ -28,6 +28,7 @@ import {
   type StreamLatencyResult,
   streamLatencyFigures,
   type TargetCheck,
+  REFERENCE_VARIANTS,
   VENDOR_CALLING,
 } from './report';
 import { round } from './stats';
@@ -173,7 +174,8 @@ function renderProfiles(dir: string, pids: Record<string, number>, phases: Profi
     .filter((p) => ROUTER_APPS.includes(p.app))
     .map((p) => ({ ...p, profile: JSON.parse(readFileSync(p.file, 'utf8')) as CpuProfile }));
   const out: string[] = ['## Where the router CPU goes (V8 profiles, cut to each phase)', ''];
-  for (const phase of phases.filter((p) => !/^cpu-(direct|proxy|chain|chain-cached)-/.test(p.id))) {
+  const routerPhases = phases.filter((p) => !REFERENCE_VARIANTS.some((v) => p.id.startsWith(`cpu-${v}-`)));
+  for (const phase of routerPhases) {
     out.push(`### ${phase.id} (${phase.requests} requests)`, '');
     for (const { app, profile } of profiles) {
       const perRequest = (phase.cpuMs[app] ?? 0) / Math.max(1, phase.requests);

@@ -114,15 +114,14 @@ export function ttfbRows(result: PhaseResult): TtfbRow[] {
   return rows;
 }
 
+/** The naive chains, whose CPU is the chain's processes' (never the router's). */
+const REFERENCE_CHAINS: readonly Variant[] = ['chain', 'chain-cached'];
+
+/** The references set beside the router, none of them served by it: straight to the vendor, one hop, the chains. */
+export const REFERENCE_VARIANTS: readonly Variant[] = ['direct', 'proxy', ...REFERENCE_CHAINS];
+
 /** The variants whose every successful request is one vendor call. */
-export const VENDOR_CALLING: readonly Variant[] = [
-  'direct',
-  'proxy',
-  'chain',
-  'chain-cached',
-  'miss',
-  'uncached',
-];
+export const VENDOR_CALLING: readonly Variant[] = [...REFERENCE_VARIANTS, 'miss', 'uncached'];
 
 /** Successful requests of `variants` in a phase (those of VENDOR_CALLING each made one vendor call). */
 function succeeded(result: PhaseResult, variants: readonly Variant[]): number {
@@ -250,9 +249,6 @@ export function medianOfRounds(rows: readonly CpuRow[]): CpuRow[] {
     };
   });
 }
-
-/** The naive chains, whose CPU is the chain's processes' (never the router's). */
-const REFERENCE_CHAINS: readonly Variant[] = ['chain', 'chain-cached'];
 
 /**
  * The router's CPU per request of each variant round by round beside the naive chains' measured in the same
