@@ -6,8 +6,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export NX_NO_CLOUD=true NX_DAEMON=false CHECKPOINT_DISABLE=1
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # `npm install` honours package-lock.json; `npm ci` would refuse it, because the registry here serves only
-  # this platform's optional packages (e.g. @swc/core-linux-x64-gnu), so the lock file lacks the others.
+  # package-lock.json lists every platform's optional packages (e.g. each @swc/core-<platform>); `npm test`
+  # fails when this install rewrites it, so what a fresh clone installs is what was tested.
   echo "prepare: installing npm packages"
   npm install --no-audit --no-fund --loglevel=error
 fi

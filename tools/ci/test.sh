@@ -9,7 +9,16 @@ export NX_NO_CLOUD=true NX_DAEMON=false CHECKPOINT_DISABLE=1 CI="${CI:-true}"
 step() { echo; echo "== $* =="; }
 
 step "prepare"
+# The install and the build must leave every tracked file as it was (a lockfile that misses packages is
+# rewritten by `npm install`, and then a fresh clone no longer installs what was tested).
+tracked() { git diff 2> /dev/null | sha256sum; }
+before=$(tracked)
 bash tools/ci/prepare.sh
+if [ "$(tracked)" != "$before" ]; then
+  echo "prepare changed tracked files (commit what it wrote):" >&2
+  git diff --stat >&2
+  exit 1
+fi
 
 step "services (PostgreSQL, NATS, S3 emulator)"
 bash tools/services/ensure.sh
