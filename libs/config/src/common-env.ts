@@ -88,6 +88,8 @@ export const pipelineEnv = {
   HOT_TIER_TTL_MS: env.int({ default: 60_000, min: 0 }),
   /** Each org's filter of cached keys (which lets a miss skip the index lookup) is rebuilt this often. */
   CACHE_KEYS_RELOAD_MS: env.int({ default: 300_000, min: 100 }),
+  /** A cache index or blob read that has not answered within this is a miss (the piece is synthesized). */
+  CACHE_READ_TIMEOUT_MS: env.int({ default: 2000, min: 10 }),
   WORKER_EXPIRY_MS: env.int({ default: 3500, min: 100 }),
   WORKER_WAIT_MS: env.int({ default: 3000, min: 0 }),
   STREAM_WINDOW: env.int({ default: 16, min: 1, max: 4096 }),
@@ -105,6 +107,7 @@ export function pipelineSettings(config: {
   WORKER_WAIT_MS: number;
   STREAM_WINDOW: number;
   CACHE_KEYS_RELOAD_MS: number;
+  CACHE_READ_TIMEOUT_MS: number;
 }): {
   hotTierBytes: number;
   hotTierTtlMs: number;
@@ -112,6 +115,7 @@ export function pipelineSettings(config: {
   workerWaitMs: number;
   streamWindow: number;
   cacheKeysReloadMs: number;
+  cacheReadTimeoutMs: number;
 } {
   return {
     hotTierBytes: config.HOT_TIER_BYTES,
@@ -120,5 +124,6 @@ export function pipelineSettings(config: {
     workerWaitMs: config.WORKER_WAIT_MS,
     streamWindow: config.STREAM_WINDOW,
     cacheKeysReloadMs: config.CACHE_KEYS_RELOAD_MS,
+    cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
   };
 }

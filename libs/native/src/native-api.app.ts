@@ -87,7 +87,14 @@ export async function startNativeApi(
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
   const pipeline = await createPipeline(
-    { bus: deps.bus, blobs: deps.blobs, sql: deps.sql, logger: deps.logger, now },
+    {
+      bus: deps.bus,
+      blobs: deps.blobs,
+      sql: deps.sql,
+      logger: deps.logger,
+      now,
+      metrics: deps.health.metrics,
+    },
     config.pipeline,
   );
   const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);

@@ -7,3 +7,4 @@ export * from './pipeline';
 export * from './async-queue';
 export * from './stored-settings';
 export * from './cache-index';
+export * from './stored-take';

@@ -1,4 +1,4 @@
-import { isBlobNotFoundError, type BlobStore } from '@router/blob-store';
+import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import {
   addressedTo,
@@ -7,11 +7,12 @@ import {
   synthStopV1,
   synthTakeV1,
   type WordTiming,
-  wordsObjectNameOf,
 } from '@router/contracts';
+import type { Logger } from '@router/observability';
 import type { CacheIndex } from './cache-index';
-import type { HotTier } from './hot-tier';
+import type { HotEntry, HotTier } from './hot-tier';
 import { asRouterError } from './router-errors';
+import { CacheUnreadableError, readStoredTake, withinDeadline } from './stored-take';
 import type { WorkerDirectory } from './worker-directory';
 
 /** One piece of a reply, ready to resolve: its settings, text and cache key. */
@@ -50,6 +51,11 @@ export interface PieceResolverDeps {
   workers: WorkerDirectory;
   /** Chunks a worker may send ahead of this reader (flow control). */
   window: number;
+  /** The longest wait for the cache index or a blob; a cache that does not answer in time is a miss. */
+  cacheReadTimeoutMs: number;
+  /** Counts a cache read that failed or timed out (the piece went to a worker instead). */
+  onCacheUnreadable?: (store: 'index' | 'blob') => void;
+  logger?: Logger;
 }
 
 /** Resolves each piece from the hot tier, then the cache index and blob store, then a synthesis worker. */
@@ -69,26 +75,11 @@ export class PieceResolver {
   }
 
   private async fromCache(piece: PieceRequest): Promise<PieceAudio | undefined> {
-    const { bus, blobs, hot } = this.deps;
+    const { bus, hot } = this.deps;
     let entry = hot.get(piece.orgId, piece.cacheKey);
     if (!entry) {
-      const hit = await this.deps.index.lookup(piece.orgId, piece.cacheKey);
-      if (!hit) return undefined;
-      const read = await Promise.all([
-        blobs.get(hit.objectName),
-        hit.hasTimings
-          ? blobs
-              .get(wordsObjectNameOf(hit.objectName))
-              .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
-          : Promise.resolve(null),
-      ]).catch((error: unknown) => {
-        // The entry was swept between the index read and the blob read: a miss, not a failure.
-        if (isBlobNotFoundError(error)) return undefined;
-        throw error;
-      });
-      if (!read) return undefined;
-      const [audio, words] = read;
-      entry = { audio, contentType: hit.contentType, words };
+      entry = await this.readStored(piece);
+      if (!entry) return undefined;
       hot.set(piece.orgId, piece.cacheKey, entry);
     }
     bus
@@ -109,6 +100,35 @@ export class PieceResolver {
       cancel: () => undefined,
       interrupt: () => undefined,
     };
+  }
+
+  /**
+   * The piece's committed take from the index and the blob store, or undefined for a miss. A store that fails
+   * or does not answer within `cacheReadTimeoutMs` (PostgreSQL or S3 down) is a miss too, counted: the piece
+   * is synthesized and the reply goes on.
+   */
+  private async readStored(piece: PieceRequest): Promise<HotEntry | undefined> {
+    const { index, blobs, cacheReadTimeoutMs } = this.deps;
+    try {
+      const hit = await withinDeadline(
+        index.lookup(piece.orgId, piece.cacheKey),
+        cacheReadTimeoutMs,
+        'index',
+      ).catch((error: unknown) => {
+        throw error instanceof CacheUnreadableError
+          ? error
+          : new CacheUnreadableError('index', { cause: error });
+      });
+      return hit ? await readStoredTake(blobs, hit, cacheReadTimeoutMs) : undefined;
+    } catch (error) {
+      if (!(error instanceof CacheUnreadableError)) throw error;
+      this.deps.onCacheUnreadable?.(error.store);
+      this.deps.logger?.warn(
+        { orgId: piece.orgId, store: error.store, err: error.cause ?? error },
+        'cache not readable; the piece is synthesized instead',
+      );
+      return undefined;
+    }
   }
 
   private async fromWorker(piece: PieceRequest): Promise<PieceAudio> {

@@ -3,6 +3,7 @@ import type { Bus } from '@router/bus';
 import { authChangedV1, cacheInvalidatedV1 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
+import { Counter, type Registry } from 'prom-client';
 import { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { PieceResolver } from './piece-resolver';
@@ -18,6 +19,8 @@ export interface PipelineSettings {
   streamWindow: number;
   /** Each org's key filter is rebuilt from the cache index this often (see CacheIndex). */
   cacheKeysReloadMs: number;
+  /** The longest wait for the cache index or a blob before the piece is taken for a miss. */
+  cacheReadTimeoutMs: number;
 }
 
 export interface Pipeline {
@@ -31,7 +34,15 @@ export interface Pipeline {
  * cache index reader, the worker directory and the piece resolver.
  */
 export async function createPipeline(
-  deps: { bus: Bus; blobs: BlobStore; sql: Sql; logger?: Logger; now?: () => number },
+  deps: {
+    bus: Bus;
+    blobs: BlobStore;
+    sql: Sql;
+    logger?: Logger;
+    now?: () => number;
+    /** The app's metrics, where the pipeline's own counters are registered. */
+    metrics?: Registry;
+  },
   settings: PipelineSettings,
 ): Promise<Pipeline> {
   const now = deps.now ?? Date.now;
@@ -54,6 +65,12 @@ export async function createPipeline(
       if (event.kind === 'org') hot.invalidate(event.orgId);
     }),
   ];
+  const unreadable = new Counter({
+    name: 'router_cache_unreadable_total',
+    help: 'Cache reads that failed or timed out, by store (index or blob); each piece was synthesized instead',
+    labelNames: ['store'],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
   await Promise.all([workers.ready(), index.ready(), ...subscriptions.map((s) => s.ready())]);
   return {
     resolver: new PieceResolver({
@@ -63,6 +80,9 @@ export async function createPipeline(
       hot,
       workers,
       window: settings.streamWindow,
+      cacheReadTimeoutMs: settings.cacheReadTimeoutMs,
+      onCacheUnreadable: (store) => unreadable.inc({ store }),
+      ...(deps.logger ? { logger: deps.logger } : {}),
     }),
     hot,
     close() {

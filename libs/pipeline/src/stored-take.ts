@@ -1,0 +1,64 @@
+import { isBlobNotFoundError, type BlobStore } from '@router/blob-store';
+import { type CachedTake, type WordTiming, wordsObjectNameOf } from '@router/contracts';
+import type { HotEntry } from './hot-tier';
+
+/** Why a cached take could not be read: the store failed or did not answer in time. */
+export class CacheUnreadableError extends Error {
+  constructor(
+    readonly store: 'index' | 'blob',
+    options?: { cause?: unknown },
+  ) {
+    super(`the cache ${store} could not be read`, options);
+    this.name = 'CacheUnreadableError';
+  }
+}
+
+/**
+ * Resolves as `work` does, or rejects with CacheUnreadableError after `timeoutMs` (the work itself goes on and
+ * its outcome is dropped): a store that hangs must not hold a reply.
+ */
+export async function withinDeadline<T>(
+  work: Promise<T>,
+  timeoutMs: number,
+  store: 'index' | 'blob',
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CacheUnreadableError(store)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A committed take's audio and word timings from the blob store, or undefined when its blob has gone (swept
+ * between the index read and this one: a miss). Any other failure, or no answer within `timeoutMs`, rejects
+ * with CacheUnreadableError.
+ */
+export async function readStoredTake(
+  blobs: BlobStore,
+  hit: CachedTake,
+  timeoutMs: number,
+): Promise<HotEntry | undefined> {
+  const reading = Promise.all([
+    blobs.get(hit.objectName),
+    hit.hasTimings
+      ? blobs
+          .get(wordsObjectNameOf(hit.objectName))
+          .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
+      : Promise.resolve(null),
+  ]);
+  // Both reads may fail; the one Promise.all does not report must not surface as unhandled.
+  reading.catch(() => undefined);
+  try {
+    const [audio, words] = await withinDeadline(reading, timeoutMs, 'blob');
+    return { audio, contentType: hit.contentType, words };
+  } catch (error) {
+    if (isBlobNotFoundError(error)) return undefined;
+    if (error instanceof CacheUnreadableError) throw error;
+    throw new CacheUnreadableError('blob', { cause: error });
+  }
+}
