@@ -33,7 +33,8 @@ export interface StreamRequestOptions {
   signal?: AbortSignal;
   /**
    * Longest wait for the server's next frame while nothing is buffered here; a dead or hung server
-   * fails the stream with `bus_timeout` after this. Defaults to the bus's `streamTimeoutMs`.
+   * fails the stream with `bus_timeout` after this. Defaults to the bus's `streamTimeoutMs` (on NATS, where a
+   * live server says so at least every third of the liveness interval, to that interval when it is shorter).
    */
   timeoutMs?: number;
 }
@@ -109,6 +110,8 @@ export interface Bus {
   subscribe<E>(def: EventDef<E>, handler: EventHandler<E>, options?: SubscribeOptions): Subscription;
 
   status(): BusStatus;
+  /** Calls `listener` on every change of status (a reconnect, say); returns what stops it. */
+  onStatusChange(listener: (status: BusStatus) => void): () => void;
   /** Stops serving, fails open streams with `bus_closed`, waits briefly for running handlers, disconnects. */
   close(): Promise<void>;
 }

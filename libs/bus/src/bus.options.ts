@@ -28,13 +28,14 @@ export interface NatsBusOptions extends CommonBusOptions {
   user?: string;
   pass?: string;
   /**
-   * A stream's server gives up on a requester it has not heard from for this long (a requester pings at a
-   * third of it while the stream is open). Default 15000 ms.
+   * Each end of a stream gives up on the other once it has heard nothing from it for this long; each sends a
+   * ping (requester) or an alive frame (server) when it has sent nothing for a third of it. A requester so
+   * notices a server that died (a worker killed mid-take, say) within this. Default 1500 ms.
    */
   streamLivenessMs?: number;
   /** Largest NATS message a stream frame may use; bigger chunks travel split. Default min(512 KiB, server max). */
   maxFrameBytes?: number;
-  /** Wait between connection attempts (first connect and reconnects). Default 1000 ms. */
+  /** Wait between connection attempts (first connect and reconnects). Default 250 ms. */
   reconnectDelayMs?: number;
 }
 

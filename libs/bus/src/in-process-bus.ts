@@ -68,6 +68,7 @@ export class InProcessBus implements Bus {
   private readonly senders = new Set<StreamSender<unknown, unknown>>();
   private readonly tracker = new HandlerTracker();
   private closed = false;
+  private readonly statusListeners = new Set<(status: BusStatus) => void>();
 
   constructor(options: Omit<MemoryBusOptions, 'kind'> = {}) {
     this.options = resolveCommonOptions(options);
@@ -75,6 +76,12 @@ export class InProcessBus implements Bus {
 
   status(): BusStatus {
     return this.closed ? 'closed' : 'connected';
+  }
+
+  /** In one process the bus never disconnects: the only change is close(). */
+  onStatusChange(listener: (status: BusStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
   }
 
   async request<Req, Res>(
@@ -235,6 +242,7 @@ export class InProcessBus implements Bus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const listener of this.statusListeners) listener('closed');
     this.entries.clear();
     const reason = new BusError(BusErrorCode.closed, 'bus closed');
     for (const receiver of [...this.receivers]) receiver.fail(reason, true);

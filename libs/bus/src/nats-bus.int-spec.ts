@@ -158,7 +158,12 @@ describe('NatsBus on the wire', () => {
       while (!kinds.includes(FrameKind.Error) && Date.now() < frameDeadline) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      expect(kinds).toEqual([FrameKind.Header, FrameKind.Chunk, FrameKind.Error]);
+      // Alive frames may come between them: the server kept saying it was there while waiting for credit.
+      expect(kinds.filter((k) => k !== FrameKind.Alive)).toEqual([
+        FrameKind.Header,
+        FrameKind.Chunk,
+        FrameKind.Error,
+      ]);
     } finally {
       await bus.close();
     }
@@ -188,6 +193,54 @@ describe('NatsBus on the wire', () => {
     } finally {
       await Promise.all([server.close(), requester.close()]);
     }
+  });
+
+  it('a server that went silent without a word (killed) fails the stream within the liveness interval', async () => {
+    const requester = await connected(natsBus(prefix, { streamLivenessMs: 300 }));
+    // A "server" that takes the open frame and then says nothing, as a process killed just after would.
+    const swallow = nc.subscribe(`${prefix}.test.dead.v1`, { callback: () => undefined });
+    await nc.flush();
+    try {
+      const started = Date.now();
+      const stream = requester.requestStream({ ...rawV1, subject: 'test.dead.v1' }, {});
+      await expect(stream.header()).rejects.toMatchObject({ code: 'bus_timeout' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      swallow.unsubscribe();
+      await requester.close();
+    }
+  });
+
+  it('a server that is slow but alive keeps its stream: alive frames hold the requester past its liveness', async () => {
+    const server = await connected(natsBus(prefix, { streamLivenessMs: 150 }));
+    const requester = await connected(natsBus(prefix, { streamLivenessMs: 150 }));
+    try {
+      await server
+        .serveStream({ ...rawV1, subject: 'test.slow.v1' }, async (_req, sink) => {
+          // Nothing at all for several liveness intervals (a vendor that has not answered yet), then audio.
+          await new Promise((resolve) => setTimeout(resolve, 700));
+          await sink.write(new Uint8Array([9]));
+          await sink.end();
+        })
+        .ready();
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of requester.requestStream({ ...rawV1, subject: 'test.slow.v1' }, {})) {
+        chunks.push(chunk);
+      }
+      expect(chunks).toEqual([new Uint8Array([9])]);
+    } finally {
+      await Promise.all([server.close(), requester.close()]);
+    }
+  });
+
+  it('tells every status change to its listeners', async () => {
+    const bus = natsBus(prefix);
+    const seen: string[] = [];
+    bus.onStatusChange((status) => seen.push(status));
+    await connected(bus);
+    await bus.close();
+    expect(seen).toEqual(['connected', 'closed']);
   });
 
   it('buses with different prefixes do not see each other', async () => {

@@ -74,6 +74,8 @@ interface ServerSession {
   sender: StreamSender<unknown, unknown>;
   nextSeqIn: number;
   livenessTimer: NodeJS.Timeout;
+  /** Sends an alive frame when nothing else went out for a third of the liveness interval. */
+  aliveTimer: NodeJS.Timeout;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -105,17 +107,29 @@ export class NatsBus implements Bus {
   private readonly connectedWaiters = new Set<(nc: NatsConnection | undefined) => void>();
   private retryTimer: NodeJS.Timeout | undefined;
   private wakeRetry: (() => void) | undefined;
+  private readonly statusListeners = new Set<(status: BusStatus) => void>();
 
   constructor(private readonly natsOptions: Omit<NatsBusOptions, 'kind'>) {
     this.options = resolveCommonOptions(natsOptions);
     this.servers = Array.isArray(natsOptions.url) ? natsOptions.url : [natsOptions.url];
-    this.livenessMs = natsOptions.streamLivenessMs ?? 15000;
-    this.reconnectDelayMs = natsOptions.reconnectDelayMs ?? 1000;
+    this.livenessMs = natsOptions.streamLivenessMs ?? 1500;
+    this.reconnectDelayMs = natsOptions.reconnectDelayMs ?? 250;
     void this.connectLoop();
   }
 
   status(): BusStatus {
     return this.state;
+  }
+
+  onStatusChange(listener: (status: BusStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private setState(state: BusStatus): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of this.statusListeners) listener(state);
   }
 
   // ---- request/reply ----
@@ -211,7 +225,9 @@ export class NatsBus implements Bus {
     this.assertOpen();
     const data = jsonCodec.encode(checkPayload(def.subject, 'request', def.request, payload));
     const window = clampWindow(options.window ?? this.options.streamWindow);
-    const timeoutMs = options.timeoutMs ?? this.options.streamTimeoutMs;
+    // A live server sends something at least every third of the liveness interval, so a longer silence is a
+    // server gone (killed, cut off), not a slow one.
+    const timeoutMs = options.timeoutMs ?? Math.min(this.options.streamTimeoutMs, this.livenessMs);
     const receiver = new StreamReceiver<Header, Trailer>(def, {
       window,
       timeoutMs,
@@ -329,6 +345,8 @@ export class NatsBus implements Bus {
           return receiver.onEnd(jsonCodec.decode(frame.payload, subject, 'trailer'));
         case FrameKind.Error:
           return receiver.onError(jsonCodec.decode(frame.payload, subject, 'reply'));
+        case FrameKind.Alive:
+          return receiver.onActivity();
         default:
           return receiver.fail(
             new BusError(BusErrorCode.protocol, `unexpected frame kind ${frame.kind}`),
@@ -384,8 +402,10 @@ export class NatsBus implements Bus {
     const id = `s${++this.nextId}`;
     const control = `${this.inbox}.${id}`;
     let seq = 0;
+    let lastSentAt = Date.now();
     const send = (kind: FrameKind, payload?: Uint8Array, flags = 0): void => {
       nc.publish(requester, encodeFrame(kind, seq++, payload, { flags }), { reply: control });
+      lastSentAt = Date.now();
     };
     const fragmentBytes = this.frameBytes(nc) - FRAME_HEADER_BYTES;
     const livenessMs = frame?.value2 || this.livenessMs;
@@ -411,7 +431,10 @@ export class NatsBus implements Bus {
       },
       dispose: () => {
         const session = this.serverSessions.get(id);
-        if (session) clearTimeout(session.livenessTimer);
+        if (session) {
+          clearTimeout(session.livenessTimer);
+          clearInterval(session.aliveTimer);
+        }
         this.serverSessions.delete(id);
       },
     });
@@ -423,8 +446,19 @@ export class NatsBus implements Bus {
       );
     }, livenessMs);
     livenessTimer.unref();
+    // The first alive frame may be the stream's first frame: it names the control subject like a header would.
+    const aliveEvery = Math.max(10, Math.floor(livenessMs / 3));
+    const aliveTimer = setInterval(() => {
+      if (Date.now() - lastSentAt < aliveEvery || sender.isFinished) return;
+      try {
+        send(FrameKind.Alive);
+      } catch {
+        // The connection is gone; the requester's own silence timer tells it.
+      }
+    }, aliveEvery);
+    aliveTimer.unref();
     // The open frame was the requester's frame 0; its control frames continue from 1.
-    this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, livenessTimer });
+    this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, livenessTimer, aliveTimer });
     if (!frame || frame.kind !== FrameKind.Open || frame.seq !== 0) {
       sender.error(new BusError(BusErrorCode.protocol, `not a stream request on ${def.subject}`));
       return;
@@ -469,7 +503,7 @@ export class NatsBus implements Bus {
     if (this.closed) return;
     const wasConnected = this.state === 'connected';
     this.closed = true;
-    this.state = 'closed';
+    this.setState('closed');
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.wakeRetry?.();
     for (const entry of this.entries) entry.sub?.unsubscribe();
@@ -527,7 +561,7 @@ export class NatsBus implements Bus {
 
   private onConnected(nc: NatsConnection): void {
     this.nc = nc;
-    this.state = 'connected';
+    this.setState('connected');
     this.maxFrameBytes = this.frameBytes(nc);
     nc.subscribe(`${this.inbox}.*`, {
       callback: (err, msg) => {
@@ -546,7 +580,7 @@ export class NatsBus implements Bus {
   private async watchStatus(nc: NatsConnection): Promise<void> {
     void nc.closed().then(() => {
       if (this.state === 'closed') return;
-      this.state = 'closed';
+      this.setState('closed');
       const reason = new BusError(BusErrorCode.closed, 'NATS connection closed');
       for (const session of [...this.requesters.values()]) session.receiver.fail(reason, false);
       for (const session of [...this.serverSessions.values()]) session.sender.abort(reason);
@@ -554,8 +588,8 @@ export class NatsBus implements Bus {
     for await (const event of nc.status()) {
       if (this.state === 'closed') return;
       if (event.type === Events.Disconnect || event.type === DebugEvents.Reconnecting)
-        this.state = 'reconnecting';
-      else if (event.type === Events.Reconnect) this.state = 'connected';
+        this.setState('reconnecting');
+      else if (event.type === Events.Reconnect) this.setState('connected');
     }
   }
 

@@ -8,7 +8,8 @@
  *   byte 3      reserved, 0
  *   bytes 4-7   sequence number, per direction, from 0, uint32 big-endian
  *   bytes 8-11  value: `open` the initial window, `credit` the chunks granted
- *   bytes 12-15 value2: `open` the requester's liveness interval in ms
+ *   bytes 12-15 value2: `open` the liveness interval in ms (each side sends something at least every third
+ *               of it, and gives the other up after it)
  */
 export const FRAME_VERSION = 2;
 export const FRAME_HEADER_BYTES = 16;
@@ -28,6 +29,11 @@ export enum FrameKind {
   Cancel = 8,
   /** requester → server: still here (sent when nothing else was for a while). */
   Ping = 9,
+  /**
+   * server → requester: still here (sent when nothing else was for a while, e.g. while the vendor has not
+   * answered yet), so a requester tells a server that died from one that is only slow.
+   */
+  Alive = 10,
 }
 
 export const FLAG_MORE = 1;
