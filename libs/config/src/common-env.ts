@@ -19,6 +19,13 @@ export const natsEnv = {
   NATS_URL: env.url({ protocols: ['nats', 'tls'] }),
   /** Keeps several routers on one NATS apart: every subject starts with it (lower-case letters and digits). */
   NATS_SUBJECT_PREFIX: env.optionalString(),
+  /**
+   * Each end of a streamed reply gives up on the other after this much silence (each says it is alive at a
+   * third of it): how soon a requester notices a worker that died mid-take.
+   */
+  NATS_STREAM_LIVENESS_MS: env.int({ default: 1500, min: 30 }),
+  /** Wait between attempts to reach NATS again after it went away. */
+  NATS_RECONNECT_DELAY_MS: env.int({ default: 250, min: 10 }),
 };
 
 export const databaseEnv = {
@@ -91,7 +98,8 @@ export const pipelineEnv = {
   /** A cache index or blob read that has not answered within this is a miss (the piece is synthesized). */
   CACHE_READ_TIMEOUT_MS: env.int({ default: 2000, min: 10 }),
   WORKER_EXPIRY_MS: env.int({ default: 3500, min: 100 }),
-  WORKER_WAIT_MS: env.int({ default: 3000, min: 0 }),
+  /** How long a piece waits for the bus to be connected and a worker known before it fails (retryable). */
+  WORKER_WAIT_MS: env.int({ default: 2000, min: 0 }),
   STREAM_WINDOW: env.int({ default: 16, min: 1, max: 4096 }),
   LOOK_AHEAD: env.int({ default: 2, min: 0, max: 16 }),
   ORG_SETTINGS_TTL_MS: env.int({ default: 5000, min: 0 }),

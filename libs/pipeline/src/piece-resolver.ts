@@ -1,5 +1,5 @@
 import type { BlobStore } from '@router/blob-store';
-import type { Bus } from '@router/bus';
+import { type Bus, BusError, BusErrorCode, BusRemoteError } from '@router/bus';
 import {
   addressedTo,
   cacheUsageV1,
@@ -131,9 +131,27 @@ export class PieceResolver {
     }
   }
 
+  /**
+   * The piece from the worker its key belongs to. A worker that is gone (nobody answers on its subject, or its
+   * stream went silent) before any audio of the piece was sent is dropped from the directory and the piece is
+   * tried once more on another live worker; once audio has started, the loss ends the piece with a
+   * retryable error (the listener already has part of it).
+   */
   private async fromWorker(piece: PieceRequest): Promise<PieceAudio> {
-    const { bus } = this.deps;
-    const worker = await this.deps.workers.pick(piece.cacheKey);
+    const { workers } = this.deps;
+    const first = await workers.pick(piece.cacheKey);
+    try {
+      return await this.takeFrom(first, piece);
+    } catch (error) {
+      // Cut off from NATS ourselves, another worker is no more reachable than this one.
+      if (!isWorkerLost(error) || this.deps.bus.status() !== 'connected') throw error;
+      workers.markGone(first);
+      return await this.takeFrom(await workers.pick(piece.cacheKey, first), piece);
+    }
+  }
+
+  private async takeFrom(worker: string, piece: PieceRequest): Promise<PieceAudio> {
+    const { bus, workers } = this.deps;
     const stream = bus.requestStream(
       addressedTo(synthTakeV1, worker),
       {
@@ -168,6 +186,7 @@ export class PieceResolver {
             yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
           }
         } catch (error) {
+          if (isWorkerLost(error)) workers.markGone(worker);
           throw asRouterError(error);
         } finally {
           await chunks.return?.();
@@ -188,6 +207,15 @@ export class PieceResolver {
       },
     };
   }
+}
+
+/** The worker stopped answering (killed, cut off): a silent stream or nobody on its subject. */
+function isWorkerLost(error: unknown): boolean {
+  return (
+    error instanceof BusError &&
+    !(error instanceof BusRemoteError) &&
+    (error.code === BusErrorCode.timeout || error.code === BusErrorCode.noResponders)
+  );
 }
 
 /** A known list of chunks as the async iterable every piece's audio is. */

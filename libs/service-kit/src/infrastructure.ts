@@ -7,6 +7,8 @@ import { closeAll, type Stoppable } from './run-service';
 export interface InfrastructureConfig {
   NATS_URL: string;
   NATS_SUBJECT_PREFIX?: string | undefined;
+  NATS_STREAM_LIVENESS_MS?: number;
+  NATS_RECONNECT_DELAY_MS?: number;
   DATABASE_URL?: string;
   S3_ENDPOINT?: string;
   S3_ACCESS_KEY?: string;
@@ -36,6 +38,8 @@ export async function connectInfrastructure<D extends boolean, B extends boolean
     url: config.NATS_URL,
     name: service,
     ...(config.NATS_SUBJECT_PREFIX ? { prefix: config.NATS_SUBJECT_PREFIX } : {}),
+    ...(config.NATS_STREAM_LIVENESS_MS ? { streamLivenessMs: config.NATS_STREAM_LIVENESS_MS } : {}),
+    ...(config.NATS_RECONNECT_DELAY_MS ? { reconnectDelayMs: config.NATS_RECONNECT_DELAY_MS } : {}),
   });
   health.addCheck({ name: 'nats', check: () => bus.status() === 'connected' });
   const parts: Stoppable[] = [bus];

@@ -98,12 +98,19 @@ export class SynthesisWorker {
     void Promise.all(subscriptions.map((s) => s.ready())).then(announce);
     this.heartbeat = setInterval(announce, this.settings.heartbeatMs);
     this.heartbeat.unref();
+    // Back from a NATS outage: say so at once rather than at the next beat, so requesters resume sooner.
+    const stopWatching = bus.onStatusChange((status) => {
+      if (status === 'connected') announce();
+    });
     return [
       ...subscriptions,
       {
         subject: 'heartbeat',
         ready: () => Promise.resolve(),
-        unsubscribe: () => clearInterval(this.heartbeat),
+        unsubscribe: () => {
+          clearInterval(this.heartbeat);
+          stopWatching();
+        },
       },
     ];
   }

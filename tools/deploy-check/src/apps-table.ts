@@ -63,6 +63,7 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       'HOT_TIER_BYTES',
       'HOT_TIER_TTL_MS',
       'CACHE_KEYS_RELOAD_MS',
+      'CACHE_READ_TIMEOUT_MS',
       'WORKER_EXPIRY_MS',
       'WORKER_WAIT_MS',
       'STREAM_WINDOW',

@@ -1,0 +1,147 @@
+import type { BlobStore } from '@router/blob-store';
+import { InProcessBus } from '@router/bus';
+import { addressedTo, type CachedTake, synthTakeV1, synthWorkerHeartbeatV1 } from '@router/contracts';
+import type { CacheIndex } from './cache-index';
+import { HotTier } from './hot-tier';
+import { type PieceRequest, PieceResolver } from './piece-resolver';
+import { WorkerDirectory } from './worker-directory';
+
+const cacheKey = 'c'.repeat(64);
+const LIVE = 'live0000';
+const SILENT = 'silent00';
+const piece: PieceRequest = {
+  orgId: '00000000-0000-4000-8000-000000000001',
+  text: 'Hello there.',
+  cacheKey,
+  cache: true,
+  finishesOnInterrupt: false,
+  settings: {
+    vendor: 'vendor_a',
+    model: 'm',
+    voice: 'v',
+    language: null,
+    speed: null,
+    sampleRate: 8000,
+    format: 'pcm',
+    options: {},
+  },
+};
+
+async function drain(chunks: AsyncIterable<Buffer>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts).toString();
+}
+
+/**
+ * A resolver over an in-process bus with a live worker and, where asked, a silent one (it takes the request
+ * and never answers, as a worker killed after accepting it would). Only the silent one is announced at first
+ * (so the key goes to it); the live one announces itself when the silent one has the request.
+ */
+async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<BlobStore>; silent?: boolean }) {
+  const bus = new InProcessBus({ streamTimeoutMs: 150 });
+  const calls: string[] = [];
+  await bus
+    .serveStream(addressedTo(synthTakeV1, LIVE), async (req, sink) => {
+      calls.push(LIVE);
+      sink.header({ contentType: 'audio/pcm' });
+      await sink.write(Buffer.from(`fresh take of ${req.cacheKey.slice(0, 4)}`));
+      await sink.end({ words: null, cached: true });
+    })
+    .ready();
+  await bus
+    .serveStream(addressedTo(synthTakeV1, SILENT), async (_req, sink) => {
+      calls.push(SILENT);
+      await bus.publish(synthWorkerHeartbeatV1, { workerId: LIVE });
+      await new Promise((resolve) => sink.aborted.addEventListener('abort', resolve));
+    })
+    .ready();
+  const workers = new WorkerDirectory(bus, { expiryMs: 10_000, waitMs: 100, now: Date.now });
+  await workers.ready();
+  await bus.publish(synthWorkerHeartbeatV1, { workerId: options.silent ? SILENT : LIVE });
+  const unreadable: string[] = [];
+  const resolver = new PieceResolver({
+    bus,
+    blobs: (options.blobs ?? {}) as BlobStore,
+    index: { lookup: () => Promise.resolve(null), ...options.index } as CacheIndex,
+    hot: new HotTier({ maxBytes: 1 << 20, ttlMs: 60_000, now: Date.now }),
+    workers,
+    window: 4,
+    cacheReadTimeoutMs: 100,
+    onCacheUnreadable: (store) => unreadable.push(store),
+  });
+  return { bus, workers, resolver, calls, unreadable };
+}
+
+describe('PieceResolver when a worker is gone', () => {
+  it('tries a piece with no audio yet once more on another live worker, and sends nothing more to the lost one', async () => {
+    const { bus, workers, resolver, calls } = await setUp({ silent: true });
+    try {
+      const audio = await resolver.resolve(piece);
+      expect(await drain(audio.chunks)).toBe('fresh take of cccc');
+      expect(calls).toEqual([SILENT, LIVE]);
+      // A heartbeat of the lost worker already on its way does not bring it back.
+      await bus.publish(synthWorkerHeartbeatV1, { workerId: SILENT });
+      expect(await workers.pick(cacheKey)).toBe(LIVE);
+    } finally {
+      await bus.close();
+    }
+  });
+});
+
+describe('PieceResolver when the cache cannot be read', () => {
+  const hit: CachedTake = {
+    objectName: `x/${cacheKey}/1.audio`,
+    contentType: 'audio/pcm',
+    byteSize: 5,
+    hasTimings: false,
+  };
+  const refused = (): Promise<never> =>
+    Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+  const hanging = (): Promise<never> => new Promise<never>(() => undefined);
+
+  it.each([
+    [
+      'a blob store that refuses',
+      { index: { lookup: () => Promise.resolve(hit) }, blobs: { get: refused } },
+      'blob',
+    ],
+    [
+      'a blob store that hangs',
+      { index: { lookup: () => Promise.resolve(hit) }, blobs: { get: hanging } },
+      'blob',
+    ],
+    ['an index that fails', { index: { lookup: refused } }, 'index'],
+    ['an index that hangs', { index: { lookup: hanging } }, 'index'],
+  ])(
+    'takes %s for a miss: the piece is synthesized and the failure counted',
+    async (_name, stores, store) => {
+      const { bus, resolver, calls, unreadable } = await setUp(stores);
+      try {
+        const audio = await resolver.resolve(piece);
+        expect(audio.cached).toBe(false);
+        expect(await drain(audio.chunks)).toBe('fresh take of cccc');
+        expect(calls).toEqual([LIVE]);
+        expect(unreadable).toEqual([store]);
+      } finally {
+        await bus.close();
+      }
+    },
+  );
+
+  it('serves a readable stored take without a worker', async () => {
+    const { bus, resolver, calls, unreadable } = await setUp({
+      index: { lookup: () => Promise.resolve(hit) },
+      blobs: { get: () => Promise.resolve(Buffer.from('saved')) },
+    });
+    try {
+      const audio = await resolver.resolve(piece);
+      expect(audio.cached).toBe(true);
+      expect(await drain(audio.chunks)).toBe('saved');
+      expect(calls).toEqual([]);
+      expect(unreadable).toEqual([]);
+    } finally {
+      await bus.close();
+    }
+  });
+});
