@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,31 +6,21 @@ import {
   call,
   freePort,
   httpOk,
+  type PrivateNats,
   servicesEnv,
   spawnApp,
-  stopProcess,
+  startPrivateNats,
   waitFor,
 } from '@router/testing';
 
-const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/local/bin/nats-server', '/usr/bin/nats-server'].find(
-  (p) => existsSync(p),
-);
-
-/** A NATS server of this test's own, so it can be stopped without disturbing anything else. */
-function startNats(port: number): ChildProcess {
-  if (!NATS_SERVER) throw new Error('nats-server is not installed (tools/services/ensure.sh installs it)');
-  return spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-}
-
 describe('readiness follows NATS (apps started from dist/)', () => {
-  let nats: ChildProcess;
+  // A NATS server of this test's own, so it can be stopped without disturbing anything else.
+  let nats: PrivateNats;
   let app: AppProcess;
-  let natsPort: number;
   let base: string;
 
   beforeAll(async () => {
-    natsPort = await freePort();
-    nats = startNats(natsPort);
+    nats = await startPrivateNats();
     const services = servicesEnv();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -39,7 +28,7 @@ describe('readiness follows NATS (apps started from dist/)', () => {
       'cache-service-readiness',
       'dist/apps/cache-service/main.js',
       {
-        NATS_URL: `nats://127.0.0.1:${natsPort}`,
+        NATS_URL: nats.url,
         DATABASE_URL: `${services.databaseUrlBase}/postgres`,
         S3_ENDPOINT: services.s3.endpoint,
         S3_ACCESS_KEY: services.s3.accessKey,
@@ -55,7 +44,7 @@ describe('readiness follows NATS (apps started from dist/)', () => {
 
   afterAll(async () => {
     await app?.stop();
-    if (nats) await stopProcess(nats);
+    await nats?.close();
   });
 
   it('is ready with NATS up, answers 503 naming nats once NATS stops, and recovers when it is back', async () => {
@@ -66,14 +55,14 @@ describe('readiness follows NATS (apps started from dist/)', () => {
       checks: { nats: 'ok', database: 'ok', 'blob-store': 'ok' },
     });
 
-    await stopProcess(nats);
+    await nats.stop();
     await waitFor('503', async () => (await call(base, 'GET', '/readyz')).status === 503, 15_000);
     const down = await call(base, 'GET', '/readyz');
     expect(down.body.status).toBe('unavailable');
     expect(down.body.failing).toEqual(['nats']);
     expect((await call(base, 'GET', '/healthz')).status).toBe(200);
 
-    nats = startNats(natsPort);
+    await nats.restart();
     await waitFor('ready again', async () => (await call(base, 'GET', '/readyz')).status === 200, 20_000);
   });
 

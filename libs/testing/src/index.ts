@@ -4,3 +4,4 @@ export * from './stack';
 export * from './e2e-stack';
 export * from './router-client';
 export * from './spec-facts';
+export * from './private-services';

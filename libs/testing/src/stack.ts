@@ -48,7 +48,14 @@ export interface StackInfo {
 }
 
 export interface RunningStack extends StackInfo {
+  /** The members running now (a member started again replaces its entry). */
   apps: AppProcess[];
+  /** The synthesis worker replicas running now, for a fault test to kill one. */
+  workers(): AppProcess[];
+  /** SIGKILLs a member (no shutdown: what it had in flight is lost, as in a crash); resolves once it is gone. */
+  kill(app: StackApp): Promise<void>;
+  /** Starts a stopped or killed member again, on its port with its environment; resolves once it is healthy. */
+  restart(app: StackApp): Promise<AppProcess>;
   stop(): Promise<void>;
 }
 
@@ -96,26 +103,36 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const stop = async (): Promise<void> => {
     await Promise.all(apps.map((app) => app.stop()));
   };
+  /** Spawns a member and waits until it is healthy; it replaces the member's entry in `apps`. */
+  const launch = async (app: StackApp): Promise<AppProcess> => {
+    const started = spawnApp(
+      app,
+      entryOf(app),
+      { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' },
+      options.logDir,
+    );
+    const index = apps.findIndex((member) => member.name === app);
+    if (index >= 0) apps[index] = started;
+    else apps.push(started);
+    const exited = new Promise<never>((_, reject) =>
+      started.child.once('exit', (code) =>
+        reject(new Error(`${app} exited with code ${code}; see ${started.logFile}`)),
+      ),
+    );
+    await Promise.race([
+      waitFor(`${app} /healthz`, () => httpOk(`http://127.0.0.1:${ports[app]}/healthz`)),
+      exited,
+    ]);
+    return started;
+  };
+  const memberOf = (app: StackApp): AppProcess => {
+    const member = apps.find((started) => started.name === app);
+    if (!member) throw new Error(`${app} is not a member of this stack`);
+    return member;
+  };
   try {
     const members = STACK_APPS.filter((app) => app !== 'synthesis-worker-2' || (options.workers ?? 2) === 2);
-    for (const app of members) {
-      const started = spawnApp(
-        app,
-        entryOf(app),
-        { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' },
-        options.logDir,
-      );
-      apps.push(started);
-      const exited = new Promise<never>((_, reject) =>
-        started.child.once('exit', (code) =>
-          reject(new Error(`${app} exited with code ${code}; see ${started.logFile}`)),
-        ),
-      );
-      await Promise.race([
-        waitFor(`${app} /healthz`, () => httpOk(`http://127.0.0.1:${ports[app]}/healthz`)),
-        exited,
-      ]);
-    }
+    for (const app of members) await launch(app);
   } catch (error) {
     await stop();
     throw error;
@@ -130,6 +147,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     databaseUrl: options.databaseUrl,
     env,
     apps,
+    workers: () => apps.filter((app) => app.name.startsWith('synthesis-worker')),
+    async kill(app) {
+      const { child } = memberOf(app);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    async restart(app) {
+      await memberOf(app).stop();
+      return launch(app);
+    },
     stop,
   };
 }
