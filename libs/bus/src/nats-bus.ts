@@ -37,6 +37,7 @@ import { answerRequest, encodeError, encodeRequest, readReply } from './request.
 import {
   decodeFrame,
   encodeFrame,
+  FLAG_ALIVE,
   FLAG_MORE,
   FRAME_HEADER_BYTES,
   FrameKind,
@@ -74,8 +75,8 @@ interface ServerSession {
   sender: StreamSender<unknown, unknown>;
   nextSeqIn: number;
   livenessTimer: NodeJS.Timeout;
-  /** Sends an alive frame when nothing else went out for a third of the liveness interval. */
-  aliveTimer: NodeJS.Timeout;
+  /** Sends an alive frame when nothing else went out for a while (see keepAliveTick). */
+  aliveTimer: NodeJS.Timeout | undefined;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -231,6 +232,9 @@ export class NatsBus implements Bus {
     const receiver = new StreamReceiver<Header, Trailer>(def, {
       window,
       timeoutMs,
+      // A server sends its first frame within a quarter of the interval, unless it is busy starting up (a
+      // cold process compiling its first queries): twice the interval for that one.
+      firstFrameTimeoutMs: options.timeoutMs ?? Math.min(this.options.streamTimeoutMs, 2 * this.livenessMs),
       signal: options.signal,
     });
     const id = `r${++this.nextId}`;
@@ -276,6 +280,7 @@ export class NatsBus implements Bus {
       const open = encodeFrame(FrameKind.Open, session.nextSeqOut++, data, {
         value: window,
         value2: this.livenessMs,
+        flags: FLAG_ALIVE,
       });
       nc.publish(this.subjectOf(subject), open, { reply: `${this.inbox}.${id}` });
       session.lastSentAt = Date.now();
@@ -370,10 +375,10 @@ export class NatsBus implements Bus {
 
   /** Keeps the server from giving up on us while the consumer is slow and no credit is due. */
   private startPings(session: RequesterSession): void {
-    const every = Math.max(10, Math.floor(this.livenessMs / 3));
+    const tick = keepAliveTick(this.livenessMs);
     session.pingTimer = setInterval(() => {
-      if (Date.now() - session.lastSentAt >= every) this.sendControl(session, FrameKind.Ping, 0);
-    }, every);
+      if (Date.now() - session.lastSentAt >= tick / 2) this.sendControl(session, FrameKind.Ping, 0);
+    }, tick);
     session.pingTimer.unref();
   }
 
@@ -403,9 +408,12 @@ export class NatsBus implements Bus {
     const control = `${this.inbox}.${id}`;
     let seq = 0;
     let lastSentAt = Date.now();
+    let livenessTimer: NodeJS.Timeout | undefined;
     const send = (kind: FrameKind, payload?: Uint8Array, flags = 0): void => {
       nc.publish(requester, encodeFrame(kind, seq++, payload, { flags }), { reply: control });
       lastSentAt = Date.now();
+      // The requester can ping only once our first frame has told it where: its silence counts from there.
+      if (seq === 1) livenessTimer?.refresh();
     };
     const fragmentBytes = this.frameBytes(nc) - FRAME_HEADER_BYTES;
     const livenessMs = frame?.value2 || this.livenessMs;
@@ -439,7 +447,7 @@ export class NatsBus implements Bus {
       },
     });
     const generic = sender as StreamSender<unknown, unknown>;
-    const livenessTimer = setTimeout(() => {
+    livenessTimer = setTimeout(() => {
       sender.abort(
         new BusError(BusErrorCode.timeout, `requester silent for ${livenessMs} ms on ${def.subject}`),
         true,
@@ -447,16 +455,20 @@ export class NatsBus implements Bus {
     }, livenessMs);
     livenessTimer.unref();
     // The first alive frame may be the stream's first frame: it names the control subject like a header would.
-    const aliveEvery = Math.max(10, Math.floor(livenessMs / 3));
-    const aliveTimer = setInterval(() => {
-      if (Date.now() - lastSentAt < aliveEvery || sender.isFinished) return;
-      try {
-        send(FrameKind.Alive);
-      } catch {
-        // The connection is gone; the requester's own silence timer tells it.
-      }
-    }, aliveEvery);
-    aliveTimer.unref();
+    const tick = keepAliveTick(livenessMs);
+    // Only for a requester that reads them (FLAG_ALIVE); an older one would take them for a broken stream.
+    const aliveTimer =
+      ((frame?.flags ?? 0) & FLAG_ALIVE) === 0
+        ? undefined
+        : setInterval(() => {
+            if (Date.now() - lastSentAt < tick / 2 || sender.isFinished) return;
+            try {
+              send(FrameKind.Alive);
+            } catch {
+              // The connection is gone; the requester's own silence timer tells it.
+            }
+          }, tick);
+    aliveTimer?.unref();
     // The open frame was the requester's frame 0; its control frames continue from 1.
     this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, livenessTimer, aliveTimer });
     if (!frame || frame.kind !== FrameKind.Open || frame.seq !== 0) {
@@ -704,6 +716,15 @@ export class NatsBus implements Bus {
       cause: err,
     });
   }
+}
+
+/**
+ * How often each end of a stream checks whether it owes the other a sign of life: a quarter of the liveness
+ * interval, sending one when it has sent nothing for half a tick. The longest silence of a live peer is then
+ * under half the interval, which leaves the other half for a busy event loop or a slow broker.
+ */
+function keepAliveTick(livenessMs: number): number {
+  return Math.max(8, Math.floor(livenessMs / 4));
 }
 
 function errorMessage(err: unknown): string {

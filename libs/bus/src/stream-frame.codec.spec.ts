@@ -34,7 +34,7 @@ describe('stream frames', () => {
       wrongVersion[0] = version;
       expect(decodeFrame(wrongVersion)).toBeUndefined();
     }
-    for (const kind of [0, 2, 10, 42]) {
+    for (const kind of [0, 2, 11, 42]) {
       const unknownKind = encodeFrame(FrameKind.End, 0);
       unknownKind[1] = kind;
       expect(decodeFrame(unknownKind)).toBeUndefined();

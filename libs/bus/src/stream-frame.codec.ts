@@ -4,7 +4,7 @@
  *
  *   byte 0      format version (2; version 1 began every reply with a separate start frame)
  *   byte 1      kind (FrameKind)
- *   byte 2      flags (bit 0: more fragments of this chunk follow)
+ *   byte 2      flags (bit 0: more fragments of this chunk follow; bit 1 on `open`: send alive frames)
  *   byte 3      reserved, 0
  *   bytes 4-7   sequence number, per direction, from 0, uint32 big-endian
  *   bytes 8-11  value: `open` the initial window, `credit` the chunks granted
@@ -37,6 +37,11 @@ export enum FrameKind {
 }
 
 export const FLAG_MORE = 1;
+/**
+ * On an `open` frame: the requester reads alive frames, so the server may send them. A requester of an older
+ * release (in a rolling upgrade) leaves it off and is sent none.
+ */
+export const FLAG_ALIVE = 2;
 
 export interface Frame {
   kind: FrameKind;

@@ -45,7 +45,10 @@ function deferred<T>(): Deferred<T> {
 
 export interface ReceiverOptions {
   window: number;
+  /** Silence allowed while the server owes data. */
   timeoutMs: number;
+  /** Silence allowed before the server's first frame; `timeoutMs` when absent. */
+  firstFrameTimeoutMs?: number;
   signal?: AbortSignal | undefined;
 }
 
@@ -66,6 +69,9 @@ export class StreamReceiver<Header, Trailer>
   private consumedSinceGrant = 0;
   private readonly grantBatch: number;
   private progressTimer: NodeJS.Timeout | undefined;
+  /** The running timer's length (the first frame may be given longer than the frames after it). */
+  private progressTimerMs = 0;
+  private heard = false;
   private readonly headerValue = deferred<Header>();
   private readonly trailerValue = deferred<Trailer>();
   private link: ReceiverLink | undefined;
@@ -108,10 +114,12 @@ export class StreamReceiver<Header, Trailer>
 
   /** Any sign of life from the server that is not data (e.g. a fragment of a chunk). */
   onActivity(): void {
+    this.heard = true;
     if (this.state === 'open') this.refreshProgressTimer();
   }
 
   onHeader(raw: unknown): void {
+    this.heard = true;
     if (this.state !== 'open') return;
     if (this.headerSeen) return this.protocolError('second header');
     this.headerSeen = true;
@@ -124,6 +132,7 @@ export class StreamReceiver<Header, Trailer>
   }
 
   onChunk(bytes: Uint8Array): void {
+    this.heard = true;
     if (this.state !== 'open') return;
     if (!this.headerSeen) return this.protocolError('chunk before header');
     const waiter = this.waiter;
@@ -240,15 +249,24 @@ export class StreamReceiver<Header, Trailer>
       this.clearProgressTimer();
       return;
     }
-    if (this.progressTimer) {
+    const ms = this.heard
+      ? this.options.timeoutMs
+      : (this.options.firstFrameTimeoutMs ?? this.options.timeoutMs);
+    if (this.progressTimer && this.progressTimerMs === ms) {
       this.progressTimer.refresh();
       return;
     }
+    this.clearProgressTimer();
+    this.progressTimerMs = ms;
     this.progressTimer = setTimeout(() => {
       this.progressTimer = undefined;
-      const ms = this.options.timeoutMs;
-      this.fail(new BusError(BusErrorCode.timeout, `no data on ${this.def.subject} for ${ms} ms`), true);
-    }, this.options.timeoutMs);
+      // Timers run before this turn's I/O is read: after the process itself was busy for a while, frames may
+      // be waiting unread. Judge the silence only once they have had their turn (they re-arm the timer).
+      setImmediate(() => {
+        if (this.progressTimer !== undefined || this.state !== 'open' || this.queue.length > 0) return;
+        this.fail(new BusError(BusErrorCode.timeout, `no data on ${this.def.subject} for ${ms} ms`), true);
+      });
+    }, ms);
   }
 
   private clearProgressTimer(): void {

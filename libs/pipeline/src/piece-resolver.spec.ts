@@ -9,6 +9,7 @@ import { WorkerDirectory } from './worker-directory';
 const cacheKey = 'c'.repeat(64);
 const LIVE = 'live0000';
 const SILENT = 'silent00';
+const GONE = 'gone0000';
 const piece: PieceRequest = {
   orgId: '00000000-0000-4000-8000-000000000001',
   text: 'Hello there.',
@@ -74,15 +75,31 @@ async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<Blo
 }
 
 describe('PieceResolver when a worker is gone', () => {
-  it('tries a piece with no audio yet once more on another live worker, and sends nothing more to the lost one', async () => {
-    const { bus, workers, resolver, calls } = await setUp({ silent: true });
+  it('tries a piece with no audio yet from a silent worker once more on another live worker', async () => {
+    const { bus, resolver, calls } = await setUp({ silent: true });
     try {
       const audio = await resolver.resolve(piece);
       expect(await drain(audio.chunks)).toBe('fresh take of cccc');
       expect(calls).toEqual([SILENT, LIVE]);
-      // A heartbeat of the lost worker already on its way does not bring it back.
-      await bus.publish(synthWorkerHeartbeatV1, { workerId: SILENT });
-      expect(await workers.pick(cacheKey)).toBe(LIVE);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('sends nothing more to a worker nobody answers for, even when a late heartbeat of it arrives', async () => {
+    const { bus, workers, resolver, calls } = await setUp({});
+    try {
+      // Announced but not serving its subject, as a worker killed after its last heartbeat.
+      await bus.publish(synthWorkerHeartbeatV1, { workerId: GONE });
+      const keys = [...'0123456789abcdef'].map((c) => c.repeat(64));
+      const picks = await Promise.all(keys.map((key) => workers.pick(key)));
+      const gonesKey = keys[picks.indexOf(GONE)];
+      expect(gonesKey).toBeDefined();
+      const audio = await resolver.resolve({ ...piece, cacheKey: gonesKey });
+      expect(await drain(audio.chunks)).toMatch(/^fresh take of /);
+      expect(calls).toEqual([LIVE]);
+      await bus.publish(synthWorkerHeartbeatV1, { workerId: GONE });
+      expect(await Promise.all(keys.map((key) => workers.pick(key)))).toEqual(keys.map(() => LIVE));
     } finally {
       await bus.close();
     }

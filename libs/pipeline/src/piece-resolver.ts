@@ -133,9 +133,9 @@ export class PieceResolver {
 
   /**
    * The piece from the worker its key belongs to. A worker that is gone (nobody answers on its subject, or its
-   * stream went silent) before any audio of the piece was sent is dropped from the directory and the piece is
-   * tried once more on another live worker; once audio has started, the loss ends the piece with a
-   * retryable error (the listener already has part of it).
+   * stream went silent) before any audio of the piece was sent: the piece is tried once more on another live
+   * worker. Once audio has started, the loss ends the piece with a retryable error (the listener already has
+   * part of it).
    */
   private async fromWorker(piece: PieceRequest): Promise<PieceAudio> {
     const { workers } = this.deps;
@@ -145,13 +145,26 @@ export class PieceResolver {
     } catch (error) {
       // Cut off from NATS ourselves, another worker is no more reachable than this one.
       if (!isWorkerLost(error) || this.deps.bus.status() !== 'connected') throw error;
-      workers.markGone(first);
       return await this.takeFrom(await workers.pick(piece.cacheKey, first), piece);
     }
   }
 
+  /**
+   * Nobody on a worker's subject is proof it has gone (NATS drops a dead client's subscriptions at once): no
+   * piece goes to it any more. A silent stream only fails its own piece, which is tried elsewhere: under a
+   * heavy load a live worker can be slow to say it is alive, and taking it for gone would empty the directory.
+   */
+  private noteLost(worker: string, error: unknown): void {
+    if (
+      error instanceof BusError &&
+      !(error instanceof BusRemoteError) &&
+      error.code === BusErrorCode.noResponders
+    )
+      this.deps.workers.markGone(worker);
+  }
+
   private async takeFrom(worker: string, piece: PieceRequest): Promise<PieceAudio> {
-    const { bus, workers } = this.deps;
+    const { bus } = this.deps;
     const stream = bus.requestStream(
       addressedTo(synthTakeV1, worker),
       {
@@ -173,6 +186,7 @@ export class PieceResolver {
       first = await chunks.next();
     } catch (error) {
       stream.cancel();
+      this.noteLost(worker, error);
       throw error;
     }
     const trailer = stream.trailer();
@@ -186,7 +200,6 @@ export class PieceResolver {
             yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
           }
         } catch (error) {
-          if (isWorkerLost(error)) workers.markGone(worker);
           throw asRouterError(error);
         } finally {
           await chunks.return?.();

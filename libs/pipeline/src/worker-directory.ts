@@ -7,9 +7,9 @@ import { RouterError, synthWorkerHeartbeatV1 } from '@router/contracts';
  * the cache key, so every requester sends identical takes to the same worker, where they share one vendor
  * call, and a worker leaving moves only its own keys.
  *
- * A worker found gone (its stream went silent, or nobody answered on its subject) is dropped at once rather
- * than when its heartbeats expire, and its heartbeats are ignored for one expiry so one already on its way
- * cannot bring it back. While this process is cut off from NATS nothing is heard from anyone, which says
+ * A worker found gone (nobody answered on its subject: NATS drops a dead client's subscriptions at once) is
+ * dropped at once rather than when its heartbeats expire, and its heartbeats are ignored for one expiry so one
+ * already on its way cannot bring it back. While this process is cut off from NATS nothing is heard from anyone, which says
  * nothing about the workers: a piece waits up to `waitMs` for the bus, then fails with a retryable error,
  * and on reconnect every known worker counts as just heard from.
  */
@@ -71,7 +71,7 @@ export class WorkerDirectory {
     return best;
   }
 
-  /** The worker did not answer or went silent mid-take: no piece goes to it until it is heard from again. */
+  /** Nobody answers on the worker's subject: no piece goes to it until it is heard from again. */
   markGone(workerId: string): void {
     // Cut off from NATS ourselves, we cannot tell; the bus's own recovery covers that case.
     if (this.bus.status() !== 'connected') return;
