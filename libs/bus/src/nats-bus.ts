@@ -408,7 +408,7 @@ export class NatsBus implements Bus {
     const control = `${this.inbox}.${id}`;
     let seq = 0;
     let lastSentAt = Date.now();
-    let livenessTimer: NodeJS.Timeout | undefined;
+    let livenessTimer: NodeJS.Timeout | undefined = undefined;
     const send = (kind: FrameKind, payload?: Uint8Array, flags = 0): void => {
       nc.publish(requester, encodeFrame(kind, seq++, payload, { flags }), { reply: control });
       lastSentAt = Date.now();
