@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './processes';
-import { createScratchDatabase, servicesEnv } from './services';
+import { createScratchDatabase, migrateScratchDatabase, servicesEnv } from './services';
 import { type StackInfo, startStack } from './stack';
 
 const STATE_FILE = join(REPO_ROOT, 'tmp', 'e2e', 'stack.json');
@@ -14,14 +13,7 @@ const STATE_FILE = join(REPO_ROOT, 'tmp', 'e2e', 'stack.json');
 export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
   const services = servicesEnv();
   const db = await createScratchDatabase('e2e');
-  const migrate = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/main.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) {
-    await db.drop();
-    throw new Error(`migrate failed: ${migrate.stderr || migrate.stdout}`);
-  }
+  await migrateScratchDatabase(db);
   const logDir = join(REPO_ROOT, 'tmp', 'e2e', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });

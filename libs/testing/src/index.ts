@@ -5,3 +5,4 @@ export * from './e2e-stack';
 export * from './router-client';
 export * from './spec-facts';
 export * from './private-services';
+export * from './stats';

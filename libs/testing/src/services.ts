@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
+import { REPO_ROOT } from './processes';
 
 /**
  * The local services the integration and e2e tests use, as `tools/services/ensure.sh` left them
@@ -43,6 +47,21 @@ export async function createScratchDatabase(label: string): Promise<ScratchDatab
   };
 }
 
+/**
+ * Migrates a scratch database with the migrate command (built in dist/), as a deployment would; a failed
+ * migration drops the database and throws with the command's output.
+ */
+export async function migrateScratchDatabase(db: ScratchDatabase): Promise<void> {
+  const migrate = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/main.js')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) {
+    await db.drop();
+    throw new Error(`migrate failed: ${migrate.stderr || migrate.stdout}`);
+  }
+}
+
 async function withAdmin<T>(base: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: `${base}/postgres` });
   await client.connect();
@@ -50,5 +69,18 @@ async function withAdmin<T>(base: string, work: (client: Client) => Promise<T>):
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * `npm test` sources tmp/services.env; a tool run plainly (`node dist/tools/bench/main.js`) reads it here
+ * instead, without overriding what its environment already sets.
+ */
+export function loadServicesEnv(): void {
+  const file = join(REPO_ROOT, 'tmp', 'services.env');
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (match && process.env[match[1]] === undefined) process.env[match[1]] = match[2];
   }
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropBucket } from './bench-bucket';
@@ -8,6 +8,8 @@ import { NAIVE_INDEX_TABLE, type NaiveCacheWrite } from './load-process';
 import { type MemoryReading, readMemory } from './memory-probe';
 import {
   adminCli,
+  loadServicesEnv,
+  migrateScratchDatabase,
   call,
   createOrgWithKey,
   createScratchDatabase,
@@ -83,16 +85,6 @@ function orgWithoutCache(adminUrl: string): string {
   return key;
 }
 
-/** `npm test` sources tmp/services.env; a plain `node dist/tools/bench/main.js` reads it here instead. */
-function loadServicesEnv(): void {
-  const file = join(REPO_ROOT, 'tmp', 'services.env');
-  if (!existsSync(file)) return;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
-    if (match && process.env[match[1]] === undefined) process.env[match[1]] = match[2];
-  }
-}
-
 /**
  * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
  * with `memoryProbeDir`, every app reports its memory after a forced GC on request (memory-probe.preload.ts);
@@ -123,14 +115,7 @@ export async function startBenchStack(
   loadServicesEnv();
   const services = servicesEnv();
   const db = await createScratchDatabase('bench');
-  const migrate = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/main.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) {
-    await db.drop();
-    throw new Error(`migrate failed: ${migrate.stderr || migrate.stdout}`);
-  }
+  await migrateScratchDatabase(db);
   const logDir = join(REPO_ROOT, 'tmp', 'bench', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@router/testing';
+import { REPO_ROOT, round } from '@router/testing';
 import { BENCH_ENV, type BenchStack, ROUTER_APPS, startBenchStack } from './bench-stack';
 import { type BenchOptions, parseOptions, STREAM_VARIANTS } from './bench-options';
 import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
@@ -31,7 +31,6 @@ import {
   REFERENCE_VARIANTS,
   VENDOR_CALLING,
 } from './report';
-import { round } from './stats';
 
 /**
  * `npm run bench`: every app as its own process against the simulated vendors, load from a separate

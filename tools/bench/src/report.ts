@@ -1,7 +1,7 @@
+import { round, slope, summarize } from '@router/testing';
 import type { CpuDelta } from './proc-cpu';
 import type { PhaseResult, Variant } from './load-plan';
 import type { MemoryReading } from './memory-probe';
-import { round, slope, summarize } from './stats';
 
 /** The figures the issue compares against (2-core machine, p50 at 1 concurrent request). */
 export const REFERENCE = [

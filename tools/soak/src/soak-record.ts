@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+
+export type Surface = 'http' | 'stream';
+
+/** One kind of failed request: the router's error code (or the client's name for a cut connection). */
+export interface ErrorCount {
+  count: number;
+  /** False once any error of this code said it was not worth retrying. */
+  retryable: boolean;
+}
+
+/** The audio one sentence was answered with, by its bytes' SHA-256. */
+export interface ReplyVariant {
+  count: number;
+  bytes: number;
+}
+
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * What the soak's clients saw, kept small (a hash per distinct reply, not the audio): every successful reply
+ * of a sentence, every error by code, every request left without an answer, and latencies.
+ */
+export class SoakRecord {
+  readonly replies = new Map<string, Map<string, ReplyVariant>>();
+  readonly errors: Record<Surface, Map<string, ErrorCount>> = { http: new Map(), stream: new Map() };
+  readonly hung: Record<Surface, number> = { http: 0, stream: 0 };
+  readonly ok: Record<Surface, number> = { http: 0, stream: 0 };
+  /** Per surface, ms from sending the sentence to its last audio byte, of successful replies. */
+  readonly latencyMs: Record<Surface, number[]> = { http: [], stream: [] };
+
+  reply(surface: Surface, sentence: string, audio: Uint8Array, ms: number): void {
+    this.ok[surface]++;
+    this.latencyMs[surface].push(ms);
+    let variants = this.replies.get(sentence);
+    if (!variants) {
+      variants = new Map();
+      this.replies.set(sentence, variants);
+    }
+    const hash = sha256(audio);
+    const seen = variants.get(hash);
+    if (seen) seen.count++;
+    else variants.set(hash, { count: 1, bytes: audio.length });
+  }
+
+  error(surface: Surface, code: string, retryable: boolean): void {
+    const seen = this.errors[surface].get(code);
+    if (seen) {
+      seen.count++;
+      seen.retryable &&= retryable;
+    } else this.errors[surface].set(code, { count: 1, retryable });
+  }
+
+  hang(surface: Surface): void {
+    this.hung[surface]++;
+  }
+}
