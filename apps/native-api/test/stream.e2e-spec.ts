@@ -15,7 +15,7 @@ import {
   type WordTiming,
 } from '@router/client';
 import { createOrgClient, readE2eStack } from '@router/testing';
-import { findTakeIds, SimControl } from '@router/vendor-sim';
+import { findTakeIds, parseWav, SimControl } from '@router/vendor-sim';
 import { vendorSettings } from './vendor-settings.fixture';
 
 const stack = readE2eStack();
@@ -223,6 +223,44 @@ describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
     expect(streamed.sentences.map((s) => s.cached)).toEqual([true]);
     expect(streamed.sentences[0].audio.equals(spoken)).toBe(true);
     expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(1);
+  });
+
+  it('sends each wav sentence as its own clip, lists the options that apply with their defaults, and the speech endpoint one header', async () => {
+    const org = await orgFor('vendor_a', 'wav');
+    const body = {
+      model: 'vendor_a/a_model_2',
+      voice: 'meravi',
+      language: 'en-IN',
+      response_format: 'wav' as const,
+      sample_rate: 16000 as const,
+    };
+    const text = `A clip of its own ${unique()}. And another one after it.`;
+    const streamed = await sayOverStream(org.client, streamSettings(body), text);
+
+    // The spec's vendor_a options for a_model_2 with wav: `bitrate` (mp3 and aac only) does not apply.
+    expect(streamed.session.settings?.options).toEqual({
+      temperature: 0.6,
+      dict_id: null,
+      pitch: 0,
+      loudness: 1.0,
+      enable_preprocessing: false,
+      min_buffer_size: null,
+      max_chunk_length: null,
+    });
+
+    // Each sentence is a WAV file of its own, as the vendor made it, so a client can play it alone.
+    expect(streamed.sentences).toHaveLength(2);
+    const clips = streamed.sentences.map((s) => ({ audio: s.audio, wav: parseWav(s.audio) }));
+    for (const { wav } of clips) expect(wav.sampleRate).toBe(16000);
+
+    // The speech endpoint (here from the cache the stream filled) sends one header, then each clip's samples.
+    const spoken = Buffer.from(await (await org.client.speech({ ...body, input: text })).bytes());
+    expect(await sim.callCount('vendor_a', { key: org.vendorKey })).toBe(2);
+    const header = parseWav(spoken);
+    expect(header.sampleRate).toBe(16000);
+    expect(spoken.subarray(header.dataOffset)).toEqual(
+      Buffer.concat(clips.map(({ audio, wav }) => audio.subarray(wav.dataOffset))),
+    );
   });
 
   it.each(['vendor_c', 'vendor_i'] as const)(

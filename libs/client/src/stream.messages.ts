@@ -38,7 +38,10 @@ export interface ResolvedStreamSettings {
    */
   speed: number | null;
   sample_rate: SampleRate;
-  /** Every option of the vendor by its catalogue name, defaults filled in (null where it has none). */
+  /**
+   * The options that apply to the model and format, by catalogue name, with the value sent or its default
+   * (null where it has none); options of other models or formats are left out.
+   */
   options: { [name: string]: JsonValue };
 }
 

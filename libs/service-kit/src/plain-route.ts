@@ -6,12 +6,12 @@ import { sendError } from './envelope.filter';
 import { identifiedOrg } from './identity.guard';
 
 /**
- * A route served straight from the HTTP server, ahead of Express and Nest, for the one request on the
- * audio's critical path (a speech request): their layers cost ≈0.2 ms of its time to first audio and of
- * native-api's CPU (docs/performance.md, round 7). Its Nest controller stays, documented in the OpenAPI
- * document and calling the same `serve`: a request the plain route does not take exactly falls through to
- * it, so both ways answer alike. Nest's global enhancers do not see a plain route's requests: the guard and
- * the filter have their plain counterparts here; an interceptor or pipe added later would need one too.
+ * A route served straight from the HTTP server, ahead of Express and Nest, for the one request on the audio's
+ * critical path (a speech request): their layers cost ≈0.2 ms of its time to first audio and of native-api's
+ * CPU (docs/performance.md, "The plain speech route"). Its Nest controller stays, documented in the OpenAPI
+ * document and calling the same `serve`: a request the plain route does not take exactly falls through to it,
+ * so both ways answer alike. Nest's global enhancers do not see a plain route's requests: the guard and the
+ * filter have their plain counterparts here; an interceptor or pipe added later would need one too.
  */
 export interface PlainRoute {
   method: string;
