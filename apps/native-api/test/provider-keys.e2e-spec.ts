@@ -94,6 +94,43 @@ describe('provider keys (e2e)', () => {
     });
   });
 
+  const hostile = createOrgClient(stack, 'pk-hostile');
+  const HEADER_RULE = 'api_key must contain only printable ASCII characters other than space (! to ~)';
+  it.each([
+    ['a key holding a NUL', JSON.stringify({ api_key: 'a\u0000b' }), HEADER_RULE],
+    ['a key holding a lone surrogate', '{"api_key":"key\\ud800x"}', HEADER_RULE],
+    ['a key holding a CR LF', JSON.stringify({ api_key: 'key\r\nX-Other: 1' }), HEADER_RULE],
+    ['a key holding a tab', JSON.stringify({ api_key: 'key\tkey' }), HEADER_RULE],
+    ['a key holding a space', JSON.stringify({ api_key: 'key key' }), HEADER_RULE],
+    ['a key holding a DEL', JSON.stringify({ api_key: 'key\u007f' }), HEADER_RULE],
+    ['a key holding a character past ASCII', JSON.stringify({ api_key: 'clé-1234' }), HEADER_RULE],
+    [
+      'an api_key nested 20,000 arrays deep',
+      `{"api_key":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+      'api_key nests arrays and objects deeper than the limit of 32 levels',
+    ],
+    ['a body of null', 'null', 'the body must be a JSON object'],
+    ['a body that is an array', '[{"api_key":"k"}]', 'the body must be a JSON object'],
+  ])('refuses %s with 422 naming the rule, and stores nothing', async (_what, rawBody, message) => {
+    const res = await call(gw, 'PUT', '/v1/provider-keys/vendor_c', { key: hostile.key, rawBody });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      error: { code: 'bad_request', message: expect.stringContaining(message), retryable: false },
+    });
+    expect(await hostile.client.providerKeys.list()).toEqual([]);
+  });
+
+  it('shows at most half of a short key in last4, four characters of a longer one', async () => {
+    const { client } = createOrgClient(stack, 'pk-short');
+    const shown = async (key: string) => (await client.providerKeys.put('vendor_c', key)).last4;
+    expect(await shown('k')).toBe('');
+    expect(await shown('abc')).toBe('c');
+    expect(await shown('abcd')).toBe('cd');
+    expect(await shown('abcdefg')).toBe('efg');
+    expect(await shown('abcdefgh')).toBe('efgh');
+    expect((await client.providerKeys.list()).map((k) => k.last4)).toEqual(['efgh']);
+  });
+
   it('accepts a key of exactly 512 characters', async () => {
     const stored = await orgB.client.providerKeys.put('vendor_b', 'k'.repeat(508) + 'LAST');
     expect(stored.last4).toBe('LAST');

@@ -8,8 +8,17 @@ export interface ProviderKeyView {
 }
 
 /**
+ * What a key's `last4` shows: its last four characters, but never more than half of the key (rounded down),
+ * so that a short key is not given away whole. A migration applied the same rule to rows stored before it.
+ */
+export function shownTail(apiKey: string): string {
+  const shown = Math.min(4, Math.floor(apiKey.length / 2));
+  return apiKey.slice(apiKey.length - shown);
+}
+
+/**
  * The org's vendor keys at rest: sealed on write, opened only for a vendor call, and described to the
- * org by their last four characters. The plain key leaves this class only through `open`.
+ * org by their last characters (`shownTail`). The plain key leaves this class only through `open`.
  */
 export class ProviderKeyStore {
   constructor(
@@ -34,7 +43,7 @@ export class ProviderKeyStore {
       nonce: new Uint8Array(sealed.nonce),
       authTag: new Uint8Array(sealed.authTag),
       keyVersion: sealed.keyVersion,
-      last4: apiKey.slice(-4),
+      last4: shownTail(apiKey),
     };
     const row = await this.prisma.providerKey.upsert({
       where: { orgId_provider: { orgId, provider } },

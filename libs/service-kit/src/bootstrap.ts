@@ -9,7 +9,7 @@ export interface HttpAppOptions {
   logger: Logger;
   port: number;
   host?: string;
-  /** Largest JSON body accepted, in bytes; larger ones get `bad_request`. Default 1 MiB. */
+  /** Largest JSON body accepted, in bytes; larger ones get `bad_request` with HTTP 413. Default 1 MiB. */
   bodyLimitBytes?: number;
   /** Routes served ahead of Express and Nest (see PlainRoute), with what they check the gateway's identity with. */
   plainRoutes?: Omit<PlainRoutesOptions, 'logger' | 'bodyLimitBytes'>;
@@ -36,7 +36,9 @@ export async function startHttpApp(
     abortOnError: false,
   });
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
-  app.useBodyParser('json', { limit: bodyLimitBytes });
+  // Not strict: any JSON value is parsed, so that a body of `null` or `[]` is told it must be an object by
+  // whatever reads it (jsonObjectOf), not that it is not JSON.
+  app.useBodyParser('json', { limit: bodyLimitBytes, strict: false });
   app.disable('x-powered-by');
   app.use(requestLog(options.logger));
   if (options.plainRoutes) {

@@ -28,7 +28,16 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     if (exception instanceof RouterError) return exception;
     const status = clientErrorStatus(exception);
     if (status === 404) return new RouterError('not_found', 'No such route.');
-    if (status === 413) return RouterError.badRequest('The request body is too large.');
+    // The spec's error table has no code of its own for 413: `bad_request`, keeping the HTTP status.
+    if (status === 413) {
+      const { limit } = exception as { limit?: unknown };
+      return RouterError.badRequest(
+        typeof limit === 'number'
+          ? `The request body is larger than the limit of ${limit} bytes.`
+          : 'The request body is too large.',
+        413,
+      );
+    }
     if (status !== undefined && status >= 400 && status < 500) {
       const message = (exception as Error).message;
       return RouterError.badRequest(

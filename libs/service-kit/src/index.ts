@@ -10,3 +10,4 @@ export * from './change-notifier';
 export * from './bus-service';
 export * from './run-service';
 export * from './infrastructure';
+export * from './json-object';

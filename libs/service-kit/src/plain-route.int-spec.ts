@@ -8,6 +8,7 @@ import { RouterError } from '@router/contracts';
 import { createLogger, Health } from '@router/observability';
 import { composeModules, listeningPort, startHttpApp } from './bootstrap';
 import type { IdentifiedRequest } from './identity.guard';
+import { jsonObjectOf } from './json-object';
 import { ServiceKitModule } from './service-kit.module';
 
 const SECRET = 's'.repeat(32);
@@ -18,7 +19,7 @@ const LIMIT = 200;
 const served: Array<'plain' | 'nest'> = [];
 function serve(via: 'plain' | 'nest', orgId: string, body: unknown, res: ServerResponse): Promise<void> {
   served.push(via);
-  const fail = (body as { fail?: string }).fail;
+  const { fail } = jsonObjectOf(body, 'the body');
   if (fail === 'refuse') throw RouterError.badRequest('field "voice": no such voice');
   if (fail === 'crash') throw new Error('an unexpected failure');
   res.writeHead(200, { 'content-type': 'application/json' });
@@ -169,19 +170,28 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
     expect(served).toEqual([]);
   });
 
-  it('leaves a body over the limit to the body parser, which refuses it with bad_request', async () => {
-    const answer = await post(JSON.stringify({ text: 'x'.repeat(LIMIT) }));
-    expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({
-      code: 'bad_request',
-      message: 'The request body is too large.',
-    });
+  it('leaves a body over the limit to the body parser, which refuses it with 413 naming the limit', async () => {
+    const declared = await post(JSON.stringify({ text: 'x'.repeat(LIMIT) }));
+    const chunked = await post(JSON.stringify({ text: 'x'.repeat(LIMIT) }), { chunked: true });
+    for (const answer of [declared, chunked]) {
+      expect(answer).toEqual({
+        status: 413,
+        body: {
+          error: {
+            code: 'bad_request',
+            message: `The request body is larger than the limit of ${LIMIT} bytes.`,
+            retryable: false,
+          },
+        },
+      });
+    }
     expect(served).toEqual([]);
   });
 
   it.each([
     ['JSON that does not parse', '{"text": ', []],
-    ['a JSON value that is not an object or array', '"hello"', []],
+    ['a JSON value that is not an object', '"hello"', ['plain', 'nest']],
+    ['a body of null', 'null', ['plain', 'nest']],
     ['a refusal of the route', JSON.stringify({ fail: 'refuse' }), ['plain', 'nest']],
     ['an unexpected failure of the route', JSON.stringify({ fail: 'crash' }), ['plain', 'nest']],
     ['a body behind a byte-order mark', `\uFEFF${JSON.stringify({ text: 'hello' })}`, ['plain', 'nest']],
@@ -190,6 +200,15 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
     const nest = await post(body, { chunked: true });
     expect(plain).toEqual(nest);
     expect(served).toEqual(reached);
+  });
+
+  it('tells a body that is JSON but not an object that it must be one, not that it is not JSON', async () => {
+    for (const body of ['null', '[]', '42']) {
+      expect(await post(body)).toEqual({
+        status: 400,
+        body: { error: { code: 'bad_request', message: 'the body must be a JSON object', retryable: false } },
+      });
+    }
   });
 
   it('names the field in a refusal and hides an unexpected failure behind internal', async () => {

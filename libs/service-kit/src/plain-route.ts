@@ -31,8 +31,6 @@ export interface PlainRoutesOptions {
 }
 
 const JSON_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;
-/** What the JSON body parser (strict) accepts at the start of a body: an object or an array. */
-const STRICT_START = /^[ \t\n\r]*[{[]/;
 
 /**
  * Puts the plain routes in front of the server's request listeners (Express). A plain route takes a request
@@ -84,7 +82,7 @@ async function answer(
     const text = (await readWhole(req)).toString('utf8').replace(/^\uFEFF/, '');
     let body: unknown;
     try {
-      if (!STRICT_START.test(text)) throw new SyntaxError('not an object or array');
+      // Any JSON value, as the JSON body parser takes it: the route says what it must be (jsonObjectOf).
       body = JSON.parse(text);
     } catch {
       throw RouterError.badRequest('The request body must be valid JSON.');

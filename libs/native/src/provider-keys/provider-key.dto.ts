@@ -1,16 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsString, Length, Matches } from 'class-validator';
 
 const API_KEY_RULE = 'api_key must be a string of 1 to 512 characters';
+/**
+ * Every vendor call sends the key in an HTTP header, a query or a WebSocket URL: a character none of them
+ * can carry as it is (a control character, a space a header would trim, anything past ASCII) makes every
+ * synthesis fail, so such a key is refused here rather than stored.
+ */
+const API_KEY_CHARACTERS = /^[!-~]*$/;
+const API_KEY_CHARACTERS_RULE =
+  'api_key must contain only printable ASCII characters other than space (! to ~): a vendor key travels in an HTTP header';
 
 export class PutProviderKeyBody {
   @ApiProperty({
     description: "The org's own key for the vendor. Write-only: it is never returned.",
     minLength: 1,
     maxLength: 512,
+    pattern: API_KEY_CHARACTERS.source,
   })
-  @IsString({ message: API_KEY_RULE })
+  // Bottom up, as class-validator checks them: a key that is not a string is told so, not about its characters.
+  @Matches(API_KEY_CHARACTERS, { message: API_KEY_CHARACTERS_RULE })
   @Length(1, 512, { message: API_KEY_RULE })
+  @IsString({ message: API_KEY_RULE })
   api_key!: string;
 }
 
@@ -18,7 +29,11 @@ export class ProviderKeyDto {
   @ApiProperty({ description: 'Vendor token, vendor_a … vendor_j', example: 'vendor_c' })
   provider!: string;
 
-  @ApiProperty({ description: 'Last four characters of the stored key', example: 'x9Qz' })
+  @ApiProperty({
+    description:
+      "The stored key's last four characters; of a key shorter than eight characters, the last half (rounded down)",
+    example: 'x9Qz',
+  })
   last4!: string;
 
   @ApiProperty({ format: 'date-time' })

@@ -1,4 +1,5 @@
 import { RouterError } from '@router/contracts';
+import { JSON_MAX_DEPTH } from '@router/service-kit';
 import { VENDOR_IDS, type VendorId } from '@router/vendors';
 import { parseSpeechBody, SPEECH_BODY_FIELDS, SPEECH_INPUT_MAX_CHARS } from './speech-body';
 
@@ -105,6 +106,13 @@ describe('parseSpeechBody: the result', () => {
 describe('parseSpeechBody: the body table', () => {
   it.each([null, [], 'text', 42, true])('refuses a body that is not a JSON object (%p)', (input) => {
     expect(refusal(input)).toBe('the body must be a JSON object');
+  });
+
+  it('refuses a field nesting arrays and objects past the limit, naming it, before reading the fields', () => {
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+    expect(refusal(body('vendor_c', { voice_settings: { speed: deep } }))).toBe(
+      `voice_settings nests arrays and objects deeper than the limit of ${JSON_MAX_DEPTH} levels`,
+    );
   });
 
   it('lists exactly the spec body fields besides the options', () => {

@@ -1,4 +1,5 @@
 import type { SynthSettings } from '@router/contracts';
+import { jsonObjectOf } from '@router/service-kit';
 import { resolveSettings, type ClientSettings, type VendorDefinition } from '@router/vendors-core';
 import { parseModel, parseSettingsFields, refuse } from '../reply/settings-fields';
 
@@ -38,10 +39,7 @@ const BODY_FIELDS: ReadonlySet<string> = new Set(SPEECH_BODY_FIELDS);
  * Throws `RouterError` `bad_request` naming the field or rule.
  */
 export function parseSpeechBody(body: unknown): SpeechRequest {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    refuse('the body must be a JSON object');
-  }
-  const fields = body as Record<string, unknown>;
+  const fields = jsonObjectOf(body, 'the body');
   const field = (name: string): unknown => (Object.hasOwn(fields, name) ? fields[name] : undefined);
 
   const { def, modelId } = parseModel(field('model'));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { RouterError } from '@router/contracts';
+import { JSON_MAX_DEPTH } from '@router/service-kit';
 import { CLIENT_MESSAGE_FIELDS, parseClientMessage } from './stream-messages';
 
 const settings = (extra: Record<string, unknown> = {}) =>
@@ -88,6 +89,13 @@ describe('parseClientMessage', () => {
     ['{"type":"close","now":true}', 'unknown field "now" in a close message'],
   ])('refuses %s', (frame, message) => {
     expect(refusal(frame)).toBe(message);
+  });
+
+  it('refuses a message nesting arrays and objects past the limit before reading its fields', () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    expect(refusal(`{"type":"settings","options":{"speed":${deep}}}`)).toBe(
+      `options nests arrays and objects deeper than the limit of ${JSON_MAX_DEPTH} levels`,
+    );
   });
 
   it('limits one text message to 20,000 characters, counted as code points', () => {

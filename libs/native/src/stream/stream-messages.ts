@@ -1,4 +1,5 @@
 import type { SynthSettings } from '@router/contracts';
+import { jsonObjectOf } from '@router/service-kit';
 import { resolveSettings, type VendorDefinition } from '@router/vendors-core';
 import { parseModel, parseSettingsFields, refuse } from '../reply/settings-fields';
 
@@ -24,8 +25,8 @@ export const CLIENT_MESSAGE_FIELDS: Readonly<Record<ClientMessage['type'], reado
 };
 
 /**
- * Parses one text frame of /v1/stream. Throws `bad_request` naming the field or rule: not JSON, no or an
- * unknown `type`, a field the message does not have, a value of the wrong type or out of range. Settings are
+ * Parses one text frame of /v1/stream. Throws `bad_request` naming the field or rule: not JSON, not an object
+ * or nested past JSON_MAX_DEPTH, no or an unknown `type`, a field the message does not have, a value of the wrong type or out of range. Settings are
  * checked against the vendor's catalogue with its streaming sample rates.
  */
 export function parseClientMessage(frame: string): ClientMessage {
@@ -35,10 +36,7 @@ export function parseClientMessage(frame: string): ClientMessage {
   } catch {
     refuse('a message must be a JSON object');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    refuse('a message must be a JSON object');
-  }
-  const fields = parsed as Record<string, unknown>;
+  const fields = jsonObjectOf(parsed, 'a message');
   const type = fields['type'];
   if (typeof type !== 'string' || !Object.hasOwn(CLIENT_MESSAGE_FIELDS, type)) {
     refuse(`type must be one of ${Object.keys(CLIENT_MESSAGE_FIELDS).join(', ')}`);
