@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import { IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
@@ -37,6 +37,52 @@ async function startUpstream() {
         server.close(r);
       }),
   };
+}
+
+/**
+ * A client written byte by byte, as curl, HTTP/1.0 tools or nc send: the head, then (after the gateway's
+ * `100 Continue` when asked to wait for it) the body, optionally half-closing; resolves with everything the
+ * gateway answered once it closed the connection.
+ */
+function rawExchange(
+  base: string,
+  head: string[],
+  body: string,
+  options: { waitForContinue?: boolean; halfClose?: boolean } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    let received = '';
+    let bodySent = false;
+    const sendBody = (): void => {
+      bodySent = true;
+      socket.write(body);
+      if (options.halfClose) socket.end();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (!bodySent && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) sendBody();
+    });
+    socket.once('close', () => resolve(received));
+    socket.once('error', reject);
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    if (!options.waitForContinue) sendBody();
+  });
+}
+
+/** The body of the last response rawExchange received (after any `100 Continue`), its chunked framing undone. */
+function bodyOf(answer: string): string {
+  const headEnd = answer.indexOf('\r\n\r\n', answer.lastIndexOf('HTTP/1.1 '));
+  let rest = answer.slice(headEnd + 4);
+  if (!/\r\ntransfer-encoding: chunked\r\n/i.test(answer.slice(0, headEnd + 2))) return rest;
+  let body = '';
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, lineEnd), 16);
+    if (!size) return body;
+    body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 4 + size);
+  }
 }
 
 describe('GatewayServer over real sockets', () => {
@@ -122,6 +168,71 @@ describe('GatewayServer over real sockets', () => {
       req.end();
     });
     expect(chunked.body).toBe(parts.join(''));
+  });
+
+  it('answers a client that asks for 100 Continue before sending its body (curl does above 1 MB)', async () => {
+    const body = JSON.stringify({ api_key: 'k'.repeat(100_000) });
+    const answer = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.1',
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        'Expect: 100-continue',
+        'Connection: close',
+      ],
+      body,
+      { waitForContinue: true },
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(bodyOf(answer)).toBe(body);
+  });
+
+  it('answers a client that half-closes its socket once its request is sent', async () => {
+    const body = '{"api_key":"half-closed"}';
+    const answer = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.0',
+        `Authorization: Bearer ${issued.key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+      ],
+      body,
+      { halfClose: true },
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(bodyOf(answer)).toBe(body);
+  });
+
+  it('refuses a request carrying its key header twice, whichever key comes first', async () => {
+    const before = upstream.seen.length;
+    const other = issueApiKey();
+    for (const [first, second] of [
+      [issued.key, other.key],
+      [other.key, issued.key],
+    ]) {
+      const answer = await rawExchange(
+        base,
+        [
+          'GET /v1/provider-keys HTTP/1.1',
+          'Host: gateway',
+          `Authorization: Bearer ${first}`,
+          `Authorization: Bearer ${second}`,
+          'Connection: close',
+        ],
+        '',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+      const envelope = JSON.parse(bodyOf(answer)) as {
+        error: { code: string; message: string };
+      };
+      expect(envelope.error.code).toBe('unauthorized');
+      expect(envelope.error.message).toMatch(/authorization.*more than once/i);
+    }
+    expect(upstream.seen.length).toBe(before);
   });
 
   it('keeps an open WebSocket working when the org runs out of credit, and refuses new handshakes with 402', async () => {

@@ -38,6 +38,8 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
   'host',
+  // The gateway has answered `100-continue` itself (Node does before the request is seen) and holds the body.
+  'expect',
 ]);
 /** Request bodies up to this declared length are read whole before forwarding; longer ones stream. */
 const SMALL_BODY_BYTES = 64 * 1024;
@@ -58,6 +60,10 @@ export class GatewayServer {
 
   constructor(private readonly options: GatewayOptions) {
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
+    // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
+    // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
+    // (Node's own switch for it: undocumented, absent from its types, there since Node 0.x.)
+    (this.server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.onUpgrade(req, socket as Socket, head);
     });
@@ -120,6 +126,14 @@ export class GatewayServer {
   ): Promise<{ orgId: string } | Refusal> {
     const method = req.method ?? 'GET';
     if (route.isOpen(method, url.pathname)) return { orgId: ANONYMOUS_ORG };
+    // Node keeps the first of two Authorization headers; which key is meant is ambiguous, so neither is used.
+    const repeated = route.keyHeaders.find((name) => headerCount(req.rawHeaders, name) > 1);
+    if (repeated !== undefined) {
+      this.count(route.name, 'unauthorized');
+      return route.refuse(
+        RouterError.unauthorized(`The ${repeated} header came more than once: send the key once.`),
+      );
+    }
     let verdict;
     try {
       verdict = await this.options.directory.authenticate(route.readKey(req.headers, url.searchParams));
@@ -355,6 +369,14 @@ class ForwardedResponse implements Dispatcher.DispatchHandler {
 function readRequestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function headerCount(rawHeaders: string[], lowerCaseName: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === lowerCaseName) count += 1;
+  }
+  return count;
 }
 
 function isClientGone(res: ServerResponse): boolean {
