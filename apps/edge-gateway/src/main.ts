@@ -14,6 +14,8 @@ const schema = {
   HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+  // Every body is read whole to sign its digest; at least the apps' own JSON body limit (1 MiB).
+  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
 };
 
 runService(SERVICE, async () => {
@@ -28,6 +30,7 @@ runService(SERVICE, async () => {
       nativeApiUrl: config.NATIVE_API_URL,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+      maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
     },
     { prisma: infra.db.prisma, bus: infra.bus, logger, health },
   );

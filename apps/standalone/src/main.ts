@@ -6,6 +6,7 @@ import { serveCache } from '@router/cache';
 import {
   commonEnv,
   env,
+  identityEnv,
   loadConfig,
   pipelineEnv,
   pipelineSettings,
@@ -39,8 +40,10 @@ const schema = {
   DATA_DIR: env.string({ default: '.router' }),
   DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
   INTERNAL_SIGNING_SECRET: env.optionalString(),
+  ...identityEnv,
   PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
   ...vendorUpstreamEnv,
   ...vendorReadEnv,
   ...pipelineEnv,
@@ -101,7 +104,11 @@ runService(SERVICE, async () => {
     {
       port: 0,
       host: '127.0.0.1',
-      signingSecret: secrets.signingSecret,
+      identity: {
+        secret: secrets.signingSecret,
+        maxAgeMs: config.IDENTITY_MAX_AGE_MS,
+        maxFutureSkewMs: config.IDENTITY_MAX_FUTURE_SKEW_MS,
+      },
       cacheKeySecret: secrets.cacheKeySecret,
       pipeline: pipelineSettings(config),
       lookAhead: config.LOOK_AHEAD,
@@ -123,6 +130,7 @@ runService(SERVICE, async () => {
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+      maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
     },
     { prisma: db.prisma, bus, logger, health },
   );

@@ -13,6 +13,8 @@ export interface EdgeGatewayConfig {
   signingSecret: string;
   /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
   authCacheTtlMs: number;
+  /** The largest request body forwarded (each is read whole to sign its digest); larger ones get 413. */
+  maxRequestBodyBytes: number;
 }
 
 export interface EdgeGatewayDeps {
@@ -73,6 +75,7 @@ export async function startEdgeGateway(
     health: deps.health,
     now,
     upstreamHeadersTimeoutMs: 30_000,
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
   });
   const port = await server.listen(config.port, config.host);
   deps.logger.info({ port }, 'edge gateway listening');

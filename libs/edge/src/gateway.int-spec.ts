@@ -2,13 +2,14 @@ import { createServer, type IncomingMessage, request, type Server } from 'node:h
 import { type AddressInfo, connect } from 'node:net';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
-import { IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
+import { digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
 import { Health } from '@router/observability';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
 import { nativeRoute, RouteTable } from './surface-routes';
 
 const secret = 'gateway-test-secret-0123456789abcdef';
+const MAX_BODY = 256 * 1024;
 
 /** An app behind the gateway that records what reached it: HTTP echoes, WebSocket echoes. */
 async function startUpstream() {
@@ -108,6 +109,7 @@ describe('GatewayServer over real sockets', () => {
       health: new Health('edge-test'),
       now: Date.now,
       upstreamHeadersTimeoutMs: 5000,
+      maxRequestBodyBytes: MAX_BODY,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
   });
@@ -117,7 +119,7 @@ describe('GatewayServer over real sockets', () => {
     await upstream.close();
   });
 
-  it('forwards a body with a valid identity and without the router key', async () => {
+  it('forwards a body with an identity signed for it and without the router key', async () => {
     const res = await fetch(`${base}/v1/provider-keys/vendor_a?x=1`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
@@ -133,16 +135,13 @@ describe('GatewayServer over real sockets', () => {
         req.headers[IDENTITY_HEADER],
         { method: 'PUT', path: '/v1/provider-keys/vendor_a?x=1' },
         secret,
-        {
-          nowMs: Date.now(),
-          maxAgeMs: 5000,
-        },
+        { nowMs: Date.now(), maxAgeMs: 2000, maxFutureSkewMs: 0 },
       ),
-    ).toEqual({ ok: true, orgId: 'org-1' });
+    ).toEqual({ ok: true, orgId: 'org-1', bodyDigest: digestBody(Buffer.from('{"api_key":"abc"}')) });
     expect(req.headers['x-request-id']).toEqual(res.headers.get('x-request-id'));
   });
 
-  it('forwards bodies above the small-body size and bodies of no declared length intact', async () => {
+  it('forwards large bodies and bodies of no declared length intact, signed for what it forwarded', async () => {
     const big = Buffer.alloc(200 * 1024, 'a');
     big.write('start');
     big.write('end', big.length - 3);
@@ -168,6 +167,57 @@ describe('GatewayServer over real sockets', () => {
       req.end();
     });
     expect(chunked.body).toBe(parts.join(''));
+    const forwarded = upstream.seen.at(-1)!;
+    expect(forwarded.headers['content-length']).toBe(String(parts.join('').length));
+    const check = verifyIdentity(
+      forwarded.headers[IDENTITY_HEADER],
+      { method: 'PUT', path: '/v1/provider-keys/vendor_a' },
+      secret,
+      { nowMs: Date.now(), maxAgeMs: 2000, maxFutureSkewMs: 0 },
+    );
+    expect(check.ok && check.bodyDigest).toBe(digestBody(Buffer.from(parts.join(''))));
+  });
+
+  it('refuses a body over its limit with 413, declared or chunked, and asks for none it would refuse', async () => {
+    const before = upstream.seen.length;
+    const declared = await fetch(`${base}/v1/provider-keys/vendor_a`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
+      body: Buffer.alloc(MAX_BODY + 1, 'a'),
+    });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({
+      error: {
+        code: 'bad_request',
+        message: `The request body is too large: at most ${MAX_BODY} bytes.`,
+        retryable: false,
+      },
+    });
+    const chunked = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.1',
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        'Transfer-Encoding: chunked',
+      ],
+      `${(MAX_BODY + 10).toString(16)}\r\n${'a'.repeat(MAX_BODY + 10)}\r\n0\r\n\r\n`,
+    );
+    expect(chunked).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    const unasked = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.1',
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        `Content-Length: ${MAX_BODY + 1}`,
+        'Expect: 100-continue',
+      ],
+      '',
+      { waitForContinue: true },
+    );
+    expect(unasked).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(upstream.seen.length).toBe(before);
   });
 
   it('answers a client that asks for 100 Continue before sending its body (curl does above 1 MB)', async () => {
@@ -249,9 +299,10 @@ describe('GatewayServer over real sockets', () => {
     expect(
       verifyIdentity(handshake.headers[IDENTITY_HEADER], { method: 'GET', path: '/v1/stream' }, secret, {
         nowMs: Date.now(),
-        maxAgeMs: 5000,
-      }).ok,
-    ).toBe(true);
+        maxAgeMs: 2000,
+        maxFutureSkewMs: 0,
+      }),
+    ).toEqual({ ok: true, orgId: 'org-1', bodyDigest: EMPTY_BODY_DIGEST });
 
     orgs.set('org-1', { disabled: false, outOfCredit: true });
     directory.forgetOrg('org-1');
@@ -284,6 +335,7 @@ describe('GatewayServer over real sockets', () => {
       health: new Health('edge-test-down'),
       now: Date.now,
       upstreamHeadersTimeoutMs: 1000,
+      maxRequestBodyBytes: MAX_BODY,
     });
     const port = await down.listen(0, '127.0.0.1');
     try {

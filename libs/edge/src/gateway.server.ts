@@ -10,10 +10,9 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Dispatcher, Pool } from 'undici';
 import { Counter } from 'prom-client';
-import { ANONYMOUS_ORG, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
-import { readWhole } from '@router/service-kit';
 import type { KeyDirectory } from './key-directory';
 import { jsonRefusal, type Refusal, type RouteTable, type SurfaceRoute } from './surface-routes';
 
@@ -26,6 +25,8 @@ export interface GatewayOptions {
   now: () => number;
   /** How long to wait for an app's response head; audio bodies themselves may stream for long. */
   upstreamHeadersTimeoutMs: number;
+  /** The largest request body forwarded; each is read whole, since the identity signs its digest. */
+  maxRequestBodyBytes: number;
 }
 
 const HOP_BY_HOP = new Set([
@@ -41,17 +42,16 @@ const HOP_BY_HOP = new Set([
   // The gateway has answered `100-continue` itself (Node does before the request is seen) and holds the body.
   'expect',
 ]);
-/** Request bodies up to this declared length are read whole before forwarding; longer ones stream. */
-const SMALL_BODY_BYTES = 64 * 1024;
 const REQUEST_ID = 'x-request-id';
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /**
  * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
- * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools: a
- * small request body (a declared length up to SMALL_BODY_BYTES, such as a speech request) is read first and
- * sent with the head in one write, so the app reads the whole request at once; other bodies and every
- * response are piped, never buffered; WebSocket upgrades are spliced as raw sockets after the handshake check.
+ * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools. A request
+ * body is read whole first (up to maxRequestBodyBytes: request bodies are JSON documents, never audio), since
+ * the identity signs its digest, and sent with the head in one write, so the app reads the whole request at
+ * once; every response is piped, never buffered; WebSocket upgrades are spliced as raw sockets after the
+ * handshake check.
  */
 export class GatewayServer {
   private readonly server: Server;
@@ -64,6 +64,11 @@ export class GatewayServer {
     // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
     // (Node's own switch for it: undocumented, absent from its types, there since Node 0.x.)
     (this.server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+    // Node would answer `Expect: 100-continue` itself; a body declared too large is refused without it instead.
+    this.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (!(Number(req.headers['content-length']) > options.maxRequestBodyBytes)) res.writeContinue();
+      void this.onRequest(req, res);
+    });
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.onUpgrade(req, socket as Socket, head);
     });
@@ -108,7 +113,17 @@ export class GatewayServer {
       return;
     }
     try {
-      await this.forward(route, req, res, admitted.orgId, requestId);
+      const body = hasBody(req) ? await readBody(req, this.options.maxRequestBodyBytes) : null;
+      if (body === undefined) {
+        this.count(route.name, 'too_large');
+        // What is left of the body stays unread: the connection cannot carry another request.
+        res.setHeader('connection', 'close');
+        const limit = this.options.maxRequestBodyBytes;
+        const error = RouterError.badRequest(`The request body is too large: at most ${limit} bytes.`, 413);
+        writeRefusal(res, route.refuse(error));
+        return;
+      }
+      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body });
       this.count(route.name, 'forwarded');
     } catch (error) {
       this.count(route.name, 'upstream_error');
@@ -162,8 +177,7 @@ export class GatewayServer {
     route: SurfaceRoute,
     req: IncomingMessage,
     res: ServerResponse,
-    orgId: string,
-    requestId: string,
+    { orgId, requestId, body }: { orgId: string; requestId: string; body: Buffer | null },
   ): Promise<void> {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
@@ -172,21 +186,15 @@ export class GatewayServer {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
       headers[name] = value;
     }
+    if (body) headers['content-length'] = String(body.length);
     headers[IDENTITY_HEADER] = signIdentity(
-      { method, path, orgId },
+      { method, path, orgId, bodyDigest: body ? digestBody(body) : EMPTY_BODY_DIGEST },
       this.options.signingSecret,
       this.options.now(),
     );
     headers[REQUEST_ID] = requestId;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
 
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    const length = Number(req.headers['content-length']);
-    const body = !hasBody
-      ? null
-      : Number.isInteger(length) && length <= SMALL_BODY_BYTES
-        ? await readWhole(req)
-        : req;
     await new Promise<void>((resolve, reject) => {
       this.pool(route.upstream).dispatch(
         {
@@ -228,7 +236,7 @@ export class GatewayServer {
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
     lines.push(
-      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId }, this.options.signingSecret, this.options.now())}`,
+      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId, bodyDigest: EMPTY_BODY_DIGEST }, this.options.signingSecret, this.options.now())}`,
     );
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     const target = new URL(route.upstream);
@@ -364,6 +372,35 @@ class ForwardedResponse implements Dispatcher.DispatchHandler {
     this.settled = true;
     this.resolve();
   }
+}
+
+/**
+ * A request body whole, or undefined once it is longer than maxBytes (declared so, or sent so in chunks: the
+ * HTTP parser bounds neither), without holding more than that; rejects if the client goes away first.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer): void => {
+      length += chunk.length;
+      if (length <= maxBytes) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client went away while sending its request'));
+    });
+  });
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.method !== 'GET' && req.method !== 'HEAD';
 }
 
 function readRequestId(req: IncomingMessage): string {
