@@ -12,6 +12,9 @@ const schema = {
   ...signingEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
+  // Readiness and metrics: not to be published beside PORT.
+  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
   // Every body is read whole to sign its digest; at least the apps' own JSON body limit (1 MiB).
@@ -27,6 +30,8 @@ runService(SERVICE, async () => {
     {
       port: config.PORT,
       host: config.HOST,
+      internalPort: config.INTERNAL_PORT,
+      internalHost: config.INTERNAL_HOST,
       nativeApiUrl: config.NATIVE_API_URL,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,

@@ -61,12 +61,15 @@ describe('native-api behind the gateway (e2e)', () => {
 
   it('answers health, readiness and metrics on every app without the gateway', async () => {
     for (const [app, port] of Object.entries(stack.ports)) {
-      const base = `http://127.0.0.1:${port}`;
+      // The gateway keeps them off its public port, on an internal one.
+      const base = app === 'edge-gateway' ? stack.gatewayInternalUrl : `http://127.0.0.1:${port}`;
       expect([app, (await call(base, 'GET', '/healthz')).status]).toEqual([app, 200]);
       expect([app, (await call(base, 'GET', '/readyz')).status]).toEqual([app, 200]);
       const metrics = await call(base, 'GET', '/metrics');
       expect(metrics.text).toContain('process_cpu_user_seconds_total');
     }
+    expect((await call(stack.gatewayUrl, 'GET', '/readyz')).status).toBe(404);
+    expect((await call(stack.gatewayUrl, 'GET', '/metrics')).status).toBe(404);
   });
 
   it('has cache-service and the synthesis workers answering on the bus', async () => {

@@ -36,6 +36,9 @@ const schema = {
   ...commonEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
+  // Readiness and metrics: not to be published beside PORT.
+  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  INTERNAL_HOST: env.string({ default: '127.0.0.1' }),
   ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
   DATA_DIR: env.string({ default: '.router' }),
   DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
@@ -127,6 +130,8 @@ runService(SERVICE, async () => {
     {
       port: config.PORT,
       host: config.HOST,
+      internalPort: config.INTERNAL_PORT,
+      internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,

@@ -9,6 +9,9 @@ import { nativeRoute, RouteTable } from './surface-routes';
 export interface EdgeGatewayConfig {
   port: number;
   host?: string;
+  /** Readiness and metrics (and liveness), kept off the public port. */
+  internalPort: number;
+  internalHost?: string;
   nativeApiUrl: string;
   signingSecret: string;
   /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
@@ -27,6 +30,7 @@ export interface EdgeGatewayDeps {
 
 export interface RunningGateway {
   port: number;
+  internalPort: number;
   directory: KeyDirectory;
   close(): Promise<void>;
 }
@@ -78,9 +82,11 @@ export async function startEdgeGateway(
     maxRequestBodyBytes: config.maxRequestBodyBytes,
   });
   const port = await server.listen(config.port, config.host);
-  deps.logger.info({ port }, 'edge gateway listening');
+  const internalPort = await server.listenInternal(config.internalPort, config.internalHost);
+  deps.logger.info({ port, internalPort }, 'edge gateway listening');
   return {
     port,
+    internalPort,
     directory,
     async close() {
       subscription.unsubscribe();

@@ -94,6 +94,7 @@ describe('GatewayServer over real sockets', () => {
   let gateway: GatewayServer;
   let directory: KeyDirectory;
   let base: string;
+  let internalBase: string;
 
   beforeAll(async () => {
     upstream = await startUpstream();
@@ -112,6 +113,7 @@ describe('GatewayServer over real sockets', () => {
       maxRequestBodyBytes: MAX_BODY,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
+    internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
   });
 
   afterAll(async () => {
@@ -324,6 +326,17 @@ describe('GatewayServer over real sockets', () => {
     open.close();
     orgs.set('org-1', { disabled: false, outOfCredit: false });
     directory.forgetOrg('org-1');
+  });
+
+  it('answers readiness and metrics on its internal port only, liveness on both', async () => {
+    for (const path of ['/readyz', '/metrics']) {
+      expect([path, (await fetch(`${base}${path}`)).status]).toEqual([path, 404]);
+      expect([path, (await fetch(`${internalBase}${path}`)).status]).toEqual([path, 200]);
+    }
+    expect(await (await fetch(`${internalBase}/metrics`)).text()).toContain('gateway_requests_total');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${internalBase}/healthz`)).status).toBe(200);
+    expect((await fetch(`${internalBase}/v1/models`)).status).toBe(404);
   });
 
   it('answers 500 in the envelope when the app behind is down', async () => {

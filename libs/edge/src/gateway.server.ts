@@ -55,6 +55,8 @@ const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
  */
 export class GatewayServer {
   private readonly server: Server;
+  /** Readiness and metrics, on a port of their own that is not published (as every app behind serves them). */
+  private readonly internal: Server;
   private readonly pools = new Map<string, Pool>();
   private readonly requests: Counter<'surface' | 'outcome'>;
 
@@ -72,6 +74,7 @@ export class GatewayServer {
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.onUpgrade(req, socket as Socket, head);
     });
+    this.internal = createServer((req, res) => void this.onInternalRequest(req, res));
     this.requests = new Counter({
       name: 'gateway_requests_total',
       help: 'Requests and WebSocket handshakes seen by the gateway, by surface and outcome',
@@ -80,17 +83,18 @@ export class GatewayServer {
     });
   }
 
+  /** The public port: the surfaces, and `/healthz` for a load balancer in front. */
   listen(port: number, host = '0.0.0.0'): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
+    return listenOn(this.server, port, host);
+  }
+
+  /** The internal port: `/healthz`, `/readyz` and `/metrics`, for probes and scrapers inside the cluster. */
+  listenInternal(port: number, host = '0.0.0.0'): Promise<number> {
+    return listenOn(this.internal, port, host);
   }
 
   async close(): Promise<void> {
+    if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
@@ -100,7 +104,7 @@ export class GatewayServer {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const requestId = readRequestId(req);
     res.setHeader(REQUEST_ID, requestId);
-    if (await this.answerProbe(url.pathname, req, res)) return;
+    if (req.method === 'GET' && url.pathname === '/healthz') return void this.answerLiveness(res);
     const route = this.options.routes.find(url.pathname);
     if (!route) {
       this.count('none', 'not_found');
@@ -266,29 +270,31 @@ export class GatewayServer {
     });
   }
 
-  /** The gateway's own health, readiness and metrics; they need no key. */
-  private async answerProbe(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    if (req.method !== 'GET') return false;
-    if (path === '/healthz') {
-      writeRefusal(res, jsonRefusal(200, { status: 'ok', service: this.options.health.service }));
-      return true;
-    }
-    if (path === '/readyz') {
+  /** The gateway's own health, readiness and metrics; they need no key. Nothing else is served here. */
+  private async onInternalRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    if (req.method !== 'GET') {
+      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+    } else if (path === '/healthz') {
+      this.answerLiveness(res);
+    } else if (path === '/readyz') {
       const report = await this.options.health.readiness();
       const failing = Object.keys(report.checks).filter((name) => report.checks[name] === 'failing');
       const body = report.ready
         ? { status: 'ready', checks: report.checks }
         : { status: 'unavailable', failing, checks: report.checks };
       writeRefusal(res, jsonRefusal(report.ready ? 200 : 503, body));
-      return true;
-    }
-    if (path === '/metrics') {
+    } else if (path === '/metrics') {
       const text = await this.options.health.metrics.metrics();
       res.writeHead(200, { 'content-type': this.options.health.metrics.contentType });
       res.end(text);
-      return true;
+    } else {
+      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
     }
-    return false;
+  }
+
+  private answerLiveness(res: ServerResponse): void {
+    writeRefusal(res, jsonRefusal(200, { status: 'ok', service: this.options.health.service }));
   }
 
   private pool(origin: string): Pool {
@@ -401,6 +407,16 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
 
 function hasBody(req: IncomingMessage): boolean {
   return req.method !== 'GET' && req.method !== 'HEAD';
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
 }
 
 function readRequestId(req: IncomingMessage): string {
