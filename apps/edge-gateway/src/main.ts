@@ -12,8 +12,13 @@ const schema = {
   ...signingEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
+  // Readiness and metrics: not to be published beside PORT.
+  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+  // Every body is read whole to sign its digest; at least the apps' own JSON body limit (1 MiB).
+  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
 };
 
 runService(SERVICE, async () => {
@@ -25,9 +30,12 @@ runService(SERVICE, async () => {
     {
       port: config.PORT,
       host: config.HOST,
+      internalPort: config.INTERNAL_PORT,
+      internalHost: config.INTERNAL_HOST,
       nativeApiUrl: config.NATIVE_API_URL,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+      maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
     },
     { prisma: infra.db.prisma, bus: infra.bus, logger, health },
   );

@@ -1,4 +1,4 @@
-import { IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { createBus } from '@router/bus';
 import { healthCacheV1, healthSynthesisV1 } from '@router/contracts';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
@@ -9,6 +9,7 @@ const secret = stack.env.INTERNAL_SIGNING_SECRET ?? '';
 describe('native-api behind the gateway (e2e)', () => {
   const { orgId } = createOrgWithKey(stack.adminUrl, 'identity');
   const path = '/v1/provider-keys';
+  const get = { method: 'GET', path, orgId, bodyDigest: EMPTY_BODY_DIGEST };
 
   it('refuses a request sent straight to it without the gateway signature', async () => {
     const res = await call(stack.nativeApiUrl, 'GET', path);
@@ -17,24 +18,42 @@ describe('native-api behind the gateway (e2e)', () => {
   });
 
   it('refuses a forged signature and a replayed stale one, and accepts a fresh one', async () => {
-    const forged = signIdentity({ method: 'GET', path, orgId }, 'f'.repeat(43), Date.now());
+    const forged = signIdentity(get, 'f'.repeat(43), Date.now());
     expect(
       (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: forged } })).status,
     ).toBe(401);
 
-    const stale = signIdentity({ method: 'GET', path, orgId }, secret, Date.now() - 30_000);
+    const stale = signIdentity(get, secret, Date.now() - 30_000);
     expect(
       (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: stale } })).status,
     ).toBe(401);
 
-    const fresh = signIdentity({ method: 'GET', path, orgId }, secret, Date.now());
+    const fresh = signIdentity(get, secret, Date.now());
     const ok = await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: fresh } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual([]);
   });
 
+  it('refuses a captured header replayed with another body, and one dated 3 s ahead', async () => {
+    const put = { method: 'PUT', path: '/v1/provider-keys/vendor_e', orgId };
+    const first = JSON.stringify({ api_key: 'first-key-12345678' });
+    const captured = signIdentity({ ...put, bodyDigest: digestBody(Buffer.from(first)) }, secret, Date.now());
+    const send = (header: string, rawBody: string) =>
+      call(stack.nativeApiUrl, 'PUT', put.path, { headers: { [IDENTITY_HEADER]: header }, rawBody });
+    expect((await send(captured, first)).status).toBe(200);
+    const replayed = await send(captured, JSON.stringify({ api_key: 'other-key-12345678' }));
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.error.code).toBe('unauthorized');
+    const ahead = signIdentity(
+      { ...put, bodyDigest: digestBody(Buffer.from(first)) },
+      secret,
+      Date.now() + 3000,
+    );
+    expect((await send(ahead, first)).status).toBe(401);
+  });
+
   it('refuses a signature made for another path', async () => {
-    const other = signIdentity({ method: 'GET', path: '/v1/models', orgId }, secret, Date.now());
+    const other = signIdentity({ ...get, path: '/v1/models' }, secret, Date.now());
     expect(
       (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: other } })).status,
     ).toBe(401);
@@ -42,12 +61,15 @@ describe('native-api behind the gateway (e2e)', () => {
 
   it('answers health, readiness and metrics on every app without the gateway', async () => {
     for (const [app, port] of Object.entries(stack.ports)) {
-      const base = `http://127.0.0.1:${port}`;
+      // The gateway keeps them off its public port, on an internal one.
+      const base = app === 'edge-gateway' ? stack.gatewayInternalUrl : `http://127.0.0.1:${port}`;
       expect([app, (await call(base, 'GET', '/healthz')).status]).toEqual([app, 200]);
       expect([app, (await call(base, 'GET', '/readyz')).status]).toEqual([app, 200]);
       const metrics = await call(base, 'GET', '/metrics');
       expect(metrics.text).toContain('process_cpu_user_seconds_total');
     }
+    expect((await call(stack.gatewayUrl, 'GET', '/readyz')).status).toBe(404);
+    expect((await call(stack.gatewayUrl, 'GET', '/metrics')).status).toBe(404);
   });
 
   it('has cache-service and the synthesis workers answering on the bus', async () => {

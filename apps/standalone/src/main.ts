@@ -6,6 +6,7 @@ import { serveCache } from '@router/cache';
 import {
   commonEnv,
   env,
+  identityEnv,
   loadConfig,
   pipelineEnv,
   pipelineSettings,
@@ -35,12 +36,17 @@ const schema = {
   ...commonEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
+  // Readiness and metrics: not to be published beside PORT.
+  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  INTERNAL_HOST: env.string({ default: '127.0.0.1' }),
   ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
   DATA_DIR: env.string({ default: '.router' }),
   DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
   INTERNAL_SIGNING_SECRET: env.optionalString(),
+  ...identityEnv,
   PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
+  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
   ...vendorUpstreamEnv,
   ...vendorReadEnv,
   ...pipelineEnv,
@@ -101,7 +107,11 @@ runService(SERVICE, async () => {
     {
       port: 0,
       host: '127.0.0.1',
-      signingSecret: secrets.signingSecret,
+      identity: {
+        secret: secrets.signingSecret,
+        maxAgeMs: config.IDENTITY_MAX_AGE_MS,
+        maxFutureSkewMs: config.IDENTITY_MAX_FUTURE_SKEW_MS,
+      },
       cacheKeySecret: secrets.cacheKeySecret,
       pipeline: pipelineSettings(config),
       lookAhead: config.LOOK_AHEAD,
@@ -120,9 +130,12 @@ runService(SERVICE, async () => {
     {
       port: config.PORT,
       host: config.HOST,
+      internalPort: config.INTERNAL_PORT,
+      internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+      maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
     },
     { prisma: db.prisma, bus, logger, health },
   );

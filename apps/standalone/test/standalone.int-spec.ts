@@ -16,12 +16,19 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
   beforeAll(async () => {
     const port = await freePort();
     const adminPort = await freePort();
+    const internalPort = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'router-standalone-'));
     base = `http://127.0.0.1:${port}`;
     app = spawnApp(
       'standalone',
       'dist/apps/standalone/main.js',
-      { PORT: String(port), ADMIN_PORT: String(adminPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      {
+        PORT: String(port),
+        ADMIN_PORT: String(adminPort),
+        INTERNAL_PORT: String(internalPort),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+      },
       dataDir,
     );
     await waitFor(

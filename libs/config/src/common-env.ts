@@ -45,6 +45,28 @@ export const signingEnv = {
   INTERNAL_SIGNING_SECRET: env.string({ minLength: 32 }),
 };
 
+/**
+ * How an app behind the gateway judges the age of the gateway's identity header: the same request (its body
+ * included) can be replayed within the age, so it is short; a clock ahead of this host's by more than the skew
+ * (at most a second: NTP keeps hosts far closer) is refused as well.
+ */
+export const identityEnv = {
+  IDENTITY_MAX_AGE_MS: env.int({ default: 2000, min: 100, max: 60_000 }),
+  IDENTITY_MAX_FUTURE_SKEW_MS: env.int({ default: 1000, min: 0, max: 1000 }),
+};
+
+export function identityPolicy(config: {
+  INTERNAL_SIGNING_SECRET: string;
+  IDENTITY_MAX_AGE_MS: number;
+  IDENTITY_MAX_FUTURE_SKEW_MS: number;
+}): { secret: string; maxAgeMs: number; maxFutureSkewMs: number } {
+  return {
+    secret: config.INTERNAL_SIGNING_SECRET,
+    maxAgeMs: config.IDENTITY_MAX_AGE_MS,
+    maxFutureSkewMs: config.IDENTITY_MAX_FUTURE_SKEW_MS,
+  };
+}
+
 export const providerKeyEnv = {
   /** `1:<base64 of 32 bytes>[,2:<...>]`; the highest version encrypts, every listed one decrypts. */
   PROVIDER_KEY_MASTER_KEYS: env.string(),

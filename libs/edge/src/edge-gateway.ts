@@ -9,10 +9,15 @@ import { nativeRoute, RouteTable } from './surface-routes';
 export interface EdgeGatewayConfig {
   port: number;
   host?: string;
+  /** Readiness and metrics (and liveness), kept off the public port. */
+  internalPort: number;
+  internalHost?: string;
   nativeApiUrl: string;
   signingSecret: string;
   /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
   authCacheTtlMs: number;
+  /** The largest request body forwarded (each is read whole to sign its digest); larger ones get 413. */
+  maxRequestBodyBytes: number;
 }
 
 export interface EdgeGatewayDeps {
@@ -25,6 +30,7 @@ export interface EdgeGatewayDeps {
 
 export interface RunningGateway {
   port: number;
+  internalPort: number;
   directory: KeyDirectory;
   close(): Promise<void>;
 }
@@ -73,11 +79,14 @@ export async function startEdgeGateway(
     health: deps.health,
     now,
     upstreamHeadersTimeoutMs: 30_000,
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
   });
   const port = await server.listen(config.port, config.host);
-  deps.logger.info({ port }, 'edge gateway listening');
+  const internalPort = await server.listenInternal(config.internalPort, config.internalHost);
+  deps.logger.info({ port, internalPort }, 'edge gateway listening');
   return {
     port,
+    internalPort,
     directory,
     async close() {
       subscription.unsubscribe();

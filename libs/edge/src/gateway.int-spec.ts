@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
-import { IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
+import { digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
 import { Health } from '@router/observability';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
 import { nativeRoute, RouteTable } from './surface-routes';
 
 const secret = 'gateway-test-secret-0123456789abcdef';
+const MAX_BODY = 256 * 1024;
 
 /** An app behind the gateway that records what reached it: HTTP echoes, WebSocket echoes. */
 async function startUpstream() {
@@ -39,6 +40,52 @@ async function startUpstream() {
   };
 }
 
+/**
+ * A client written byte by byte, as curl, HTTP/1.0 tools or nc send: the head, then (after the gateway's
+ * `100 Continue` when asked to wait for it) the body, optionally half-closing; resolves with everything the
+ * gateway answered once it closed the connection.
+ */
+function rawExchange(
+  base: string,
+  head: string[],
+  body: string,
+  options: { waitForContinue?: boolean; halfClose?: boolean } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    let received = '';
+    let bodySent = false;
+    const sendBody = (): void => {
+      bodySent = true;
+      socket.write(body);
+      if (options.halfClose) socket.end();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (!bodySent && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) sendBody();
+    });
+    socket.once('close', () => resolve(received));
+    socket.once('error', reject);
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    if (!options.waitForContinue) sendBody();
+  });
+}
+
+/** The body of the last response rawExchange received (after any `100 Continue`), its chunked framing undone. */
+function bodyOf(answer: string): string {
+  const headEnd = answer.indexOf('\r\n\r\n', answer.lastIndexOf('HTTP/1.1 '));
+  let rest = answer.slice(headEnd + 4);
+  if (!/\r\ntransfer-encoding: chunked\r\n/i.test(answer.slice(0, headEnd + 2))) return rest;
+  let body = '';
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, lineEnd), 16);
+    if (!size) return body;
+    body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 4 + size);
+  }
+}
+
 describe('GatewayServer over real sockets', () => {
   const issued = issueApiKey();
   const keys = new Map<string, KeyRecord>([[issued.keyHash, { orgId: 'org-1', revoked: false }]]);
@@ -47,6 +94,7 @@ describe('GatewayServer over real sockets', () => {
   let gateway: GatewayServer;
   let directory: KeyDirectory;
   let base: string;
+  let internalBase: string;
 
   beforeAll(async () => {
     upstream = await startUpstream();
@@ -62,8 +110,10 @@ describe('GatewayServer over real sockets', () => {
       health: new Health('edge-test'),
       now: Date.now,
       upstreamHeadersTimeoutMs: 5000,
+      maxRequestBodyBytes: MAX_BODY,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
+    internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
   });
 
   afterAll(async () => {
@@ -71,7 +121,7 @@ describe('GatewayServer over real sockets', () => {
     await upstream.close();
   });
 
-  it('forwards a body with a valid identity and without the router key', async () => {
+  it('forwards a body with an identity signed for it and without the router key', async () => {
     const res = await fetch(`${base}/v1/provider-keys/vendor_a?x=1`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
@@ -87,16 +137,13 @@ describe('GatewayServer over real sockets', () => {
         req.headers[IDENTITY_HEADER],
         { method: 'PUT', path: '/v1/provider-keys/vendor_a?x=1' },
         secret,
-        {
-          nowMs: Date.now(),
-          maxAgeMs: 5000,
-        },
+        { nowMs: Date.now(), maxAgeMs: 2000, maxFutureSkewMs: 0 },
       ),
-    ).toEqual({ ok: true, orgId: 'org-1' });
+    ).toEqual({ ok: true, orgId: 'org-1', bodyDigest: digestBody(Buffer.from('{"api_key":"abc"}')) });
     expect(req.headers['x-request-id']).toEqual(res.headers.get('x-request-id'));
   });
 
-  it('forwards bodies above the small-body size and bodies of no declared length intact', async () => {
+  it('forwards large bodies and bodies of no declared length intact, signed for what it forwarded', async () => {
     const big = Buffer.alloc(200 * 1024, 'a');
     big.write('start');
     big.write('end', big.length - 3);
@@ -122,6 +169,122 @@ describe('GatewayServer over real sockets', () => {
       req.end();
     });
     expect(chunked.body).toBe(parts.join(''));
+    const forwarded = upstream.seen.at(-1)!;
+    expect(forwarded.headers['content-length']).toBe(String(parts.join('').length));
+    const check = verifyIdentity(
+      forwarded.headers[IDENTITY_HEADER],
+      { method: 'PUT', path: '/v1/provider-keys/vendor_a' },
+      secret,
+      { nowMs: Date.now(), maxAgeMs: 2000, maxFutureSkewMs: 0 },
+    );
+    expect(check.ok && check.bodyDigest).toBe(digestBody(Buffer.from(parts.join(''))));
+  });
+
+  it('refuses a body over its limit with 413, declared or chunked, and asks for none it would refuse', async () => {
+    const before = upstream.seen.length;
+    const declared = await fetch(`${base}/v1/provider-keys/vendor_a`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${issued.key}`, 'content-type': 'application/json' },
+      body: Buffer.alloc(MAX_BODY + 1, 'a'),
+    });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({
+      error: {
+        code: 'bad_request',
+        message: `The request body is too large: at most ${MAX_BODY} bytes.`,
+        retryable: false,
+      },
+    });
+    const chunked = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.1',
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        'Transfer-Encoding: chunked',
+      ],
+      `${(MAX_BODY + 10).toString(16)}\r\n${'a'.repeat(MAX_BODY + 10)}\r\n0\r\n\r\n`,
+    );
+    expect(chunked).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    const unasked = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.1',
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        `Content-Length: ${MAX_BODY + 1}`,
+        'Expect: 100-continue',
+      ],
+      '',
+      { waitForContinue: true },
+    );
+    expect(unasked).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(upstream.seen.length).toBe(before);
+  });
+
+  it('answers a client that asks for 100 Continue before sending its body (curl does above 1 MB)', async () => {
+    const body = JSON.stringify({ api_key: 'k'.repeat(100_000) });
+    const answer = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.1',
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        'Expect: 100-continue',
+        'Connection: close',
+      ],
+      body,
+      { waitForContinue: true },
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    expect(bodyOf(answer)).toBe(body);
+  });
+
+  it('answers a client that half-closes its socket once its request is sent', async () => {
+    const body = '{"api_key":"half-closed"}';
+    const answer = await rawExchange(
+      base,
+      [
+        'PUT /v1/provider-keys/vendor_a HTTP/1.0',
+        `Authorization: Bearer ${issued.key}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+      ],
+      body,
+      { halfClose: true },
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(bodyOf(answer)).toBe(body);
+  });
+
+  it('refuses a request carrying its key header twice, whichever key comes first', async () => {
+    const before = upstream.seen.length;
+    const other = issueApiKey();
+    for (const [first, second] of [
+      [issued.key, other.key],
+      [other.key, issued.key],
+    ]) {
+      const answer = await rawExchange(
+        base,
+        [
+          'GET /v1/provider-keys HTTP/1.1',
+          'Host: gateway',
+          `Authorization: Bearer ${first}`,
+          `Authorization: Bearer ${second}`,
+          'Connection: close',
+        ],
+        '',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+      const envelope = JSON.parse(bodyOf(answer)) as {
+        error: { code: string; message: string };
+      };
+      expect(envelope.error.code).toBe('unauthorized');
+      expect(envelope.error.message).toMatch(/authorization.*more than once/i);
+    }
+    expect(upstream.seen.length).toBe(before);
   });
 
   it('keeps an open WebSocket working when the org runs out of credit, and refuses new handshakes with 402', async () => {
@@ -138,9 +301,10 @@ describe('GatewayServer over real sockets', () => {
     expect(
       verifyIdentity(handshake.headers[IDENTITY_HEADER], { method: 'GET', path: '/v1/stream' }, secret, {
         nowMs: Date.now(),
-        maxAgeMs: 5000,
-      }).ok,
-    ).toBe(true);
+        maxAgeMs: 2000,
+        maxFutureSkewMs: 0,
+      }),
+    ).toEqual({ ok: true, orgId: 'org-1', bodyDigest: EMPTY_BODY_DIGEST });
 
     orgs.set('org-1', { disabled: false, outOfCredit: true });
     directory.forgetOrg('org-1');
@@ -164,6 +328,17 @@ describe('GatewayServer over real sockets', () => {
     directory.forgetOrg('org-1');
   });
 
+  it('answers readiness and metrics on its internal port only, liveness on both', async () => {
+    for (const path of ['/readyz', '/metrics']) {
+      expect([path, (await fetch(`${base}${path}`)).status]).toEqual([path, 404]);
+      expect([path, (await fetch(`${internalBase}${path}`)).status]).toEqual([path, 200]);
+    }
+    expect(await (await fetch(`${internalBase}/metrics`)).text()).toContain('gateway_requests_total');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${internalBase}/healthz`)).status).toBe(200);
+    expect((await fetch(`${internalBase}/v1/models`)).status).toBe(404);
+  });
+
   it('answers 500 in the envelope when the app behind is down', async () => {
     const down = new GatewayServer({
       routes: new RouteTable([nativeRoute('http://127.0.0.1:1')]),
@@ -173,6 +348,7 @@ describe('GatewayServer over real sockets', () => {
       health: new Health('edge-test-down'),
       now: Date.now,
       upstreamHeadersTimeoutMs: 1000,
+      maxRequestBodyBytes: MAX_BODY,
     });
     const port = await down.listen(0, '127.0.0.1');
     try {

@@ -10,10 +10,9 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Dispatcher, Pool } from 'undici';
 import { Counter } from 'prom-client';
-import { ANONYMOUS_ORG, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
-import { readWhole } from '@router/service-kit';
 import type { KeyDirectory } from './key-directory';
 import { jsonRefusal, type Refusal, type RouteTable, type SurfaceRoute } from './surface-routes';
 
@@ -26,6 +25,8 @@ export interface GatewayOptions {
   now: () => number;
   /** How long to wait for an app's response head; audio bodies themselves may stream for long. */
   upstreamHeadersTimeoutMs: number;
+  /** The largest request body forwarded; each is read whole, since the identity signs its digest. */
+  maxRequestBodyBytes: number;
 }
 
 const HOP_BY_HOP = new Set([
@@ -38,29 +39,42 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
   'host',
+  // The gateway has answered `100-continue` itself (Node does before the request is seen) and holds the body.
+  'expect',
 ]);
-/** Request bodies up to this declared length are read whole before forwarding; longer ones stream. */
-const SMALL_BODY_BYTES = 64 * 1024;
 const REQUEST_ID = 'x-request-id';
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /**
  * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
- * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools: a
- * small request body (a declared length up to SMALL_BODY_BYTES, such as a speech request) is read first and
- * sent with the head in one write, so the app reads the whole request at once; other bodies and every
- * response are piped, never buffered; WebSocket upgrades are spliced as raw sockets after the handshake check.
+ * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools. A request
+ * body is read whole first (up to maxRequestBodyBytes: request bodies are JSON documents, never audio), since
+ * the identity signs its digest, and sent with the head in one write, so the app reads the whole request at
+ * once; every response is piped, never buffered; WebSocket upgrades are spliced as raw sockets after the
+ * handshake check.
  */
 export class GatewayServer {
   private readonly server: Server;
+  /** Readiness and metrics, on a port of their own that is not published (as every app behind serves them). */
+  private readonly internal: Server;
   private readonly pools = new Map<string, Pool>();
   private readonly requests: Counter<'surface' | 'outcome'>;
 
   constructor(private readonly options: GatewayOptions) {
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
+    // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
+    // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
+    // (Node's own switch for it: undocumented, absent from its types, there since Node 0.x.)
+    (this.server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+    // Node would answer `Expect: 100-continue` itself; a body declared too large is refused without it instead.
+    this.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (!(Number(req.headers['content-length']) > options.maxRequestBodyBytes)) res.writeContinue();
+      void this.onRequest(req, res);
+    });
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.onUpgrade(req, socket as Socket, head);
     });
+    this.internal = createServer((req, res) => void this.onInternalRequest(req, res));
     this.requests = new Counter({
       name: 'gateway_requests_total',
       help: 'Requests and WebSocket handshakes seen by the gateway, by surface and outcome',
@@ -69,17 +83,18 @@ export class GatewayServer {
     });
   }
 
+  /** The public port: the surfaces, and `/healthz` for a load balancer in front. */
   listen(port: number, host = '0.0.0.0'): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
+    return listenOn(this.server, port, host);
+  }
+
+  /** The internal port: `/healthz`, `/readyz` and `/metrics`, for probes and scrapers inside the cluster. */
+  listenInternal(port: number, host = '0.0.0.0'): Promise<number> {
+    return listenOn(this.internal, port, host);
   }
 
   async close(): Promise<void> {
+    if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
@@ -89,7 +104,7 @@ export class GatewayServer {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const requestId = readRequestId(req);
     res.setHeader(REQUEST_ID, requestId);
-    if (await this.answerProbe(url.pathname, req, res)) return;
+    if (req.method === 'GET' && url.pathname === '/healthz') return void this.answerLiveness(res);
     const route = this.options.routes.find(url.pathname);
     if (!route) {
       this.count('none', 'not_found');
@@ -102,7 +117,17 @@ export class GatewayServer {
       return;
     }
     try {
-      await this.forward(route, req, res, admitted.orgId, requestId);
+      const body = hasBody(req) ? await readBody(req, this.options.maxRequestBodyBytes) : null;
+      if (body === undefined) {
+        this.count(route.name, 'too_large');
+        // What is left of the body stays unread: the connection cannot carry another request.
+        res.setHeader('connection', 'close');
+        const limit = this.options.maxRequestBodyBytes;
+        const error = RouterError.badRequest(`The request body is too large: at most ${limit} bytes.`, 413);
+        writeRefusal(res, route.refuse(error));
+        return;
+      }
+      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body });
       this.count(route.name, 'forwarded');
     } catch (error) {
       this.count(route.name, 'upstream_error');
@@ -120,6 +145,14 @@ export class GatewayServer {
   ): Promise<{ orgId: string } | Refusal> {
     const method = req.method ?? 'GET';
     if (route.isOpen(method, url.pathname)) return { orgId: ANONYMOUS_ORG };
+    // Node keeps the first of two Authorization headers; which key is meant is ambiguous, so neither is used.
+    const repeated = route.keyHeaders.find((name) => headerCount(req.rawHeaders, name) > 1);
+    if (repeated !== undefined) {
+      this.count(route.name, 'unauthorized');
+      return route.refuse(
+        RouterError.unauthorized(`The ${repeated} header came more than once: send the key once.`),
+      );
+    }
     let verdict;
     try {
       verdict = await this.options.directory.authenticate(route.readKey(req.headers, url.searchParams));
@@ -148,8 +181,7 @@ export class GatewayServer {
     route: SurfaceRoute,
     req: IncomingMessage,
     res: ServerResponse,
-    orgId: string,
-    requestId: string,
+    { orgId, requestId, body }: { orgId: string; requestId: string; body: Buffer | null },
   ): Promise<void> {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
@@ -158,21 +190,15 @@ export class GatewayServer {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
       headers[name] = value;
     }
+    if (body) headers['content-length'] = String(body.length);
     headers[IDENTITY_HEADER] = signIdentity(
-      { method, path, orgId },
+      { method, path, orgId, bodyDigest: body ? digestBody(body) : EMPTY_BODY_DIGEST },
       this.options.signingSecret,
       this.options.now(),
     );
     headers[REQUEST_ID] = requestId;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
 
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    const length = Number(req.headers['content-length']);
-    const body = !hasBody
-      ? null
-      : Number.isInteger(length) && length <= SMALL_BODY_BYTES
-        ? await readWhole(req)
-        : req;
     await new Promise<void>((resolve, reject) => {
       this.pool(route.upstream).dispatch(
         {
@@ -214,7 +240,7 @@ export class GatewayServer {
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
     lines.push(
-      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId }, this.options.signingSecret, this.options.now())}`,
+      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId, bodyDigest: EMPTY_BODY_DIGEST }, this.options.signingSecret, this.options.now())}`,
     );
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     const target = new URL(route.upstream);
@@ -244,29 +270,31 @@ export class GatewayServer {
     });
   }
 
-  /** The gateway's own health, readiness and metrics; they need no key. */
-  private async answerProbe(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    if (req.method !== 'GET') return false;
-    if (path === '/healthz') {
-      writeRefusal(res, jsonRefusal(200, { status: 'ok', service: this.options.health.service }));
-      return true;
-    }
-    if (path === '/readyz') {
+  /** The gateway's own health, readiness and metrics; they need no key. Nothing else is served here. */
+  private async onInternalRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    if (req.method !== 'GET') {
+      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+    } else if (path === '/healthz') {
+      this.answerLiveness(res);
+    } else if (path === '/readyz') {
       const report = await this.options.health.readiness();
       const failing = Object.keys(report.checks).filter((name) => report.checks[name] === 'failing');
       const body = report.ready
         ? { status: 'ready', checks: report.checks }
         : { status: 'unavailable', failing, checks: report.checks };
       writeRefusal(res, jsonRefusal(report.ready ? 200 : 503, body));
-      return true;
-    }
-    if (path === '/metrics') {
+    } else if (path === '/metrics') {
       const text = await this.options.health.metrics.metrics();
       res.writeHead(200, { 'content-type': this.options.health.metrics.contentType });
       res.end(text);
-      return true;
+    } else {
+      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
     }
-    return false;
+  }
+
+  private answerLiveness(res: ServerResponse): void {
+    writeRefusal(res, jsonRefusal(200, { status: 'ok', service: this.options.health.service }));
   }
 
   private pool(origin: string): Pool {
@@ -352,9 +380,56 @@ class ForwardedResponse implements Dispatcher.DispatchHandler {
   }
 }
 
+/**
+ * A request body whole, or undefined once it is longer than maxBytes (declared so, or sent so in chunks: the
+ * HTTP parser bounds neither), without holding more than that; rejects if the client goes away first.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onData = (chunk: Buffer): void => {
+      length += chunk.length;
+      if (length <= maxBytes) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client went away while sending its request'));
+    });
+  });
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.method !== 'GET' && req.method !== 'HEAD';
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
 function readRequestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function headerCount(rawHeaders: string[], lowerCaseName: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === lowerCaseName) count += 1;
+  }
+  return count;
 }
 
 function isClientGone(res: ServerResponse): boolean {

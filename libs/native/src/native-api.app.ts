@@ -12,6 +12,7 @@ import {
   BusChangeNotifier,
   type Clock,
   composeModules,
+  type IdentityPolicy,
   listeningPort,
   ServiceKitModule,
   startHttpApp,
@@ -30,7 +31,8 @@ import { VoicesService } from './voices/voices.service';
 export interface NativeApiConfig {
   port: number;
   host?: string;
-  signingSecret: string;
+  /** How the gateway's identity header is checked. */
+  identity: IdentityPolicy;
   admin: { port: number; host: string; token?: string };
   cacheKeySecret: string;
   pipeline: PipelineSettings;
@@ -129,7 +131,7 @@ export async function startNativeApi(
     planner,
     lookAhead: config.lookAhead,
     logger: deps.logger,
-    signingSecret: config.signingSecret,
+    identity: config.identity,
     idleTimeoutMs: config.streamIdleTimeoutMs,
     replanAfterMs: STREAM_REPLAN_MS,
     now,
@@ -137,7 +139,7 @@ export async function startNativeApi(
   const kit = { logger: deps.logger, health: deps.health, ...(deps.clock ? { clock: deps.clock } : {}) };
   const api = await startHttpApp(
     composeModules('NativeApiRoot', [
-      ServiceKitModule.forRoot({ ...kit, signingSecret: config.signingSecret }),
+      ServiceKitModule.forRoot({ ...kit, identity: config.identity }),
       NativeApiModule.forRoot({
         providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing),
         changes,
@@ -153,7 +155,7 @@ export async function startNativeApi(
         routes: [
           { method: 'POST', path: SPEECH_PATH, serve: (org, body, res) => speech.serve(org, body, res) },
         ],
-        signingSecret: config.signingSecret,
+        identity: config.identity,
         now,
       },
       beforeListen: (app: INestApplication) => {

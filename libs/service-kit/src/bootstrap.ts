@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { type Logger, PinoNestLogger } from '@router/observability';
+import { digestWireBody } from './identity.guard';
 import { logWhenFinished, type PlainRoutesOptions, servePlainRoutes } from './plain-route';
 
 export interface HttpAppOptions {
@@ -36,6 +37,8 @@ export async function startHttpApp(
     abortOnError: false,
   });
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
+  // Ahead of the body parser, which would hand the guard the body decoded rather than as the gateway signed it.
+  app.use(digestWireBody);
   // Not strict: any JSON value is parsed, so that a body of `null` or `[]` is told it must be an object by
   // whatever reads it (jsonObjectOf), not that it is not JSON.
   app.useBodyParser('json', { limit: bodyLimitBytes, strict: false });

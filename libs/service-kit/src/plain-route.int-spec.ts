@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { Controller, Inject, Module, Post, Req, Res } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import type { Response } from 'express';
-import { ANONYMOUS_ORG, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { ANONYMOUS_ORG, digestBody, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import { createLogger, Health } from '@router/observability';
 import { composeModules, listeningPort, startHttpApp } from './bootstrap';
@@ -14,6 +14,7 @@ import { ServiceKitModule } from './service-kit.module';
 const SECRET = 's'.repeat(32);
 const PATH = '/v1/echo';
 const LIMIT = 200;
+const IDENTITY = { secret: SECRET, maxAgeMs: 2000, maxFutureSkewMs: 1000 };
 
 /** Which way in served each request, and the route's work, shared by both ways as SpeechService.serve is. */
 const served: Array<'plain' | 'nest'> = [];
@@ -60,7 +61,7 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
     });
     app = await startHttpApp(
       composeModules('PlainRouteTest', [
-        ServiceKitModule.forRoot({ logger, health: new Health('plain-route-test'), signingSecret: SECRET }),
+        ServiceKitModule.forRoot({ logger, health: new Health('plain-route-test'), identity: IDENTITY }),
         EchoModule,
       ]),
       {
@@ -70,7 +71,7 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
         bodyLimitBytes: LIMIT,
         plainRoutes: {
           routes: [{ method: 'POST', path: PATH, serve: (org, body, res) => serve('plain', org, body, res) }],
-          signingSecret: SECRET,
+          identity: IDENTITY,
           now: Date.now,
         },
       },
@@ -86,8 +87,9 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
   });
 
   /**
-   * POSTs `body` as the gateway forwards it (signed for the org, path and method), with a declared length
-   * unless `chunked` (Node then sends it chunked, which the plain route leaves to Nest).
+   * POSTs `body` as the gateway forwards it (signed for the org, path, method and body, or for `signedBody` as a
+   * replay would be), with a declared length unless `chunked` (Node then sends it chunked, which the plain route
+   * leaves to Nest).
    */
   function post(
     body: string | Buffer,
@@ -96,13 +98,19 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
       chunked?: boolean;
       headers?: Record<string, string>;
       orgId?: string | null;
+      signedBody?: string | Buffer;
     } = {},
   ): Promise<Answer> {
     const path = options.path ?? PATH;
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
     if (options.orgId !== null)
       headers[IDENTITY_HEADER] = signIdentity(
-        { method: 'POST', path, orgId: options.orgId ?? 'org-1' },
+        {
+          method: 'POST',
+          path,
+          orgId: options.orgId ?? 'org-1',
+          bodyDigest: digestBody(Buffer.from(options.signedBody ?? body)),
+        },
         SECRET,
         Date.now(),
       );
@@ -156,7 +164,11 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
 
   it('leaves an unsigned, forged or anonymous request to the guard, which refuses it', async () => {
     const body = JSON.stringify({ text: 'hello' });
-    const forged = signIdentity({ method: 'POST', path: PATH, orgId: 'org-1' }, 'f'.repeat(32), Date.now());
+    const forged = signIdentity(
+      { method: 'POST', path: PATH, orgId: 'org-1', bodyDigest: digestBody(Buffer.from(body)) },
+      'f'.repeat(32),
+      Date.now(),
+    );
     const answers = [
       await post(body, { orgId: null }),
       await post(body, { orgId: null, headers: { [IDENTITY_HEADER]: forged } }),
@@ -168,6 +180,30 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
       [401, 'unauthorized'],
     ]);
     expect(served).toEqual([]);
+  });
+
+  it('refuses a signature made for another body, both ways in, whatever the body type', async () => {
+    const signedBody = JSON.stringify({ text: 'the body the gateway signed' });
+    const body = JSON.stringify({ text: 'another body' });
+    const answers = [
+      await post(body, { signedBody }),
+      await post(body, { signedBody, chunked: true }),
+      await post(body, { signedBody, headers: { 'content-type': 'text/plain' } }),
+      await post(gzipSync(body), {
+        signedBody: gzipSync(signedBody),
+        headers: { 'content-encoding': 'gzip' },
+      }),
+    ];
+    expect(answers.map((a) => [a.status, a.body.error.code])).toEqual([
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+    ]);
+    expect(served).toEqual([]);
+    // A body no parser reads, signed for itself, passes: the guard digests what arrived, parsed or not.
+    await post(body, { headers: { 'content-type': 'text/plain' } });
+    expect(served).toEqual(['nest']);
   });
 
   it('leaves a body over the limit to the body parser, which refuses it with 413 naming the limit', async () => {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { ANONYMOUS_ORG } from '@router/auth';
+import { ANONYMOUS_ORG, bodyMatches } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import { sendError } from './envelope.filter';
-import { identifiedOrg } from './identity.guard';
+import { type IdentityPolicy, NOT_FROM_GATEWAY, vouchedFor } from './identity.guard';
 
 /**
  * A route served straight from the HTTP server, ahead of Express and Nest, for the one request on the audio's
@@ -23,7 +23,7 @@ export interface PlainRoute {
 
 export interface PlainRoutesOptions {
   routes: readonly PlainRoute[];
-  signingSecret: string;
+  identity: IdentityPolicy;
   now: () => number;
   logger: Logger;
   /** The same limit as the JSON body parser's: a longer declared body falls through to its refusal. */
@@ -47,11 +47,11 @@ export function servePlainRoutes(server: Server, options: PlainRoutesOptions): v
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const route = routes.get(`${req.method ?? ''} ${req.url ?? ''}`);
-    const orgId =
-      route && takes(req, options) ? identifiedOrg(req, options.signingSecret, options.now()) : undefined;
-    if (route && orgId !== undefined && orgId !== ANONYMOUS_ORG) {
-      logWhenFinished(options.logger, req, res, () => ({ orgId, path: route.path }));
-      void answer(route, orgId, req, res, options.logger);
+    const vouched =
+      route && takes(req, options) ? vouchedFor(req, options.identity, options.now()) : undefined;
+    if (route && vouched !== undefined && vouched.orgId !== ANONYMOUS_ORG) {
+      logWhenFinished(options.logger, req, res, () => ({ orgId: vouched.orgId, path: route.path }));
+      void answer(route, vouched, req, res, options.logger);
       return;
     }
     for (const listener of behind) listener.call(server, req, res);
@@ -73,13 +73,16 @@ function takes(req: IncomingMessage, options: PlainRoutesOptions): boolean {
 
 async function answer(
   route: PlainRoute,
-  orgId: string,
+  vouched: { orgId: string; bodyDigest: string },
   req: IncomingMessage,
   res: ServerResponse,
   logger: Logger,
 ): Promise<void> {
   try {
-    const text = (await readWhole(req)).toString('utf8').replace(/^\uFEFF/, '');
+    const bytes = await readWhole(req);
+    // The gateway's signature covers the body: a captured header replayed with another body is not its own.
+    if (!bodyMatches(vouched, bytes)) throw RouterError.unauthorized(NOT_FROM_GATEWAY);
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     let body: unknown;
     try {
       // Any JSON value, as the JSON body parser takes it: the route says what it must be (jsonObjectOf).
@@ -87,7 +90,7 @@ async function answer(
     } catch {
       throw RouterError.badRequest('The request body must be valid JSON.');
     }
-    await route.serve(orgId, body, res);
+    await route.serve(vouched.orgId, body, res);
   } catch (exception) {
     const error = exception instanceof RouterError ? exception : RouterError.internal(exception);
     sendError(res, error, { logger, method: req.method, path: route.path, exception });

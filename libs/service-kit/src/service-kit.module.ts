@@ -3,14 +3,14 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { Health, type Logger } from '@router/observability';
 import { EnvelopeExceptionFilter } from './envelope.filter';
 import { HealthController } from './health.controller';
-import { IdentityGuard } from './identity.guard';
-import { CLOCK, type Clock, HEALTH, LOGGER, SIGNING_SECRET, systemClock } from './tokens';
+import { IdentityGuard, type IdentityPolicy } from './identity.guard';
+import { CLOCK, type Clock, HEALTH, IDENTITY_POLICY, LOGGER, systemClock } from './tokens';
 
 export interface ServiceKitOptions {
   logger: Logger;
   health: Health;
   /** Set for apps behind the gateway: every non-public route then needs the gateway's signature. */
-  signingSecret?: string;
+  identity?: IdentityPolicy;
   clock?: Clock;
 }
 
@@ -23,7 +23,12 @@ export interface ServiceKitOptions {
 export class ServiceKitModule {
   static forRoot(options: ServiceKitOptions): DynamicModule {
     const guard =
-      options.signingSecret === undefined ? [] : [{ provide: APP_GUARD, useClass: IdentityGuard }];
+      options.identity === undefined
+        ? []
+        : [
+            { provide: IDENTITY_POLICY, useValue: options.identity },
+            { provide: APP_GUARD, useClass: IdentityGuard },
+          ];
     return {
       module: ServiceKitModule,
       controllers: [HealthController],
@@ -31,11 +36,10 @@ export class ServiceKitModule {
         { provide: LOGGER, useValue: options.logger },
         { provide: HEALTH, useValue: options.health },
         { provide: CLOCK, useValue: options.clock ?? systemClock },
-        { provide: SIGNING_SECRET, useValue: options.signingSecret ?? '' },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
         ...guard,
       ],
-      exports: [LOGGER, HEALTH, CLOCK, SIGNING_SECRET],
+      exports: [LOGGER, HEALTH, CLOCK],
     };
   }
 }

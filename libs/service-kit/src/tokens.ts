@@ -2,7 +2,7 @@
 export const LOGGER = Symbol('LOGGER');
 export const HEALTH = Symbol('HEALTH');
 export const CLOCK = Symbol('CLOCK');
-export const SIGNING_SECRET = Symbol('SIGNING_SECRET');
+export const IDENTITY_POLICY = Symbol('IDENTITY_POLICY');
 
 /** Time comes from here, so tests can move it instead of waiting. */
 export interface Clock {

@@ -25,6 +25,7 @@ export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
   });
   const info: StackInfo = {
     gatewayUrl: stack.gatewayUrl,
+    gatewayInternalUrl: stack.gatewayInternalUrl,
     adminUrl: stack.adminUrl,
     nativeApiUrl: stack.nativeApiUrl,
     simUrl: stack.simUrl,

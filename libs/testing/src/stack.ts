@@ -38,6 +38,8 @@ export interface StackOptions {
 
 export interface StackInfo {
   gatewayUrl: string;
+  /** The gateway's readiness and metrics port. */
+  gatewayInternalUrl: string;
   adminUrl: string;
   nativeApiUrl: string;
   simUrl: string;
@@ -65,6 +67,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await Promise.all(STACK_APPS.map(async (app) => [app, await freePort()] as const)),
   ) as Record<StackApp, number>;
   const adminPort = await freePort();
+  const gatewayInternalPort = await freePort();
   const env: Record<string, string> = {
     LOG_LEVEL: 'info',
     NATS_URL: options.natsUrl,
@@ -81,6 +84,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     NATIVE_API_URL: `http://127.0.0.1:${ports['native-api']}`,
     ADMIN_HOST: '127.0.0.1',
     ADMIN_PORT: String(adminPort),
+    INTERNAL_PORT: String(gatewayInternalPort),
     AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs ?? 1000),
     ORG_SETTINGS_TTL_MS: String(options.authCacheTtlMs ?? 1000),
     SIM_TTFA_MS: '5',
@@ -139,6 +143,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
   return {
     gatewayUrl: `http://127.0.0.1:${ports['edge-gateway']}`,
+    gatewayInternalUrl: `http://127.0.0.1:${gatewayInternalPort}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
     nativeApiUrl: `http://127.0.0.1:${ports['native-api']}`,
     simUrl: `http://127.0.0.1:${ports['vendor-sim']}`,

@@ -43,7 +43,7 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
   'edge-gateway': {
     port: 8080,
     required: ['NATS_URL', 'DATABASE_URL', 'INTERNAL_SIGNING_SECRET', 'NATIVE_API_URL', 'AUTH_CACHE_TTL_MS'],
-    optional: [],
+    optional: ['INTERNAL_PORT', 'INTERNAL_HOST', 'MAX_REQUEST_BODY_BYTES'],
     enabledInChart: true,
   },
   'native-api': {
@@ -60,6 +60,8 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       'ADMIN_HOST',
       'ADMIN_PORT',
       'ADMIN_TOKEN',
+      'IDENTITY_MAX_AGE_MS',
+      'IDENTITY_MAX_FUTURE_SKEW_MS',
       'HOT_TIER_BYTES',
       'HOT_TIER_TTL_MS',
       'CACHE_KEYS_RELOAD_MS',

@@ -15,6 +15,7 @@ interface ChartApp extends ChartAppEnv {
   enabled: boolean;
   replicas: number;
   port: number;
+  internalPort?: number;
   image: { repository?: string; tag?: string };
   service?: { type?: string; nodePort?: number };
   resources: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
@@ -367,9 +368,14 @@ describe('chart templates (structural: helm cannot run here)', () => {
     expect(service).toContain('$component := dict "root" $ "name" $name');
   });
 
-  it('probes liveness on /healthz and readiness on /readyz', () => {
+  it('probes liveness on /healthz and readiness on /readyz, on the internal port where an app has one', () => {
     expect(deployment).toMatch(/livenessProbe:\s*\n\s*httpGet:\s*\n\s*path: \/healthz\s*\n\s*port: http/);
-    expect(deployment).toMatch(/readinessProbe:\s*\n\s*httpGet:\s*\n\s*path: \/readyz\s*\n\s*port: http/);
+    expect(deployment).toMatch(
+      /readinessProbe:\s*\n\s*httpGet:\s*\n\s*path: \/readyz\s*\n\s*port: \{\{ \$probePort \}\}/,
+    );
+    expect(deployment).toContain('$probePort := ternary "internal" "http" (hasKey $app "internalPort")');
+    expect(deployment).toContain('prometheus.io/port: {{ $app.internalPort | default $app.port | quote }}');
+    expect(shippedValues.apps['edge-gateway']?.internalPort).toBe(8081);
     expect(deployment).toMatch(/startupProbe:\s*\n\s*httpGet:\s*\n\s*path: \/healthz/);
   });
 

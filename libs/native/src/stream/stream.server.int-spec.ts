@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { createLogger } from '@router/observability';
 import type { PieceAudio, PieceRequest, PieceResolver, StoredSettings } from '@router/pipeline';
 import type { OrgRetention } from '../reply/org-retention';
@@ -67,7 +67,7 @@ describe('StreamServer (loopback sockets, pipeline replaced by a fake)', () => {
         level: 'debug',
         destination: { write: (l: string) => void logs.push(l) },
       }),
-      signingSecret: SECRET,
+      identity: { secret: SECRET, maxAgeMs: 2000, maxFutureSkewMs: 1000 },
       idleTimeoutMs: 300,
       replanAfterMs: 0,
       now: Date.now,
@@ -89,7 +89,13 @@ describe('StreamServer (loopback sockets, pipeline replaced by a fake)', () => {
     signed = true,
   ): Promise<{ ws: WebSocket; messages: any[]; audio: Buffer[]; closed: Promise<number> }> {
     const headers = signed
-      ? { [IDENTITY_HEADER]: signIdentity({ method: 'GET', path, orgId: 'org1' }, SECRET, Date.now()) }
+      ? {
+          [IDENTITY_HEADER]: signIdentity(
+            { method: 'GET', path, orgId: 'org1', bodyDigest: EMPTY_BODY_DIGEST },
+            SECRET,
+            Date.now(),
+          ),
+        }
       : {};
     const ws = new WebSocket(`${url}${path}`, { headers });
     const messages: any[] = [];

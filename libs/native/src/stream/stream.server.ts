@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG } from '@router/auth';
 import { RouterError } from '@router/contracts';
-import { identifiedOrg } from '@router/service-kit';
+import { identifiedOrg, type IdentityPolicy, NOT_FROM_GATEWAY } from '@router/service-kit';
 import { STREAM_CLOSE, StreamSession, type StreamSessionDeps } from './stream-session';
 
 export const STREAM_PATH = '/v1/stream';
@@ -14,7 +14,7 @@ export const STREAM_MAX_MESSAGE_BYTES = 256 * 1024;
 const SEND_HIGH_WATER_BYTES = 512 * 1024;
 
 export interface StreamServerOptions extends StreamSessionDeps {
-  signingSecret: string;
+  identity: IdentityPolicy;
   idleTimeoutMs: number;
 }
 
@@ -57,7 +57,7 @@ export class StreamServer {
     const url = new URL(req.url ?? '/', 'http://router');
     if (url.pathname !== STREAM_PATH) return new RouterError('not_found', 'No such route.');
     if (!this.orgOf(req)) {
-      return RouterError.unauthorized('This service only answers requests forwarded by the router gateway.');
+      return RouterError.unauthorized(NOT_FROM_GATEWAY);
     }
     const unknown = [...url.searchParams.keys()][0];
     if (unknown !== undefined) {
@@ -69,7 +69,7 @@ export class StreamServer {
   }
 
   private orgOf(req: IncomingMessage): string {
-    const orgId = identifiedOrg(req, this.options.signingSecret, this.options.now());
+    const orgId = identifiedOrg(req, this.options.identity, this.options.now());
     return orgId !== undefined && orgId !== ANONYMOUS_ORG ? orgId : '';
   }
 
