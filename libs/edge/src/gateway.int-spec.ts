@@ -191,7 +191,7 @@ describe('GatewayServer over real sockets', () => {
     expect(await declared.json()).toEqual({
       error: {
         code: 'bad_request',
-        message: `The request body is too large: at most ${MAX_BODY} bytes.`,
+        message: `The request body is larger than the limit of ${MAX_BODY} bytes.`,
         retryable: false,
       },
     });

@@ -123,7 +123,10 @@ export class GatewayServer {
         // What is left of the body stays unread: the connection cannot carry another request.
         res.setHeader('connection', 'close');
         const limit = this.options.maxRequestBodyBytes;
-        const error = RouterError.badRequest(`The request body is too large: at most ${limit} bytes.`, 413);
+        const error = RouterError.badRequest(
+          `The request body is larger than the limit of ${limit} bytes.`,
+          413,
+        );
         writeRefusal(res, route.refuse(error));
         return;
       }
