@@ -29,17 +29,41 @@ describe('createIncrementalSplitter', () => {
     expect(splitter.flush()).toEqual(['how can I help?']);
   });
 
-  it('holds a full stop until the next word shows it is not an abbreviation', () => {
+  it('releases a sentence at the whitespace after its full stop, without waiting for more text', () => {
     const splitter = createIncrementalSplitter('router');
+    expect(releases(splitter, ['Your order has shipped.', ' '])).toEqual([[], ['Your order has shipped.']]);
     expect(releases(splitter, ['Please ask Dr.', ' ', 'Rao.', ' ', 'He', ' knows.'])).toEqual([
-      [],
       [],
       [],
       [],
       ['Please ask Dr. Rao.'],
       [],
+      [],
     ]);
     expect(splitter.flush()).toEqual(['He knows.']);
+  });
+
+  it.each<[string, readonly string[], string]>([
+    ['a title', ['Please ask Dr. ', 'Smith now. '], 'Please ask Dr. Smith now.'],
+    ['a time, before a lowercase word', ['Meet at 10 a.m. ', 'the latest. '], 'Meet at 10 a.m. the latest.'],
+    ['a decimal', ['It costs 3.', '5 dollars. '], 'It costs 3.5 dollars.'],
+    [
+      'a URL',
+      ['Open https://example.com/docs.', 'html today. '],
+      'Open https://example.com/docs.html today.',
+    ],
+    ['an abbreviation before a number', ['It is No. ', '5 on the list. '], 'It is No. 5 on the list.'],
+  ])('holds a full stop after %s: no release until the text settles it', (_what, deltas, sentence) => {
+    const splitter = createIncrementalSplitter('router');
+    expect(releases(splitter, deltas)).toEqual([[], [sentence]]);
+  });
+
+  it('lets the next word settle an abbreviation that may end a sentence', () => {
+    const splitter = createIncrementalSplitter('router');
+    expect(releases(splitter, ['It opens at 9 a.m. ', 'It closes at 5. '])).toEqual([
+      [],
+      ['It opens at 9 a.m.', 'It closes at 5.'],
+    ]);
   });
 
   it('releases a question as soon as whitespace follows it', () => {
@@ -99,8 +123,8 @@ describe('createIncrementalSplitter', () => {
     expect(splitter.push('Hello there')).toEqual([]);
     expect(splitter.flush()).toEqual(['Hello there']);
     expect(splitter.flush()).toEqual([]);
-    expect(splitter.push('Next one. ')).toEqual([]);
-    expect(splitter.flush()).toEqual(['Next one.']);
+    expect(splitter.push('Next one')).toEqual([]);
+    expect(splitter.flush()).toEqual(['Next one']);
   });
 
   it('ignores empty deltas and never releases an empty piece', () => {
