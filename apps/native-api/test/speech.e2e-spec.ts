@@ -132,6 +132,19 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     }
   });
 
+  it("says a sentence longer than the vendor's input limit, cut at a word into pieces the vendor takes", async () => {
+    const org = await orgWithVendorKey('speech-long');
+    // 4,004 characters: within the 20,000 of the speech body, over the 2,500 vendor_a takes in one request.
+    const input = `${'word '.repeat(800)}end.`;
+    const said = await speak(org.client, { ...base(), input });
+    expect(said.error).toBeUndefined();
+    expect(said.status).toBe(200);
+    expect(new Set(findTakeIds(said.audio.subarray(44))).size).toBe(2);
+    const calls = await sim.calls('vendor_a', { key: org.vendorKey });
+    // Both pieces are asked for at once (look-ahead), so the calls may come in either order.
+    expect(calls.map((c) => c.chars).sort((x, y) => x - y)).toEqual([1504, 2499]);
+  });
+
   it('lets running takes finish and be cached when the client leaves, and drops the pieces never asked for', async () => {
     const org = await orgWithVendorKey('speech-client-gone');
     const input = reply(

@@ -321,6 +321,42 @@ describe('/v1/stream (e2e through the typed client, simulated vendors)', () => {
     expectFramed(events);
   });
 
+  it('starts the audio of a finished sentence at the whitespace after it, with no further text', async () => {
+    const org = await orgFor('vendor_a', 'release');
+    const { session, events, sentences } = await converse(
+      org.client,
+      streamSettings(await SETTINGS['vendor_a'](org.vendorKey)),
+    );
+    session.send('Your order has shipped. ');
+    const first = await hear(await nextSentence(sentences));
+    expect(first).toMatchObject({ index: 0, text: 'Your order has shipped.', error: null });
+    expect(first.audio.length).toBeGreaterThan(0);
+    expect(starts(events)).toHaveLength(1);
+    expect(await session.close()).toMatchObject({ code: 1000 });
+    expectFramed(events);
+  });
+
+  it("speaks text with no sentence end in pieces within the vendor's limit as it passes the limit", async () => {
+    const org = await orgFor('vendor_a', 'nosentenceend');
+    const { session, events, sentences } = await converse(
+      org.client,
+      streamSettings(await SETTINGS['vendor_a'](org.vendorKey)),
+    );
+    // 4,000 characters and no sentence end: the first 2,499 are spoken before any flush.
+    sendDeltas(session, 'word '.repeat(800), 50);
+    const first = await hear(await nextSentence(sentences));
+    expect(first).toMatchObject({ index: 0, error: null, end: { interrupted: false } });
+    expect(first.text).toBe(Array.from({ length: 500 }, () => 'word').join(' '));
+    expect(await session.flush('rest')).toEqual({ id: 'rest', lastSentence: 1, interrupted: false });
+    const second = await hear(await nextSentence(sentences));
+    expect(second).toMatchObject({ index: 1, error: null, text: 'word '.repeat(300).trim() });
+    expect(second.audio.length).toBeGreaterThan(0);
+    expect(await session.close()).toMatchObject({ code: 1000 });
+    expectFramed(events);
+    const calls = await sim.calls('vendor_a', { key: org.vendorKey });
+    expect(calls.map((c) => c.chars)).toEqual([2499, 1499]);
+  });
+
   it('applies a settings change to later sentences only', async () => {
     const org = await orgFor('vendor_a', 'change');
     const body = await SETTINGS['vendor_a'](org.vendorKey);

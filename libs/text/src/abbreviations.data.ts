@@ -47,7 +47,8 @@ export const NEVER_END = new Set<string>([
 ]);
 
 /**
- * Not an end when a number follows (`No. 5`, `p. 12`, `Rs. 500`, `Jan. 5`); otherwise judged like any word.
+ * Not an end when a number follows (`No. 5`, `Rs. 500`, `Jan. 5`), an end otherwise (`The answer is no. We`):
+ * unlike a plain word, the sentence is held until the next word shows which.
  */
 export const BEFORE_NUMBER = new Set<string>([
   'no',

@@ -2,7 +2,6 @@
 // in the common (ASCII) case.
 
 const LETTER = /\p{L}/u;
-const LOWERCASE = /\p{Ll}/u;
 const UPPERCASE = /[\p{Lu}\p{Lt}]/u;
 const CASED_LETTER = /[\p{Lu}\p{Ll}\p{Lt}]/u;
 const DECIMAL_DIGIT = /\p{Nd}/u;
@@ -28,11 +27,6 @@ function test(pattern: RegExp, codePoint: number): boolean {
 export function isLetter(codePoint: number): boolean {
   if (codePoint < 0x80) return (codePoint | 0x20) >= 0x61 && (codePoint | 0x20) <= 0x7a;
   return test(LETTER, codePoint);
-}
-
-export function isLowercaseLetter(codePoint: number): boolean {
-  if (codePoint < 0x80) return codePoint >= 0x61 && codePoint <= 0x7a;
-  return test(LOWERCASE, codePoint);
 }
 
 export function isUppercaseLetter(codePoint: number): boolean {

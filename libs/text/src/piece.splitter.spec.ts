@@ -1,13 +1,16 @@
 import { createIncrementalSplitter, splitText } from './piece.splitter';
 import type { IncrementalSplitter, Splitter } from './text.types';
 
+/** No vendor input limit: outside the limit's own tests, pieces end only at sentence and clause ends. */
+const NO_LIMIT = Number.POSITIVE_INFINITY;
+
 /** Pushes each delta and records what every push released. */
 function releases(splitter: IncrementalSplitter, deltas: readonly string[]): string[][] {
   return deltas.map((delta) => splitter.push(delta));
 }
 
 function feed(text: string, kind: Splitter, chunkSize: number): string[] {
-  const splitter = createIncrementalSplitter(kind);
+  const splitter = createIncrementalSplitter(kind, NO_LIMIT);
   const pieces: string[] = [];
   for (let i = 0; i < text.length; i += chunkSize)
     pieces.push(...splitter.push(text.slice(i, i + chunkSize)));
@@ -19,7 +22,7 @@ const withoutWhitespace = (text: string): string => text.replace(/\p{White_Space
 
 describe('createIncrementalSplitter', () => {
   it('releases the first piece of a reply at its first clause end', () => {
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     expect(releases(splitter, ['Thank you for calling', ' Acme support,', ' how', ' can I help?'])).toEqual([
       [],
       [],
@@ -29,36 +32,60 @@ describe('createIncrementalSplitter', () => {
     expect(splitter.flush()).toEqual(['how can I help?']);
   });
 
-  it('holds a full stop until the next word shows it is not an abbreviation', () => {
-    const splitter = createIncrementalSplitter('router');
+  it('releases a sentence at the whitespace after its full stop, without waiting for more text', () => {
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
+    expect(releases(splitter, ['Your order has shipped.', ' '])).toEqual([[], ['Your order has shipped.']]);
     expect(releases(splitter, ['Please ask Dr.', ' ', 'Rao.', ' ', 'He', ' knows.'])).toEqual([
-      [],
       [],
       [],
       [],
       ['Please ask Dr. Rao.'],
       [],
+      [],
     ]);
     expect(splitter.flush()).toEqual(['He knows.']);
   });
 
+  it.each<[string, readonly string[], string]>([
+    ['a title', ['Please ask Dr. ', 'Smith now. '], 'Please ask Dr. Smith now.'],
+    ['a time, before a lowercase word', ['Meet at 10 a.m. ', 'the latest. '], 'Meet at 10 a.m. the latest.'],
+    ['a decimal', ['It costs 3.', '5 dollars. '], 'It costs 3.5 dollars.'],
+    [
+      'a URL',
+      ['Open https://example.com/docs.', 'html today. '],
+      'Open https://example.com/docs.html today.',
+    ],
+    ['an abbreviation before a number', ['It is No. ', '5 on the list. '], 'It is No. 5 on the list.'],
+  ])('holds a full stop after %s: no release until the text settles it', (_what, deltas, sentence) => {
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
+    expect(releases(splitter, deltas)).toEqual([[], [sentence]]);
+  });
+
+  it('lets the next word settle an abbreviation that may end a sentence', () => {
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
+    expect(releases(splitter, ['It opens at 9 a.m. ', 'It closes at 5. '])).toEqual([
+      [],
+      ['It opens at 9 a.m.', 'It closes at 5.'],
+    ]);
+  });
+
   it('releases a question as soon as whitespace follows it', () => {
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     expect(releases(splitter, ['Really?', '!', ' ', 'Yes'])).toEqual([[], [], ['Really?!'], []]);
   });
 
   it('releases a danda sentence once the character after it arrives', () => {
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     expect(releases(splitter, ['नमस्ते।', 'आप'])).toEqual([[], ['नमस्ते।']]);
   });
 
   it('releases a sentence at a line break without waiting', () => {
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     expect(releases(splitter, ['Steps:\n', '1. Open'])).toEqual([['Steps:'], []]);
   });
 
   it('waits for the character after a comma before cutting a clause', () => {
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     expect(releases(splitter, ['We sold it for 1,', '250 dollars,', '250', ', ', 'and'])).toEqual([
       [],
       [],
@@ -69,7 +96,7 @@ describe('createIncrementalSplitter', () => {
   });
 
   it('lets the standard tokenizer decide only once the deciding text arrived', () => {
-    const splitter = createIncrementalSplitter('standard');
+    const splitter = createIncrementalSplitter('standard', NO_LIMIT);
     expect(releases(splitter, ['Buy etc.', ' 5', ' apples.', ' Now'])).toEqual([
       [],
       [],
@@ -78,13 +105,13 @@ describe('createIncrementalSplitter', () => {
     ]);
     expect(splitter.flush()).toEqual(['Now']);
 
-    const early = createIncrementalSplitter('standard');
+    const early = createIncrementalSplitter('standard', NO_LIMIT);
     expect(releases(early, ['Dr.', ' ', 'S'])).toEqual([[], [], ['Dr.']]);
   });
 
   it('does not decide on half of a surrogate pair', () => {
     const emoji = '😀';
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     const text = `${emoji.repeat(19)}, ok`;
     const pieces = [
       ...splitter.push(text.slice(0, 37)),
@@ -95,16 +122,16 @@ describe('createIncrementalSplitter', () => {
   });
 
   it('is empty after flush and can split a new text', () => {
-    const splitter = createIncrementalSplitter('router');
+    const splitter = createIncrementalSplitter('router', NO_LIMIT);
     expect(splitter.push('Hello there')).toEqual([]);
     expect(splitter.flush()).toEqual(['Hello there']);
     expect(splitter.flush()).toEqual([]);
-    expect(splitter.push('Next one. ')).toEqual([]);
-    expect(splitter.flush()).toEqual(['Next one.']);
+    expect(splitter.push('Next one')).toEqual([]);
+    expect(splitter.flush()).toEqual(['Next one']);
   });
 
   it('ignores empty deltas and never releases an empty piece', () => {
-    const splitter = createIncrementalSplitter('standard');
+    const splitter = createIncrementalSplitter('standard', NO_LIMIT);
     expect(splitter.push('')).toEqual([]);
     expect(splitter.push('   \n\n  ')).toEqual([]);
     expect(splitter.flush()).toEqual([]);
@@ -113,12 +140,12 @@ describe('createIncrementalSplitter', () => {
 
 describe('splitText', () => {
   it.each<Splitter>(['router', 'standard'])('returns nothing for blank text (%s)', (kind) => {
-    expect(splitText('', kind)).toEqual([]);
-    expect(splitText(' \t\n ', kind)).toEqual([]);
+    expect(splitText('', kind, NO_LIMIT)).toEqual([]);
+    expect(splitText(' \t\n ', kind, NO_LIMIT)).toEqual([]);
   });
 
   it.each<Splitter>(['router', 'standard'])('collapses whitespace inside pieces (%s)', (kind) => {
-    expect(splitText('  Hello \t  there   friend  ', kind)).toEqual(['Hello there friend']);
+    expect(splitText('  Hello \t  there   friend  ', kind, NO_LIMIT)).toEqual(['Hello there friend']);
   });
 });
 
@@ -133,8 +160,8 @@ describe('20,000-character inputs', () => {
     'splits many sentences the same whole or delta by delta (%s)',
     (kind) => {
       expect(text.length).toBeGreaterThanOrEqual(20000);
-      const whole = splitText(text, kind);
-      const onePerDelta = splitText(paragraph, kind);
+      const whole = splitText(text, kind, NO_LIMIT);
+      const onePerDelta = splitText(paragraph, kind, NO_LIMIT);
       expect(whole).toEqual(Array.from({ length: text.length / paragraph.length }, () => onePerDelta).flat());
       expect(feed(text, kind, 1)).toEqual(whole);
       expect(feed(text, kind, 7)).toEqual(whole);
@@ -148,17 +175,17 @@ describe('20,000-character inputs', () => {
       'e.g.x ',
     );
     expect(feed(sentence, kind, 1)).toEqual([sentence.replace(/\s+/g, ' ').trim()]);
-    expect(splitText(sentence, kind)).toEqual([sentence.replace(/\s+/g, ' ').trim()]);
+    expect(splitText(sentence, kind, NO_LIMIT)).toEqual([sentence.replace(/\s+/g, ' ').trim()]);
   });
 
   it.each<Splitter>(['router', 'standard'])('copes with long runs after a terminator (%s)', (kind) => {
     const spaces = `Go etc.${' '.repeat(20000)}now`;
     expect(feed(spaces, kind, 1)).toEqual(['Go etc. now']);
     const dots = `Hmm${'.'.repeat(20000)} ok`;
-    expect(feed(dots, kind, 1)).toEqual(splitText(dots, kind));
+    expect(feed(dots, kind, 1)).toEqual(splitText(dots, kind, NO_LIMIT));
     const digits = `Go etc. ${'5 '.repeat(10000)}apples`;
-    expect(feed(digits, kind, 3)).toEqual(splitText(digits, kind));
-    expect(splitText(digits, kind)).toHaveLength(1);
+    expect(feed(digits, kind, 3)).toEqual(splitText(digits, kind, NO_LIMIT));
+    expect(splitText(digits, kind, NO_LIMIT)).toHaveLength(1);
   });
 
   it('splits 20,000 characters of short clauses into pieces of at least 20 characters', () => {

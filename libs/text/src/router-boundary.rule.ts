@@ -7,7 +7,6 @@ import {
   isCasedLetter,
   isCloser,
   isDecimalDigit,
-  isLowercaseLetter,
   isOpener,
   isUppercaseLetter,
 } from './characters.util';
@@ -47,10 +46,14 @@ function isTerminator(codePoint: number): boolean {
  * - after a run of terminators and closing quotes/brackets that holds a danda or a CJK stop, whatever follows;
  * - after such a run holding `?`, `!` (or an equivalent) when whitespace or the end of the text follows;
  * - after a single `.` (plus closers) followed by whitespace, unless the word before it is a known
- *   abbreviation, an initial (`J.`, `J.K.`, `U.S.`) or a list number, or the next word starts in lowercase
- *   (see abbreviations.data.ts for what each kind of abbreviation needs after it).
+ *   abbreviation, an initial (`J.`, `J.K.`, `U.S.`) or a list number (see abbreviations.data.ts for what each
+ *   kind of abbreviation needs after it).
  * A `.` with no whitespace after it (decimals, URLs, e-mail addresses, file names) and an ellipsis (`...`,
  * `…`) never end one.
+ *
+ * Only those exceptions look past the whitespace: after any other word the sentence ends at the whitespace
+ * itself, so a streamed `Your order has shipped. ` is released before the next text arrives (spec point 4:
+ * the first audio waits only for its first clause). The next word's case decides nothing else.
  */
 export const routerBoundaryRule: BoundaryRule = {
   isCandidate(codePoint: number): boolean {
@@ -92,7 +95,11 @@ export const routerBoundaryRule: BoundaryRule = {
     if (spacedStop) return end(runEnd);
     if (ellipsis || fullStops !== 1) return carryOn(runEnd);
 
-    // A single full stop followed by whitespace: the next word settles it (a line break settles it at once).
+    // A single full stop followed by whitespace: the word before it settles it, except after an abbreviation
+    // that may or may not end a sentence, which the next word settles (a line break settles it at once).
+    const token = classifyToken(context);
+    if (token === 'word') return end(runEnd);
+    if (token === 'never-end') return carryOn(runEnd);
     let index = memo.scan < 0 ? runEnd : memo.scan;
     let next = -2;
     while (index < text.length) {
@@ -111,17 +118,8 @@ export const routerBoundaryRule: BoundaryRule = {
       return WAIT;
     }
 
-    switch (classifyToken(context)) {
-      case 'never-end':
-        return carryOn(runEnd);
-      case 'maybe-end':
-        return isUppercaseLetter(next) ? end(runEnd) : carryOn(runEnd);
-      case 'before-number':
-        if (isDecimalDigit(next)) return carryOn(runEnd);
-        return isLowercaseLetter(next) ? carryOn(runEnd) : end(runEnd);
-      case 'word':
-        return isLowercaseLetter(next) ? carryOn(runEnd) : end(runEnd);
-    }
+    if (token === 'maybe-end') return isUppercaseLetter(next) ? end(runEnd) : carryOn(runEnd);
+    return isDecimalDigit(next) ? carryOn(runEnd) : end(runEnd);
   },
 };
 

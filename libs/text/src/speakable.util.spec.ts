@@ -33,7 +33,7 @@ describe('isSpeakable', () => {
   });
 
   it('lets vendor_a skip a trailing run with no letter or digit, which the splitter makes a piece of its own', () => {
-    const pieces = splitText('Thanks for waiting. :) ...', 'router');
+    const pieces = splitText('Thanks for waiting. :) ...', 'router', Number.POSITIVE_INFINITY);
     expect(pieces).toEqual(['Thanks for waiting.', ':) ...']);
     expect(pieces.map((piece) => isSpeakable(piece, 'no-letter-or-digit'))).toEqual([true, false]);
   });

@@ -35,7 +35,7 @@ export class SpeechService {
   ): Promise<void> {
     const { def, settings } = request;
     const plan = await this.deps.planner.plan(orgId, def, settings);
-    const pieces = splitText(request.input, def.splitter)
+    const pieces = splitText(request.input, def.splitter, def.maxInputChars)
       .map((text) => plan.piece(text))
       .filter((piece): piece is PieceRequest => piece !== null);
 

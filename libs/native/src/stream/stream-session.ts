@@ -154,7 +154,7 @@ export class StreamSession {
     this.release(this.splitter?.flush() ?? []);
     this.plan = plan;
     this.planned = { message, at };
-    this.splitter = createIncrementalSplitter(plan.def.splitter);
+    this.splitter = createIncrementalSplitter(plan.def.splitter, plan.def.maxInputChars);
     this.sendJson({ type: 'ready', session_id: this.sessionId, settings: publicSettings(plan) });
   }
 
@@ -171,7 +171,9 @@ export class StreamSession {
     const pieces = splitter.push(text);
     if (pieces.length > 0) this.heldChars = 0;
     this.release(pieces);
-    // A reply that never ends a sentence is spoken in bounded pieces rather than held without limit.
+    // The splitter releases text without a sentence end in pieces within the vendor's limit; what it can still
+    // hold is text after a full stop that nothing has settled yet (only spaces and digits after `etc.`), which
+    // is spoken past this bound rather than held without limit.
     if (this.heldChars > STREAM_TEXT_MAX_CHARS) {
       this.heldChars = 0;
       this.release(splitter.flush());

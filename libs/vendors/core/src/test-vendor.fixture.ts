@@ -97,6 +97,7 @@ export function testVendor(): VendorDefinition {
       { id: 'three', name: 'Three', gender: 'male', languages: ['en'], models: ['c_model_2'] },
     ],
     splitter: 'standard',
+    maxInputChars: 5000,
     unspeakable: null,
     wordTimings: true,
     finishesTakeOnInterrupt: true,

@@ -32,6 +32,8 @@ describe('checkVendorDefinition', () => {
       (d) => (d.formatRules.mulaw.defaultSampleRate = 16000),
       /outside its rates/,
     ],
+    ['an input limit below one character', (d) => (d.maxInputChars = 1), /maxInputChars 1 is not/],
+    ['a fractional input limit', (d) => (d.maxInputChars = 2500.5), /maxInputChars 2500.5 is not/],
     ['an inverted speed range', (d) => (d.catalogue.speed = { min: 2, max: 1 }), /not a range/],
     ['a speed default differing from speedDefault', (d) => (d.speedDefault = 1.5), /differs/],
     [

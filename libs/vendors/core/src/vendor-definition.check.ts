@@ -54,6 +54,11 @@ export function checkVendorDefinition(def: VendorDefinition): string[] {
     }
   }
 
+  // The splitter needs room for one character of two code units.
+  if (!Number.isInteger(def.maxInputChars) || def.maxInputChars < 2) {
+    problems.push(`${where}: maxInputChars ${def.maxInputChars} is not an integer of at least 2`);
+  }
+
   // Speed.
   if (cat.speed) {
     const { min, max, default: dflt } = cat.speed;

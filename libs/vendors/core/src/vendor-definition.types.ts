@@ -123,6 +123,13 @@ export interface VendorDefinition {
   /** Voice objects held by the router's catalogue; null when voices are only ever read live from the vendor. */
   readonly voices: readonly CatalogueVoice[] | null;
   readonly splitter: SentenceSplitter;
+  /**
+   * The most characters of text the vendor takes in one synthesis request, counted as UTF-16 code units (never
+   * fewer than the code points a vendor may count instead). The splitter cuts every piece to at most this, at
+   * a word boundary where it can, so every valid request is spoken. The vendor's stated limit (the smallest,
+   * where its endpoints differ), or a safe value its folder explains where the vendor states none.
+   */
+  readonly maxInputChars: number;
   readonly unspeakable: UnspeakableRule;
   /** The vendor returns word timings, which are cached with the audio (vendor_c, vendor_h, vendor_i). */
   readonly wordTimings: boolean;

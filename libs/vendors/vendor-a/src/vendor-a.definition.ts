@@ -135,6 +135,9 @@ export const vendorA: VendorDefinition = defineVendor({
   },
   voices: VENDOR_A_VOICES,
   splitter: 'router',
+  // The one-shot REST endpoint (32000, 44100, 48000 Hz) takes 2500 characters, the streaming one 3500: the
+  // smaller for both, so a text gives the same pieces (and cache keys) at every sample rate.
+  maxInputChars: 2500,
   unspeakable: 'no-letter-or-digit',
   wordTimings: false,
   finishesTakeOnInterrupt: false,

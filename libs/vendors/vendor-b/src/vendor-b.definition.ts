@@ -32,6 +32,8 @@ export const vendorB: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: null,
   splitter: 'router',
+  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
+  maxInputChars: 2000,
   unspeakable: 'punctuation-only',
   wordTimings: false,
   finishesTakeOnInterrupt: false,

@@ -185,6 +185,8 @@ export const vendorC: VendorDefinition = defineVendor({
   },
   voices: null,
   splitter: 'standard',
+  // The vendor states no input limit (it differs by model): 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
+  maxInputChars: 2000,
   unspeakable: null,
   wordTimings: true,
   finishesTakeOnInterrupt: true,

@@ -58,6 +58,8 @@ export const vendorD: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: VENDOR_D_VOICES,
   splitter: 'standard',
+  // The vendor's stated limit on `input`.
+  maxInputChars: 4096,
   unspeakable: null,
   wordTimings: false,
   finishesTakeOnInterrupt: false,

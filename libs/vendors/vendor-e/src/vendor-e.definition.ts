@@ -67,6 +67,9 @@ export const vendorE: VendorDefinition = defineVendor({
   },
   voices: null,
   splitter: 'standard',
+  // The vendor's stated limit for its v1 models (about 2000); the v2 models get the same, so pieces do not
+  // depend on the model.
+  maxInputChars: 2000,
   unspeakable: null,
   wordTimings: false,
   finishesTakeOnInterrupt: false,

@@ -70,6 +70,8 @@ export const vendorF: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: null,
   splitter: 'standard',
+  // The vendor's stated limit on `text`.
+  maxInputChars: 15_000,
   unspeakable: null,
   wordTimings: false,
   finishesTakeOnInterrupt: false,

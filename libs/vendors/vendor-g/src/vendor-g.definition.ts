@@ -55,6 +55,8 @@ export const vendorG: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: null,
   splitter: 'standard',
+  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
+  maxInputChars: 2000,
   unspeakable: null,
   wordTimings: false,
   finishesTakeOnInterrupt: false,

@@ -42,6 +42,8 @@ export const vendorH: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: null,
   splitter: 'standard',
+  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
+  maxInputChars: 2000,
   unspeakable: 'no-letter-or-digit',
   wordTimings: true,
   finishesTakeOnInterrupt: false,

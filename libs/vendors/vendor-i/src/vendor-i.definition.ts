@@ -88,6 +88,8 @@ export const vendorI: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: null,
   splitter: 'standard',
+  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
+  maxInputChars: 2000,
   unspeakable: null,
   wordTimings: true,
   finishesTakeOnInterrupt: true,

@@ -82,6 +82,8 @@ export const vendorJ: VendorDefinition = defineVendor({
   modelTraits: {},
   voices: VENDOR_J_VOICES,
   splitter: 'standard',
+  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
+  maxInputChars: 2000,
   unspeakable: null,
   wordTimings: false,
   finishesTakeOnInterrupt: false,
