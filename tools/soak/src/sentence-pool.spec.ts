@@ -1,4 +1,5 @@
 import { splitText } from '@router/text';
+import { vendorA } from '@router/vendor-a';
 import { byLength, sentencePool } from './sentence-pool';
 
 describe('sentencePool', () => {
@@ -11,7 +12,8 @@ describe('sentencePool', () => {
   });
 
   it('makes sentences that vendor_a splits into exactly one piece each, so a reply is one take', () => {
-    for (const sentence of pool) expect(splitText(sentence, 'router')).toEqual([sentence]);
+    for (const sentence of pool)
+      expect(splitText(sentence, 'router', vendorA.maxInputChars)).toEqual([sentence]);
   });
 
   it('refuses a pool with two sentences of one length', () => {
