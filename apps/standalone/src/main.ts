@@ -91,6 +91,7 @@ runService(SERVICE, async () => {
     {
       bus,
       blobs,
+      sql: db.sql,
       keys: new ProviderKeyStore(db.prisma, keyRing),
       adapter: createUpstreams(baseUrls),
       logger,
@@ -99,6 +100,9 @@ runService(SERVICE, async () => {
       firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS,
       heartbeatMs: 1000,
       keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      // One worker in one process: no other worker can hold a claim of its.
+      claimStaleMs: 120_000,
+      cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
     },
   );
   const workers = [...cache.subscriptions, ...worker.serve()];

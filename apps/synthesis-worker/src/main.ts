@@ -26,6 +26,10 @@ const schema = {
   HOST: env.string({ default: '0.0.0.0' }),
   SYNTH_FIRST_AUDIO_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
   SYNTH_HEARTBEAT_MS: env.int({ default: 1000, min: 50 }),
+  /** A claim on a key's take older than this no longer holds (its worker died unnoticed). */
+  SYNTH_CLAIM_STALE_MS: env.int({ default: 120_000, min: 100 }),
+  /** A committed take's blob not read within this is synthesized afresh, uncached. */
+  CACHE_READ_TIMEOUT_MS: env.int({ default: 2000, min: 10 }),
   PROVIDER_KEY_CACHE_TTL_MS: env.int({ default: 5000, min: 0 }),
 };
 
@@ -42,6 +46,7 @@ runService(SYNTHESIS_SERVICE, async () => {
     {
       bus: infra.bus,
       blobs: infra.blobs,
+      sql: infra.db.sql,
       keys: new ProviderKeyStore(infra.db.prisma, keyRing),
       adapter: createUpstreams(vendorBaseUrls(config)),
       logger,
@@ -50,6 +55,8 @@ runService(SYNTHESIS_SERVICE, async () => {
       firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS,
       heartbeatMs: config.SYNTH_HEARTBEAT_MS,
       keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      claimStaleMs: config.SYNTH_CLAIM_STALE_MS,
+      cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
     },
   );
   const service = await startBusService({

@@ -94,3 +94,15 @@ export function toBusErrorJSON(err: unknown): BusErrorJSON {
   }
   return { code: BusErrorCode.internal, message: 'handler failed' };
 }
+
+/**
+ * The other end of a request or stream is gone (killed, cut off): nobody serves its subject, or its stream went
+ * silent. Local errors only: a peer that answered with an error of its own is there.
+ */
+export function isPeerGone(error: unknown): boolean {
+  return (
+    error instanceof BusError &&
+    !(error instanceof BusRemoteError) &&
+    (error.code === BusErrorCode.timeout || error.code === BusErrorCode.noResponders)
+  );
+}

@@ -180,7 +180,7 @@ describe.each(['postgres', 'pglite'] as const)(
         expect((await kit.counters(orgId))[0]?.synthesizedChars).toBe(take.chars);
       });
 
-      it('keeps one row for a key committed twice, naming the last take; the first one’s blobs become orphans', async () => {
+      it('keeps the first take of a key: a second one is refused and its blobs deleted at once', async () => {
         const orgId = await kit.createOrg();
         const first = await kit.writeTake(orgId, 'twice', { bytes: 100, words: true });
         await expect(commit(first)).resolves.toEqual({ committed: true });
@@ -189,28 +189,45 @@ describe.each(['postgres', 'pglite'] as const)(
         kit.clock.advance(1000);
         const second = await kit.writeTake(orgId, 'twice', { bytes: 120 });
         expect(second.objectName).not.toBe(first.objectName);
-        await expect(commit(second)).resolves.toEqual({ committed: true });
-        // The same commit again (a retried request) changes nothing.
-        await expect(commit(second)).resolves.toEqual({ committed: true });
+        await expect(commit(second)).resolves.toEqual({ committed: false });
+        // The first commit again (a retried request) is still committed, and changes nothing.
+        await expect(commit(first)).resolves.toEqual({ committed: true });
 
         const rows = await kit.prisma.cacheEntry.findMany({ where: { orgId } });
         expect(rows).toHaveLength(1);
         expect(rows[0]).toMatchObject({
           id: firstRow?.id,
-          objectName: second.objectName,
-          byteSize: 120,
-          hasTimings: false,
+          objectName: first.objectName,
+          byteSize: 100,
+          hasTimings: true,
           createdAt: firstRow?.createdAt,
         });
         await expect(lookup(orgId, first.cacheKey)).resolves.toMatchObject({
+          hit: { objectName: first.objectName, byteSize: 100 },
+        });
+        expect(await kit.blobExists(second.objectName)).toBe(false);
+        expect(await kit.blobExists(first.objectName)).toBe(true);
+        expect(await kit.blobExists(wordsObjectNameOf(first.objectName))).toBe(true);
+      });
+
+      it('replaces a take only when the committer names it (its blob was found gone)', async () => {
+        const orgId = await kit.createOrg();
+        const first = await kit.writeTake(orgId, 'lost', { bytes: 100 });
+        await expect(commit(first)).resolves.toEqual({ committed: true });
+        kit.clock.advance(1000);
+        const other = await kit.writeTake(orgId, 'lost', { bytes: 90 });
+        await expect(commit({ ...other, replaces: `${first.objectName}.not-it` })).resolves.toEqual({
+          committed: false,
+        });
+        const second = await kit.writeTake(orgId, 'lost', { bytes: 120 });
+        await expect(commit({ ...second, replaces: first.objectName })).resolves.toEqual({ committed: true });
+        await expect(lookup(orgId, first.cacheKey)).resolves.toMatchObject({
           hit: { objectName: second.objectName, byteSize: 120 },
         });
-        // A reader of the first take may still be at it: its blobs stay until the grace has passed.
-        await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedBlobs: 0 } });
+        // The replaced take's blobs are the orphan sweep's once the grace has passed.
         kit.clock.advance(GRACE_MS + 10_000);
-        await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedBlobs: 2 } });
+        await kit.service.sweepNow();
         expect(await kit.blobExists(first.objectName)).toBe(false);
-        expect(await kit.blobExists(wordsObjectNameOf(first.objectName))).toBe(false);
         expect(await kit.blobExists(second.objectName)).toBe(true);
       });
 
@@ -455,6 +472,31 @@ describe.each(['postgres', 'pglite'] as const)(
         expect(await kit.entry(orgId, take.cacheKey)).toBeNull();
       });
 
+      it('removes take claims older than the grace period (their takes could no longer commit)', async () => {
+        const orgId = await kit.createOrg();
+        const key = (c: string) => c.repeat(64);
+        await kit.prisma.takeClaim.createMany({
+          data: [
+            {
+              orgId,
+              cacheKey: key('a'),
+              workerId: 'w1',
+              claimedAt: new Date(kit.clock.value - GRACE_MS - 1000),
+            },
+            {
+              orgId,
+              cacheKey: key('b'),
+              workerId: 'w1',
+              claimedAt: new Date(kit.clock.value - GRACE_MS + 5000),
+            },
+          ],
+        });
+        await expect(kit.service.sweepNow()).resolves.toMatchObject({ orphans: { removedClaims: 1 } });
+        const left = await kit.prisma.takeClaim.findMany({ where: { orgId } });
+        expect(left.map((c) => c.cacheKey)).toEqual([key('b')]);
+        await kit.prisma.takeClaim.deleteMany({ where: { orgId } });
+      });
+
       it('keeps blobs that have rows, however old, and removes names the cache never writes', async () => {
         const orgId = await kit.createOrg();
         const indexed = await kit.writeTake(orgId, 'indexed', { words: true });
@@ -463,7 +505,7 @@ describe.each(['postgres', 'pglite'] as const)(
         kit.clock.advance(GRACE_MS + 10_000);
 
         const report = await kit.service.sweepNow();
-        expect(report.orphans).toEqual({ scannedBlobs: 3, removedBlobs: 1 });
+        expect(report.orphans).toEqual({ scannedBlobs: 3, removedBlobs: 1, removedClaims: 0 });
         expect(await kit.blobExists(indexed.objectName)).toBe(true);
         expect(await kit.blobExists(wordsObjectNameOf(indexed.objectName))).toBe(true);
         expect(await kit.blobExists('stray/leftover.bin')).toBe(false);

@@ -13,12 +13,13 @@ import type { UsageRecorder } from './usage-recorder';
 const REFUSED: CacheCommitReply = Object.freeze({ committed: false });
 
 /**
- * The org's retention as it is now and, when it is above 0, the entry's row written, in one statement. Takes
- * of one key (two workers during a change of membership, or an entry taken again after it was removed) each
- * have blobs of their own; the row names the last take committed, and the blobs of the one it replaces are
- * left to the orphan sweep (a serving app may be reading them right now).
+ * The org's retention as it is now and, when it is above 0, the entry's row written, in one statement. A key
+ * has one take: a commit for a key that already has a row is refused (the synthesis workers' claims keep a
+ * second take from being made at all; this is what holds if one is made anyway), unless the committer names
+ * the row's take as the one it replaces (`replaces`: a worker found that take's blob gone). The same take
+ * committed again (a retried request) is committed, idempotently.
  */
-const UPSERT_ENTRY = `
+const INSERT_ENTRY = `
   WITH org AS (SELECT retention_days FROM orgs WHERE id = $1::uuid),
   entry AS (
     INSERT INTO cache_entries
@@ -32,8 +33,11 @@ const UPSERT_ENTRY = `
       byte_size = EXCLUDED.byte_size,
       has_timings = EXCLUDED.has_timings,
       last_used_at = GREATEST(cache_entries.last_used_at, EXCLUDED.last_used_at)
-    RETURNING id::text AS id)
-  SELECT (SELECT retention_days FROM org) AS "retentionDays", (SELECT id FROM entry) AS id`;
+    WHERE cache_entries.object_name = $11 OR cache_entries.object_name = EXCLUDED.object_name
+    RETURNING id::text AS id),
+  taken AS (SELECT object_name FROM cache_entries WHERE org_id = $1::uuid AND cache_key = $2)
+  SELECT (SELECT retention_days FROM org) AS "retentionDays", (SELECT id FROM entry) AS id,
+    (SELECT object_name FROM taken) AS "takenBy"`;
 
 /**
  * Indexes a take whose blob(s) the worker has written; the worker's successful write is the proof that they
@@ -56,21 +60,23 @@ export async function commitTake(
   const now = context.now();
   const fresh = now - name.writtenAt <= context.settings.orphanGraceMs;
   const at = new Date(now).toISOString();
-  const [result] = await context.sql.query<{ retentionDays: number | null; id: string | null }>(
-    UPSERT_ENTRY,
-    [
-      orgId,
-      cacheKey,
-      randomUUID(),
-      request.provider,
-      request.objectName,
-      request.contentType,
-      request.byteSize,
-      request.hasTimings,
-      at,
-      fresh,
-    ],
-  );
+  const [result] = await context.sql.query<{
+    retentionDays: number | null;
+    id: string | null;
+    takenBy: string | null;
+  }>(INSERT_ENTRY, [
+    orgId,
+    cacheKey,
+    randomUUID(),
+    request.provider,
+    request.objectName,
+    request.contentType,
+    request.byteSize,
+    request.hasTimings,
+    at,
+    fresh,
+    request.replaces ?? null,
+  ]);
   const known = result?.retentionDays !== null && result?.retentionDays !== undefined;
   if (known) usage.addSynthesized(orgId, request.provider, request.chars);
   if (!result?.id) {
@@ -78,6 +84,7 @@ export async function commitTake(
     await deleteBlobs(context, [name.audio, wordsObjectNameOf(name.audio)]);
     if (!known) return refuse(context, 'unknown org');
     if (!fresh) return refuse(context, "take older than the orphan grace (or the worker's clock is behind)");
+    if (result.takenBy !== null) return refuse(context, 'the key has a take already');
     return REFUSED; // retention 0
   }
   // Before the answer: the worker sends the take's end only after it, so every serving app has the key in its

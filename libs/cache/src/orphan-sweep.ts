@@ -7,11 +7,13 @@ export interface OrphanSweepReport {
   scannedBlobs: number;
   /** Blobs without an index row, older than the grace period, deleted. */
   removedBlobs: number;
+  /** Take claims older than the grace period, deleted (their takes could no longer be committed). */
+  removedClaims: number;
 }
 
 /**
  * Removes blobs that no index row names (a worker that died between writing and committing, a refused
- * commit, a take replaced by a later one of the same key, a row deleted before its blob) once they are older
+ * commit, a take that replaced one whose blob was gone, a row deleted before its blob) once they are older
  * than `orphanGraceMs`, so a take being written right now is left alone. A take's age is the later of its
  * blob's modification time and the time in its id; the commit refuses takes older than the grace by the
  * same id, so no row can come to name a blob judged here. The bucket belongs to the cache: a name the cache
@@ -20,6 +22,14 @@ export interface OrphanSweepReport {
  */
 export async function sweepOrphans(context: CacheContext): Promise<OrphanSweepReport> {
   const cutoff = context.now() - context.settings.orphanGraceMs;
+  const removedClaims =
+    (
+      await context.sql.query<{ n: number }>(
+        `WITH gone AS (DELETE FROM take_claims WHERE claimed_at < $1::timestamptz RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+        [new Date(cutoff).toISOString()],
+      )
+    )[0]?.n ?? 0;
   let scannedBlobs = 0;
   let removedBlobs = 0;
   let page: Listed[] = [];
@@ -34,8 +44,9 @@ export async function sweepOrphans(context: CacheContext): Promise<OrphanSweepRe
     }
   }
   if (page.length > 0) removedBlobs += await removeUnindexed(context, page);
-  if (removedBlobs > 0) context.logger.info({ scannedBlobs, removedBlobs }, 'cache orphan sweep');
-  return { scannedBlobs, removedBlobs };
+  if (removedBlobs > 0 || removedClaims > 0)
+    context.logger.info({ scannedBlobs, removedBlobs, removedClaims }, 'cache orphan sweep');
+  return { scannedBlobs, removedBlobs, removedClaims };
 }
 
 interface Listed {
@@ -55,7 +66,7 @@ async function removeUnindexed(context: CacheContext, page: Listed[]): Promise<n
   return deleted.length;
 }
 
-/** The audio blobs the index names for these takes' keys (one per key: its last committed take). */
+/** The audio blobs the index names for these takes' keys (one per key: its committed take). */
 async function indexedAudio(context: CacheContext, takes: CacheObjectName[]): Promise<string[]> {
   if (takes.length === 0) return [];
   const rows = await context.prisma.$queryRaw<{ objectName: string }[]>`

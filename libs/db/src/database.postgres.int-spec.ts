@@ -51,6 +51,7 @@ describe('createDatabase with a PostgreSQL URL (a fresh database)', () => {
       'cache_entries',
       'orgs',
       'provider_keys',
+      'take_claims',
       'usage_counters',
     ]);
     // Also proves the adapter reads the catalog's `name` and `"char"` columns (upstream prisma/orm#27403).

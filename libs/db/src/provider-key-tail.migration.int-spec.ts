@@ -51,7 +51,9 @@ describe(`migration ${MIGRATION}: last4 never shows more than half of a stored k
       );
     }
 
-    await expect(migratePostgres(scratch.url)).resolves.toMatchObject({ applied: [MIGRATION] });
+    // This migration and any later one.
+    const { applied } = await migratePostgres(scratch.url);
+    expect(applied[0]).toBe(MIGRATION);
 
     const rows = await client.query<{ provider: string; last4: string }>(
       `SELECT provider, last4 FROM "provider_keys" ORDER BY provider`,

@@ -1,5 +1,5 @@
 import type { BlobStore } from '@router/blob-store';
-import { type Bus, BusError, BusErrorCode, BusRemoteError } from '@router/bus';
+import { type Bus, BusError, BusErrorCode, BusRemoteError, isPeerGone } from '@router/bus';
 import {
   addressedTo,
   cacheUsageV1,
@@ -144,7 +144,7 @@ export class PieceResolver {
       return await this.takeFrom(first, piece);
     } catch (error) {
       // Cut off from NATS ourselves, another worker is no more reachable than this one.
-      if (!isWorkerLost(error) || this.deps.bus.status() !== 'connected') throw error;
+      if (!isPeerGone(error) || this.deps.bus.status() !== 'connected') throw error;
       return await this.takeFrom(await workers.pick(piece.cacheKey, first), piece);
     }
   }
@@ -220,15 +220,6 @@ export class PieceResolver {
       },
     };
   }
-}
-
-/** The worker stopped answering (killed, cut off): a silent stream or nobody on its subject. */
-function isWorkerLost(error: unknown): boolean {
-  return (
-    error instanceof BusError &&
-    !(error instanceof BusRemoteError) &&
-    (error.code === BusErrorCode.timeout || error.code === BusErrorCode.noResponders)
-  );
 }
 
 /** A known list of chunks as the async iterable every piece's audio is. */

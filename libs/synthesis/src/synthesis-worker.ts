@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BlobStore } from '@router/blob-store';
-import type { Bus, StreamSink, Subscription } from '@router/bus';
+import { type Bus, isPeerGone, type StreamSink, type Subscription } from '@router/bus';
 import {
   addressedTo,
   authChangedV1,
@@ -18,10 +18,13 @@ import {
   type SynthTakeTrailer,
   type WordTiming,
 } from '@router/contracts';
+import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
+import { CacheUnreadableError, readStoredTake } from '@router/pipeline';
 import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeResult } from './take';
+import { TakeClaims } from './take-claims';
 
 export const SYNTHESIS_SERVICE = 'synthesis-worker';
 
@@ -36,6 +39,8 @@ function takeId(req: { orgId: string; cacheKey: string; cache: boolean }): strin
 export interface SynthesisWorkerDeps {
   bus: Bus;
   blobs: BlobStore;
+  /** The cache index and the take claims (one take per key across workers). */
+  sql: Sql;
   keys: KeyOpener;
   adapter: (vendor: string) => VendorAdapter | undefined;
   logger: Logger;
@@ -47,8 +52,19 @@ export interface SynthesisWorkerSettings {
   firstAudioTimeoutMs: number;
   heartbeatMs: number;
   keyCacheTtlMs: number;
+  /** A claim on a key's take older than this no longer holds; longer than any take runs. */
+  claimStaleMs: number;
+  /** The longest wait for a committed take's blob; one not read in time is synthesized afresh, uncached. */
+  cacheReadTimeoutMs: number;
   workerId?: string;
 }
+
+/**
+ * How a vendor take made here ends: committed as the key's take (`replaces` names a committed take whose blob
+ * is gone), or not cached at all (retention 0, a dictionary's first use, a committed take that could not be
+ * read). `claimed`: this worker holds the key's claim and gives it up if the take is not committed.
+ */
+type Keeping = { cache: true; claimed: boolean; replaces?: string } | { cache: false };
 
 /**
  * Every vendor call of the router. A take streams back as the vendor sends it; a completed one is written
@@ -57,8 +73,12 @@ export interface SynthesisWorkerSettings {
  */
 export class SynthesisWorker {
   readonly workerId: string;
+  /** Takes running here (vendor calls, and takes followed from the worker holding their key's claim). */
   private readonly takes = new Map<string, Take>();
+  /** Takes being started (claim, key, stored take): later requests for the same take wait for the same start. */
+  private readonly starting = new Map<string, Promise<Take>>();
   private readonly keys: ProviderKeyCache;
+  private readonly claims: TakeClaims;
   private readonly now: () => number;
   private readonly startedAt: number;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -71,6 +91,7 @@ export class SynthesisWorker {
     this.startedAt = this.now();
     this.workerId = settings.workerId ?? randomBytes(8).toString('hex');
     this.keys = new ProviderKeyCache(deps.keys, settings.keyCacheTtlMs, this.now);
+    this.claims = new TakeClaims(deps.sql, this.workerId, settings.claimStaleMs);
   }
 
   /** Subscribes the worker's subjects and starts announcing it; stop() undoes both. */
@@ -134,20 +155,152 @@ export class SynthesisWorker {
     await sink.end({ words: result.words, cached: result.cached });
   }
 
-  /** The take for this org and key: the one running, or a new vendor call. */
-  private async join(req: SynthTakeRequest): Promise<Take> {
+  /** The take for this org and key: the one running here, or a new one. */
+  private join(req: SynthTakeRequest): Promise<Take> {
     const id = takeId(req);
     const running = this.takes.get(id);
-    if (running) return running;
+    if (running) return Promise.resolve(running);
+    let starting = this.starting.get(id);
+    if (!starting) {
+      starting = this.start(id, req).finally(() => this.starting.delete(id));
+      this.starting.set(id, starting);
+    }
+    return starting;
+  }
+
+  /**
+   * A key has one take, whichever worker a requester asks: the claim says whether it is committed (replayed
+   * from the blob store), being made by another worker (followed from there: a requester's view of the workers
+   * can differ from another's), or this worker's to make.
+   */
+  private async start(id: string, req: SynthTakeRequest): Promise<Take> {
     const adapter = this.deps.adapter(req.settings.vendor);
     if (!adapter) throw new RouterError('internal', `No upstream is configured for ${req.settings.vendor}`);
-    const apiKey = await this.keys.get(req.orgId, req.settings.vendor);
-    const again = this.takes.get(id);
-    if (again) return again;
+    if (!req.cache) return this.synthesize(id, adapter, req, { cache: false });
+    const claim = await this.claims.claim(req.orgId, req.cacheKey);
+    if (claim.kind === 'mine') return this.synthesize(id, adapter, req, { cache: true, claimed: true });
+    if (claim.kind === 'held') {
+      // A forwarded request is not sent on again: the claim moved between two workers' reads of it.
+      if (req.forwarded)
+        throw new RouterError('internal', 'The sentence is being synthesized elsewhere; retry.');
+      return this.follow(id, adapter, req, claim.workerId);
+    }
+    try {
+      const stored = await readStoredTake(this.deps.blobs, claim.take, this.settings.cacheReadTimeoutMs);
+      if (stored) {
+        this.publishUsage(req, 'hit');
+        return Take.replaying(stored.contentType, stored.audio, stored.words);
+      }
+      // Its blob is gone: a new take may replace that one.
+      return this.synthesize(id, adapter, req, {
+        cache: true,
+        claimed: false,
+        replaces: claim.take.objectName,
+      });
+    } catch (error) {
+      if (!(error instanceof CacheUnreadableError)) throw error;
+      // The store is down: the listener gets a fresh take; the committed one stays the key's.
+      this.deps.logger.warn(
+        { orgId: req.orgId, err: error.cause },
+        'committed take not readable; synthesized uncached',
+      );
+      return this.synthesize(id, adapter, req, { cache: false });
+    }
+  }
+
+  /** A vendor call for this take, shared by every request for it while it runs. */
+  private async synthesize(
+    id: string,
+    adapter: VendorAdapter,
+    req: SynthTakeRequest,
+    keeping: Keeping,
+  ): Promise<Take> {
+    let apiKey: string;
+    try {
+      apiKey = await this.keys.get(req.orgId, req.settings.vendor);
+    } catch (error) {
+      if (keeping.cache && keeping.claimed) await this.release(req);
+      throw error;
+    }
     const take = new Take(adapter.contentType(req.settings));
     this.takes.set(id, take);
-    void this.run(take, adapter, apiKey, req).finally(() => this.takes.delete(id));
+    void this.run(take, adapter, apiKey, req, keeping).finally(() => this.takes.delete(id));
     return take;
+  }
+
+  /**
+   * The take the worker holding the key's claim makes, followed from there into a take of this worker's (so
+   * requests here share it).
+   */
+  private follow(id: string, adapter: VendorAdapter, req: SynthTakeRequest, holder: string): Take {
+    const take = new Take(adapter.contentType(req.settings));
+    this.takes.set(id, take);
+    void this.relay(take, adapter, req, holder).finally(() => this.takes.delete(id));
+    return take;
+  }
+
+  /** Copies the holder's take into `take`. A holder found gone before any audio hands its claim over. */
+  private async relay(
+    take: Take,
+    adapter: VendorAdapter,
+    req: SynthTakeRequest,
+    holder: string,
+  ): Promise<void> {
+    const stream = this.deps.bus.requestStream(addressedTo(synthTakeV1, holder), { ...req, forwarded: true });
+    const stop = (): void => {
+      stream.cancel();
+      this.deps.bus
+        .publish(addressedTo(synthStopV1, holder), { orgId: req.orgId, cacheKey: req.cacheKey, cache: true })
+        .catch(() => undefined);
+    };
+    take.stopped.addEventListener('abort', stop, { once: true });
+    let heard = false;
+    try {
+      for await (const chunk of stream) {
+        heard = true;
+        take.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      }
+      take.complete(await stream.trailer());
+      return;
+    } catch (error) {
+      if (take.stopped.aborted) return take.fail(STOPPED);
+      const orphaned =
+        !heard &&
+        isPeerGone(error) &&
+        (await this.claims.takeOver(req.orgId, req.cacheKey, holder).catch(() => false));
+      if (!orphaned) return take.fail(error instanceof Error ? error : RouterError.internal(error));
+    } finally {
+      take.stopped.removeEventListener('abort', stop);
+    }
+    // The holder died before its take began: this worker makes it, into the same take.
+    let apiKey: string;
+    try {
+      apiKey = await this.keys.get(req.orgId, req.settings.vendor);
+    } catch (error) {
+      await this.release(req);
+      return take.fail(error instanceof RouterError ? error : RouterError.internal(error));
+    }
+    await this.run(take, adapter, apiKey, req, { cache: true, claimed: true });
+  }
+
+  private async release(req: SynthTakeRequest): Promise<void> {
+    await this.claims.release(req.orgId, req.cacheKey).catch((error: unknown) => {
+      // A claim left behind goes stale (claimStaleMs); until then its holder is asked, and makes the take.
+      this.deps.logger.warn({ err: error, orgId: req.orgId }, 'take claim not released');
+    });
+  }
+
+  private publishUsage(req: SynthTakeRequest, kind: 'hit' | 'synthesized'): void {
+    const chars = [...req.text].length;
+    this.deps.bus
+      .publish(cacheUsageV1, {
+        orgId: req.orgId,
+        cacheKey: req.cacheKey,
+        provider: req.settings.vendor,
+        chars,
+        kind,
+      })
+      .catch(() => undefined);
   }
 
   private async run(
@@ -155,6 +308,7 @@ export class SynthesisWorker {
     adapter: VendorAdapter,
     apiKey: string,
     req: SynthTakeRequest,
+    keeping: Keeping,
   ): Promise<void> {
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -203,9 +357,10 @@ export class SynthesisWorker {
           `${req.settings.vendor} completed the take without audio`,
         );
       }
-      take.complete(await this.store(take, req, words));
+      take.complete(await this.store(take, req, words, keeping));
     } catch (error) {
       clearTimeout(timer);
+      if (keeping.cache && keeping.claimed) await this.release(req);
       const failure =
         abort.signal.aborted && abort.signal.reason instanceof RouterError ? abort.signal.reason : error;
       abort.abort(failure);
@@ -232,13 +387,17 @@ export class SynthesisWorker {
   }
 
   /** Writes a completed take and commits it, unless it must not be cached; either way its usage counts. */
-  private async store(take: Take, req: SynthTakeRequest, words: WordTiming[] | null): Promise<TakeResult> {
-    const chars = [...req.text].length;
-    const usage = { orgId: req.orgId, cacheKey: req.cacheKey, provider: req.settings.vendor, chars };
-    if (!req.cache) {
-      this.deps.bus.publish(cacheUsageV1, { ...usage, kind: 'synthesized' }).catch(() => undefined);
+  private async store(
+    take: Take,
+    req: SynthTakeRequest,
+    words: WordTiming[] | null,
+    keeping: Keeping,
+  ): Promise<TakeResult> {
+    if (!keeping.cache) {
+      this.publishUsage(req, 'synthesized');
       return { words, cached: false };
     }
+    let committed = false;
     try {
       // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
       const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
@@ -248,18 +407,23 @@ export class SynthesisWorker {
           contentType: 'application/json',
         });
       await this.deps.blobs.put(names.audio, audio, { contentType: take.contentType });
-      const { committed } = await this.deps.bus.request(cacheCommitV1, {
-        ...usage,
+      ({ committed } = await this.deps.bus.request(cacheCommitV1, {
+        orgId: req.orgId,
+        cacheKey: req.cacheKey,
+        provider: req.settings.vendor,
+        chars: [...req.text].length,
         objectName: names.audio,
         contentType: take.contentType,
         byteSize: audio.length,
         hasTimings: words !== null,
-      });
-      return { words, cached: committed };
+        ...(keeping.replaces ? { replaces: keeping.replaces } : {}),
+      }));
     } catch (error) {
       // The listener already has the audio; a take that could not be cached is only a later miss.
       this.deps.logger.warn({ err: error, orgId: req.orgId }, 'take not cached');
-      return { words, cached: false };
     }
+    // A committed take's claim stays (see TakeClaims); any other is given up for the next take of the key.
+    if (!committed && keeping.claimed) await this.release(req);
+    return { words, cached: committed };
   }
 }

@@ -30,6 +30,14 @@ export class Take {
     this.result.catch(() => undefined);
   }
 
+  /** A take that is already whole: a committed one, replayed. */
+  static replaying(contentType: string, audio: Buffer, words: WordTiming[] | null): Take {
+    const take = new Take(contentType);
+    take.push(audio);
+    take.complete({ words, cached: true });
+    return take;
+  }
+
   get audio(): Buffer[] {
     return this.chunks;
   }

@@ -40,11 +40,19 @@ export async function runWorkerThatDiesBeforeCommit(env: NodeJS.ProcessEnv): Pro
     {
       bus: infra.bus,
       blobs,
+      sql: infra.db.sql,
       keys: new ProviderKeyStore(infra.db.prisma, KeyRing.parse(need('PROVIDER_KEY_MASTER_KEYS'))),
       adapter: createUpstreams({ vendor_a: need('VENDOR_A_BASE_URL') }),
       logger: createLogger({ service: 'crash-worker', level: env['LOG_LEVEL'] ?? 'warn' }),
     },
-    { firstAudioTimeoutMs: 10_000, heartbeatMs: 200, keyCacheTtlMs: 0, workerId: need('WORKER_ID') },
+    {
+      firstAudioTimeoutMs: 10_000,
+      heartbeatMs: 200,
+      keyCacheTtlMs: 0,
+      claimStaleMs: 60_000,
+      cacheReadTimeoutMs: 2000,
+      workerId: need('WORKER_ID'),
+    },
   );
   await Promise.all(worker.serve().map((s) => s.ready()));
   process.stdout.write('crash-worker ready\n');

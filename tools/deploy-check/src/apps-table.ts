@@ -88,6 +88,8 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
       ...VENDOR_BASE_URLS,
       'SYNTH_FIRST_AUDIO_TIMEOUT_MS',
       'SYNTH_HEARTBEAT_MS',
+      'SYNTH_CLAIM_STALE_MS',
+      'CACHE_READ_TIMEOUT_MS',
       'PROVIDER_KEY_CACHE_TTL_MS',
     ],
     enabledInChart: true,

@@ -46,6 +46,11 @@ export interface CacheCommitRequest extends CacheEntryRef, CachedTake {
   provider: string;
   /** Characters the vendor synthesized for this take, for the usage counters. */
   chars: number;
+  /**
+   * The key's committed take whose blob the worker found gone: only a row naming it may be replaced. A key's
+   * take is otherwise never replaced (the first commit wins).
+   */
+  replaces?: string;
 }
 
 export const cacheCommitRequest: Checker<CacheCommitRequest> = check.object({
@@ -57,6 +62,7 @@ export const cacheCommitRequest: Checker<CacheCommitRequest> = check.object({
   byteSize: check.integer({ min: 0 }),
   hasTimings: check.boolean(),
   chars: check.integer({ min: 0 }),
+  replaces: check.optional(check.string({ minLength: 1 })),
 });
 
 export interface CacheCommitReply {

@@ -35,6 +35,8 @@ export interface SynthTakeRequest {
   text: string;
   /** False when the org's retention is 0 or the piece must not be cached yet (a dictionary used first). */
   cache: boolean;
+  /** Sent on by the worker that was asked, to the one making the key's take; such a request is never sent on again. */
+  forwarded?: boolean;
 }
 
 export const synthTakeRequest: Checker<SynthTakeRequest> = check.object({
@@ -43,6 +45,7 @@ export const synthTakeRequest: Checker<SynthTakeRequest> = check.object({
   settings: synthSettings,
   text: check.string({ minLength: 1 }),
   cache: check.boolean(),
+  forwarded: check.optional(check.boolean()),
 });
 
 /** Sent before the first audio chunk. */
