@@ -14,8 +14,17 @@ const MAX_BODY = 256 * 1024;
 /** An app behind the gateway that records what reached it: HTTP echoes, WebSocket echoes. */
 async function startUpstream() {
   const seen: IncomingMessage[] = [];
+  /** Answers of `/v1/slow` whose connection from the gateway closed before they ended. */
+  const abandoned: string[] = [];
   const server: Server = createServer((req, res) => {
     seen.push(req);
+    if (req.url?.startsWith('/v1/slow')) {
+      // An answer that has begun and is slow to go on (audio that waits for the vendor).
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write('first part');
+      res.once('close', () => abandoned.push(req.url ?? ''));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -31,6 +40,7 @@ async function startUpstream() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     seen,
+    abandoned,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise((r) => {
@@ -257,6 +267,22 @@ describe('GatewayServer over real sockets', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(bodyOf(answer)).toBe(body);
+  });
+
+  it('gives the app up when a client closes its socket once the answer has begun', async () => {
+    const path = `/v1/slow?${Date.now()}`;
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.on('data', (chunk: Buffer) => {
+      // The head and the first part have arrived: the client stops listening (its FIN).
+      if (chunk.toString('latin1').includes('first part')) socket.end();
+    });
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${issued.key}\r\n\r\n`);
+    const deadline = Date.now() + 5000;
+    while (!upstream.abandoned.includes(path) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    socket.destroy();
+    expect(upstream.abandoned).toContain(path);
   });
 
   it('refuses a request carrying its key header twice, whichever key comes first', async () => {

@@ -330,7 +330,15 @@ class ForwardedResponse implements Dispatcher.DispatchHandler {
     private readonly resolve: () => void,
     private readonly reject: (error: Error) => void,
   ) {
+    // The server keeps half-open sockets (a client may half-close once its request is sent), so a FIN is not
+    // a close: one that comes once the answer has begun is a client that stopped listening mid-answer.
+    const socket = res.socket;
+    const onEnd = (): void => {
+      if (res.headersSent && !res.writableFinished) socket?.destroy();
+    };
+    socket?.once('end', onEnd);
     res.once('close', () => {
+      socket?.off('end', onEnd);
       if (res.writableFinished) return;
       this.clientGone = true;
       this.controller?.abort(new Error('the client went away'));
