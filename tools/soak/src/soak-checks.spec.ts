@@ -18,7 +18,8 @@ function row(i: number, take: string, bytes = audio(i, take)): CommittedTake {
 
 /** Two sentences asked for, each made once by the vendor, committed and replayed twice over both surfaces. */
 function clean(): SoakEvidence & { record: SoakRecord; committed: CommittedTake[]; calls: VendorCall[] } {
-  const record = new SoakRecord();
+  // The stand-in audio names its take before the colon.
+  const record = new SoakRecord((bytes) => Buffer.from(bytes).toString().split(':')[0] ?? null);
   for (const i of [0, 1]) {
     record.reply('http', pool[i], audio(i, `t${i}`), 5);
     record.reply('stream', pool[i], audio(i, `t${i}`), 7);
@@ -28,11 +29,12 @@ function clean(): SoakEvidence & { record: SoakRecord; committed: CommittedTake[
     record,
     committed: [row(0, 't0'), row(1, 't1')],
     calls: [
-      { takeId: 't0', chars: length(0) },
-      { takeId: 't1', chars: length(1) },
+      { takeId: 't0', chars: length(0), at: 1000 },
+      { takeId: 't1', chars: length(1), at: 1100 },
     ],
     callsCounted: 2,
     orphanBlobs: [],
+    faults: { storeDown: [], kills: [] },
     fullTakeBytes,
   };
 }
@@ -58,7 +60,7 @@ describe('judge', () => {
   it('(a) reports a reply that is another take than the committed one', () => {
     const evidence = clean();
     evidence.record.reply('http', pool[0], audio(0, 't9'), 5);
-    evidence.calls.push({ takeId: 't9', chars: length(0) });
+    evidence.calls.push({ takeId: 't9', chars: length(0), at: 5000 });
     evidence.callsCounted++;
     const verdict = judge(evidence);
     expect(verdict.violations).toContain(
@@ -66,6 +68,32 @@ describe('judge', () => {
     );
     expect(verdict.violations).toContain('(b) the vendor was called more than once for 1 sentences: #1 ×2');
     expect(verdict.figures.vendorCallsPerKey).toEqual({ 1: 1, 2: 1 });
+  });
+
+  it('counts apart a fresh take made while the store was down, and a take a killed worker cut', () => {
+    const evidence = clean();
+    // The store was down from 4 s to 6 s: sentence #1's committed take could not be read, a fresh one was made.
+    evidence.record.reply('http', pool[0], audio(0, 't8'), 5);
+    evidence.calls.push({ takeId: 't8', chars: length(0), at: 5000 });
+    // A worker killed at 9 s cut a take of sentence #2 that nobody heard whole.
+    evidence.calls.push({ takeId: 't7', chars: length(1), at: 8500 });
+    evidence.callsCounted += 2;
+    evidence.faults = { storeDown: [{ from: 4000, to: 6000 }], kills: [9000] };
+    const verdict = judge(evidence);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.figures.freshWhileStoreDown).toEqual({ replies: 1, vendorCalls: 1 });
+    expect(verdict.figures.cutByKill).toBe(1);
+    expect(verdict.figures.vendorCallsPerKey).toEqual({ 1: 2 });
+
+    // The same takes outside those windows are duplicates.
+    evidence.faults = { storeDown: [], kills: [] };
+    const strict = judge(evidence);
+    expect(strict.violations).toContain(
+      "(a) 1 replies differ from their sentence's committed take (sentences #1)",
+    );
+    expect(strict.violations).toContain(
+      '(b) the vendor was called more than once for 2 sentences: #1 ×2, #2 ×2',
+    );
   });
 
   it('(a) reports a sentence answered but never committed', () => {

@@ -10,11 +10,22 @@ export interface CommittedTake {
   blob: { size: number; sha256: string; takeId: string | null } | null;
 }
 
-/** A synthesis call the simulated vendor accepted: the take it made and the text's length. */
+/** A synthesis call the simulated vendor accepted: the take it made, the text's length and when (ms). */
 export interface VendorCall {
   takeId: string;
   chars: number;
+  at: number;
 }
+
+/** Times (ms) the faults hit: the S3 store down, and synthesis workers killed. */
+export interface FaultWindows {
+  /** While the store was down (and a moment after), a committed take could not be read. */
+  storeDown: ReadonlyArray<{ from: number; to: number }>;
+  kills: readonly number[];
+}
+
+/** How long before a kill a take may have begun and still be cut by it. */
+const TAKE_SPAN_MS = 5000;
 
 export interface SoakEvidence {
   pool: readonly string[];
@@ -25,6 +36,7 @@ export interface SoakEvidence {
   callsCounted: number;
   /** Blobs no index row names, still there after the orphan grace and a sweep. */
   orphanBlobs: readonly string[];
+  faults: FaultWindows;
   /** The bytes of a complete take of the sentence. */
   fullTakeBytes(sentence: string): number;
 }
@@ -35,6 +47,13 @@ export interface SoakFigures {
   sentencesAnswered: number;
   committedKeys: number;
   repliesDifferingFromCommitted: number;
+  /**
+   * Replies that were a fresh take made while the store was down (the router synthesizes a sentence whose
+   * committed take it cannot read, and caches nothing): allowed, and not counted in the two figures above.
+   */
+  freshWhileStoreDown: { replies: number; vendorCalls: number };
+  /** Vendor calls whose takes a killed worker cut (nobody got them whole); the sentence was asked again. */
+  cutByKill: number;
   vendorCalls: number;
   /** How many sentences the vendor was called for 0, 1, 2 … times (sentences that were asked for). */
   vendorCallsPerKey: Record<string, number>;
@@ -74,7 +93,6 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
       unknownCalls++;
       continue;
     }
-    callsOf.set(sentence, (callsOf.get(sentence) ?? 0) + 1);
     sentenceOfTake.set(call.takeId, sentence);
   }
   if (unknownCalls > 0) violations.push(`${unknownCalls} vendor calls were for no sentence of the pool`);
@@ -82,6 +100,27 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
     violations.push(
       `the simulator counted ${evidence.callsCounted} calls but listed ${evidence.calls.length}: (b) cannot be judged`,
     );
+
+  // Takes the faults explain: made while the store was down, or cut by a killed worker (never committed, never
+  // heard whole). Their extra calls and replies are counted apart.
+  const heardTakes = new Set<string>();
+  for (const variants of record.replies.values())
+    for (const v of variants.values()) if (v.takeId) heardTakes.add(v.takeId);
+  const committedTakes = new Set(
+    evidence.committed.flatMap((row) => (row.blob?.takeId ? [row.blob.takeId] : [])),
+  );
+  const storeDownTakes = new Set<string>();
+  const cutTakes = new Set<string>();
+  for (const call of evidence.calls) {
+    if (committedTakes.has(call.takeId)) continue;
+    if (evidence.faults.storeDown.some((w) => call.at >= w.from && call.at <= w.to))
+      storeDownTakes.add(call.takeId);
+    else if (
+      !heardTakes.has(call.takeId) &&
+      evidence.faults.kills.some((k) => call.at <= k && call.at >= k - TAKE_SPAN_MS)
+    )
+      cutTakes.add(call.takeId);
+  }
 
   // (c) and the committed take of each sentence.
   const committedOf = new Map<string, string>();
@@ -114,16 +153,21 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
 
   // (a) every successful reply equals its sentence's committed take.
   let differing = 0;
+  let freshReplies = 0;
   const differingSentences: string[] = [];
   const uncommitted: string[] = [];
   for (const [sentence, variants] of record.replies) {
     const committed = committedOf.get(sentence);
+    const fresh = [...variants.values()].filter((v) => v.takeId && storeDownTakes.has(v.takeId));
+    freshReplies += fresh.reduce((sum, v) => sum + v.count, 0);
     if (committed === undefined) {
-      uncommitted.push(nameOf(pool, sentence));
+      if (fresh.length < variants.size) uncommitted.push(nameOf(pool, sentence));
       continue;
     }
     let here = 0;
-    for (const [hash, variant] of variants) if (hash !== committed) here += variant.count;
+    for (const [hash, variant] of variants)
+      if (hash !== committed && !(variant.takeId && storeDownTakes.has(variant.takeId)))
+        here += variant.count;
     if (here > 0) {
       differing += here;
       differingSentences.push(nameOf(pool, sentence));
@@ -136,7 +180,12 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
   if (uncommitted.length > 0)
     violations.push(`(a) sentences answered but with no committed take: ${list(uncommitted)}`);
 
-  // (b) one vendor call per sentence asked for.
+  // (b) one vendor call per sentence asked for, besides the takes the faults explain.
+  for (const call of evidence.calls) {
+    const sentence = sentenceOfTake.get(call.takeId);
+    if (sentence && !storeDownTakes.has(call.takeId) && !cutTakes.has(call.takeId))
+      callsOf.set(sentence, (callsOf.get(sentence) ?? 0) + 1);
+  }
   const histogram: Record<string, number> = {};
   const repeated: string[] = [];
   for (const sentence of pool) {
@@ -186,6 +235,8 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
       sentencesAnswered: record.replies.size,
       committedKeys: evidence.committed.length,
       repliesDifferingFromCommitted: differing,
+      freshWhileStoreDown: { replies: freshReplies, vendorCalls: storeDownTakes.size },
+      cutByKill: cutTakes.size,
       vendorCalls: evidence.calls.length,
       vendorCallsPerKey: histogram,
       latencyMs: { http: latency('http'), stream: latency('stream') },

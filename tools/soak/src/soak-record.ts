@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readTakeId } from '@router/vendor-sim';
 
 export type Surface = 'http' | 'stream';
 
@@ -13,6 +14,8 @@ export interface ErrorCount {
 export interface ReplyVariant {
   count: number;
   bytes: number;
+  /** The simulated take the audio is (its id is in the audio), null if none is found. */
+  takeId: string | null;
 }
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -29,6 +32,12 @@ export class SoakRecord {
   /** Per surface, ms from sending the sentence to its last audio byte, of successful replies. */
   readonly latencyMs: Record<Surface, number[]> = { http: [], stream: [] };
 
+  /** `takeOf` finds the take in a reply's audio (the simulator's id, in pcm by default). */
+  constructor(
+    private readonly takeOf: (audio: Uint8Array) => string | null = (audio) =>
+      readTakeId(Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength), 'pcm'),
+  ) {}
+
   reply(surface: Surface, sentence: string, audio: Uint8Array, ms: number): void {
     this.ok[surface]++;
     this.latencyMs[surface].push(ms);
@@ -40,7 +49,7 @@ export class SoakRecord {
     const hash = sha256(audio);
     const seen = variants.get(hash);
     if (seen) seen.count++;
-    else variants.set(hash, { count: 1, bytes: audio.length });
+    else variants.set(hash, { count: 1, bytes: audio.length, takeId: this.takeOf(audio) });
   }
 
   error(surface: Surface, code: string, retryable: boolean): void {

@@ -15,7 +15,9 @@ export function summary(result: SoakResult): string {
         .join(', ') || 'none'
     }`,
     `keys: ${figures.sentencesAnswered} sentences answered, ${figures.committedKeys} committed; replies differing from the committed take: ${figures.repliesDifferingFromCommitted}`,
-    `vendor calls: ${figures.vendorCalls}; sentences by calls per key: ${JSON.stringify(figures.vendorCallsPerKey)}`,
+    `vendor calls: ${figures.vendorCalls}; sentences by calls per key: ${JSON.stringify(figures.vendorCallsPerKey)} ` +
+      `(besides ${figures.freshWhileStoreDown.vendorCalls} fresh takes while S3 was down, heard ${figures.freshWhileStoreDown.replies} times, ` +
+      `and ${figures.cutByKill} takes cut by a killed worker)`,
     `latency (ms, to the last byte): http p50 ${figures.latencyMs.http.p50.toFixed(1)} p99 ${figures.latencyMs.http.p99.toFixed(1)}; ` +
       `stream p50 ${figures.latencyMs.stream.p50.toFixed(1)} p99 ${figures.latencyMs.stream.p99.toFixed(1)}`,
     violations.length === 0 ? 'checks: all passed' : `checks: ${violations.length} violations`,

@@ -21,7 +21,7 @@ import {
 import { readTakeId, sampleCount, SimControl, spokenMs } from '@router/vendor-sim';
 import { type FaultEvent, runFaults } from './faults';
 import { sentencePool } from './sentence-pool';
-import { type CommittedTake, judge, type SoakVerdict } from './soak-checks';
+import { type CommittedTake, type FaultWindows, judge, type SoakVerdict } from './soak-checks';
 import type { SoakOptions } from './soak-options';
 import { SoakRecord, sha256 } from './soak-record';
 import { httpClient, SOAK_SETTINGS, streamClient, type TrafficSetup } from './traffic';
@@ -36,6 +36,8 @@ export interface SoakResult {
 const BUCKET = 'router-soak';
 /** The orphan sweep's period (the cache-service's smallest). */
 const SWEEP_INTERVAL_MS = 1000;
+/** A cache read that began just before the store came back fails within CACHE_READ_TIMEOUT_MS (2 s) after. */
+const STORE_BACK_MS = 3000;
 
 /**
  * Short timings for every app, so a fault is noticed and recovered from within the run: a dead worker is
@@ -155,9 +157,10 @@ export async function runSoak(
       pool,
       record,
       committed,
-      calls: calls.map((c) => ({ takeId: c.takeId, chars: c.chars })),
+      calls: calls.map((c) => ({ takeId: c.takeId, chars: c.chars, at: Date.parse(c.at) })),
       callsCounted: await sim.callCount('vendor_a'),
       orphanBlobs,
+      faults: faultWindows(faults, startedAt),
       fullTakeBytes: (sentence) => sampleCount(spokenMs(sentence), SOAK_SETTINGS.sample_rate) * 2,
     });
     return { verdict, faults, trafficSeconds, logDir };
@@ -168,6 +171,20 @@ export async function runSoak(
       );
     }
   }
+}
+
+/**
+ * When the faults hit, in ms. The store counts as down until a moment after it is back: a read that failed just
+ * before the restart may make its fresh take just after.
+ */
+function faultWindows(faults: FaultEvent[], startedAt: number): FaultWindows {
+  const at = (f: FaultEvent): number => startedAt + f.atS * 1000;
+  return {
+    storeDown: faults
+      .filter((f) => f.fault === 'stop S3')
+      .map((f) => ({ from: at(f), to: at(f) + f.downMs + STORE_BACK_MS })),
+    kills: faults.filter((f) => f.fault.startsWith('kill')).map(at),
+  };
 }
 
 /** Waits until the org's row count has not changed for a second (takes in flight committed), at most 20 s. */
