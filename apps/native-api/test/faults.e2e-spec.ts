@@ -1,19 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RouterApiError, RouterConnectionError, type RouterClient, type SpeechRequest } from '@router/client';
 import {
   createOrgClient,
-  createScratchDatabase,
   type PrivateNats,
   type PrivateS3,
   REPO_ROOT,
   type RunningStack,
-  type ScratchDatabase,
-  startPrivateNats,
-  startPrivateS3,
-  startStack,
+  startFaultStack,
 } from '@router/testing';
 import { SimControl } from '@router/vendor-sim';
 
@@ -35,36 +30,29 @@ const TIMINGS = {
 
 let nats: PrivateNats;
 let s3: PrivateS3;
-let db: ScratchDatabase;
 let stack: RunningStack;
 let sim: SimControl;
+let stopAll: () => Promise<void>;
 
 beforeAll(async () => {
   const logDir = join(REPO_ROOT, 'tmp', 'e2e', 'faults');
   mkdirSync(logDir, { recursive: true });
-  [nats, s3, db] = await Promise.all([
-    startPrivateNats({ logDir }),
-    startPrivateS3({ logDir }),
-    createScratchDatabase('faults'),
-  ]);
-  const migrate = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/tools/migrate/main.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr || migrate.stdout}`);
-  stack = await startStack({
-    databaseUrl: db.url,
-    natsUrl: nats.url,
-    s3: { ...s3.s3, bucket: 'router-faults' },
+  ({
+    nats,
+    s3,
+    stack,
+    stop: stopAll,
+  } = await startFaultStack({
+    label: 'faults',
     logDir,
+    bucket: 'router-faults',
     env: TIMINGS,
-  });
+  }));
   sim = new SimControl(stack.simUrl);
 }, 120_000);
 
 afterAll(async () => {
-  await stack?.stop();
-  await Promise.all([nats?.close(), s3?.close(), db?.drop()]);
+  await stopAll?.();
 }, 60_000);
 
 const sentence = (what: string): string => `The ${what} sentence ${randomUUID().slice(0, 8)} is here.`;

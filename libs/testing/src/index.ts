@@ -6,3 +6,4 @@ export * from './router-client';
 export * from './spec-facts';
 export * from './private-services';
 export * from './stats';
+export * from './fault-stack';

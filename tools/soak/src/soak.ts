@@ -6,17 +6,10 @@ import { Client as PgClient } from 'pg';
 import { RouterClient } from '@router/client';
 import {
   createOrgWithKey,
-  createScratchDatabase,
   loadServicesEnv,
-  migrateScratchDatabase,
-  type PrivateNats,
   type PrivateS3,
   REPO_ROOT,
-  type RunningStack,
-  type ScratchDatabase,
-  startPrivateNats,
-  startPrivateS3,
-  startStack,
+  startFaultStack,
 } from '@router/testing';
 import { readTakeId, sampleCount, SimControl, spokenMs } from '@router/vendor-sim';
 import { type FaultEvent, runFaults } from './faults';
@@ -83,22 +76,13 @@ export async function runSoak(
   mkdirSync(logDir, { recursive: true });
   const cleanups: Array<() => Promise<unknown>> = [];
   try {
-    const db: ScratchDatabase = await createScratchDatabase('soak');
-    cleanups.push(() => db.drop());
-    await migrateScratchDatabase(db);
-    const nats: PrivateNats = await startPrivateNats({ logDir });
-    cleanups.push(() => nats.close());
-    const s3: PrivateS3 = await startPrivateS3({ logDir });
-    cleanups.push(() => s3.close());
-    const stack: RunningStack = await startStack({
-      databaseUrl: db.url,
-      natsUrl: nats.url,
-      s3: { ...s3.s3, bucket: BUCKET },
+    const { db, nats, s3, stack, stop } = await startFaultStack({
+      label: 'soak',
       logDir,
-      workers: 2,
+      bucket: BUCKET,
       env: soakEnv(options),
     });
-    cleanups.push(() => stack.stop());
+    cleanups.push(stop);
     log(`database ${db.name}, NATS ${nats.url}, S3 ${s3.s3.endpoint}; app logs in ${logDir}`);
 
     const org = createOrgWithKey(stack.adminUrl, `soak-${randomUUID().slice(0, 8)}`);
