@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { parseOptions } from './soak-options';
 import { runSoak } from './soak';
 import { summary } from './soak-summary';
@@ -20,6 +21,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const stop = new AbortController();
+  // Every client and the fault runner wait on it at once: more than Node's default of 10 listeners.
+  setMaxListeners(0, stop.signal);
   const onSignal = (): void => {
     log('interrupted: stopping the traffic and every process the soak started');
     stop.abort();
