@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client as S3Client } from 'minio';
 import { Client as PgClient } from 'pg';
+import { createBlobStore } from '@router/blob-store';
 import { RouterClient } from '@router/client';
 import {
   createOrgWithKey,
@@ -193,36 +193,30 @@ async function readCache(
   orgId: string,
   s3: PrivateS3,
 ): Promise<{ committed: CommittedTake[]; orphanBlobs: string[] }> {
-  const url = new URL(s3.s3.endpoint);
-  const client = new S3Client({
-    endPoint: url.hostname,
-    port: Number(url.port),
-    useSSL: false,
-    accessKey: s3.s3.accessKey,
-    secretKey: s3.s3.secretKey,
-    region: 'us-east-1',
-  });
-  const rows = await pg.query<{ objectName: string; byteSize: number }>(
-    'SELECT object_name AS "objectName", byte_size AS "byteSize" FROM cache_entries WHERE org_id = $1',
-    [orgId],
-  );
-  const listed = new Set<string>();
-  for await (const item of client.listObjects(BUCKET, '', true) as AsyncIterable<{ name?: string }>)
-    if (item.name) listed.add(item.name);
-  const committed: CommittedTake[] = [];
-  for (const row of rows.rows) {
-    if (!listed.has(row.objectName)) {
-      committed.push({ ...row, blob: null });
-      continue;
+  // The router's own store client, as the apps read the bucket.
+  const blobs = createBlobStore({ kind: 's3', ...s3.s3, bucket: BUCKET });
+  try {
+    const rows = await pg.query<{ objectName: string; byteSize: number }>(
+      'SELECT object_name AS "objectName", byte_size AS "byteSize" FROM cache_entries WHERE org_id = $1',
+      [orgId],
+    );
+    const listed = new Set<string>();
+    for await (const item of blobs.list('')) listed.add(item.name);
+    const committed: CommittedTake[] = [];
+    for (const row of rows.rows) {
+      if (!listed.has(row.objectName)) {
+        committed.push({ ...row, blob: null });
+        continue;
+      }
+      const bytes = await blobs.get(row.objectName);
+      committed.push({
+        ...row,
+        blob: { size: bytes.length, sha256: sha256(bytes), takeId: readTakeId(bytes, 'pcm') },
+      });
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of await client.getObject(BUCKET, row.objectName)) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
-    committed.push({
-      ...row,
-      blob: { size: bytes.length, sha256: sha256(bytes), takeId: readTakeId(bytes, 'pcm') },
-    });
+    const named = new Set(rows.rows.map((r) => r.objectName));
+    return { committed, orphanBlobs: [...listed].filter((name) => !named.has(name)) };
+  } finally {
+    await blobs.close();
   }
-  const named = new Set(rows.rows.map((r) => r.objectName));
-  return { committed, orphanBlobs: [...listed].filter((name) => !named.has(name)) };
 }
