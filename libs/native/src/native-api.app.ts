@@ -6,7 +6,13 @@ import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient, Sql } from '@router/db';
 import type { Health, Logger } from '@router/observability';
-import { createPipeline, type PipelineSettings, StoredSettings } from '@router/pipeline';
+import {
+  createPipeline,
+  OrgRetention,
+  type PipelineSettings,
+  ReplyPlanner,
+  StoredSettings,
+} from '@router/pipeline';
 import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
@@ -20,8 +26,6 @@ import {
 import { createUpstreams, type VendorId } from '@router/vendors';
 import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
-import { OrgRetention } from './reply/org-retention';
-import { ReplyPlanner } from './reply/reply-plan';
 import { SPEECH_PATH } from './speech/speech.controller';
 import { SpeechService } from './speech/speech.service';
 import { STREAM_REPLAN_MS, StreamServer } from './stream/stream.server';

@@ -1,5 +1,5 @@
 import { streamingWavHeader } from '@router/vendors-core';
-import { WavSampleData } from './wav';
+import { WavSampleData } from './wav-sample-data';
 
 function wavFile(samples: Buffer, extraChunk = false): Buffer {
   const fmt = streamingWavHeader(24000).subarray(12, 36);

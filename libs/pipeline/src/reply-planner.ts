@@ -1,9 +1,10 @@
 import { canonicalSettings, pieceCacheKey, type SynthesisSettings } from '@router/cache-keys';
 import type { SynthSettings } from '@router/contracts';
-import type { PieceRequest, StoredSettings } from '@router/pipeline';
 import { isSpeakable } from '@router/text';
 import type { VendorDefinition } from '@router/vendors-core';
 import type { OrgRetention } from './org-retention';
+import type { PieceRequest } from './piece-resolver';
+import type { StoredSettings } from './stored-settings';
 
 /** How the pieces of one org's text are keyed and cached under one set of settings. */
 export interface ReplyPlan {
@@ -25,7 +26,8 @@ export interface ReplyPlannerDeps {
  * The one place a surface's validated settings become pieces: canonical settings, the org's cache switch
  * (retention 0 reads and writes nothing; nor does a dictionary the router has not read yet), the keyed hash
  * of each piece (with the fingerprint of settings stored at the vendor), and the vendor's unspeakable rule.
- * Every native surface goes through it, so equal settings and text give one cache entry whichever asked.
+ * Every surface that speaks pieces (native HTTP, /v1/stream, the mirrors' sockets) goes through it, so equal
+ * settings and text give one cache entry whichever asked.
  */
 export class ReplyPlanner {
   constructor(private readonly deps: ReplyPlannerDeps) {}

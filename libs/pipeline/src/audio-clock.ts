@@ -1,4 +1,4 @@
-import { WavSampleData } from '../speech/wav';
+import { WavSampleData } from './wav-sample-data';
 
 /** Bytes per sample of the formats whose length in time follows from their size (mono). */
 const BYTES_PER_SAMPLE: Readonly<Record<string, number>> = { pcm: 2, wav: 2, mulaw: 1, alaw: 1 };

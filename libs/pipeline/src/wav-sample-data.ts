@@ -2,9 +2,8 @@
  * The one container change the spec allows on the native surface: a POST /v1/audio/speech `wav` reply is one
  * streaming WAV header (sizes left open, `streamingWavHeader` in vendors-core) and then each sentence's sample
  * data, as the vendor sent it, without its own header. /v1/stream sends each sentence whole (its header kept,
- * so each plays on its own) and uses this only to time the sample data.
- */
-/**
+ * so each plays on its own) and uses this only to time the sample data (AudioClock).
+ *
  * Passes one sentence's WAV bytes through without the RIFF header: holds bytes only until the `data` chunk
  * starts, then forwards every byte untouched.
  */
