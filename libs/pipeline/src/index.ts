@@ -14,3 +14,4 @@ export * from './audio-clock';
 export * from './wav-sample-data';
 export * from './play-pieces';
 export * from './reply-stream';
+export * from './reply-services';
