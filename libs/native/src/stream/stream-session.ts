@@ -7,6 +7,7 @@ import {
   type ReplyPlanner,
   ReplyStream,
 } from '@router/pipeline';
+import type { SocketSession } from '@router/service-kit';
 import { type ClientMessage, parseClientMessage, STREAM_TEXT_MAX_CHARS } from './stream-messages';
 
 /** What the session needs of its socket; the WebSocket server provides it (tests provide a fake). */
@@ -35,8 +36,12 @@ export const STREAM_CLOSE = { normal: 1000, goingAway: 1001, internal: 1011, idl
  * order they came, to a ReplyStream (the pipeline's streamed reply), whose events become this protocol's
  * messages.
  */
-export class StreamSession {
+export class StreamSession implements SocketSession {
   readonly sessionId: string;
+  /** For logs (SocketSession). */
+  get id(): string {
+    return this.sessionId;
+  }
   private readonly reply: ReplyStream;
   private inbox: Promise<void> = Promise.resolve();
   private closing = false;
