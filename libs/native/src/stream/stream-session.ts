@@ -7,16 +7,8 @@ import {
   type ReplyPlanner,
   ReplyStream,
 } from '@router/pipeline';
-import type { SocketSession } from '@router/service-kit';
+import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { type ClientMessage, parseClientMessage, STREAM_TEXT_MAX_CHARS } from './stream-messages';
-
-/** What the session needs of its socket; the WebSocket server provides it (tests provide a fake). */
-export interface StreamPeer {
-  sendJson(message: Record<string, unknown>): void;
-  /** Resolves once the socket can take more (flow control). */
-  sendAudio(chunk: Buffer): Promise<void>;
-  close(code: number, reason: string): void;
-}
 
 export interface StreamSessionDeps {
   resolver: PieceResolver;
@@ -49,7 +41,7 @@ export class StreamSession implements SocketSession {
 
   constructor(
     orgId: string,
-    private readonly peer: StreamPeer,
+    private readonly peer: SocketPeer,
     private readonly deps: StreamSessionDeps,
     sessionId: string,
   ) {
@@ -60,7 +52,7 @@ export class StreamSession implements SocketSession {
       {
         sentenceStart: ({ sentence, text, cached }) =>
           this.sendJson({ type: 'sentence_start', sentence, text, cached }),
-        audio: (chunk) => this.peer.sendAudio(chunk),
+        audio: (chunk) => this.peer.send(chunk),
         sentenceEnd: ({ sentence, text, bytes, durationMs, words }) => {
           if (words) this.sendJson({ type: 'words', sentence, words: publicWords(text, words) });
           this.sendJson({ type: 'sentence_end', sentence, bytes, duration_ms: roundMs(durationMs) });
@@ -157,7 +149,7 @@ export class StreamSession implements SocketSession {
   }
 
   private sendJson(message: Record<string, unknown>): void {
-    if (!this.gone) this.peer.sendJson(message);
+    if (!this.gone) void this.peer.send(JSON.stringify(message));
   }
 
   /** A failure of the session itself, not of a sentence: the connection cannot go on. */

@@ -37,17 +37,7 @@ export class StreamServer {
         body: JSON.stringify(error.toEnvelope()),
       }),
       idle: () => ({ ms: options.idleTimeoutMs, code: STREAM_CLOSE.idle, reason: 'idle' }),
-      open: (peer, orgId) =>
-        new StreamSession(
-          orgId,
-          {
-            sendJson: (message) => void peer.send(JSON.stringify(message)),
-            sendAudio: (chunk) => peer.send(chunk),
-            close: (code, reason) => peer.close(code, reason),
-          },
-          options,
-          randomUUID(),
-        ),
+      open: (peer, orgId) => new StreamSession(orgId, peer, options, randomUUID()),
     });
   }
 
