@@ -8,3 +8,4 @@ export * from './async-queue';
 export * from './stored-settings';
 export * from './cache-index';
 export * from './stored-take';
+export * from './request-takes';
