@@ -90,7 +90,7 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     let response: Dispatcher.ResponseData;
     try {
       response = await request(`${this.baseUrl}${sent.path}${sent.query ? `?${sent.query}` : ''}`, {
-        method: sent.method as Dispatcher.HttpMethod,
+        method: sent.method,
         dispatcher: this.dispatcher,
         signal,
         headers: { ...headers, ...this.upstreamAuth(call.apiKey) },
