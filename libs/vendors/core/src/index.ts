@@ -7,6 +7,7 @@ export * from './catalogue.queries';
 export * from './vendor-adapter';
 export * from './voice.types';
 export * from './stored-settings.types';
+export * from './drop-in.types';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,

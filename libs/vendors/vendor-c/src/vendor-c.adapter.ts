@@ -21,6 +21,7 @@ import {
   type StoredSettingsReader,
 } from '@router/vendors-core';
 import { vendorCStoredPath, vendorCStoredReferences } from './vendor-c.stored-settings';
+import { vendorCDropIn } from './wire/vendor-c.request-key';
 import { vendorC } from './vendor-c.definition';
 import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
 import { CharacterTrack, preferredAlignment, wordTimings } from './vendor-c.word-timings';
@@ -130,13 +131,20 @@ export class VendorCAdapter extends HttpVendorAdapter {
     read: (reference, call) => this.readStored(reference, call),
   };
 
+  /** The REST/SSE endpoints of the drop-in, sent on whole (libs/pipeline request takes). */
+  override readonly dropIn = vendorCDropIn;
+
   constructor(options: AdapterOptions) {
     super(VENDOR, options, vendorCErrorMessage);
   }
 
+  protected override upstreamAuth(apiKey: string): Record<string, string> {
+    return { 'vendor_c-api-key': apiKey };
+  }
+
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body, timestamps } = vendorCRequest(call.settings, call.text);
-    const headers = { 'vendor_c-api-key': call.apiKey };
+    const headers = this.upstreamAuth(call.apiKey);
     const read = timestamps ? (answer: UpstreamBody) => timedAudio(answer, call) : audioPassThrough;
     yield* this.exchange({ path, body, headers, signal: call.signal }, read);
   }
@@ -153,7 +161,7 @@ export class VendorCAdapter extends HttpVendorAdapter {
     if (!target) throw new RouterError('internal', `${VENDOR} stores nothing named ${reference.name}`);
     const answer = await this.getJson<Record<string, JsonValue>>(
       target.path,
-      { 'vendor_c-api-key': call.apiKey },
+      this.upstreamAuth(call.apiKey),
       call.signal,
     );
     if (target.what === 'settings') return answer;
@@ -164,7 +172,7 @@ export class VendorCAdapter extends HttpVendorAdapter {
 
   /** Every page of the account's voices (`/v2/voices`), read live. */
   async listVoices(request: VoiceListRequest): Promise<Voice[]> {
-    const headers = { 'vendor_c-api-key': request.apiKey };
+    const headers = this.upstreamAuth(request.apiKey);
     const pages = await readAllPages(
       VENDOR,
       (token) =>
