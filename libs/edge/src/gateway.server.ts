@@ -10,11 +10,20 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Dispatcher, Pool } from 'undici';
 import { Counter } from 'prom-client';
+import WebSocket, { type RawData, WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
+import type { KeylessMessage } from '@router/vendors-core';
 import type { KeyDirectory } from './key-directory';
-import { jsonRefusal, type Refusal, type RouteTable, type SurfaceRoute } from './surface-routes';
+import {
+  type AccessProblem,
+  jsonRefusal,
+  type Refusal,
+  type RouteRequest,
+  type RouteTable,
+  type SurfaceRoute,
+} from './surface-routes';
 
 export interface GatewayOptions {
   routes: RouteTable;
@@ -43,6 +52,17 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 const REQUEST_ID = 'x-request-id';
+/** The metrics outcome of each refusal (the native surface's names from before mirrors). */
+const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
+  'missing-key': 'unauthorized',
+  'invalid-key': 'unauthorized',
+  'org-disabled': 'unauthorized',
+  'no-vendor-key': 'no_vendor_key',
+  'out-of-credit': 'insufficient_credits',
+  failure: 'auth_error',
+};
+/** How long a socket that may carry its key in its first message waits for that message. */
+const FIRST_MESSAGE_TIMEOUT_MS = 20_000;
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /**
@@ -59,6 +79,8 @@ export class GatewayServer {
   private readonly internal: Server;
   private readonly pools = new Map<string, Pool>();
   private readonly requests: Counter<'surface' | 'outcome'>;
+  /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
+  private readonly sockets = new WebSocketServer({ noServer: true });
 
   constructor(private readonly options: GatewayOptions) {
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
@@ -97,6 +119,8 @@ export class GatewayServer {
     if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
+    for (const client of this.sockets.clients) client.terminate();
+    await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
   }
 
@@ -111,9 +135,10 @@ export class GatewayServer {
       writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
       return;
     }
-    const admitted = await this.admit(route, req, url);
-    if ('status' in admitted) {
-      writeRefusal(res, admitted);
+    const request = routeRequest(req, url);
+    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    if ('kind' in admitted) {
+      writeRefusal(res, route.refuse(admitted, request));
       return;
     }
     try {
@@ -127,55 +152,82 @@ export class GatewayServer {
           `The request body is larger than the limit of ${limit} bytes.`,
           413,
         );
-        writeRefusal(res, route.refuse(error));
+        writeRefusal(res, route.refuse({ kind: 'failure', error }, request));
         return;
       }
-      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body });
+      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body, url });
       this.count(route.name, 'forwarded');
     } catch (error) {
       this.count(route.name, 'upstream_error');
       if (isClientGone(res)) return;
       this.options.logger.warn({ err: error, surface: route.name, requestId }, 'forwarding failed');
-      if (!res.headersSent) writeRefusal(res, route.refuse(RouterError.internal(error)));
-      else res.destroy();
+      if (!res.headersSent) {
+        writeRefusal(res, route.refuse({ kind: 'failure', error: RouterError.internal(error) }, request));
+      } else res.destroy();
     }
   }
 
-  private async admit(
+  /**
+   * Who is asking, or why not: the key (read by the caller, from the request or a socket's first message)
+   * checked from memory, then the org's state; a mirror also needs the org's stored key for its vendor.
+   */
+  private async authorize(
     route: SurfaceRoute,
-    req: IncomingMessage,
-    url: URL,
-  ): Promise<{ orgId: string } | Refusal> {
-    const method = req.method ?? 'GET';
-    if (route.isOpen(method, url.pathname)) return { orgId: ANONYMOUS_ORG };
+    request: RouteRequest,
+    key: string | undefined,
+    rawHeaders: string[] = [],
+  ): Promise<{ orgId: string } | AccessProblem> {
+    if (route.isOpen(request.method, request.path)) return { orgId: ANONYMOUS_ORG };
+    const problem = await this.checkKey(route, request, key, rawHeaders);
+    if ('kind' in problem) this.count(route.name, OUTCOME_OF[problem.kind]);
+    return problem;
+  }
+
+  private async checkKey(
+    route: SurfaceRoute,
+    request: RouteRequest,
+    key: string | undefined,
+    rawHeaders: string[],
+  ): Promise<{ orgId: string } | AccessProblem> {
     // Node keeps the first of two Authorization headers; which key is meant is ambiguous, so neither is used.
-    const repeated = route.keyHeaders.find((name) => headerCount(req.rawHeaders, name) > 1);
+    const repeated = route.keyHeaders.find((name) => headerCount(rawHeaders, name) > 1);
     if (repeated !== undefined) {
-      this.count(route.name, 'unauthorized');
-      return route.refuse(
-        RouterError.unauthorized(`The ${repeated} header came more than once: send the key once.`),
+      const error = RouterError.unauthorized(
+        `The ${repeated} header came more than once: send the key once.`,
       );
+      return { kind: 'invalid-key', error };
+    }
+    if (route.keyQueryParams.some((name) => request.query.getAll(name).length > 1)) {
+      return { kind: 'invalid-key', error: RouterError.unauthorized('The key came more than once.') };
     }
     let verdict;
     try {
-      verdict = await this.options.directory.authenticate(route.readKey(req.headers, url.searchParams));
+      verdict = await this.options.directory.authenticate(key, route.vendor);
     } catch (error) {
       this.options.logger.error({ err: error, surface: route.name }, 'key directory unavailable');
-      this.count(route.name, 'auth_error');
-      return route.refuse(RouterError.internal(error));
+      return { kind: 'failure', error: RouterError.internal(error) };
     }
     if (!verdict.ok) {
-      this.count(route.name, 'unauthorized');
-      return route.refuse(RouterError.unauthorized());
+      if (verdict.reason === 'no-vendor-key') {
+        const message = `No ${route.vendor ?? ''} key is stored for this org.`;
+        return { kind: 'no-vendor-key', error: new RouterError('provider_key_missing', message) };
+      }
+      const kind =
+        key === undefined
+          ? 'missing-key'
+          : verdict.reason === 'org-disabled'
+            ? 'org-disabled'
+            : 'invalid-key';
+      return { kind, error: RouterError.unauthorized() };
     }
     if (verdict.outOfCredit) {
-      this.count(route.name, 'insufficient_credits');
-      return route.refuse(
-        new RouterError(
+      return {
+        kind: 'out-of-credit',
+        error: new RouterError(
           'insufficient_credits',
           'The org is out of credit; new requests are refused until credit is added.',
         ),
-      );
+      };
     }
     return { orgId: verdict.orgId };
   }
@@ -184,10 +236,10 @@ export class GatewayServer {
     route: SurfaceRoute,
     req: IncomingMessage,
     res: ServerResponse,
-    { orgId, requestId, body }: { orgId: string; requestId: string; body: Buffer | null },
+    { orgId, requestId, body, url }: { orgId: string; requestId: string; body: Buffer | null; url: URL },
   ): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = req.url ?? '/';
+    const path = forwardedPath(route, req, url);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
@@ -228,13 +280,30 @@ export class GatewayServer {
       );
       return;
     }
-    const admitted = await this.admit(route, req, url);
-    if ('status' in admitted) {
-      writeHandshakeRefusal(socket, admitted);
+    if (route.socket.refusal === 'after-accept') {
+      this.sockets.handleUpgrade(req, socket, head, (client) => void this.relay(route, req, url, client));
       return;
     }
+    const request = routeRequest(req, url);
+    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    if ('kind' in admitted) {
+      writeHandshakeRefusal(socket, route.refuse(admitted, request));
+      return;
+    }
+    this.splice(route, req, url, socket, head, admitted.orgId);
+  }
+
+  /** An admitted upgrade goes on as raw bytes: the app behind completes the handshake itself. */
+  private splice(
+    route: SurfaceRoute,
+    req: IncomingMessage,
+    url: URL,
+    socket: Socket,
+    head: Buffer,
+    orgId: string,
+  ): void {
     const method = req.method ?? 'GET';
-    const path = req.url ?? '/';
+    const path = forwardedPath(route, req, url);
     const lines = [`${method} ${path} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
@@ -243,7 +312,7 @@ export class GatewayServer {
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
     lines.push(
-      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId, bodyDigest: EMPTY_BODY_DIGEST }, this.options.signingSecret, this.options.now())}`,
+      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId, bodyDigest: EMPTY_BODY_DIGEST }, this.options.signingSecret, this.options.now())}`,
     );
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     const target = new URL(route.upstream);
@@ -258,7 +327,10 @@ export class GatewayServer {
     upstream.on('error', (error) => {
       this.options.logger.warn({ err: error, surface: route.name }, 'upgrade forwarding failed');
       if (spliced) teardown();
-      else writeHandshakeRefusal(socket, route.refuse(RouterError.internal(error)));
+      else {
+        const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
+        writeHandshakeRefusal(socket, route.refuse(failure, routeRequest(req, url)));
+      }
     });
     upstream.once('connect', () => {
       spliced = true;
@@ -271,6 +343,94 @@ export class GatewayServer {
     upstream.once('close', () => {
       if (spliced) teardown();
     });
+  }
+
+  /**
+   * A socket whose vendor refuses after accepting, and whose clients may send the key in their first message
+   * instead of the handshake: the gateway completes the client's handshake, finds the key (the header, else
+   * the first message), and then either sends the vendor's refusal and closes, or opens the app's socket with
+   * the signed identity and relays every message, taking the key's fields out of each client message.
+   */
+  private async relay(route: SurfaceRoute, req: IncomingMessage, url: URL, client: WebSocket): Promise<void> {
+    if (route.socket.refusal !== 'after-accept') return;
+    const access = route.socket;
+    const waiting: Array<{ data: RawData; isBinary: boolean }> = [];
+    let upstream: WebSocket | undefined;
+    const forward = (data: RawData, isBinary: boolean): void => {
+      if (!upstream || upstream.readyState !== WebSocket.OPEN) return void waiting.push({ data, isBinary });
+      upstream.send(isBinary ? data : access.takeKey(rawText(data)).message, { binary: isBinary });
+    };
+    let onFirst: ((message: KeylessMessage) => void) | undefined;
+    client.on('message', (data, isBinary) => {
+      if (onFirst && !isBinary) {
+        const first = access.takeKey(rawText(data));
+        const deliver = onFirst;
+        onFirst = undefined;
+        return deliver(first);
+      }
+      forward(data, isBinary);
+    });
+    client.on('error', () => client.terminate());
+    let clientGone = false;
+    const noFirstMessage: KeylessMessage = { key: undefined, message: '', fields: undefined };
+    client.once('close', (code, reason) => {
+      clientGone = true;
+      onFirst?.(noFirstMessage);
+      if (upstream) closeWith(upstream, code, reason.toString());
+    });
+
+    const request = routeRequest(req, url);
+    const headerKey = route.readKey(request);
+    let first: KeylessMessage | undefined;
+    if (headerKey === undefined) {
+      first = await new Promise<KeylessMessage>((resolve) => {
+        onFirst = resolve;
+        // A client that never says anything is refused as one without a key, as the vendor would time out.
+        const timer = setTimeout(() => onFirst?.(noFirstMessage), FIRST_MESSAGE_TIMEOUT_MS);
+        client.once('close', () => clearTimeout(timer));
+        client.once('message', () => clearTimeout(timer));
+      });
+      onFirst = undefined;
+    }
+    const admitted = await this.authorize(route, request, headerKey ?? first?.key, req.rawHeaders);
+    if (clientGone) return;
+    if ('kind' in admitted) {
+      if (admitted.kind === 'failure') return void client.close(1011, 'the router failed');
+      const refusal = access.refuse(admitted.kind, first);
+      for (const message of refusal.messages) client.send(message);
+      client.close(refusal.closeCode, refusal.closeReason);
+      return;
+    }
+    const path = forwardedPath(route, req, url);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('sec-websocket-')) continue;
+      if (route.keyHeaders.includes(name) || name === IDENTITY_HEADER) continue;
+      headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    headers[IDENTITY_HEADER] = signIdentity(
+      { method: 'GET', path, orgId: admitted.orgId, bodyDigest: EMPTY_BODY_DIGEST },
+      this.options.signingSecret,
+      this.options.now(),
+    );
+    headers[REQUEST_ID] = readRequestId(req);
+    headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    const target = new URL(path, route.upstream.replace(/^http/, 'ws'));
+    upstream = new WebSocket(target, { headers, perMessageDeflate: false });
+    const app = upstream;
+    app.once('open', () => {
+      this.count(route.name, 'upgraded');
+      if (first) app.send(first.message);
+      for (const { data, isBinary } of waiting.splice(0)) forward(data, isBinary);
+    });
+    app.on('message', (data, isBinary) => {
+      if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+    });
+    app.on('error', (error) => {
+      this.options.logger.warn({ err: error, surface: route.name }, 'socket relay failed');
+      if (client.readyState === WebSocket.OPEN) client.close(1011, 'upstream unavailable');
+    });
+    app.once('close', (code, reason) => closeWith(client, code, reason.toString()));
   }
 
   /** The gateway's own health, readiness and metrics; they need no key. Nothing else is served here. */
@@ -414,6 +574,33 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
       if (!req.complete) reject(new Error('the client went away while sending its request'));
     });
   });
+}
+
+function routeRequest(req: IncomingMessage, url: URL): RouteRequest {
+  return { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, query: url.searchParams };
+}
+
+/** The path the app behind gets: as sent, less the query parameters that carried the router key. */
+function forwardedPath(route: SurfaceRoute, req: IncomingMessage, url: URL): string {
+  const path = req.url ?? '/';
+  if (!route.keyQueryParams.some((name) => url.searchParams.has(name))) return path;
+  const query = new URLSearchParams(url.searchParams);
+  for (const name of route.keyQueryParams) query.delete(name);
+  const rest = query.toString();
+  return rest === '' ? url.pathname : `${url.pathname}?${rest}`;
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString();
+  return Buffer.from(data as ArrayBuffer).toString();
+}
+
+/** Passes a close on; the codes that only describe a close (no status, abnormal) cannot be sent. */
+function closeWith(ws: WebSocket, code: number, reason: string): void {
+  if (ws.readyState === WebSocket.CLOSED || ws.readyState === WebSocket.CLOSING) return;
+  if (code === 1006) return void ws.terminate();
+  if (code === 1005 || code < 1000 || code === 1015) return void ws.close();
+  ws.close(code, reason);
 }
 
 function hasBody(req: IncomingMessage): boolean {
