@@ -355,7 +355,7 @@ export class GatewayServer {
     if (route.socket.refusal !== 'after-accept') return;
     const access = route.socket;
     const waiting: Array<{ data: RawData; isBinary: boolean }> = [];
-    let upstream: WebSocket | undefined;
+    let upstream: WebSocket | undefined = undefined; // opened once the client is admitted
     const forward = (data: RawData, isBinary: boolean): void => {
       if (!upstream || upstream.readyState !== WebSocket.OPEN) return void waiting.push({ data, isBinary });
       upstream.send(isBinary ? data : access.takeKey(rawText(data)).message, { binary: isBinary });
