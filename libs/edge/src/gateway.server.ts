@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -10,12 +9,13 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Dispatcher, Pool } from 'undici';
 import { Counter } from 'prom-client';
-import WebSocket, { type RawData, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
-import type { KeylessMessage } from '@router/vendors-core';
+import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
+import { type RelayGate, relayKeyedSocket } from './socket-relay';
 import {
   type AccessProblem,
   jsonRefusal,
@@ -38,20 +38,6 @@ export interface GatewayOptions {
   maxRequestBodyBytes: number;
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  // The gateway has answered `100-continue` itself (Node does before the request is seen) and holds the body.
-  'expect',
-]);
-const REQUEST_ID = 'x-request-id';
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
 const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
   'missing-key': 'unauthorized',
@@ -61,9 +47,6 @@ const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
   'out-of-credit': 'insufficient_credits',
   failure: 'auth_error',
 };
-/** How long a socket that may carry its key in its first message waits for that message. */
-const FIRST_MESSAGE_TIMEOUT_MS = 20_000;
-const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /**
  * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
@@ -81,8 +64,20 @@ export class GatewayServer {
   private readonly requests: Counter<'surface' | 'outcome'>;
   /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
   private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly gate: RelayGate;
 
   constructor(private readonly options: GatewayOptions) {
+    this.gate = {
+      authorize: (route, request, key, rawHeaders) => this.authorize(route, request, key, rawHeaders),
+      identity: (path, orgId) =>
+        signIdentity(
+          { method: 'GET', path, orgId, bodyDigest: EMPTY_BODY_DIGEST },
+          this.options.signingSecret,
+          this.options.now(),
+        ),
+      logger: options.logger,
+      count: (surface, outcome) => this.count(surface, outcome),
+    };
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
     // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
     // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
@@ -281,7 +276,12 @@ export class GatewayServer {
       return;
     }
     if (route.socket.refusal === 'after-accept') {
-      this.sockets.handleUpgrade(req, socket, head, (client) => void this.relay(route, req, url, client));
+      this.sockets.handleUpgrade(
+        req,
+        socket,
+        head,
+        (client) => void relayKeyedSocket(this.gate, route, req, url, client),
+      );
       return;
     }
     const request = routeRequest(req, url);
@@ -302,18 +302,15 @@ export class GatewayServer {
     head: Buffer,
     orgId: string,
   ): void {
-    const method = req.method ?? 'GET';
     const path = forwardedPath(route, req, url);
-    const lines = [`${method} ${path} HTTP/1.1`];
+    const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
       const lower = name.toLowerCase();
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
-    lines.push(
-      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId, bodyDigest: EMPTY_BODY_DIGEST }, this.options.signingSecret, this.options.now())}`,
-    );
+    lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, orgId)}`);
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     const target = new URL(route.upstream);
     const upstream = connect(Number(target.port || 80), target.hostname);
@@ -343,94 +340,6 @@ export class GatewayServer {
     upstream.once('close', () => {
       if (spliced) teardown();
     });
-  }
-
-  /**
-   * A socket whose vendor refuses after accepting, and whose clients may send the key in their first message
-   * instead of the handshake: the gateway completes the client's handshake, finds the key (the header, else
-   * the first message), and then either sends the vendor's refusal and closes, or opens the app's socket with
-   * the signed identity and relays every message, taking the key's fields out of each client message.
-   */
-  private async relay(route: SurfaceRoute, req: IncomingMessage, url: URL, client: WebSocket): Promise<void> {
-    if (route.socket.refusal !== 'after-accept') return;
-    const access = route.socket;
-    const waiting: Array<{ data: RawData; isBinary: boolean }> = [];
-    let upstream: WebSocket | undefined = undefined; // opened once the client is admitted
-    const forward = (data: RawData, isBinary: boolean): void => {
-      if (!upstream || upstream.readyState !== WebSocket.OPEN) return void waiting.push({ data, isBinary });
-      upstream.send(isBinary ? data : access.takeKey(rawText(data)).message, { binary: isBinary });
-    };
-    let onFirst: ((message: KeylessMessage) => void) | undefined;
-    client.on('message', (data, isBinary) => {
-      if (onFirst && !isBinary) {
-        const first = access.takeKey(rawText(data));
-        const deliver = onFirst;
-        onFirst = undefined;
-        return deliver(first);
-      }
-      forward(data, isBinary);
-    });
-    client.on('error', () => client.terminate());
-    let clientGone = false;
-    const noFirstMessage: KeylessMessage = { key: undefined, message: '', fields: undefined };
-    client.once('close', (code, reason) => {
-      clientGone = true;
-      onFirst?.(noFirstMessage);
-      if (upstream) closeWith(upstream, code, reason.toString());
-    });
-
-    const request = routeRequest(req, url);
-    const headerKey = route.readKey(request);
-    let first: KeylessMessage | undefined;
-    if (headerKey === undefined) {
-      first = await new Promise<KeylessMessage>((resolve) => {
-        onFirst = resolve;
-        // A client that never says anything is refused as one without a key, as the vendor would time out.
-        const timer = setTimeout(() => onFirst?.(noFirstMessage), FIRST_MESSAGE_TIMEOUT_MS);
-        client.once('close', () => clearTimeout(timer));
-        client.once('message', () => clearTimeout(timer));
-      });
-      onFirst = undefined;
-    }
-    const admitted = await this.authorize(route, request, headerKey ?? first?.key, req.rawHeaders);
-    if (clientGone) return;
-    if ('kind' in admitted) {
-      if (admitted.kind === 'failure') return void client.close(1011, 'the router failed');
-      const refusal = access.refuse(admitted.kind, first);
-      for (const message of refusal.messages) client.send(message);
-      client.close(refusal.closeCode, refusal.closeReason);
-      return;
-    }
-    const path = forwardedPath(route, req, url);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('sec-websocket-')) continue;
-      if (route.keyHeaders.includes(name) || name === IDENTITY_HEADER) continue;
-      headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    headers[IDENTITY_HEADER] = signIdentity(
-      { method: 'GET', path, orgId: admitted.orgId, bodyDigest: EMPTY_BODY_DIGEST },
-      this.options.signingSecret,
-      this.options.now(),
-    );
-    headers[REQUEST_ID] = readRequestId(req);
-    headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
-    const target = new URL(path, route.upstream.replace(/^http/, 'ws'));
-    upstream = new WebSocket(target, { headers, perMessageDeflate: false });
-    const app = upstream;
-    app.once('open', () => {
-      this.count(route.name, 'upgraded');
-      if (first) app.send(first.message);
-      for (const { data, isBinary } of waiting.splice(0)) forward(data, isBinary);
-    });
-    app.on('message', (data, isBinary) => {
-      if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
-    });
-    app.on('error', (error) => {
-      this.options.logger.warn({ err: error, surface: route.name }, 'socket relay failed');
-      if (client.readyState === WebSocket.OPEN) client.close(1011, 'upstream unavailable');
-    });
-    app.once('close', (code, reason) => closeWith(client, code, reason.toString()));
   }
 
   /** The gateway's own health, readiness and metrics; they need no key. Nothing else is served here. */
@@ -576,33 +485,6 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
   });
 }
 
-function routeRequest(req: IncomingMessage, url: URL): RouteRequest {
-  return { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, query: url.searchParams };
-}
-
-/** The path the app behind gets: as sent, less the query parameters that carried the router key. */
-function forwardedPath(route: SurfaceRoute, req: IncomingMessage, url: URL): string {
-  const path = req.url ?? '/';
-  if (!route.keyQueryParams.some((name) => url.searchParams.has(name))) return path;
-  const query = new URLSearchParams(url.searchParams);
-  for (const name of route.keyQueryParams) query.delete(name);
-  const rest = query.toString();
-  return rest === '' ? url.pathname : `${url.pathname}?${rest}`;
-}
-
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString();
-  return Buffer.from(data as ArrayBuffer).toString();
-}
-
-/** Passes a close on; the codes that only describe a close (no status, abnormal) cannot be sent. */
-function closeWith(ws: WebSocket, code: number, reason: string): void {
-  if (ws.readyState === WebSocket.CLOSED || ws.readyState === WebSocket.CLOSING) return;
-  if (code === 1006) return void ws.terminate();
-  if (code === 1005 || code < 1000 || code === 1015) return void ws.close();
-  ws.close(code, reason);
-}
-
 function hasBody(req: IncomingMessage): boolean {
   return req.method !== 'GET' && req.method !== 'HEAD';
 }
@@ -615,11 +497,6 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
-}
-
-function readRequestId(req: IncomingMessage): string {
-  const given = req.headers[REQUEST_ID];
-  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function headerCount(rawHeaders: string[], lowerCaseName: string): number {
