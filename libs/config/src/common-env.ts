@@ -98,6 +98,32 @@ export function vendorBaseUrls(
 }
 
 /**
+ * `MIRROR_VENDOR_A_URL` … `MIRROR_VENDOR_J_URL`: the app serving each vendor's mirror, for the gateway. A
+ * vendor whose variable is not set has no mirror route: `/<vendor token>/…` is then an unknown path.
+ */
+export const mirrorUpstreamEnv = Object.fromEntries(
+  VENDOR_TOKENS.map((t) => [
+    `MIRROR_VENDOR_${t.toUpperCase()}_URL`,
+    env.optionalUrl({ protocols: ['http'] }),
+  ]),
+) as Record<
+  `MIRROR_VENDOR_${Uppercase<(typeof VENDOR_TOKENS)[number]>}_URL`,
+  ReturnType<typeof env.optionalUrl>
+>;
+
+/** The configured mirror app URLs keyed by vendor token, leaving out the ones not set. */
+export function mirrorUrls(
+  config: Record<string, unknown>,
+): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
+  const urls: Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> = {};
+  for (const t of VENDOR_TOKENS) {
+    const value = config[`MIRROR_VENDOR_${t.toUpperCase()}_URL`];
+    if (typeof value === 'string') urls[`vendor_${t}`] = value;
+  }
+  return urls;
+}
+
+/**
  * What the native API reads from vendors itself (voice lists, stored settings), with the org's stored key:
  * how long an opened key is remembered and how long a read may take.
  */

@@ -1,3 +1,4 @@
+import { vendorCMessageKey } from '@router/vendor-c';
 import type { WebSocket } from 'ws';
 import type { FaultSpec } from '../kit/faults';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
@@ -230,7 +231,7 @@ class VendorCSession {
         void this.fail({ status: 422, code: 'invalid_request', message: 'Messages must be JSON objects' });
         return;
       }
-      if (this.key === undefined && !this.authenticate(keyInMessage(message))) return;
+      if (this.key === undefined && !this.authenticate(vendorCMessageKey(message))) return;
       if (this.kind === 'stream-input') this.onSingleMessage(message);
       else this.onContextMessage(message);
     });
@@ -394,14 +395,4 @@ class VendorCSession {
       );
     }, timeoutMs);
   }
-}
-
-/** The key a first message may carry: `vendor_c_api_key`, or `authorization: "Bearer <key>"`. */
-function keyInMessage(message: Record<string, unknown>): string | undefined {
-  const direct = message['vendor_c_api_key'];
-  if (typeof direct === 'string') return direct;
-  const authorization = message['authorization'];
-  if (typeof authorization === 'string' && /^Bearer\s+/i.test(authorization))
-    return authorization.replace(/^Bearer\s+/i, '');
-  return undefined;
 }

@@ -1,3 +1,4 @@
+import { vendorDAccess } from '@router/vendor-d';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorDHttpRoutes } from './vendor-d.http';
 
@@ -10,13 +11,5 @@ export const vendorDSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_d',
   routes: vendorDHttpRoutes(kit),
   sockets: [],
-  notFound: (exchange) =>
-    exchange.sendJson(404, {
-      error: {
-        message: `Invalid URL (${exchange.method} ${exchange.path})`,
-        type: 'invalid_request_error',
-        param: null,
-        code: null,
-      },
-    }),
+  notFound: (exchange) => exchange.sendReply(vendorDAccess.notFound(exchange)),
 });

@@ -1,5 +1,5 @@
+import { vendorGAccess } from '@router/vendor-g';
 import type { SimVendorFactory } from '../kit/sim-vendor';
-import { sendVendorGError } from './vendor-g.errors';
 import { vendorGHttpRoutes } from './vendor-g.http';
 import { vendorGSocketRoutes } from './vendor-g.socket';
 
@@ -12,6 +12,5 @@ export const vendorGSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_g',
   routes: vendorGHttpRoutes(kit),
   sockets: vendorGSocketRoutes(kit),
-  notFound: (exchange) =>
-    sendVendorGError(exchange, { status: 404, errorType: 'not_found', message: 'Not Found' }),
+  notFound: (exchange) => exchange.sendReply(vendorGAccess.notFound(exchange)),
 });

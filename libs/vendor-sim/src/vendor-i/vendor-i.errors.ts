@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { FaultSpec } from '../kit/faults';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { KeyCheck } from '../kit/sim-keys';
+import { vendorIJsonErrors, vendorIRequestedVersion, VENDOR_I_VERSION_HEADER } from '@router/vendor-i';
 
-/** API versions are dates; from this one on, error bodies are JSON instead of `Title: Message` text. */
-export const VENDOR_I_JSON_ERRORS_FROM = '2026-03-01';
-/** The oldest version the vendor still serves. */
-export const VENDOR_I_OLDEST_VERSION = '2024-06-10';
+// The version rules are the vendor's wire: they live in its folder, shared with the mirror's refusals.
+export { isKnownVendorIVersion as isKnownVersion, vendorIJsonErrors as jsonErrors } from '@router/vendor-i';
 
 export interface VendorIProblem {
   readonly status: number;
@@ -18,25 +17,16 @@ export interface VendorIProblem {
 
 /** The version a request names in its header or query, as sent (possibly not a valid one). */
 export function requestedVersion(exchange: HttpExchange): string | undefined {
-  return exchange.header('vendor_i-version') ?? exchange.query.get('vendor_i_version') ?? undefined;
-}
-
-/** A version the vendor knows: a real date, not before its oldest and not in the future. */
-export function isKnownVersion(version: string | undefined): boolean {
-  if (version === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(version)) return false;
-  const date = new Date(`${version}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== version) return false;
-  return version >= VENDOR_I_OLDEST_VERSION && date.getTime() <= Date.now();
-}
-
-export function jsonErrors(version: string | undefined): boolean {
-  return version !== undefined && isKnownVersion(version) && version >= VENDOR_I_JSON_ERRORS_FROM;
+  return vendorIRequestedVersion({
+    headers: { [VENDOR_I_VERSION_HEADER]: exchange.header(VENDOR_I_VERSION_HEADER) },
+    query: exchange.query,
+  });
 }
 
 /** The vendor's error body: JSON from 2026-03-01, plain `Title: Message` text for older versions. */
 export function sendVendorIError(exchange: HttpExchange, problem: VendorIProblem): void {
   const headers = { 'x-request-id': randomUUID(), ...problem.headers };
-  if (!jsonErrors(requestedVersion(exchange))) {
+  if (!vendorIJsonErrors(requestedVersion(exchange))) {
     exchange.send(
       problem.status,
       'text/plain; charset=utf-8',
@@ -63,7 +53,7 @@ export function sendVendorIError(exchange: HttpExchange, problem: VendorIProblem
 export function vendorIAuthBody(check: Exclude<KeyCheck, 'ok'>, version: string | undefined): unknown {
   const title = 'Unauthorized';
   const message = check === 'missing' ? 'No API key was provided.' : 'Invalid API key.';
-  if (!jsonErrors(version)) return `${title}: ${message}`;
+  if (!vendorIJsonErrors(version)) return `${title}: ${message}`;
   return { error_code: 'invalid_api_key', title, message, request_id: randomUUID() };
 }
 

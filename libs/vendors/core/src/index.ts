@@ -18,3 +18,4 @@ export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';
 export * from './mirror-socket.types';
+export * from './mirror-access';

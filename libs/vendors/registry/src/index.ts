@@ -10,3 +10,4 @@ export {
   type VendorId,
 } from '@router/vendors-core';
 export * from './upstreams';
+export * from './mirror-access.registry';

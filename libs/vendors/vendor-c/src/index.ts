@@ -7,3 +7,4 @@ export {
   VENDOR_C_DEFAULT_MODEL,
   VENDOR_C_DEFAULT_OUTPUT_FORMAT,
 } from './wire/vendor-c.request-key';
+export { takeVendorCMessageKey, vendorCAccess, vendorCMessageKey } from './wire/vendor-c.access';

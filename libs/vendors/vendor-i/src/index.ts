@@ -1,2 +1,12 @@
 export { vendorI } from './vendor-i.definition';
 export { VendorIAdapter, createVendorIAdapter } from './vendor-i.adapter';
+export { vendorIAccess } from './wire/vendor-i.access';
+export {
+  VENDOR_I_JSON_ERRORS_FROM,
+  VENDOR_I_OLDEST_VERSION,
+  VENDOR_I_VERSION_HEADER,
+  VENDOR_I_VERSION_QUERY,
+  isKnownVendorIVersion,
+  vendorIJsonErrors,
+  vendorIRequestedVersion,
+} from './wire/vendor-i.access';

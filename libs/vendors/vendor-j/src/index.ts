@@ -1,2 +1,3 @@
 export { vendorJ } from './vendor-j.definition';
 export { VendorJAdapter, createVendorJAdapter } from './vendor-j.adapter';
+export { vendorJAccess } from './wire/vendor-j.access';
