@@ -1,1 +1,4 @@
 export * from './mirror-socket.session';
+export * from './vendor-mirror';
+export * from './mirror-http';
+export * from './mirror-app';

@@ -55,6 +55,7 @@ function resolverOf(held: Set<string>, release: Promise<void>, log: string[]): P
  * ping?, bad?}`; frames are `<context> <event> [detail]`.
  */
 const toyConnection: SocketConnection = {
+  opened: () => [],
   parse(frame) {
     const m = JSON.parse(frame.toString()) as Record<string, unknown>;
     const c = typeof m['c'] === 'string' ? m['c'] : '';

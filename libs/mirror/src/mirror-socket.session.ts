@@ -48,11 +48,13 @@ export class MirrorSocketSession implements SocketSession {
     private readonly peer: SocketPeer,
     private readonly connection: SocketConnection,
     private readonly deps: MirrorSocketDeps,
-  ) {}
+  ) {
+    this.inbox = this.run(connection.opened()).catch((error: unknown) => this.fail(error));
+  }
 
   receive(frame: Buffer, isBinary: boolean): void {
     this.inbox = this.inbox
-      .then(() => this.handle(frame, isBinary))
+      .then(() => this.run(this.connection.parse(frame, isBinary)))
       .catch((error: unknown) => this.fail(error));
   }
 
@@ -66,9 +68,8 @@ export class MirrorSocketSession implements SocketSession {
     this.disconnected();
   }
 
-  private async handle(frame: Buffer, isBinary: boolean): Promise<void> {
-    if (this.gone || this.closing) return;
-    for (const command of this.connection.parse(frame, isBinary)) {
+  private async run(commands: readonly SocketCommand[]): Promise<void> {
+    for (const command of commands) {
       if (this.gone || this.closing) return;
       await this.apply(command);
     }

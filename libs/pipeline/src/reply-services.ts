@@ -11,6 +11,7 @@ import { OrgRetention } from './org-retention';
 import { createPipeline, type PipelineSettings } from './pipeline';
 import type { PieceResolver } from './piece-resolver';
 import { ReplyPlanner } from './reply-planner';
+import { RequestTakePlanner } from './request-takes';
 import { StoredSettings } from './stored-settings';
 
 export interface ReplyServicesConfig {
@@ -47,6 +48,10 @@ export interface ReplyServicesDeps {
 export interface ReplyServices {
   resolver: PieceResolver;
   planner: ReplyPlanner;
+  /** Drop-in REST/SSE requests as whole-request takes (mirrors). */
+  requests: RequestTakePlanner;
+  /** Each org's retention; 0 means nothing is read from or written to the cache. */
+  retention: OrgRetention;
   /** The org's vendor keys, opened and remembered briefly. */
   keys: ProviderKeyCache;
   upstream: (vendor: string) => VendorAdapter | undefined;
@@ -56,7 +61,8 @@ export interface ReplyServices {
 /**
  * The reply seam's parts for one serving app (the native API, each mirror): the pipeline (hot tier, cache
  * index, workers), the org's retention, its vendor keys and settings stored at the vendor, each dropped on
- * the org's change events, and the planner that turns a surface's settings into keyed pieces.
+ * the org's change events, and the planners that turn a surface's settings into keyed pieces and a drop-in
+ * request into its whole-request take.
  */
 export async function startReplyServices(
   config: ReplyServicesConfig,
@@ -90,6 +96,8 @@ export async function startReplyServices(
   return {
     resolver: pipeline.resolver,
     planner: new ReplyPlanner({ retention, storedSettings, cacheKeySecret: config.cacheKeySecret }),
+    requests: new RequestTakePlanner({ secret: config.cacheKeySecret, upstream, storedSettings }),
+    retention,
     keys,
     upstream,
     close() {

@@ -4,6 +4,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
+import type { SocketIdle } from '@router/vendors-core';
 import { identifiedOrg, type IdentityPolicy, NOT_FROM_GATEWAY } from './identity.guard';
 
 /** Above this much queued on a socket, a send waits for the client to read (flow control). */
@@ -27,13 +28,6 @@ export interface SocketSession {
   shutdown(): void;
 }
 
-/** How a quiet connection ends: after `ms` with nothing sent either way, closed with `code` and `reason`. */
-export interface IdlePolicy {
-  ms: number;
-  code: number;
-  reason: string;
-}
-
 export interface SocketServerOptions {
   /** Which surface this is, for logs. */
   name: string;
@@ -49,7 +43,7 @@ export interface SocketServerOptions {
   check(url: URL): RouterError | null;
   /** How a refused handshake is answered on the wire. */
   refusal(error: RouterError): { status: number; contentType: string; body: string };
-  idle(url: URL): IdlePolicy;
+  idle(url: URL): SocketIdle;
   open(peer: SocketPeer, orgId: string, url: URL): SocketSession;
 }
 

@@ -52,6 +52,11 @@ export type DropInKeying =
 
 /** A vendor's drop-in REST/SSE wire, as whole-request takes need it. One per vendor folder. */
 export interface DropInWire {
+  /**
+   * Whether the vendor's API has this endpoint (the spec's list for its mirror): any other answers the
+   * vendor's 404. `path` is under the vendor's API base, without the query.
+   */
+  serves(method: string, path: string): boolean;
   /** Whether the request is cached whole, and its canonical form. Pure: no I/O. */
   keying(request: DropInRequest): DropInKeying;
   /**

@@ -49,8 +49,26 @@ export interface SocketContextRenderer {
 
 /** One connection of a vendor's socket, from its handshake on. */
 export interface SocketConnection {
+  /** Commands to carry out as the connection opens (a refusal of its query, settings taken from it). */
+  opened(): SocketCommand[];
   /** Commands for one client message; throws nothing (a bad message is a `refuse` command). */
   parse(frame: Buffer, isBinary: boolean): SocketCommand[];
   /** The renderer of a context, created when the context is first named. */
   context(id: string): SocketContextRenderer;
+}
+
+/** How a quiet connection ends: after `ms` with nothing sent either way, closed with `code` and `reason`. */
+export interface SocketIdle {
+  ms: number;
+  code: number;
+  reason: string;
+}
+
+/** One of a vendor's sockets, as its mirror serves it. */
+export interface MirrorSocketRoute {
+  /** The path under the vendor's API base; its capture groups are handed to `open` (a voice id). */
+  readonly path: RegExp;
+  /** A connection from its handshake: the path's groups and the query. */
+  open(params: readonly string[], query: URLSearchParams): SocketConnection;
+  idle(query: URLSearchParams): SocketIdle;
 }

@@ -96,8 +96,19 @@ export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
   };
 }
 
+/** The REST endpoints of vendor_c's mirror (spec: Vendor drop-ins, vendor_c); its sockets are apart. */
+const ENDPOINTS: ReadonlyArray<{ method: string; path: RegExp }> = [
+  { method: 'POST', path: TEXT_TO_SPEECH },
+  { method: 'POST', path: /^\/v1\/text-to-dialogue\/stream$/ },
+  { method: 'GET', path: /^\/v[12]\/voices$/ },
+  { method: 'GET', path: /^\/v1\/voices\/[^/]+\/settings$/ },
+  { method: 'GET', path: /^\/v1\/shared-voices$/ },
+  { method: 'POST', path: /^\/v1\/voices\/add\/[^/]+\/[^/]+$/ },
+];
+
 /** vendor_c's drop-in REST/SSE wire for whole-request takes. */
 export const vendorCDropIn: DropInWire = {
+  serves: (method, path) => ENDPOINTS.some((e) => e.method === method && e.path.test(path)),
   keying: vendorCRequestKeying,
   // `request-id` lets a client chain requests (`previous_request_ids`); `x-character-count` is what it paid for.
   responseHeaders: ['content-type', 'request-id', 'x-character-count'],
