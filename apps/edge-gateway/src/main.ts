@@ -4,6 +4,7 @@ import {
   env,
   loadConfig,
   mirrorUpstreamEnv,
+  requestBodyEnv,
   mirrorUrls,
   natsEnv,
   signingEnv,
@@ -27,8 +28,7 @@ const schema = {
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   ...mirrorUpstreamEnv,
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
-  // Every body is read whole to sign its digest; at least the apps' own JSON body limit (1 MiB).
-  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
+  ...requestBodyEnv,
 };
 
 runService(SERVICE, async () => {

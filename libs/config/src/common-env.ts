@@ -183,3 +183,40 @@ export function pipelineSettings(config: {
     cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
   };
 }
+
+/** The largest request body: the gateway reads each whole (it signs its digest), and a mirror takes as much. */
+export const requestBodyEnv = {
+  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
+};
+
+/**
+ * What an app that plays replies wires once (libs/pipeline `startReplyServices`), from a config that includes
+ * `pipelineEnv`, `vendorUpstreamEnv` and `vendorReadEnv`.
+ */
+export function replyServicesSettings(
+  config: Parameters<typeof pipelineSettings>[0] & {
+    CACHE_KEY_SECRET: string;
+    ORG_SETTINGS_TTL_MS: number;
+    PROVIDER_KEY_CACHE_TTL_MS: number;
+    STORED_SETTINGS_REFRESH_MS: number;
+    STORED_SETTINGS_READ_TIMEOUT_MS: number;
+  },
+): {
+  cacheKeySecret: string;
+  pipeline: ReturnType<typeof pipelineSettings>;
+  orgSettingsTtlMs: number;
+  vendorBaseUrls: ReturnType<typeof vendorBaseUrls>;
+  providerKeyCacheTtlMs: number;
+  storedSettingsRefreshMs: number;
+  storedSettingsReadTimeoutMs: number;
+} {
+  return {
+    cacheKeySecret: config.CACHE_KEY_SECRET,
+    pipeline: pipelineSettings(config),
+    orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
+    vendorBaseUrls: vendorBaseUrls(config),
+    providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+    storedSettingsRefreshMs: config.STORED_SETTINGS_REFRESH_MS,
+    storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
+  };
+}

@@ -1,4 +1,3 @@
 export * from './mirror-socket.session';
-export * from './vendor-mirror';
 export * from './mirror-http';
 export * from './mirror-app';

@@ -18,10 +18,9 @@ import {
   SocketServer,
   startHttpApp,
 } from '@router/service-kit';
-import type { MirrorSocketRoute } from '@router/vendors-core';
+import type { MirrorSocketRoute, VendorMirror } from '@router/vendors-core';
 import { MirrorHttp } from './mirror-http';
 import { MirrorSocketSession } from './mirror-socket.session';
-import type { VendorMirror } from './vendor-mirror';
 
 export interface MirrorAppConfig extends ReplyServicesConfig {
   port: number;

@@ -10,8 +10,7 @@ import {
   readWhole,
   vouchedFor,
 } from '@router/service-kit';
-import type { DropInRequest, MirrorReply, MirrorRequest } from '@router/vendors-core';
-import type { VendorMirror } from './vendor-mirror';
+import type { DropInRequest, MirrorReply, MirrorRequest, VendorMirror } from '@router/vendors-core';
 
 export interface MirrorHttpOptions {
   mirror: VendorMirror;

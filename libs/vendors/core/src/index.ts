@@ -19,3 +19,4 @@ export * from './upstream-parse';
 export * from './wav-header';
 export * from './mirror-socket.types';
 export * from './mirror-access';
+export * from './vendor-mirror';

@@ -8,3 +8,4 @@ export {
   VENDOR_C_DEFAULT_OUTPUT_FORMAT,
 } from './wire/vendor-c.request-key';
 export { takeVendorCMessageKey, vendorCAccess, vendorCMessageKey } from './wire/vendor-c.access';
+export { vendorCMirror } from './wire/vendor-c.mirror';
