@@ -1,5 +1,6 @@
 export { vendorC } from './vendor-c.definition';
 export { VendorCAdapter, createVendorCAdapter } from './vendor-c.adapter';
+export { vendorCEntry } from './vendor-c.entry';
 export * from './wire/vendor-c.alignment';
 export * from './wire/vendor-c.errors';
 export * from './wire/vendor-c.formats';

@@ -1,2 +1,3 @@
 export { vendorE } from './vendor-e.definition';
 export { VendorEAdapter, createVendorEAdapter } from './vendor-e.adapter';
+export { vendorEEntry } from './vendor-e.entry';

@@ -1,2 +1,3 @@
 export { vendorG } from './vendor-g.definition';
 export { VendorGAdapter, createVendorGAdapter } from './vendor-g.adapter';
+export { vendorGEntry } from './vendor-g.entry';

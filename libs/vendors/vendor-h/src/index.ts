@@ -1,2 +1,3 @@
 export { vendorH } from './vendor-h.definition';
 export { VendorHAdapter, createVendorHAdapter } from './vendor-h.adapter';
+export { vendorHEntry } from './vendor-h.entry';

@@ -1,0 +1,6 @@
+import type { VendorEntry } from '@router/vendors-core';
+import { createVendorAAdapter } from './vendor-a.adapter';
+import { vendorA } from './vendor-a.definition';
+
+/** vendor_a as the registry lists it. */
+export const vendorAEntry: VendorEntry = { definition: vendorA, createAdapter: createVendorAAdapter };

@@ -1,0 +1,6 @@
+import type { VendorEntry } from '@router/vendors-core';
+import { createVendorFAdapter } from './vendor-f.adapter';
+import { vendorF } from './vendor-f.definition';
+
+/** vendor_f as the registry lists it. */
+export const vendorFEntry: VendorEntry = { definition: vendorF, createAdapter: createVendorFAdapter };

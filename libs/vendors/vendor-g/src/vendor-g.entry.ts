@@ -1,0 +1,6 @@
+import type { VendorEntry } from '@router/vendors-core';
+import { createVendorGAdapter } from './vendor-g.adapter';
+import { vendorG } from './vendor-g.definition';
+
+/** vendor_g as the registry lists it. */
+export const vendorGEntry: VendorEntry = { definition: vendorG, createAdapter: createVendorGAdapter };

@@ -1,0 +1,6 @@
+import type { VendorEntry } from '@router/vendors-core';
+import { createVendorHAdapter } from './vendor-h.adapter';
+import { vendorH } from './vendor-h.definition';
+
+/** vendor_h as the registry lists it. */
+export const vendorHEntry: VendorEntry = { definition: vendorH, createAdapter: createVendorHAdapter };

@@ -1,0 +1,6 @@
+import type { VendorEntry } from '@router/vendors-core';
+import { createVendorJAdapter } from './vendor-j.adapter';
+import { vendorJ } from './vendor-j.definition';
+
+/** vendor_j as the registry lists it. */
+export const vendorJEntry: VendorEntry = { definition: vendorJ, createAdapter: createVendorJAdapter };
