@@ -10,3 +10,4 @@ export * from './wire/vendor-c.responses';
 export * from './wire/vendor-c.schema';
 export * from './wire/vendor-c.settings';
 export * from './wire/vendor-c.socket';
+export * from './wire/vendor-c.dialogue-socket';

@@ -19,6 +19,7 @@ import {
   checkNumber,
   checkString,
   checkStringArray,
+  dialogueSettingsIssues,
   isObject,
   missing,
   queryBoolean,
@@ -183,21 +184,7 @@ export function parseDialogueRequest(body: unknown, voiceProblem: VoiceCheck): C
       );
     });
   }
-  const settings = body['settings'];
-  if (settings !== undefined && settings !== null) {
-    if (!isObject(settings))
-      issues.push({ loc: ['body', 'settings'], msg: 'value is not a valid dict', type: 'type_error.dict' });
-    else {
-      issues.push(...checkNumber(settings['stability'], ['body', 'settings', 'stability'], 0, 1));
-      for (const name of Object.keys(settings).filter((n) => n !== 'stability')) {
-        issues.push({
-          loc: ['body', 'settings', name],
-          msg: 'extra fields not permitted',
-          type: 'value_error.extra',
-        });
-      }
-    }
-  }
+  issues.push(...dialogueSettingsIssues(body['settings'], ['body', 'settings']));
   if (issues.length > 0) return { ok: false, issues };
   const pairs = (inputs as Record<string, string>[]).map((input) => ({
     text: input['text'] ?? '',

@@ -131,3 +131,15 @@ export function settingsIssues(value: Record<string, unknown>, loc: readonly str
     ...checkBoolean(value['use_speaker_boost'], [...loc, 'use_speaker_boost']),
   ];
 }
+
+/** Checks a dialogue's voice settings (`settings` in a body, `voice_settings` on the socket): stability only. */
+export function dialogueSettingsIssues(value: unknown, loc: readonly string[]): SchemaIssue[] {
+  if (value === undefined || value === null) return [];
+  if (!isObject(value)) return [{ loc, msg: 'value is not a valid dict', type: 'type_error.dict' }];
+  return [
+    ...checkNumber(value['stability'], [...loc, 'stability'], 0, 1),
+    ...Object.keys(value)
+      .filter((name) => name !== 'stability')
+      .map((name) => ({ loc: [...loc, name], msg: 'extra fields not permitted', type: 'value_error.extra' })),
+  ];
+}

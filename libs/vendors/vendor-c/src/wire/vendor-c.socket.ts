@@ -1,6 +1,12 @@
 import type { SchemaIssue, VendorCProblem } from './vendor-c.errors';
 import type { MsAlignment } from './vendor-c.alignment';
-import { DEFAULT_MODEL, languageProblem, modelProblem } from './vendor-c.models';
+import {
+  DEFAULT_DIALOGUE_MODEL,
+  DEFAULT_MODEL,
+  dialogueModelProblem,
+  languageProblem,
+  modelProblem,
+} from './vendor-c.models';
 import { parseOutputQuery, type OutputQuery } from './vendor-c.requests';
 import { checkEnum, isObject, queryBoolean, queryInteger, settingsIssues } from './vendor-c.schema';
 
@@ -35,9 +41,13 @@ export function issuesMessage(issues: readonly SchemaIssue[]): string {
   return issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
 }
 
-/** The socket's query; a problem is reported on the socket, which then closes (1008), as the vendor does. */
+/**
+ * The socket's query; a problem is reported on the socket, which then closes (1008), as the vendor does. The
+ * dialogue socket takes dialogue models only, and its own default model.
+ */
 export function parseSocketQuery(
   query: URLSearchParams,
+  socket: 'speech' | 'dialogue' = 'speech',
 ): { ok: true; value: SocketQuery } | { ok: false; message: string } {
   const output = parseOutputQuery(query);
   const inactivity = queryInteger(query, 'inactivity_timeout', DEFAULT_INACTIVITY_S, 1, MAX_INACTIVITY_S);
@@ -56,9 +66,13 @@ export function parseSocketQuery(
     ...checkEnum(normalization, ['query', 'apply_text_normalization'], ['auto', 'on', 'off']),
   ];
   if (!output.ok || issues.length > 0) return { ok: false, message: issuesMessage(issues) };
-  const model = query.get('model_id') ?? DEFAULT_MODEL;
+  const dialogue = socket === 'dialogue';
+  const model = query.get('model_id') ?? (dialogue ? DEFAULT_DIALOGUE_MODEL : DEFAULT_MODEL);
   const languageCode = query.get('language_code') ?? undefined;
-  const problem = modelProblem(model) ?? languageProblem(model, languageCode);
+  const problem =
+    modelProblem(model) ??
+    (dialogue ? dialogueModelProblem(model) : undefined) ??
+    languageProblem(model, languageCode);
   if (problem) return { ok: false, message: problem.message };
   return {
     ok: true,
@@ -125,7 +139,8 @@ export function parseStreamInputMessage(message: Readonly<Record<string, unknown
   };
 }
 
-function keyInMessage(message: Readonly<Record<string, unknown>>): string | undefined {
+/** The key a first message may carry: `vendor_c_api_key`, or `authorization: "Bearer <key>"`. */
+export function keyInMessage(message: Readonly<Record<string, unknown>>): string | undefined {
   const direct = message['vendor_c_api_key'];
   if (typeof direct === 'string') return direct;
   const authorization = message['authorization'];
