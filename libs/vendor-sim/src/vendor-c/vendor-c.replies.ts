@@ -2,6 +2,7 @@ import {
   checkFailureReply,
   problemBody,
   schemaIssuesBody,
+  startsWithId3,
   statusProblem,
   type SchemaIssue,
   type VendorCAudio,
@@ -39,12 +40,9 @@ export function vendorCFaultProblem(fault: FaultSpec): VendorCProblem {
   });
 }
 
-/**
- * The take's encoding for a format; the vendor starts each MP3 stream with an ID3 tag, so `first` is false
- * for later generations of one stream.
- */
-export function takeSpec(audio: VendorCAudio, first: boolean): AudioSpec {
-  return audio.codec === 'mp3' && first ? { ...audio, id3: true } : audio;
+/** The take's encoding for a format, with the ID3 tag where the vendor starts a stream with one. */
+export function takeSpec(audio: VendorCAudio, firstOfStream: boolean): AudioSpec {
+  return startsWithId3(audio, firstOfStream) ? { ...audio, id3: true } : audio;
 }
 
 /** The characters whose speech starts within this piece (the last piece takes any left). */

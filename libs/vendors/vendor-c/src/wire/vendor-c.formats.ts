@@ -62,3 +62,11 @@ export function vendorCOutputFormat(settings: SynthSettings): string {
     `vendor_c cannot produce ${settings.format} audio at ${rate} Hz${kbps ? ` and ${kbps} kbps` : ''}`,
   );
 }
+
+/**
+ * Whether the vendor starts this audio with an ID3 tag: MP3 at the start of a stream (every REST answer, a
+ * socket's or a context's first generation); a stream's later generations carry none.
+ */
+export function startsWithId3(audio: VendorCAudio, firstOfStream: boolean): boolean {
+  return audio.codec === 'mp3' && firstOfStream;
+}

@@ -13,6 +13,7 @@ import {
 import {
   DEFAULT_OUTPUT_FORMAT,
   outputFormat,
+  startsWithId3,
   VENDOR_C_OUTPUT_FORMATS,
   vendorCOutputFormat,
 } from './vendor-c.formats';
@@ -69,6 +70,17 @@ describe('output formats, both ways', () => {
       bitrateKbps: 128,
     });
     expect(outputFormat('mp3_44100_100')).toBeUndefined();
+  });
+
+  it('only MP3 starts a stream with an ID3 tag, and only at the start', () => {
+    const mp3 = outputFormat('mp3_44100_128');
+    const pcm = outputFormat('pcm_24000');
+    if (!mp3 || !pcm) throw new Error('missing formats');
+    expect([startsWithId3(mp3, true), startsWithId3(mp3, false), startsWithId3(pcm, true)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('an unknown output_format is a 422 naming the query field', () => {
