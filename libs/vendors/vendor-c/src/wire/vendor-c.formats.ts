@@ -43,15 +43,23 @@ export function outputFormat(token: string): VendorCAudio | undefined {
 /** The mp3 bitrate each rate comes at when the `bitrate` option is left out (spec: Options). */
 const DEFAULT_MP3_KBPS: Readonly<Record<number, number>> = { 22050: 32, 24000: 48, 44100: 128 };
 
-/** The `output_format` token for the router's settings: format, sample rate and (mp3) the `bitrate` option. */
+/**
+ * The `output_format` token for the router's settings: format, sample rate and, for mp3 and opus, the
+ * `bitrate` option (opus only in settings read from a vendor_c client, see vendor-c.settings.ts).
+ */
 export function vendorCOutputFormat(settings: SynthSettings): string {
   const rate = settings.sampleRate;
   let kbps: number | undefined;
-  if (settings.format === 'mp3') {
+  if (settings.format === 'mp3' || settings.format === 'opus') {
     const bitrate = settings.options['bitrate'];
-    kbps = typeof bitrate === 'string' ? Number.parseInt(bitrate, 10) : DEFAULT_MP3_KBPS[rate];
+    kbps =
+      typeof bitrate === 'string'
+        ? Number.parseInt(bitrate, 10)
+        : settings.format === 'mp3'
+          ? DEFAULT_MP3_KBPS[rate]
+          : undefined;
     if (kbps === undefined || Number.isNaN(kbps)) {
-      throw RouterError.badRequest(`vendor_c has no mp3 at ${rate} Hz without a bitrate`);
+      throw RouterError.badRequest(`vendor_c has no ${settings.format} at ${rate} Hz without a bitrate`);
     }
   }
   for (const [token, audio] of VENDOR_C_OUTPUT_FORMATS) {

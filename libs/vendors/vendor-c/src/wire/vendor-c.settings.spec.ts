@@ -91,10 +91,24 @@ describe('vendor_c settings → vendor request → settings', () => {
     expect(unmapped).toEqual(['seed', 'previous_text']);
   });
 
-  it('refuses, in the router words, what the router settings cannot say (opus)', () => {
+  it('reads opus, which no native client can ask for, as format opus with its bitrate, and back', () => {
     const url = new URLSearchParams({ output_format: 'opus_48000_64' });
     const output = parseOutputQuery(url);
-    const request = parseTtsRequest({ text: 'Hi.' }, 'v', noVoiceProblem);
+    const request = parseTtsRequest({ text: 'Hi.' }, 'voice_1', noVoiceProblem);
+    if (!output.ok || !request.ok) throw new Error('refused');
+    const { settings } = vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url));
+    expect(settings).toEqual({
+      ...nativeSettings({ format: 'pcm', sampleRate: 48000 }),
+      format: 'opus',
+      options: { ...nativeSettings({ format: 'pcm', sampleRate: 48000 }).options, bitrate: '64k' },
+    });
+    expect(readBack(settings)).toEqual({ settings, unmapped: [] });
+  });
+
+  it('refuses, in the router words, what the router settings cannot say', () => {
+    const url = new URLSearchParams();
+    const output = parseOutputQuery(url);
+    const request = parseTtsRequest({ text: 'Hi.', voice_settings: { speed: 1.1 } }, 'v', noVoiceProblem);
     if (!output.ok || !request.ok) throw new Error('refused');
     expect(() => vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url))).toThrow(
       expect.objectContaining({ code: 'bad_request' }),

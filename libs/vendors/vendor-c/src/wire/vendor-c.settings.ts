@@ -181,17 +181,29 @@ export function vendorCClientSettings(source: VendorCSettingsSource): ClientSett
 
 /**
  * The SynthSettings a vendor_c request stands for, resolved as the native surfaces resolve theirs (streaming
- * rates), and the fields it holds that no setting carries (see `FIELDS_WITHOUT_SETTING`). Throws the
- * router's `bad_request` where the request asks what the router's settings cannot say (opus audio, voice
- * settings without `stability` and `similarity_boost`).
+ * rates), and the fields it holds that no setting carries (see `FIELDS_WITHOUT_SETTING`). Opus, which the
+ * router's catalogue does not offer (no native client can ask for it, so no key is shared), becomes format
+ * `opus` with its `bitrate`, the rest resolved as for pcm at its rate. Throws the router's `bad_request`
+ * where the request asks what the router's settings cannot say (voice settings without `stability` and
+ * `similarity_boost`, say).
  */
 export function vendorCSynthSettings(source: VendorCSettingsSource): {
   settings: SynthSettings;
   unmapped: string[];
 } {
-  const settings = resolveSettings(vendorC, vendorCClientSettings(source), 'stream');
+  const client = vendorCClientSettings(source);
+  const audio = outputFormat(source.outputFormat);
+  const settings =
+    audio?.codec === 'opus' && audio.bitrateKbps !== undefined
+      ? opusSettings(client, audio.bitrateKbps)
+      : resolveSettings(vendorC, client, 'stream');
   const unmapped = FIELDS_WITHOUT_SETTING.filter(
     (name) => source.fields[name] !== undefined && source.fields[name] !== null,
   );
   return { settings, unmapped };
+}
+
+function opusSettings(client: ClientSettings, kbps: number): SynthSettings {
+  const resolved = resolveSettings(vendorC, { ...client, format: 'pcm' }, 'stream');
+  return { ...resolved, format: 'opus', options: { ...resolved.options, bitrate: `${kbps}k` } };
 }

@@ -51,25 +51,18 @@ describe('output formats, both ways', () => {
     };
   };
 
-  const routerTokens = [...VENDOR_C_OUTPUT_FORMATS.keys()].filter((t) => !t.startsWith('opus_'));
-
-  it.each(routerTokens)('%s → settings → the same token', (token) => {
+  it.each([...VENDOR_C_OUTPUT_FORMATS.keys()])('%s → settings → the same token', (token) => {
     expect(vendorCOutputFormat(settings(token))).toBe(token);
   });
 
-  it('opus has no router format: refused when asked for', () => {
-    expect(() => vendorCOutputFormat(settings('opus_48000_64'))).toThrow(
-      expect.objectContaining({ code: 'bad_request' }),
-    );
-  });
-
-  it('the default is mp3 at 44100 Hz and 128 kbps, and unknown tokens mean nothing', () => {
-    expect(outputFormat(DEFAULT_OUTPUT_FORMAT)).toEqual({
-      codec: 'mp3',
-      sampleRate: 44100,
-      bitrateKbps: 128,
-    });
-    expect(outputFormat('mp3_44100_100')).toBeUndefined();
+  it('opus needs its bitrate; a format or rate the vendor does not make is refused', () => {
+    for (const unmade of [
+      { ...settings('opus_48000_64'), options: {} },
+      { ...settings('pcm_8000'), format: 'aac' },
+      { ...settings('ulaw_8000'), sampleRate: 16000 },
+    ]) {
+      expect(() => vendorCOutputFormat(unmade)).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    }
   });
 
   it('only MP3 starts a stream with an ID3 tag, and only at the start', () => {
