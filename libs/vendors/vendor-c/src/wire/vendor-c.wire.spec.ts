@@ -65,6 +65,15 @@ describe('output formats, both ways', () => {
     }
   });
 
+  it('the default is mp3 at 44100 Hz and 128 kbps, and unknown tokens mean nothing', () => {
+    expect(outputFormat(DEFAULT_OUTPUT_FORMAT)).toEqual({
+      codec: 'mp3',
+      sampleRate: 44100,
+      bitrateKbps: 128,
+    });
+    expect(outputFormat('mp3_44100_100')).toBeUndefined();
+  });
+
   it('only MP3 starts a stream with an ID3 tag, and only at the start', () => {
     const mp3 = outputFormat('mp3_44100_128');
     const pcm = outputFormat('pcm_24000');
