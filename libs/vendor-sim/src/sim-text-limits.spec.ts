@@ -1,7 +1,7 @@
 import { getVendor, type VendorId } from '@router/vendors';
 import { TEXT_LIMITS } from './vendor-a/vendor-a.settings';
 import { VENDOR_B_TEXT_LIMIT } from './vendor-b/vendor-b.settings';
-import { MODEL_CHARACTER_LIMITS } from './vendor-c/vendor-c.tts-request';
+import { MODEL_CHARACTER_LIMITS } from '@router/vendor-c';
 import { VENDOR_D_TEXT_LIMIT } from './vendor-d/vendor-d.settings';
 import { VENDOR_E_TEXT_LIMIT } from './vendor-e/vendor-e.settings';
 import { VENDOR_F_TEXT_LIMIT } from './vendor-f/vendor-f.settings';

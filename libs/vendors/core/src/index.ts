@@ -2,6 +2,7 @@ export * from './vendor-id';
 export * from './catalogue.types';
 export * from './vendor-definition.types';
 export * from './vendor-definition.check';
+export * from './vendor-entry';
 export * from './public-view';
 export * from './catalogue.queries';
 export * from './vendor-adapter';

@@ -10,4 +10,3 @@ export {
   type VendorId,
 } from '@router/vendors-core';
 export * from './upstreams';
-export * from './mirror-access.registry';

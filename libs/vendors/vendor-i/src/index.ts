@@ -10,3 +10,4 @@ export {
   vendorIJsonErrors,
   vendorIRequestedVersion,
 } from './wire/vendor-i.access';
+export { vendorIEntry } from './vendor-i.entry';

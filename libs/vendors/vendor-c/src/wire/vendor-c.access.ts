@@ -1,6 +1,5 @@
 import {
   headerValue,
-  hexRequestId,
   jsonReply,
   type KeylessMessage,
   type MirrorAccess,
@@ -9,6 +8,7 @@ import {
   type MirrorReply,
   takeKeyFromJson,
 } from '@router/vendors-core';
+import { problemBody, socketError } from './vendor-c.errors';
 
 function vendorCProblem(
   status: number,
@@ -17,9 +17,7 @@ function vendorCProblem(
   message: string,
   param?: string,
 ): MirrorReply {
-  return jsonReply(status, {
-    detail: { type, code, message, status: code, request_id: hexRequestId(), ...(param ? { param } : {}) },
-  });
+  return jsonReply(status, problemBody({ status, type, code, message, ...(param ? { param } : {}) }));
 }
 
 const MESSAGE_KEY_FIELDS = ['vendor_c_api_key', 'authorization'];
@@ -75,11 +73,13 @@ export const vendorCAccess: MirrorAccess = {
     takeKey: takeVendorCMessageKey,
     refuse: (kind) => ({
       messages: [
-        JSON.stringify({
-          message: mirrorRefusalMessage(kind, 'vendor_c'),
-          error: socketErrorCode(kind),
-          code: 1008,
-        }),
+        JSON.stringify(
+          socketError({
+            status: 400,
+            code: socketErrorCode(kind),
+            message: mirrorRefusalMessage(kind, 'vendor_c'),
+          }),
+        ),
       ],
       closeCode: 1008,
       closeReason: socketErrorCode(kind),

@@ -1,12 +1,8 @@
 import type { DropInKeying, DropInRequest, DropInWire, JsonValue } from '@router/vendors-core';
 import { vendorCStoredReferencesOf } from '../vendor-c.stored-settings';
-
-/** `output_format` when the query leaves it out: the vendor's own default. */
-export const VENDOR_C_DEFAULT_OUTPUT_FORMAT = 'mp3_44100_128';
-/** `model_id` when a text-to-speech body leaves it out (the multilingual generation). */
-export const VENDOR_C_DEFAULT_MODEL = 'c_model_3';
-/** `model_id` when a text-to-dialogue body leaves it out. */
-export const VENDOR_C_DEFAULT_DIALOGUE_MODEL = 'c_model_8';
+import { DEFAULT_OUTPUT_FORMAT } from './vendor-c.formats';
+import { DEFAULT_DIALOGUE_MODEL, DEFAULT_MODEL } from './vendor-c.models';
+import { isObject } from './vendor-c.schema';
 
 /** The synthesis endpoints cached whole (spec: vendor_c drop-in); every other path is proxied live. */
 const TEXT_TO_SPEECH = /^\/v1\/text-to-speech\/([^/]+)(?:\/stream)?(?:\/with-timestamps)?$/;
@@ -14,7 +10,7 @@ const TEXT_TO_DIALOGUE = '/v1/text-to-dialogue/stream';
 
 /** Query parameters the vendor reads with a default: sending the default is leaving it out. */
 const QUERY_DEFAULTS: Readonly<Record<string, string>> = {
-  output_format: VENDOR_C_DEFAULT_OUTPUT_FORMAT,
+  output_format: DEFAULT_OUTPUT_FORMAT,
   enable_logging: 'true',
 };
 
@@ -74,7 +70,7 @@ export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
   }
   // Built from entries: a `__proto__` field stays a field (assigning it would set the prototype instead).
   const fields = new Map<string, JsonValue>(Object.entries(BODY_DEFAULTS));
-  fields.set('model_id', dialogue ? VENDOR_C_DEFAULT_DIALOGUE_MODEL : VENDOR_C_DEFAULT_MODEL);
+  fields.set('model_id', dialogue ? DEFAULT_DIALOGUE_MODEL : DEFAULT_MODEL);
   for (const [name, value] of Object.entries(body)) {
     if (value === null && NULL_IS_ABSENT.has(name)) continue;
     fields.set(name, value);
@@ -132,10 +128,6 @@ function jsonObject(body: Uint8Array): JsonObject | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function decoded(segment: string): string | undefined {

@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import type { FaultSpec } from '../kit/faults';
-import type { HttpExchange } from '../kit/http/http-exchange';
-import type { KeyCheck } from '../kit/sim-keys';
+import { hexRequestId, readRefusal, stringAt } from '@router/vendors-core';
+
+/*
+ * vendor_c's refusals, both directions: the bodies a server (the simulator, the mirror) answers with, and
+ * the reading of them a client (the adapter) turns into an error message.
+ */
 
 /** A vendor_c refusal with a `detail` object (the shape every non-schema error has). */
 export interface VendorCProblem {
@@ -23,9 +25,7 @@ export interface SchemaIssue {
 export type CheckResult<T> =
   { ok: true; value: T } | { ok: false; problem: VendorCProblem } | { ok: false; issues: SchemaIssue[] };
 
-export function vendorCRequestId(): string {
-  return randomBytes(16).toString('hex');
-}
+export const vendorCRequestId = hexRequestId;
 
 export function problemBody(problem: VendorCProblem): unknown {
   return {
@@ -40,24 +40,35 @@ export function problemBody(problem: VendorCProblem): unknown {
   };
 }
 
-export function sendVendorCProblem(exchange: HttpExchange, problem: VendorCProblem): void {
-  exchange.sendJson(problem.status, problemBody(problem));
+/** The 422 body for schema complaints. */
+export function schemaIssuesBody(issues: readonly SchemaIssue[]): unknown {
+  return { detail: issues };
 }
 
-export function sendSchemaIssues(exchange: HttpExchange, issues: readonly SchemaIssue[]): void {
-  exchange.sendJson(422, { detail: issues });
+/** The status and body of a failed check, whichever kind it is. */
+export function checkFailureReply(failure: { problem: VendorCProblem } | { issues: SchemaIssue[] }): {
+  status: number;
+  body: unknown;
+} {
+  return 'problem' in failure
+    ? { status: failure.problem.status, body: problemBody(failure.problem) }
+    : { status: 422, body: schemaIssuesBody(failure.issues) };
 }
 
-export function sendCheckFailure(
-  exchange: HttpExchange,
-  failure: { problem: VendorCProblem } | { issues: SchemaIssue[] },
-): void {
-  if ('problem' in failure) sendVendorCProblem(exchange, failure.problem);
-  else sendSchemaIssues(exchange, failure.issues);
+/** The refusal text a client reads: `detail.message`, a schema error's `loc: msg` list, a plain `detail`, else the body. */
+export function vendorCErrorMessage(body: string): string {
+  return readRefusal(body, ({ detail }) => {
+    if (!Array.isArray(detail)) return stringAt(detail) ?? stringAt(detail, 'message');
+    return detail
+      .map((issue: { loc?: unknown; msg?: unknown }) =>
+        Array.isArray(issue.loc) ? `${issue.loc.join('.')}: ${String(issue.msg)}` : String(issue.msg),
+      )
+      .join('; ');
+  });
 }
 
 /** A wrong key is a 400 `authentication_error`; no key at all is a 401. */
-export function authProblem(check: Exclude<KeyCheck, 'ok'>): VendorCProblem {
+export function authProblem(check: 'missing' | 'invalid'): VendorCProblem {
   return check === 'missing'
     ? {
         status: 401,
@@ -118,7 +129,8 @@ export function dictionaryNotFound(dictionaryId: string): VendorCProblem {
   };
 }
 
-const FAULT_CODES: Readonly<Record<number, [string, string]>> = {
+/** The `detail.status` and `detail.type` the vendor pairs with each HTTP status it fails with. */
+const STATUS_CODES: Readonly<Record<number, [string, string]>> = {
   400: ['invalid_request', 'validation_error'],
   401: ['quota_exceeded', 'authentication_error'],
   402: ['quota_exceeded', 'payment_required'],
@@ -127,15 +139,10 @@ const FAULT_CODES: Readonly<Record<number, [string, string]>> = {
   503: ['system_busy', 'service_unavailable'],
 };
 
-export function vendorCFaultProblem(fault: FaultSpec): VendorCProblem {
-  const status = fault.status ?? 500;
-  const [code, type] = FAULT_CODES[status] ?? ['internal_server_error', 'server_error'];
-  return {
-    status,
-    code: fault.code ?? code,
-    type,
-    message: fault.message ?? `Simulated failure (${status})`,
-  };
+/** A failure at `status` in the vendor's words; `code` and `message` replace the usual ones when given. */
+export function statusProblem(status: number, given: { code?: string; message: string }): VendorCProblem {
+  const [code, type] = STATUS_CODES[status] ?? ['internal_server_error', 'server_error'];
+  return { status, code: given.code ?? code, type, message: given.message };
 }
 
 /** A socket error message: `{message, error, code}` where `code` is the close code that follows. */

@@ -1,46 +1,42 @@
-import { vendorC } from '@router/vendor-c';
-import type { AudioSpec } from '../kit/audio/audio-spec';
 import type { CheckResult, SchemaIssue, VendorCProblem } from './vendor-c.errors';
-import { voiceProblem } from './vendor-c.errors';
-import { DEFAULT_OUTPUT_FORMAT, outputFormat, VENDOR_C_OUTPUT_FORMATS } from './vendor-c.formats';
+import {
+  DEFAULT_OUTPUT_FORMAT,
+  outputFormat,
+  VENDOR_C_OUTPUT_FORMATS,
+  type VendorCAudio,
+} from './vendor-c.formats';
+import {
+  DEFAULT_DIALOGUE_MODEL,
+  DEFAULT_MODEL,
+  dialogueModelProblem,
+  languageProblem,
+  modelProblem,
+  textLengthProblem,
+} from './vendor-c.models';
 import {
   checkBoolean,
   checkEnum,
   checkNumber,
   checkString,
   checkStringArray,
+  dialogueSettingsIssues,
   isObject,
   missing,
   queryBoolean,
   queryInteger,
+  settingsIssues,
 } from './vendor-c.schema';
-import { settingsIssues } from './vendor-c.voice-settings';
-import type { VoiceStore } from './vendor-c.voices';
 
-export const VENDOR_C_MODELS: readonly string[] = vendorC.catalogue.models.map((m) => m.id);
-/** The model a request without `model_id` gets (the multilingual generation). */
-export const DEFAULT_MODEL = 'c_model_3';
-
-/** Characters per request, by model (fast tiers take more, the newest generation less). */
-export const MODEL_CHARACTER_LIMITS: Readonly<Record<string, number>> = {
-  c_model_1: 5000,
-  c_model_2: 5000,
-  c_model_3: 10_000,
-  c_model_4: 30_000,
-  c_model_5: 40_000,
-  c_model_6: 30_000,
-  c_model_7: 40_000,
-  c_model_8: 5000,
-  c_model_9: 5000,
-};
-
-export function isDialogueModel(model: string): boolean {
-  return vendorC.modelTraits[model]?.dialogue === true;
-}
+/**
+ * Parsing and checking vendor_c's synthesis requests as the vendor does (the simulator's and the mirror's
+ * side; the adapter builds them in vendor-c.settings.ts). Whether a voice exists is the account's business:
+ * the caller passes `voiceProblem`, and its answer is reported in the vendor's order.
+ */
+export type VoiceCheck = (voiceId: string) => VendorCProblem | undefined;
 
 export interface OutputQuery {
   readonly formatName: string;
-  readonly spec: AudioSpec;
+  readonly audio: VendorCAudio;
   readonly enableLogging: boolean;
 }
 
@@ -49,9 +45,9 @@ export function parseOutputQuery(
   query: URLSearchParams,
 ): { ok: true; value: OutputQuery } | { ok: false; issues: SchemaIssue[] } {
   const formatName = query.get('output_format') ?? DEFAULT_OUTPUT_FORMAT;
-  const spec = outputFormat(formatName);
+  const audio = outputFormat(formatName);
   const issues: SchemaIssue[] = [];
-  if (!spec) {
+  if (!audio) {
     issues.push({
       loc: ['query', 'output_format'],
       msg: `value is not a valid enumeration member; permitted: ${[...VENDOR_C_OUTPUT_FORMATS.keys()].join(', ')}`,
@@ -61,44 +57,8 @@ export function parseOutputQuery(
   issues.push(...queryInteger(query, 'optimize_streaming_latency', 0, 0, 4).issues);
   const logging = queryBoolean(query, 'enable_logging', true);
   issues.push(...logging.issues);
-  if (!spec || issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { formatName, spec, enableLogging: logging.value } };
-}
-
-export function modelProblem(model: string): VendorCProblem | undefined {
-  if (VENDOR_C_MODELS.includes(model)) return undefined;
-  return {
-    status: 400,
-    code: 'model_not_found',
-    type: 'validation_error',
-    message: `A model with model ID ${model} does not exist.`,
-    param: 'model_id',
-  };
-}
-
-export function languageProblem(model: string, language: string | undefined): VendorCProblem | undefined {
-  if (language === undefined) return undefined;
-  const languages = vendorC.catalogue.models.find((m) => m.id === model)?.languages ?? [];
-  if (languages.includes(language)) return undefined;
-  return {
-    status: 400,
-    code: 'unsupported_language',
-    type: 'validation_error',
-    message: `Model ${model} does not support the language_code ${language}.`,
-    param: 'language_code',
-  };
-}
-
-export function textLengthProblem(model: string, text: string): VendorCProblem | undefined {
-  const limit = MODEL_CHARACTER_LIMITS[model] ?? 10_000;
-  if (text.length <= limit) return undefined;
-  return {
-    status: 400,
-    code: 'max_character_limit_exceeded',
-    type: 'validation_error',
-    message: `This request's text has ${text.length} characters and exceeds the character limit of ${limit} characters for model ${model}.`,
-    param: 'text',
-  };
+  if (!audio || issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: { formatName, audio, enableLogging: logging.value } };
 }
 
 function locatorIssues(value: unknown): SchemaIssue[] {
@@ -140,8 +100,8 @@ export interface TtsRequest {
   readonly model: string;
   readonly voiceId: string;
   readonly languageCode: string | undefined;
-  /** `voice_settings.speed`, else the voice's stored speed. */
-  readonly speed: number;
+  /** The checked body, for the fields that carry settings (`voice_settings`, `seed` …). */
+  readonly body: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -151,8 +111,7 @@ export interface TtsRequest {
 export function parseTtsRequest(
   body: unknown,
   voiceId: string,
-  keyId: string,
-  store: VoiceStore,
+  voiceProblem: VoiceCheck,
 ): CheckResult<TtsRequest> {
   if (!isObject(body)) return { ok: false, issues: [missing(['body'])] };
   const voiceSettings = body['voice_settings'];
@@ -176,27 +135,23 @@ export function parseTtsRequest(
   const languageCode = (body['language_code'] as string | null | undefined) ?? undefined;
   const problem =
     modelProblem(model) ??
-    voiceProblem(store.find(keyId, voiceId), voiceId) ??
+    voiceProblem(voiceId) ??
     languageProblem(model, languageCode) ??
     textLengthProblem(model, text);
   if (problem) return { ok: false, problem };
-  const requestedSpeed = isObject(voiceSettings) ? voiceSettings['speed'] : undefined;
-  const speed = typeof requestedSpeed === 'number' ? requestedSpeed : store.settings(keyId, voiceId).speed;
-  return { ok: true, value: { text, model, voiceId, languageCode, speed } };
+  return { ok: true, value: { text, model, voiceId, languageCode, body } };
 }
 
 export interface DialogueRequest {
   readonly inputs: readonly { text: string; voiceId: string }[];
   readonly model: string;
   readonly languageCode: string | undefined;
+  /** The checked body, for the fields that carry settings (`settings`, `seed` …). */
+  readonly body: Readonly<Record<string, unknown>>;
 }
 
 /** A text-to-dialogue body: dialogue models only, every input's voice known, `settings` holds stability only. */
-export function parseDialogueRequest(
-  body: unknown,
-  keyId: string,
-  store: VoiceStore,
-): CheckResult<DialogueRequest> {
+export function parseDialogueRequest(body: unknown, voiceProblem: VoiceCheck): CheckResult<DialogueRequest> {
   if (!isObject(body)) return { ok: false, issues: [missing(['body'])] };
   const inputs = body['inputs'];
   const issues: SchemaIssue[] = [...commonBodyIssues(body)];
@@ -229,45 +184,21 @@ export function parseDialogueRequest(
       );
     });
   }
-  const settings = body['settings'];
-  if (settings !== undefined && settings !== null) {
-    if (!isObject(settings))
-      issues.push({ loc: ['body', 'settings'], msg: 'value is not a valid dict', type: 'type_error.dict' });
-    else {
-      issues.push(...checkNumber(settings['stability'], ['body', 'settings', 'stability'], 0, 1));
-      for (const name of Object.keys(settings).filter((n) => n !== 'stability')) {
-        issues.push({
-          loc: ['body', 'settings', name],
-          msg: 'extra fields not permitted',
-          type: 'value_error.extra',
-        });
-      }
-    }
-  }
+  issues.push(...dialogueSettingsIssues(body['settings'], ['body', 'settings']));
   if (issues.length > 0) return { ok: false, issues };
   const pairs = (inputs as Record<string, string>[]).map((input) => ({
     text: input['text'] ?? '',
     voiceId: input['voice_id'] ?? '',
   }));
-  const model = (body['model_id'] as string | undefined) ?? 'c_model_8';
+  const model = (body['model_id'] as string | undefined) ?? DEFAULT_DIALOGUE_MODEL;
   const languageCode = (body['language_code'] as string | null | undefined) ?? undefined;
-  const unusable = pairs
-    .map((p) => voiceProblem(store.find(keyId, p.voiceId), p.voiceId))
-    .find((found) => found !== undefined);
+  const unusable = pairs.map((p) => voiceProblem(p.voiceId)).find((found) => found !== undefined);
   const problem =
     modelProblem(model) ??
-    (isDialogueModel(model)
-      ? undefined
-      : {
-          status: 400,
-          code: 'invalid_model',
-          type: 'validation_error',
-          message: `Model ${model} cannot be used for dialogue.`,
-          param: 'model_id',
-        }) ??
+    dialogueModelProblem(model) ??
     unusable ??
     languageProblem(model, languageCode) ??
     textLengthProblem(model, pairs.map((p) => p.text).join('\n'));
   if (problem) return { ok: false, problem };
-  return { ok: true, value: { inputs: pairs, model, languageCode } };
+  return { ok: true, value: { inputs: pairs, model, languageCode, body } };
 }

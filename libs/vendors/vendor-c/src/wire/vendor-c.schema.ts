@@ -2,7 +2,7 @@ import type { SchemaIssue } from './vendor-c.errors';
 
 /**
  * Small pydantic-like field checks: each returns the 422 issues for one field (empty when it is fine), with
- * the vendor's `loc`/`msg`/`type` wording.
+ * the vendor's `loc`/`msg`/`type` wording. The simulator and the mirror refuse with them alike.
  */
 type Loc = readonly (string | number)[];
 
@@ -119,4 +119,27 @@ export function queryInteger(
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks a voice-settings object (`voice_settings` in a body or a socket message, or a settings edit). */
+export function settingsIssues(value: Record<string, unknown>, loc: readonly string[]): SchemaIssue[] {
+  return [
+    ...checkNumber(value['stability'], [...loc, 'stability'], 0, 1),
+    ...checkNumber(value['similarity_boost'], [...loc, 'similarity_boost'], 0, 1),
+    ...checkNumber(value['style'], [...loc, 'style'], 0, 1),
+    ...checkNumber(value['speed'], [...loc, 'speed'], 0.7, 1.2),
+    ...checkBoolean(value['use_speaker_boost'], [...loc, 'use_speaker_boost']),
+  ];
+}
+
+/** Checks a dialogue's voice settings (`settings` in a body, `voice_settings` on the socket): stability only. */
+export function dialogueSettingsIssues(value: unknown, loc: readonly string[]): SchemaIssue[] {
+  if (value === undefined || value === null) return [];
+  if (!isObject(value)) return [{ loc, msg: 'value is not a valid dict', type: 'type_error.dict' }];
+  return [
+    ...checkNumber(value['stability'], [...loc, 'stability'], 0, 1),
+    ...Object.keys(value)
+      .filter((name) => name !== 'stability')
+      .map((name) => ({ loc: [...loc, name], msg: 'extra fields not permitted', type: 'value_error.extra' })),
+  ];
 }
