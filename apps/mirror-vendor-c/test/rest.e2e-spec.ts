@@ -162,30 +162,77 @@ describe('vendor_c mirror, REST (e2e)', () => {
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
   });
 
-  it("passes the vendor's refusal through as it sent it and stores nothing", async () => {
+  it("passes the vendor's refusals through as it sent them", async () => {
+    const { key } = await newOrg();
+    const unknown = await post(key, '/v1/text-to-speech/no-such-voice?output_format=pcm_16000', {
+      text: `Unknown voice ${randomUUID().slice(0, 8)}.`,
+    });
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.bytes.toString('utf8')).detail.status).toBe('voice_not_found');
+  });
+
+  it('stores nothing of a refused or cut answer: the same request reaches the vendor again', async () => {
     const { key, vendorKey } = await newOrg();
-    const path = '/v1/text-to-speech/no-such-voice?output_format=pcm_16000';
-    const body = { text: `Unknown voice ${randomUUID().slice(0, 8)}.` };
-    const refused = await post(key, path, body);
-    expect(refused.status).toBe(400);
-    const detail = JSON.parse(refused.bytes.toString('utf8')).detail;
-    expect(detail.status).toBe('voice_not_found');
-    // Asked again, the vendor is asked again: a refusal is never an entry.
+    const voice = await firstVoice(key);
+    const path = `/v1/text-to-speech/${voice}/stream?output_format=pcm_16000`;
+    const body = { text: `Refused, cut, then said ${randomUUID().slice(0, 8)}.`, voice_settings: SETTINGS };
     const before = await sim.callCount('vendor_c', { key: vendorKey });
-    expect((await post(key, path, body)).status).toBe(400);
-    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+
+    const busy = await sim.injectFault({
+      vendor: 'vendor_c',
+      kind: 'error',
+      key: vendorKey,
+      status: 429,
+      code: 'too_many_concurrent_requests',
+      message: 'Slow down.',
+    });
+    const refused = await post(key, path, body);
+    await sim.removeFault(busy.id).catch(() => undefined);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.bytes.toString('utf8')).detail.message).toBe('Slow down.');
+
+    const cut = await sim.injectFault({ vendor: 'vendor_c', kind: 'cut', key: vendorKey, afterBytes: 512 });
+    const aborted = await fetch(`${BASE}${path}`, {
+      method: 'POST',
+      headers: { 'vendor_c-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(
+      (answer) =>
+        answer.arrayBuffer().then(
+          () => 'whole',
+          () => 'aborted',
+        ),
+      () => 'aborted',
+    );
+    await sim.removeFault(cut.id).catch(() => undefined);
+    expect(aborted).toBe('aborted');
+
+    const said = await post(key, path, body);
+    expect(said.status).toBe(200);
+    const again = await post(key, path, body);
+    expect(again.bytes.equals(said.bytes)).toBe(true);
+    // The refusal, the cut take and the one take that was stored: three calls, none for the replay.
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 3);
   });
 
   it('reads every voice endpoint from the vendor, every time', async () => {
     const { key, vendorKey } = await newOrg();
     const voice = await firstVoice(key);
-    for (const path of ['/v1/voices', '/v2/voices', `/v1/voices/${voice}/settings`, '/v1/shared-voices']) {
+    // The simulator counts the account's reads of its voices and a voice's settings.
+    for (const path of ['/v1/voices', '/v2/voices', `/v1/voices/${voice}/settings`]) {
       const before = await sim.readCount('vendor_c', { key: vendorKey });
       const first = await get(key, path);
       const again = await get(key, path);
       expect([path, first.status, again.status]).toEqual([path, 200, 200]);
       expect(await sim.readCount('vendor_c', { key: vendorKey })).toBe(before + 2);
     }
+    // The shared library is the same for every account: the mirror's answer is the vendor's.
+    const shared = await get(key, '/v1/shared-voices');
+    const direct = await fetch(`${stack.simUrl}/vendor_c/v1/shared-voices`, {
+      headers: { 'vendor_c-api-key': vendorKey },
+    });
+    expect(shared.status).toBe(200);
+    expect(shared.json).toEqual(await direct.json());
   });
 
   it("answers a path vendor_c does not have with the vendor's 404", async () => {

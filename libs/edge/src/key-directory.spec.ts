@@ -123,6 +123,28 @@ describe('KeyDirectory and stored vendor keys', () => {
     expect((await f.directory.authenticate(f.issued.key, 'vendor_c')).ok).toBe(true);
   });
 
+  it('reads the org again before refusing for a vendor key, so a key stored a moment ago is seen at once', async () => {
+    const f = fixture();
+    f.orgs.set('org-1', { disabled: false, outOfCredit: false, vendorKeys: ['vendor_a'] });
+    expect((await f.directory.authenticate(f.issued.key, 'vendor_a')).ok).toBe(true);
+    // Stored at the database, its change event not yet here: the memory still says vendor_a only.
+    f.orgs.set('org-1', { disabled: false, outOfCredit: false, vendorKeys: ['vendor_a', 'vendor_c'] });
+    expect((await f.directory.authenticate(f.issued.key, 'vendor_c')).ok).toBe(true);
+    expect(f.reads.orgs).toBe(2);
+  });
+
+  it('reads the org again for refusals at most once a second', async () => {
+    const f = fixture();
+    for (let i = 0; i < 5; i += 1) await f.directory.authenticate(f.issued.key, 'vendor_c');
+    expect(f.reads.orgs).toBe(2); // the first load, and one re-read
+    f.advance(900);
+    for (let i = 0; i < 5; i += 1) await f.directory.authenticate(f.issued.key, 'vendor_c');
+    expect(f.reads.orgs).toBe(2);
+    f.advance(100);
+    await f.directory.authenticate(f.issued.key, 'vendor_c');
+    expect(f.reads.orgs).toBeGreaterThan(2);
+  });
+
   it('refuses a disabled org as disabled before asking about vendor keys', async () => {
     const f = fixture();
     f.orgs.set('org-1', { disabled: true, outOfCredit: false });

@@ -55,10 +55,15 @@ export class KeyDirectory {
     const record = await this.keys.get(hashApiKey(key));
     if (!record) return { ok: false, reason: 'unknown-key' };
     if (record.revoked) return { ok: false, reason: 'revoked' };
-    const org = await this.orgs.get(record.orgId);
+    let org = await this.orgs.get(record.orgId);
     if (!org || org.disabled) return { ok: false, reason: 'org-disabled' };
-    if (vendor !== undefined && !org.vendorKeys?.includes(vendor))
-      return { ok: false, reason: 'no-vendor-key' };
+    if (vendor !== undefined && !org.vendorKeys?.includes(vendor)) {
+      // A key stored a moment ago may not have reached this memory yet (its change event still on its way, or
+      // stored through another gateway): the org is read again before refusing, at most once a second.
+      org = await this.orgs.reread(record.orgId, RECHECK_MS);
+      if (!org || org.disabled) return { ok: false, reason: 'org-disabled' };
+      if (!org.vendorKeys?.includes(vendor)) return { ok: false, reason: 'no-vendor-key' };
+    }
     return { ok: true, orgId: record.orgId, outOfCredit: org.outOfCredit };
   }
 
@@ -76,9 +81,12 @@ export class KeyDirectory {
   }
 }
 
+/** How often a refusal for a missing vendor key may read the org again. */
+const RECHECK_MS = 1000;
+
 /** A bounded map whose entries load once, answer until stale, and refresh in the background in between. */
 class RefreshingCache<T> {
-  private readonly entries = new Map<string, { value: T; loadedAt: number }>();
+  private readonly entries = new Map<string, { value: T; loadedAt: number; reread?: boolean }>();
   private readonly loading = new Map<string, Promise<T>>();
 
   constructor(
@@ -97,6 +105,19 @@ class RefreshingCache<T> {
       }
     }
     return this.refresh(id);
+  }
+
+  /**
+   * The entry read again now, unless it was so read within `withinMs` (then it answers as it is): for a
+   * caller about to refuse on what the entry says.
+   */
+  async reread(id: string, withinMs: number): Promise<T> {
+    const entry = this.entries.get(id);
+    if (entry?.reread && this.options.now() - entry.loadedAt < withinMs) return entry.value;
+    const value = await this.refresh(id);
+    const stored = this.entries.get(id);
+    if (stored) stored.reread = true;
+    return value;
   }
 
   forget(id: string): void {
