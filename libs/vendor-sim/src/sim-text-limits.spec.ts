@@ -1,5 +1,5 @@
 import { getVendor, type VendorId } from '@router/vendors';
-import { TEXT_LIMITS } from './vendor-a/vendor-a.settings';
+import { TEXT_LIMITS } from '@router/vendor-a';
 import { VENDOR_B_TEXT_LIMIT } from './vendor-b/vendor-b.settings';
 import { MODEL_CHARACTER_LIMITS } from './vendor-c/vendor-c.tts-request';
 import { VENDOR_D_TEXT_LIMIT } from './vendor-d/vendor-d.settings';

@@ -1,3 +1,4 @@
+import { VENDOR_A_NOT_FOUND_BODY } from '@router/vendor-a';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorAHttpRoutes } from './vendor-a.http';
 import { VendorADictionaries, vendorAControlRoutes, vendorADictionaryRoutes } from './vendor-a.dictionaries';
@@ -16,7 +17,7 @@ export const vendorASim: SimVendorFactory = (kit) => {
     vendor: 'vendor_a',
     routes: [...vendorAHttpRoutes(kit), ...vendorADictionaryRoutes(kit, dictionaries)],
     sockets: vendorASocketRoutes(kit),
-    notFound: (exchange) => exchange.sendJson(404, { detail: 'Not Found' }),
+    notFound: (exchange) => exchange.sendJson(404, VENDOR_A_NOT_FOUND_BODY),
     control: vendorAControlRoutes(dictionaries),
   };
 };

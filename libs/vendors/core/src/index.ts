@@ -16,3 +16,4 @@ export {
 export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';
+export * from './audio-format';
