@@ -6,7 +6,7 @@ import { VENDOR_D_TEXT_LIMIT } from './vendor-d/vendor-d.settings';
 import { VENDOR_E_TEXT_LIMIT } from './vendor-e/vendor-e.settings';
 import { VENDOR_F_TEXT_LIMIT } from './vendor-f/vendor-f.settings';
 import { VENDOR_G_TEXT_LIMIT } from './vendor-g/vendor-g.settings';
-import { VENDOR_H_TEXT_LIMIT } from './vendor-h/vendor-h.settings';
+import { VENDOR_H_TEXT_LIMIT } from '@router/vendor-h';
 import { VENDOR_I_TEXT_LIMIT } from './vendor-i/vendor-i.request';
 import { VENDOR_J_TEXT_LIMIT } from './vendor-j/vendor-j.request';
 

@@ -1,3 +1,4 @@
+import { VENDOR_H_NOT_FOUND_BODY } from '@router/vendor-h';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorHHttpRoutes } from './vendor-h.http';
 import { vendorHSocketRoutes } from './vendor-h.socket';
@@ -13,5 +14,5 @@ export const vendorHSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_h',
   routes: vendorHHttpRoutes(kit),
   sockets: vendorHSocketRoutes(kit),
-  notFound: (exchange) => exchange.sendJson(404, { error: 'Not Found' }),
+  notFound: (exchange) => exchange.sendJson(404, VENDOR_H_NOT_FOUND_BODY),
 });
