@@ -7,7 +7,7 @@ import { VENDOR_E_TEXT_LIMIT } from './vendor-e/vendor-e.settings';
 import { VENDOR_F_TEXT_LIMIT } from './vendor-f/vendor-f.settings';
 import { VENDOR_G_TEXT_LIMIT } from './vendor-g/vendor-g.settings';
 import { VENDOR_H_TEXT_LIMIT } from '@router/vendor-h';
-import { VENDOR_I_TEXT_LIMIT } from './vendor-i/vendor-i.request';
+import { VENDOR_I_TEXT_LIMIT } from '@router/vendor-i';
 import { VENDOR_J_TEXT_LIMIT } from './vendor-j/vendor-j.request';
 
 // Each simulator refuses text over its vendor's limit, as the vendor does, so a piece the router cut too long
