@@ -8,7 +8,7 @@ import { VENDOR_F_TEXT_LIMIT } from './vendor-f/vendor-f.settings';
 import { VENDOR_G_TEXT_LIMIT } from './vendor-g/vendor-g.settings';
 import { VENDOR_H_TEXT_LIMIT } from '@router/vendor-h';
 import { VENDOR_I_TEXT_LIMIT } from '@router/vendor-i';
-import { VENDOR_J_TEXT_LIMIT } from './vendor-j/vendor-j.request';
+import { VENDOR_J_TEXT_LIMIT } from '@router/vendor-j';
 
 // Each simulator refuses text over its vendor's limit, as the vendor does, so a piece the router cut too long
 // would fail in every test that reaches it. Here: the router's limit never exceeds what the simulated vendor

@@ -1,2 +1,6 @@
 export { vendorJ } from './vendor-j.definition';
 export { VendorJAdapter, createVendorJAdapter } from './vendor-j.adapter';
+export * from './wire/vendor-j.formats';
+export * from './wire/vendor-j.requests';
+export * from './wire/vendor-j.responses';
+export * from './wire/vendor-j.errors';
