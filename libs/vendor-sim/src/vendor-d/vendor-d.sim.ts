@@ -1,3 +1,4 @@
+import { vendorDErrorBody, vendorDNotFound } from '@router/vendor-d';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorDHttpRoutes } from './vendor-d.http';
 
@@ -10,13 +11,8 @@ export const vendorDSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_d',
   routes: vendorDHttpRoutes(kit),
   sockets: [],
-  notFound: (exchange) =>
-    exchange.sendJson(404, {
-      error: {
-        message: `Invalid URL (${exchange.method} ${exchange.path})`,
-        type: 'invalid_request_error',
-        param: null,
-        code: null,
-      },
-    }),
+  notFound: (exchange) => {
+    const problem = vendorDNotFound(exchange.method, exchange.path);
+    exchange.sendJson(problem.status, vendorDErrorBody(problem));
+  },
 });

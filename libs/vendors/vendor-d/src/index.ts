@@ -1,2 +1,6 @@
 export { vendorD } from './vendor-d.definition';
 export { VendorDAdapter, createVendorDAdapter } from './vendor-d.adapter';
+export * from './wire/vendor-d.formats';
+export * from './wire/vendor-d.requests';
+export * from './wire/vendor-d.stream';
+export * from './wire/vendor-d.errors';
