@@ -5,7 +5,7 @@ import { MODEL_CHARACTER_LIMITS } from './vendor-c/vendor-c.tts-request';
 import { VENDOR_D_TEXT_LIMIT } from '@router/vendor-d';
 import { VENDOR_E_TEXT_LIMIT } from '@router/vendor-e';
 import { VENDOR_F_TEXT_LIMIT } from '@router/vendor-f';
-import { VENDOR_G_TEXT_LIMIT } from './vendor-g/vendor-g.settings';
+import { VENDOR_G_TEXT_LIMIT } from '@router/vendor-g';
 import { VENDOR_H_TEXT_LIMIT } from '@router/vendor-h';
 import { VENDOR_I_TEXT_LIMIT } from '@router/vendor-i';
 import { VENDOR_J_TEXT_LIMIT } from '@router/vendor-j';

@@ -1,3 +1,4 @@
+import { VENDOR_G_NOT_FOUND } from '@router/vendor-g';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { sendVendorGError } from './vendor-g.errors';
 import { vendorGHttpRoutes } from './vendor-g.http';
@@ -12,6 +13,5 @@ export const vendorGSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_g',
   routes: vendorGHttpRoutes(kit),
   sockets: vendorGSocketRoutes(kit),
-  notFound: (exchange) =>
-    sendVendorGError(exchange, { status: 404, errorType: 'not_found', message: 'Not Found' }),
+  notFound: (exchange) => sendVendorGError(exchange, VENDOR_G_NOT_FOUND),
 });
