@@ -23,6 +23,7 @@ const moduleBoundaries = (allow) => ({
     { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
     { sourceTag: 'scope:edge', onlyDependOnLibsWithTags: ['scope:edge', 'scope:shared'] },
     { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
+    { sourceTag: 'scope:mirror', onlyDependOnLibsWithTags: ['scope:mirror', 'scope:shared'] },
     { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
     { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
     { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },

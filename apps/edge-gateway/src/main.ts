@@ -1,4 +1,14 @@
-import { commonEnv, databaseEnv, env, loadConfig, natsEnv, signingEnv } from '@router/config';
+import {
+  commonEnv,
+  databaseEnv,
+  env,
+  loadConfig,
+  mirrorUpstreamEnv,
+  requestBodyEnv,
+  mirrorUrls,
+  natsEnv,
+  signingEnv,
+} from '@router/config';
 import { startEdgeGateway } from '@router/edge';
 import { createLogger, Health } from '@router/observability';
 import { closeAll, connectInfrastructure, runService } from '@router/service-kit';
@@ -16,9 +26,9 @@ const schema = {
   INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
   INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
+  ...mirrorUpstreamEnv,
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
-  // Every body is read whole to sign its digest; at least the apps' own JSON body limit (1 MiB).
-  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
+  ...requestBodyEnv,
 };
 
 runService(SERVICE, async () => {
@@ -33,6 +43,7 @@ runService(SERVICE, async () => {
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: config.NATIVE_API_URL,
+      mirrorUrls: mirrorUrls(config),
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,

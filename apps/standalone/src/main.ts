@@ -137,6 +137,8 @@ runService(SERVICE, async () => {
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
+      // No mirror app runs in this process yet: each joins here once written.
+      mirrorUrls: {},
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,

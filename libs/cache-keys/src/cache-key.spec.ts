@@ -369,8 +369,10 @@ describe('requestCacheKey', () => {
       { ...base, orgId: 'org_2' },
       { ...base, vendor: 'vendor_b' as const },
       { ...base, keyVersion: 2 },
+      { ...base, storedSettingsFingerprint: storedSettingsFingerprint({ stability: 0.5 }) },
     ];
     for (const variant of variants) expect(requestCacheKey(SECRET, variant)).not.toBe(key);
+    expect(requestCacheKey(SECRET, { ...base, storedSettingsFingerprint: null })).toBe(key);
     expect(requestCacheKey(`${SECRET}x`, base)).not.toBe(key);
   });
 

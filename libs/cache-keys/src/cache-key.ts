@@ -82,12 +82,14 @@ export interface RequestKeyInput {
    * bytes (compared byte for byte). Left out for a request without a body.
    */
   readonly body?: JsonValue | Uint8Array;
+  /** As `PieceKeyInput.storedSettingsFingerprint`: settings stored at the vendor that the request names. */
+  readonly storedSettingsFingerprint?: string | null;
 }
 
 /**
  * The cache key of a whole drop-in REST/SSE request (spec "What is cached": same body again, same audio):
- * hex HMAC-SHA256 under the server secret of the key version, org, vendor, method, path, canonical query
- * and canonical body. Never equal to a piece key for any input (the material names its kind).
+ * hex HMAC-SHA256 under the server secret of the key version, org, vendor, method, path, canonical query,
+ * canonical body and stored-settings fingerprint. Never equal to a piece key for any input (the material names its kind).
  */
 export function requestCacheKey(secret: CacheKeySecret, input: RequestKeyInput): string {
   return hmacHex(
@@ -101,6 +103,7 @@ export function requestCacheKey(secret: CacheKeySecret, input: RequestKeyInput):
       path: input.path,
       query: canonicalQuery(input.query ?? {}),
       body: bodyMaterial(input.body),
+      storedSettings: input.storedSettingsFingerprint ?? null,
     }),
   );
 }

@@ -23,8 +23,9 @@ const INSERT_ENTRY = `
   WITH org AS (SELECT retention_days FROM orgs WHERE id = $1::uuid),
   entry AS (
     INSERT INTO cache_entries
-      (id, org_id, cache_key, provider, object_name, content_type, byte_size, has_timings, created_at, last_used_at)
-    SELECT $3::uuid, $1::uuid, $2, $4, $5, $6, $7::int, $8::boolean, $9::timestamptz, $9::timestamptz
+      (id, org_id, cache_key, provider, object_name, content_type, byte_size, has_timings, response_head,
+       created_at, last_used_at)
+    SELECT $3::uuid, $1::uuid, $2, $4, $5, $6, $7::int, $8::boolean, $12::jsonb, $9::timestamptz, $9::timestamptz
     FROM org WHERE org.retention_days > 0 AND $10::boolean
     ON CONFLICT (org_id, cache_key) DO UPDATE SET
       provider = EXCLUDED.provider,
@@ -32,6 +33,7 @@ const INSERT_ENTRY = `
       content_type = EXCLUDED.content_type,
       byte_size = EXCLUDED.byte_size,
       has_timings = EXCLUDED.has_timings,
+      response_head = EXCLUDED.response_head,
       last_used_at = GREATEST(cache_entries.last_used_at, EXCLUDED.last_used_at)
     WHERE cache_entries.object_name = $11 OR cache_entries.object_name = EXCLUDED.object_name
     RETURNING id::text AS id),
@@ -76,6 +78,7 @@ export async function commitTake(
     at,
     fresh,
     request.replaces ?? null,
+    request.head ? JSON.stringify(request.head) : null,
   ]);
   const known = result?.retentionDays !== null && result?.retentionDays !== undefined;
   if (known) usage.addSynthesized(orgId, request.provider, request.chars);

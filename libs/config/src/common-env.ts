@@ -98,6 +98,32 @@ export function vendorBaseUrls(
 }
 
 /**
+ * `MIRROR_VENDOR_A_URL` … `MIRROR_VENDOR_J_URL`: the app serving each vendor's mirror, for the gateway. A
+ * vendor whose variable is not set has no mirror route: `/<vendor token>/…` is then an unknown path.
+ */
+export const mirrorUpstreamEnv = Object.fromEntries(
+  VENDOR_TOKENS.map((t) => [
+    `MIRROR_VENDOR_${t.toUpperCase()}_URL`,
+    env.optionalUrl({ protocols: ['http'] }),
+  ]),
+) as Record<
+  `MIRROR_VENDOR_${Uppercase<(typeof VENDOR_TOKENS)[number]>}_URL`,
+  ReturnType<typeof env.optionalUrl>
+>;
+
+/** The configured mirror app URLs keyed by vendor token, leaving out the ones not set. */
+export function mirrorUrls(
+  config: Record<string, unknown>,
+): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
+  const urls: Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> = {};
+  for (const t of VENDOR_TOKENS) {
+    const value = config[`MIRROR_VENDOR_${t.toUpperCase()}_URL`];
+    if (typeof value === 'string') urls[`vendor_${t}`] = value;
+  }
+  return urls;
+}
+
+/**
  * What the native API reads from vendors itself (voice lists, stored settings), with the org's stored key:
  * how long an opened key is remembered and how long a read may take.
  */
@@ -155,5 +181,42 @@ export function pipelineSettings(config: {
     streamWindow: config.STREAM_WINDOW,
     cacheKeysReloadMs: config.CACHE_KEYS_RELOAD_MS,
     cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
+  };
+}
+
+/** The largest request body: the gateway reads each whole (it signs its digest), and a mirror takes as much. */
+export const requestBodyEnv = {
+  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
+};
+
+/**
+ * What an app that plays replies wires once (libs/pipeline `startReplyServices`), from a config that includes
+ * `pipelineEnv`, `vendorUpstreamEnv` and `vendorReadEnv`.
+ */
+export function replyServicesSettings(
+  config: Parameters<typeof pipelineSettings>[0] & {
+    CACHE_KEY_SECRET: string;
+    ORG_SETTINGS_TTL_MS: number;
+    PROVIDER_KEY_CACHE_TTL_MS: number;
+    STORED_SETTINGS_REFRESH_MS: number;
+    STORED_SETTINGS_READ_TIMEOUT_MS: number;
+  },
+): {
+  cacheKeySecret: string;
+  pipeline: ReturnType<typeof pipelineSettings>;
+  orgSettingsTtlMs: number;
+  vendorBaseUrls: ReturnType<typeof vendorBaseUrls>;
+  providerKeyCacheTtlMs: number;
+  storedSettingsRefreshMs: number;
+  storedSettingsReadTimeoutMs: number;
+} {
+  return {
+    cacheKeySecret: config.CACHE_KEY_SECRET,
+    pipeline: pipelineSettings(config),
+    orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
+    vendorBaseUrls: vendorBaseUrls(config),
+    providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+    storedSettingsRefreshMs: config.STORED_SETTINGS_REFRESH_MS,
+    storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
   };
 }

@@ -2,9 +2,11 @@ import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
+import { mirrorAccess, type VendorId } from '@router/vendors';
 import { GatewayServer } from './gateway.server';
 import { type AuthSource, KeyDirectory } from './key-directory';
-import { nativeRoute, RouteTable } from './surface-routes';
+import { mirrorRoute } from './mirror-route';
+import { nativeRoute, RouteTable, type SurfaceRoute } from './surface-routes';
 
 export interface EdgeGatewayConfig {
   port: number;
@@ -13,6 +15,8 @@ export interface EdgeGatewayConfig {
   internalPort: number;
   internalHost?: string;
   nativeApiUrl: string;
+  /** The mirror app of each vendor that has one; a vendor left out has no route (its paths are unknown). */
+  mirrorUrls: Partial<Record<VendorId, string>>;
   signingSecret: string;
   /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
   authCacheTtlMs: number;
@@ -48,11 +52,27 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
     async findOrg(orgId) {
       const row = await prisma.org.findUnique({
         where: { id: orgId },
-        select: { disabled: true, creditState: true },
+        select: { disabled: true, creditState: true, providerKeys: { select: { provider: true } } },
       });
-      return row && { disabled: row.disabled, outOfCredit: row.creditState === 'out_of_credit' };
+      return (
+        row && {
+          disabled: row.disabled,
+          outOfCredit: row.creditState === 'out_of_credit',
+          vendorKeys: row.providerKeys.map((key) => key.provider),
+        }
+      );
     },
   };
+}
+
+/** The native API and one route per configured mirror, each built from its vendor's access. */
+export function gatewayRoutes(
+  config: Pick<EdgeGatewayConfig, 'nativeApiUrl' | 'mirrorUrls'>,
+): SurfaceRoute[] {
+  const mirrors = (Object.entries(config.mirrorUrls) as Array<[VendorId, string | undefined]>).flatMap(
+    ([vendor, url]) => (url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url)]),
+  );
+  return [nativeRoute(config.nativeApiUrl), ...mirrors];
 }
 
 export async function startEdgeGateway(
@@ -67,12 +87,13 @@ export async function startEdgeGateway(
     now,
   });
   const subscription = deps.bus.subscribe(authChangedV1, (event) => {
-    if (event.kind === 'org') directory.forgetOrg(event.orgId);
+    // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too.
+    if (event.kind === 'org' || event.kind === 'provider_key') directory.forgetOrg(event.orgId);
     if (event.kind === 'api_key' && event.keyHash) directory.forgetKey(event.keyHash);
   });
   await subscription.ready();
   const server = new GatewayServer({
-    routes: new RouteTable([nativeRoute(config.nativeApiUrl)]),
+    routes: new RouteTable(gatewayRoutes(config)),
     directory,
     signingSecret: config.signingSecret,
     logger: deps.logger,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -10,11 +9,21 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Dispatcher, Pool } from 'undici';
 import { Counter } from 'prom-client';
+import { WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
+import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
-import { jsonRefusal, type Refusal, type RouteTable, type SurfaceRoute } from './surface-routes';
+import { type RelayGate, relayKeyedSocket } from './socket-relay';
+import {
+  type AccessProblem,
+  jsonRefusal,
+  type Refusal,
+  type RouteRequest,
+  type RouteTable,
+  type SurfaceRoute,
+} from './surface-routes';
 
 export interface GatewayOptions {
   routes: RouteTable;
@@ -29,21 +38,15 @@ export interface GatewayOptions {
   maxRequestBodyBytes: number;
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  // The gateway has answered `100-continue` itself (Node does before the request is seen) and holds the body.
-  'expect',
-]);
-const REQUEST_ID = 'x-request-id';
-const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
+/** The metrics outcome of each refusal (the native surface's names from before mirrors). */
+const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
+  'missing-key': 'unauthorized',
+  'invalid-key': 'unauthorized',
+  'org-disabled': 'unauthorized',
+  'no-vendor-key': 'no_vendor_key',
+  'out-of-credit': 'insufficient_credits',
+  failure: 'auth_error',
+};
 
 /**
  * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
@@ -59,8 +62,22 @@ export class GatewayServer {
   private readonly internal: Server;
   private readonly pools = new Map<string, Pool>();
   private readonly requests: Counter<'surface' | 'outcome'>;
+  /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
+  private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly gate: RelayGate;
 
   constructor(private readonly options: GatewayOptions) {
+    this.gate = {
+      authorize: (route, request, key, rawHeaders) => this.authorize(route, request, key, rawHeaders),
+      identity: (path, orgId) =>
+        signIdentity(
+          { method: 'GET', path, orgId, bodyDigest: EMPTY_BODY_DIGEST },
+          this.options.signingSecret,
+          this.options.now(),
+        ),
+      logger: options.logger,
+      count: (surface, outcome) => this.count(surface, outcome),
+    };
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
     // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
     // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
@@ -97,6 +114,8 @@ export class GatewayServer {
     if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
+    for (const client of this.sockets.clients) client.terminate();
+    await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
   }
 
@@ -111,9 +130,10 @@ export class GatewayServer {
       writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
       return;
     }
-    const admitted = await this.admit(route, req, url);
-    if ('status' in admitted) {
-      writeRefusal(res, admitted);
+    const request = routeRequest(req, url);
+    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    if ('kind' in admitted) {
+      writeRefusal(res, route.refuse(admitted, request));
       return;
     }
     try {
@@ -127,55 +147,82 @@ export class GatewayServer {
           `The request body is larger than the limit of ${limit} bytes.`,
           413,
         );
-        writeRefusal(res, route.refuse(error));
+        writeRefusal(res, route.refuse({ kind: 'failure', error }, request));
         return;
       }
-      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body });
+      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body, url });
       this.count(route.name, 'forwarded');
     } catch (error) {
       this.count(route.name, 'upstream_error');
       if (isClientGone(res)) return;
       this.options.logger.warn({ err: error, surface: route.name, requestId }, 'forwarding failed');
-      if (!res.headersSent) writeRefusal(res, route.refuse(RouterError.internal(error)));
-      else res.destroy();
+      if (!res.headersSent) {
+        writeRefusal(res, route.refuse({ kind: 'failure', error: RouterError.internal(error) }, request));
+      } else res.destroy();
     }
   }
 
-  private async admit(
+  /**
+   * Who is asking, or why not: the key (read by the caller, from the request or a socket's first message)
+   * checked from memory, then the org's state; a mirror also needs the org's stored key for its vendor.
+   */
+  private async authorize(
     route: SurfaceRoute,
-    req: IncomingMessage,
-    url: URL,
-  ): Promise<{ orgId: string } | Refusal> {
-    const method = req.method ?? 'GET';
-    if (route.isOpen(method, url.pathname)) return { orgId: ANONYMOUS_ORG };
+    request: RouteRequest,
+    key: string | undefined,
+    rawHeaders: string[] = [],
+  ): Promise<{ orgId: string } | AccessProblem> {
+    if (route.isOpen(request.method, request.path)) return { orgId: ANONYMOUS_ORG };
+    const problem = await this.checkKey(route, request, key, rawHeaders);
+    if ('kind' in problem) this.count(route.name, OUTCOME_OF[problem.kind]);
+    return problem;
+  }
+
+  private async checkKey(
+    route: SurfaceRoute,
+    request: RouteRequest,
+    key: string | undefined,
+    rawHeaders: string[],
+  ): Promise<{ orgId: string } | AccessProblem> {
     // Node keeps the first of two Authorization headers; which key is meant is ambiguous, so neither is used.
-    const repeated = route.keyHeaders.find((name) => headerCount(req.rawHeaders, name) > 1);
+    const repeated = route.keyHeaders.find((name) => headerCount(rawHeaders, name) > 1);
     if (repeated !== undefined) {
-      this.count(route.name, 'unauthorized');
-      return route.refuse(
-        RouterError.unauthorized(`The ${repeated} header came more than once: send the key once.`),
+      const error = RouterError.unauthorized(
+        `The ${repeated} header came more than once: send the key once.`,
       );
+      return { kind: 'invalid-key', error };
+    }
+    if (route.keyQueryParams.some((name) => request.query.getAll(name).length > 1)) {
+      return { kind: 'invalid-key', error: RouterError.unauthorized('The key came more than once.') };
     }
     let verdict;
     try {
-      verdict = await this.options.directory.authenticate(route.readKey(req.headers, url.searchParams));
+      verdict = await this.options.directory.authenticate(key, route.vendor);
     } catch (error) {
       this.options.logger.error({ err: error, surface: route.name }, 'key directory unavailable');
-      this.count(route.name, 'auth_error');
-      return route.refuse(RouterError.internal(error));
+      return { kind: 'failure', error: RouterError.internal(error) };
     }
     if (!verdict.ok) {
-      this.count(route.name, 'unauthorized');
-      return route.refuse(RouterError.unauthorized());
+      if (verdict.reason === 'no-vendor-key') {
+        const message = `No ${route.vendor ?? ''} key is stored for this org.`;
+        return { kind: 'no-vendor-key', error: new RouterError('provider_key_missing', message) };
+      }
+      const kind =
+        key === undefined
+          ? 'missing-key'
+          : verdict.reason === 'org-disabled'
+            ? 'org-disabled'
+            : 'invalid-key';
+      return { kind, error: RouterError.unauthorized() };
     }
     if (verdict.outOfCredit) {
-      this.count(route.name, 'insufficient_credits');
-      return route.refuse(
-        new RouterError(
+      return {
+        kind: 'out-of-credit',
+        error: new RouterError(
           'insufficient_credits',
           'The org is out of credit; new requests are refused until credit is added.',
         ),
-      );
+      };
     }
     return { orgId: verdict.orgId };
   }
@@ -184,10 +231,10 @@ export class GatewayServer {
     route: SurfaceRoute,
     req: IncomingMessage,
     res: ServerResponse,
-    { orgId, requestId, body }: { orgId: string; requestId: string; body: Buffer | null },
+    { orgId, requestId, body, url }: { orgId: string; requestId: string; body: Buffer | null; url: URL },
   ): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = req.url ?? '/';
+    const path = forwardedPath(route, req, url);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
@@ -228,23 +275,42 @@ export class GatewayServer {
       );
       return;
     }
-    const admitted = await this.admit(route, req, url);
-    if ('status' in admitted) {
-      writeHandshakeRefusal(socket, admitted);
+    if (route.socket.refusal === 'after-accept') {
+      this.sockets.handleUpgrade(
+        req,
+        socket,
+        head,
+        (client) => void relayKeyedSocket(this.gate, route, req, url, client),
+      );
       return;
     }
-    const method = req.method ?? 'GET';
-    const path = req.url ?? '/';
-    const lines = [`${method} ${path} HTTP/1.1`];
+    const request = routeRequest(req, url);
+    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    if ('kind' in admitted) {
+      writeHandshakeRefusal(socket, route.refuse(admitted, request));
+      return;
+    }
+    this.splice(route, req, url, socket, head, admitted.orgId);
+  }
+
+  /** An admitted upgrade goes on as raw bytes: the app behind completes the handshake itself. */
+  private splice(
+    route: SurfaceRoute,
+    req: IncomingMessage,
+    url: URL,
+    socket: Socket,
+    head: Buffer,
+    orgId: string,
+  ): void {
+    const path = forwardedPath(route, req, url);
+    const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
       const lower = name.toLowerCase();
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
-    lines.push(
-      `${IDENTITY_HEADER}: ${signIdentity({ method, path, orgId: admitted.orgId, bodyDigest: EMPTY_BODY_DIGEST }, this.options.signingSecret, this.options.now())}`,
-    );
+    lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, orgId)}`);
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     const target = new URL(route.upstream);
     const upstream = connect(Number(target.port || 80), target.hostname);
@@ -258,7 +324,10 @@ export class GatewayServer {
     upstream.on('error', (error) => {
       this.options.logger.warn({ err: error, surface: route.name }, 'upgrade forwarding failed');
       if (spliced) teardown();
-      else writeHandshakeRefusal(socket, route.refuse(RouterError.internal(error)));
+      else {
+        const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
+        writeHandshakeRefusal(socket, route.refuse(failure, routeRequest(req, url)));
+      }
     });
     upstream.once('connect', () => {
       spliced = true;
@@ -428,11 +497,6 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
-}
-
-function readRequestId(req: IncomingMessage): string {
-  const given = req.headers[REQUEST_ID];
-  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function headerCount(rawHeaders: string[], lowerCaseName: string): number {

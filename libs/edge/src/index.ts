@@ -2,3 +2,4 @@ export * from './key-directory';
 export * from './surface-routes';
 export * from './gateway.server';
 export * from './edge-gateway';
+export * from './mirror-route';

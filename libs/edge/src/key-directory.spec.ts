@@ -101,3 +101,34 @@ describe('KeyDirectory', () => {
     expect(f.reads.keys).toBe(11);
   });
 });
+
+describe('KeyDirectory and stored vendor keys', () => {
+  it('refuses a mirror of a vendor the org has no stored key for, and lets it in once the org is re-read', async () => {
+    const f = fixture();
+    f.orgs.set('org-1', { disabled: false, outOfCredit: false, vendorKeys: ['vendor_a'] });
+    expect(await f.directory.authenticate(f.issued.key, 'vendor_a')).toEqual({
+      ok: true,
+      orgId: 'org-1',
+      outOfCredit: false,
+    });
+    expect(await f.directory.authenticate(f.issued.key, 'vendor_c')).toEqual({
+      ok: false,
+      reason: 'no-vendor-key',
+    });
+    // The native surface names no vendor and is not refused for it.
+    expect((await f.directory.authenticate(f.issued.key)).ok).toBe(true);
+    f.orgs.set('org-1', { disabled: false, outOfCredit: false, vendorKeys: ['vendor_a', 'vendor_c'] });
+    expect((await f.directory.authenticate(f.issued.key, 'vendor_c')).ok).toBe(false); // still remembered
+    f.directory.forgetOrg('org-1'); // what a provider_key change event does
+    expect((await f.directory.authenticate(f.issued.key, 'vendor_c')).ok).toBe(true);
+  });
+
+  it('refuses a disabled org as disabled before asking about vendor keys', async () => {
+    const f = fixture();
+    f.orgs.set('org-1', { disabled: true, outOfCredit: false });
+    expect(await f.directory.authenticate(f.issued.key, 'vendor_c')).toEqual({
+      ok: false,
+      reason: 'org-disabled',
+    });
+  });
+});

@@ -8,6 +8,8 @@ export interface KeyRecord {
 export interface OrgRecord {
   disabled: boolean;
   outOfCredit: boolean;
+  /** The vendors the org has stored a key for (a mirror refuses the others); absent when none is stored. */
+  vendorKeys?: readonly string[];
 }
 
 /** Where the directory loads what it does not hold; Postgres in the gateway, a map in unit tests. */
@@ -18,7 +20,7 @@ export interface AuthSource {
 
 export type AuthVerdict =
   | { ok: true; orgId: string; outOfCredit: boolean }
-  | { ok: false; reason: 'unknown-key' | 'revoked' | 'org-disabled' };
+  | { ok: false; reason: 'unknown-key' | 'revoked' | 'org-disabled' | 'no-vendor-key' };
 
 export interface KeyDirectoryOptions {
   /** After this, an entry is refreshed in the background while it keeps answering. */
@@ -32,7 +34,8 @@ export interface KeyDirectoryOptions {
 /**
  * The gateway's memory of keys and orgs. A request is answered from here; Postgres is read only on a miss,
  * in the background when an entry ages past its TTL, and after a change event drops the entry, so key,
- * org and credit changes take effect within seconds without a database round trip per request.
+ * org, credit and stored-vendor-key changes take effect within seconds without a database round trip per
+ * request.
  */
 export class KeyDirectory {
   private readonly keys: RefreshingCache<KeyRecord | null>;
@@ -43,13 +46,19 @@ export class KeyDirectory {
     this.orgs = new RefreshingCache((orgId) => source.findOrg(orgId), options);
   }
 
-  async authenticate(key: string | undefined): Promise<AuthVerdict> {
+  /**
+   * The verdict for a router key. With `vendor` (a mirror's request), an org without a stored key for that
+   * vendor is refused too, from the same memory: the vendor could only refuse the request later.
+   */
+  async authenticate(key: string | undefined, vendor?: string): Promise<AuthVerdict> {
     if (key === undefined || !looksLikeApiKey(key)) return { ok: false, reason: 'unknown-key' };
     const record = await this.keys.get(hashApiKey(key));
     if (!record) return { ok: false, reason: 'unknown-key' };
     if (record.revoked) return { ok: false, reason: 'revoked' };
     const org = await this.orgs.get(record.orgId);
     if (!org || org.disabled) return { ok: false, reason: 'org-disabled' };
+    if (vendor !== undefined && !org.vendorKeys?.includes(vendor))
+      return { ok: false, reason: 'no-vendor-key' };
     return { ok: true, orgId: record.orgId, outOfCredit: org.outOfCredit };
   }
 

@@ -1,12 +1,31 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { readBearer } from '@router/auth';
 import { type RouterError } from '@router/contracts';
+import type { MirrorRefusalKind, MirrorSocketAccess, VendorId } from '@router/vendors-core';
 
 /** A refusal ready to write, on an HTTP response or on a socket during a WebSocket handshake. */
 export interface Refusal {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+}
+
+/**
+ * Why the gateway refuses: a key or org problem (answered in the surface's own shape for that kind), or a
+ * failure of the router's own. `error` is the native envelope's error for it, which the native surface sends.
+ */
+export interface AccessProblem {
+  kind: MirrorRefusalKind | 'failure';
+  error: RouterError;
+}
+
+/** A request as a surface reads it before anything is forwarded. */
+export interface RouteRequest {
+  method: string;
+  /** The path without its query. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  query: URLSearchParams;
 }
 
 /**
@@ -19,12 +38,18 @@ export interface SurfaceRoute {
   prefixes: string[];
   upstream: string;
   /** The router key as the surface's clients send it. */
-  readKey(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined;
+  readKey(request: RouteRequest): string | undefined;
   /** Headers that carry the router key, removed before forwarding: apps behind never see keys. */
-  keyHeaders: string[];
+  keyHeaders: readonly string[];
+  /** Query parameters that carry the router key, removed from the forwarded path likewise. */
+  keyQueryParams: readonly string[];
+  /** A mirror's vendor: an org needs a stored key for it. */
+  vendor?: VendorId;
   /** Requests that need no key (still forwarded with a signed, anonymous identity). */
   isOpen(method: string, path: string): boolean;
-  refuse(error: RouterError): Refusal;
+  refuse(problem: AccessProblem, request: RouteRequest): Refusal;
+  /** How a WebSocket is refused: at the handshake (spliced once admitted), or after accepting (relayed). */
+  socket: MirrorSocketAccess;
 }
 
 export function jsonRefusal(status: number, body: unknown, headers: Record<string, string> = {}): Refusal {
@@ -42,10 +67,12 @@ export function nativeRoute(upstream: string): SurfaceRoute {
     name: 'native',
     prefixes: ['/v1/', '/v1', '/openapi.json'],
     upstream,
-    readKey: (headers) => readBearer(headers.authorization),
+    readKey: ({ headers }) => readBearer(headers.authorization),
     keyHeaders: ['authorization'],
+    keyQueryParams: [],
     isOpen: (method, path) => OPEN_NATIVE.has(`${method} ${path}`),
-    refuse: (error) => jsonRefusal(error.status, error.toEnvelope()),
+    refuse: ({ error }) => jsonRefusal(error.status, error.toEnvelope()),
+    socket: { refusal: 'handshake' },
   };
 }
 

@@ -3,11 +3,10 @@ import type { INestApplication } from '@nestjs/common';
 import { AdminModule } from '@router/admin';
 import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
-import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient, Sql } from '@router/db';
 import type { Health, Logger } from '@router/observability';
-import { createPipeline, type PipelineSettings, StoredSettings } from '@router/pipeline';
-import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
+import { type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
+import { type KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
   type Clock,
@@ -17,44 +16,26 @@ import {
   ServiceKitModule,
   startHttpApp,
 } from '@router/service-kit';
-import { createUpstreams, type VendorId } from '@router/vendors';
 import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
-import { OrgRetention } from './reply/org-retention';
-import { ReplyPlanner } from './reply/reply-plan';
 import { SPEECH_PATH } from './speech/speech.controller';
 import { SpeechService } from './speech/speech.service';
 import { STREAM_REPLAN_MS, StreamServer } from './stream/stream.server';
 import { OPENAPI_DOCUMENT } from './tokens';
 import { VoicesService } from './voices/voices.service';
 
-export interface NativeApiConfig {
+export interface NativeApiConfig extends ReplyServicesConfig {
   port: number;
   host?: string;
   /** How the gateway's identity header is checked. */
   identity: IdentityPolicy;
   admin: { port: number; host: string; token?: string };
-  cacheKeySecret: string;
-  pipeline: PipelineSettings;
   /** Pieces resolved ahead of the one playing. */
   lookAhead: number;
-  /** How long an org's retention is remembered (change events drop it sooner). */
-  orgSettingsTtlMs: number;
   /** A /v1/stream connection quiet both ways for this long is closed. */
   streamIdleTimeoutMs: number;
-  /**
-   * The vendors' API bases by token. The native API calls vendors itself only to read, never to synthesize:
-   * voice lists and stored settings.
-   */
-  vendorBaseUrls: Partial<Record<VendorId, string>>;
-  /** How long an opened vendor key is remembered (change events drop it sooner). */
-  providerKeyCacheTtlMs: number;
   /** A vendor that has not answered a whole voice list within this fails with provider_timeout. */
   voiceListTimeoutMs: number;
-  /** Settings stored at the vendor are re-read at least this often ("about once a minute"). */
-  storedSettingsRefreshMs: number;
-  /** One read of stored settings longer than this has failed (its pieces are not cached). */
-  storedSettingsReadTimeoutMs: number;
 }
 
 export interface NativeApiDeps {
@@ -88,46 +69,16 @@ export async function startNativeApi(
   const changes = new BusChangeNotifier(deps.bus, deps.logger);
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const pipeline = await createPipeline(
-    {
-      bus: deps.bus,
-      blobs: deps.blobs,
-      sql: deps.sql,
-      logger: deps.logger,
-      now,
-      metrics: deps.health.metrics,
-    },
-    config.pipeline,
-  );
-  const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);
-  const keys = new ProviderKeyCache(
-    new ProviderKeyStore(deps.prisma, deps.keyRing),
-    config.providerKeyCacheTtlMs,
-    now,
-  );
-  const upstream = createUpstreams(config.vendorBaseUrls);
-  const storedSettings = new StoredSettings(
-    { keys, upstream, logger: deps.logger, now },
-    { refreshMs: config.storedSettingsRefreshMs, readTimeoutMs: config.storedSettingsReadTimeoutMs },
-  );
-  const orgChanges = deps.bus.subscribe(authChangedV1, (event) => {
-    if (event.kind === 'org') retention.forget(event.orgId);
-    if (event.kind === 'provider_key') {
-      keys.forget(event.orgId, event.provider);
-      // Another key may be another vendor account, which stores other settings under the same names.
-      storedSettings.forget(event.orgId, event.provider);
-    }
-  });
-  await orgChanges.ready();
-  const planner = new ReplyPlanner({ retention, storedSettings, cacheKeySecret: config.cacheKeySecret });
+  const replies = await startReplyServices(config, { ...deps, now, metrics: deps.health.metrics });
+  const { resolver, planner, keys, upstream } = replies;
   const speech = new SpeechService({
-    resolver: pipeline.resolver,
+    resolver,
     planner,
     lookAhead: config.lookAhead,
     logger: deps.logger,
   });
   const streams = new StreamServer({
-    resolver: pipeline.resolver,
+    resolver,
     planner,
     lookAhead: config.lookAhead,
     logger: deps.logger,
@@ -184,8 +135,7 @@ export async function startNativeApi(
     async close() {
       streams.close();
       await Promise.all([api.close(), admin.close()]);
-      orgChanges.unsubscribe();
-      pipeline.close();
+      replies.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Bus, Subscription } from '@router/bus';
-import { type CachedTake, cacheCommittedV1, isCanonicalOrgId } from '@router/contracts';
+import { type CachedTake, cacheCommittedV1, isCanonicalOrgId, type ResponseHead } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { KeyFilter } from './key-filter';
@@ -41,7 +41,7 @@ interface OrgKeys {
 }
 
 const LOOKUP = `SELECT e.object_name AS "objectName", e.content_type AS "contentType", e.byte_size AS "byteSize",
-    e.has_timings AS "hasTimings"
+    e.has_timings AS "hasTimings", e.response_head AS head
   FROM cache_entries e JOIN orgs o ON o.id = e.org_id
   WHERE e.org_id = $1::uuid AND e.cache_key = $2 AND o.retention_days > 0`;
 const COUNT_KEYS = 'SELECT count(*)::int AS n FROM cache_entries WHERE org_id = $1::uuid';
@@ -99,8 +99,13 @@ export class CacheIndex {
     if (!isCanonicalOrgId(orgId)) return null;
     const known = this.keysOf(orgId);
     if (known && !known.has(cacheKey)) return null;
-    const [hit] = await this.sql.query<CachedTake>(LOOKUP, [orgId, cacheKey]);
-    return hit ?? null;
+    const [hit] = await this.sql.query<Omit<CachedTake, 'head'> & { head: ResponseHead | null }>(LOOKUP, [
+      orgId,
+      cacheKey,
+    ]);
+    if (!hit) return null;
+    const { head, ...take } = hit;
+    return head ? { ...take, head } : take;
   }
 
   /** The org's trusted filter (null while there is none yet), starting a read when one is due. */

@@ -1,9 +1,11 @@
-import type { WordTiming } from '@router/contracts';
+import type { ResponseHead, WordTiming } from '@router/contracts';
 
 export interface HotEntry {
   audio: Buffer;
   contentType: string;
   words: WordTiming[] | null;
+  /** A whole-request take's status and kept response headers. */
+  head?: ResponseHead;
 }
 
 /**

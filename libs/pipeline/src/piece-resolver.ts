@@ -3,6 +3,8 @@ import { type Bus, BusError, BusErrorCode, BusRemoteError, isPeerGone } from '@r
 import {
   addressedTo,
   cacheUsageV1,
+  type SynthRequestTake,
+  synthRequestV1,
   type SynthSettings,
   synthStopV1,
   synthTakeV1,
@@ -43,6 +45,21 @@ export interface PieceAudio {
   interrupt(): void;
 }
 
+/**
+ * A whole-request take's answer (a drop-in REST/SSE request), from memory, the cache or a worker: the vendor's
+ * status, the response headers its drop-in keeps, and the body as the vendor sent it. A refusal comes as the
+ * vendor sent it (and was never stored).
+ */
+export interface RequestAnswer {
+  cached: boolean;
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** The body; throws a retryable RouterError when it is cut (the client's body must then abort). */
+  chunks: AsyncIterable<Buffer>;
+  /** Stops reading; a take already running at a worker still finishes and, if complete, is cached. */
+  cancel(): void;
+}
+
 export interface PieceResolverDeps {
   bus: Bus;
   blobs: BlobStore;
@@ -58,48 +75,88 @@ export interface PieceResolverDeps {
   logger?: Logger;
 }
 
-/** Resolves each piece from the hot tier, then the cache index and blob store, then a synthesis worker. */
+/** A cache entry's identity and what a hit on it counts for. */
+interface EntryRef {
+  orgId: string;
+  cacheKey: string;
+  provider: string;
+  chars: number;
+}
+
+/**
+ * Resolves each take, a sentence's (`resolve`) or a whole request's (`resolveRequest`), from the hot tier, then
+ * the cache index and blob store, then a synthesis worker, with the same bounded waits and the same retry on
+ * another worker for both.
+ */
 export class PieceResolver {
   constructor(private readonly deps: PieceResolverDeps) {}
 
   async resolve(piece: PieceRequest): Promise<PieceAudio> {
     try {
       if (piece.cache) {
-        const cached = await this.fromCache(piece);
-        if (cached) return cached;
+        const found = await this.fromCache({
+          orgId: piece.orgId,
+          cacheKey: piece.cacheKey,
+          provider: piece.settings.vendor,
+          chars: [...piece.text].length,
+        });
+        if (found)
+          return {
+            cached: true,
+            contentType: found.contentType,
+            chunks: asAsync([found.audio]),
+            words: () => Promise.resolve(found.words),
+            cancel: () => undefined,
+            interrupt: () => undefined,
+          };
       }
-      return await this.fromWorker(piece);
+      return await this.fromWorker(piece.cacheKey, undefined, (worker) => this.takeFrom(worker, piece));
     } catch (error) {
       throw asRouterError(error);
     }
   }
 
-  private async fromCache(piece: PieceRequest): Promise<PieceAudio | undefined> {
-    const { bus, hot } = this.deps;
-    let entry = hot.get(piece.orgId, piece.cacheKey);
-    if (!entry) {
-      entry = await this.readStored(piece);
-      if (!entry) return undefined;
-      hot.set(piece.orgId, piece.cacheKey, entry);
+  /**
+   * A drop-in request's answer (see `RequestTakePlanner` for the take). Only complete 2xx answers are ever
+   * stored, so a hit is always one; its status and headers are those the vendor first sent.
+   */
+  async resolveRequest(take: SynthRequestTake): Promise<RequestAnswer> {
+    try {
+      if (take.cache) {
+        const found = await this.fromCache({
+          orgId: take.orgId,
+          cacheKey: take.cacheKey,
+          provider: take.vendor,
+          chars: take.chars,
+        });
+        if (found)
+          return {
+            cached: true,
+            status: found.head?.status ?? 200,
+            headers: found.head?.headers ?? { 'content-type': found.contentType },
+            chunks: asAsync([found.audio]),
+            cancel: () => undefined,
+          };
+      }
+      return await this.fromWorker(take.cacheKey, synthRequestV1.subject, (worker) =>
+        this.requestFrom(worker, take),
+      );
+    } catch (error) {
+      throw asRouterError(error);
     }
-    bus
-      .publish(cacheUsageV1, {
-        orgId: piece.orgId,
-        cacheKey: piece.cacheKey,
-        provider: piece.settings.vendor,
-        chars: [...piece.text].length,
-        kind: 'hit',
-      })
-      .catch(() => undefined);
-    const found = entry;
-    return {
-      cached: true,
-      contentType: found.contentType,
-      chunks: asAsync([found.audio]),
-      words: () => Promise.resolve(found.words),
-      cancel: () => undefined,
-      interrupt: () => undefined,
-    };
+  }
+
+  /** The entry from the hot tier or the cache, counted as a hit; undefined for a miss. */
+  private async fromCache(ref: EntryRef): Promise<HotEntry | undefined> {
+    const { bus, hot } = this.deps;
+    let entry = hot.get(ref.orgId, ref.cacheKey);
+    if (!entry) {
+      entry = await this.readStored(ref);
+      if (!entry) return undefined;
+      hot.set(ref.orgId, ref.cacheKey, entry);
+    }
+    bus.publish(cacheUsageV1, { ...ref, kind: 'hit' }).catch(() => undefined);
+    return entry;
   }
 
   /**
@@ -107,11 +164,11 @@ export class PieceResolver {
    * or does not answer within `cacheReadTimeoutMs` (PostgreSQL or S3 down) is a miss too, counted: the piece
    * is synthesized and the reply goes on.
    */
-  private async readStored(piece: PieceRequest): Promise<HotEntry | undefined> {
+  private async readStored(ref: EntryRef): Promise<HotEntry | undefined> {
     const { index, blobs, cacheReadTimeoutMs } = this.deps;
     try {
       const hit = await withinDeadline(
-        index.lookup(piece.orgId, piece.cacheKey),
+        index.lookup(ref.orgId, ref.cacheKey),
         cacheReadTimeoutMs,
         'index',
       ).catch((error: unknown) => {
@@ -124,28 +181,32 @@ export class PieceResolver {
       if (!(error instanceof CacheUnreadableError)) throw error;
       this.deps.onCacheUnreadable?.(error.store);
       this.deps.logger?.warn(
-        { orgId: piece.orgId, store: error.store, err: error.cause ?? error },
-        'cache not readable; the piece is synthesized instead',
+        { orgId: ref.orgId, store: error.store, err: error.cause ?? error },
+        'cache not readable; the take is made afresh instead',
       );
       return undefined;
     }
   }
 
   /**
-   * The piece from the worker its key belongs to. A worker that is gone (nobody answers on its subject, or its
-   * stream went silent) before any audio of the piece was sent: the piece is tried once more on another live
-   * worker. Once audio has started, the loss ends the piece with a retryable error (the listener already has
-   * part of it).
+   * The take from the worker its key belongs to (among those `serving` its subject, where it is not the
+   * sentence take's). A worker that is gone (nobody answers on its subject, or its stream went silent) before
+   * any audio of the take was sent: the take is tried once more on another live worker. Once audio has
+   * started, the loss ends the take with a retryable error (the listener already has part of it).
    */
-  private async fromWorker(piece: PieceRequest): Promise<PieceAudio> {
+  private async fromWorker<T>(
+    cacheKey: string,
+    serving: string | undefined,
+    takeFrom: (worker: string) => Promise<T>,
+  ): Promise<T> {
     const { workers } = this.deps;
-    const first = await workers.pick(piece.cacheKey);
+    const first = await workers.pick(cacheKey, undefined, serving);
     try {
-      return await this.takeFrom(first, piece);
+      return await takeFrom(first);
     } catch (error) {
       // Cut off from NATS ourselves, another worker is no more reachable than this one.
       if (!isPeerGone(error) || this.deps.bus.status() !== 'connected') throw error;
-      return await this.takeFrom(await workers.pick(piece.cacheKey, first), piece);
+      return await takeFrom(await workers.pick(cacheKey, first, serving));
     }
   }
 
@@ -194,17 +255,7 @@ export class PieceResolver {
     return {
       cached: false,
       contentType: header.contentType,
-      chunks: (async function* () {
-        try {
-          for (let next = first; !next.done; next = await chunks.next()) {
-            yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-          }
-        } catch (error) {
-          throw asRouterError(error);
-        } finally {
-          await chunks.return?.();
-        }
-      })(),
+      chunks: chunksFrom(first, chunks),
       words: () => trailer.then((t) => t.words),
       cancel: () => stream.cancel(),
       interrupt: () => {
@@ -219,6 +270,48 @@ export class PieceResolver {
           .catch(() => undefined);
       },
     };
+  }
+
+  /** A request take from one worker: its head and first chunk before it counts as started (as a piece's). */
+  private async requestFrom(worker: string, take: SynthRequestTake): Promise<RequestAnswer> {
+    const stream = this.deps.bus.requestStream(addressedTo(synthRequestV1, worker), take, {
+      window: this.deps.window,
+    });
+    const chunks = stream[Symbol.asyncIterator]();
+    let head;
+    let first: IteratorResult<Uint8Array>;
+    try {
+      head = await stream.header();
+      first = await chunks.next();
+    } catch (error) {
+      stream.cancel();
+      this.noteLost(worker, error);
+      throw error;
+    }
+    stream.trailer().catch(() => undefined);
+    return {
+      cached: false,
+      status: head.status,
+      headers: head.headers,
+      chunks: chunksFrom(first, chunks),
+      cancel: () => stream.cancel(),
+    };
+  }
+}
+
+/** The stream's chunks from `first` on, as Buffers; a failure is a RouterError; leaving early cancels it. */
+async function* chunksFrom(
+  first: IteratorResult<Uint8Array>,
+  chunks: AsyncIterator<Uint8Array>,
+): AsyncGenerator<Buffer> {
+  try {
+    for (let next = first; !next.done; next = await chunks.next()) {
+      yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    }
+  } catch (error) {
+    throw asRouterError(error);
+  } finally {
+    await chunks.return?.();
   }
 }
 

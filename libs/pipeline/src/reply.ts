@@ -1,5 +1,6 @@
 import type { RouterError } from '@router/contracts';
 import { asAsync, type PieceAudio, type PieceRequest, type PieceResolver } from './piece-resolver';
+import { HALTED, haltOn } from './halt';
 import { asRouterError } from './router-errors';
 
 /** One piece of a reply as it comes up to play: its audio, or why it could not be resolved. */
@@ -21,8 +22,6 @@ export interface PlayOptions {
    */
   interrupted?: AbortSignal;
 }
-
-const HALTED = Symbol('halted');
 
 /**
  * A reply's pieces in order. Later pieces are resolved ahead, within `lookAhead`, so each starts the moment
@@ -124,28 +123,6 @@ class Signal {
     this.waiting = [];
     for (const wake of waiting) wake();
   }
-}
-
-/** Waits that end early, with HALTED, once any of the signals fires. */
-function haltOn(signals: Array<AbortSignal | undefined>): {
-  halted: () => boolean;
-  haltedOrDone: <T>(work: Promise<T>) => Promise<T | typeof HALTED>;
-  release: () => void;
-} {
-  const given = signals.filter((s): s is AbortSignal => s !== undefined);
-  const halted = (): boolean => given.some((s) => s.aborted);
-  let wake: (() => void) | undefined;
-  const onAbort = (): void => wake?.();
-  const fired = new Promise<typeof HALTED>((resolve) => {
-    wake = () => resolve(HALTED);
-  });
-  for (const signal of given) signal.addEventListener('abort', onAbort, { once: true });
-  if (halted()) wake?.();
-  return {
-    halted,
-    haltedOrDone: (work) => (given.length === 0 ? work : Promise.race([work, fired])),
-    release: () => given.forEach((s) => s.removeEventListener('abort', onAbort)),
-  };
 }
 
 function toAsyncIterator<T>(items: AsyncIterable<T> | Iterable<T>): AsyncIterator<T> {

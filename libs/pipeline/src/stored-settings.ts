@@ -75,11 +75,17 @@ export class StoredSettings {
   /** Never throws: what cannot be read makes the pieces uncacheable, and the vendor call reports the cause. */
   async resolve(orgId: string, settings: SynthSettings): Promise<StoredSettingsResolution> {
     const reader = this.deps.upstream(settings.vendor)?.storedSettings;
-    const references = reader?.references(settings) ?? [];
+    return this.resolveReferences(orgId, settings.vendor, reader?.references(settings) ?? []);
+  }
+
+  /** The same for references named otherwise (a drop-in request's, from its vendor's `DropInWire`). */
+  async resolveReferences(
+    orgId: string,
+    vendor: string,
+    references: readonly StoredReference[],
+  ): Promise<StoredSettingsResolution> {
     if (references.length === 0) return NOTHING_STORED;
-    const values = await Promise.all(
-      references.map((reference) => this.current(orgId, settings.vendor, reference)),
-    );
+    const values = await Promise.all(references.map((reference) => this.current(orgId, vendor, reference)));
     if (values.some((value) => value === undefined)) return UNREADABLE;
     const fingerprinted = references
       .map((reference, i) => [reference, values[i]] as const)

@@ -55,7 +55,7 @@ export async function readStoredTake(
   reading.catch(() => undefined);
   try {
     const [audio, words] = await withinDeadline(reading, timeoutMs, 'blob');
-    return { audio, contentType: hit.contentType, words };
+    return { audio, contentType: hit.contentType, words, ...(hit.head ? { head: hit.head } : {}) };
   } catch (error) {
     if (isBlobNotFoundError(error)) return undefined;
     if (error instanceof CacheUnreadableError) throw error;

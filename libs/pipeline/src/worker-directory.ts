@@ -15,6 +15,8 @@ import { RouterError, synthWorkerHeartbeatV1 } from '@router/contracts';
  */
 export class WorkerDirectory {
   private readonly seen = new Map<string, number>();
+  /** The take subjects each worker serves besides `synth.take.v1` (from its latest heartbeat). */
+  private readonly serving = new Map<string, readonly string[]>();
   private readonly gone = new Map<string, number>();
   private readonly subscription: Subscription;
   private readonly stopWatching: () => void;
@@ -24,13 +26,14 @@ export class WorkerDirectory {
     private readonly bus: Bus,
     private readonly options: { expiryMs: number; waitMs: number; now: () => number },
   ) {
-    this.subscription = bus.subscribe(synthWorkerHeartbeatV1, ({ workerId }) => {
+    this.subscription = bus.subscribe(synthWorkerHeartbeatV1, ({ workerId, serves }) => {
       const goneAt = this.gone.get(workerId);
       if (goneAt !== undefined) {
         if (this.options.now() - goneAt < this.options.expiryMs) return;
         this.gone.delete(workerId);
       }
       this.seen.set(workerId, this.options.now());
+      this.serving.set(workerId, serves ?? []);
       this.wakeAll();
     });
     this.stopWatching = bus.onStatusChange((status) => {
@@ -46,17 +49,18 @@ export class WorkerDirectory {
   }
 
   /**
-   * The worker for this key, leaving out `except` (a worker that just failed this piece); waits up to
-   * `waitMs` for the bus to be connected and for a first heartbeat when none is known (a fresh start).
+   * The worker for this key, leaving out `except` (a worker that just failed this piece) and, with `serving`,
+   * every worker whose heartbeat does not list that subject (one from before it would not answer); waits up
+   * to `waitMs` for the bus to be connected and for a first heartbeat when none is known (a fresh start).
    */
-  async pick(cacheKey: string, except?: string): Promise<string> {
-    let live = this.live(except);
+  async pick(cacheKey: string, except?: string, serving?: string): Promise<string> {
+    let live = this.live(except, serving);
     if (this.bus.status() !== 'connected' || live.length === 0) {
-      await this.waitUntil(() => this.bus.status() === 'connected' && this.live(except).length > 0);
+      await this.waitUntil(() => this.bus.status() === 'connected' && this.live(except, serving).length > 0);
       if (this.bus.status() !== 'connected') {
         throw new RouterError('internal', 'The message bus is unreachable; retry shortly.');
       }
-      live = this.live(except);
+      live = this.live(except, serving);
     }
     let best: string | undefined;
     let bestScore = '';
@@ -76,6 +80,7 @@ export class WorkerDirectory {
     // Cut off from NATS ourselves, we cannot tell; the bus's own recovery covers that case.
     if (this.bus.status() !== 'connected') return;
     this.seen.delete(workerId);
+    this.serving.delete(workerId);
     this.gone.set(workerId, this.options.now());
   }
 
@@ -85,9 +90,16 @@ export class WorkerDirectory {
     this.wakeAll();
   }
 
-  private live(except?: string): string[] {
+  private live(except?: string, serving?: string): string[] {
     const cutoff = this.options.now() - this.options.expiryMs;
-    return [...this.seen].filter(([id, at]) => at >= cutoff && id !== except).map(([id]) => id);
+    return [...this.seen]
+      .filter(
+        ([id, at]) =>
+          at >= cutoff &&
+          id !== except &&
+          (serving === undefined || this.serving.get(id)?.includes(serving) === true),
+      )
+      .map(([id]) => id);
   }
 
   /**

@@ -11,3 +11,4 @@ export * from './bus-service';
 export * from './run-service';
 export * from './infrastructure';
 export * from './json-object';
+export * from './socket-server';

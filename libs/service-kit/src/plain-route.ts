@@ -41,19 +41,31 @@ const JSON_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;
  */
 export function servePlainRoutes(server: Server, options: PlainRoutesOptions): void {
   const routes = new Map(options.routes.map((route) => [`${route.method} ${route.path}`, route]));
-  const behind = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-  // Nest's adapter creates the server with Express as its listener; without one, nothing would answer the rest.
-  if (behind.length === 0) throw new Error('plain routes need the HTTP server of a created Nest app');
-  server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  serveInFront(server, (req, res) => {
     const route = routes.get(`${req.method ?? ''} ${req.url ?? ''}`);
     const vouched =
       route && takes(req, options) ? vouchedFor(req, options.identity, options.now()) : undefined;
-    if (route && vouched !== undefined && vouched.orgId !== ANONYMOUS_ORG) {
-      logWhenFinished(options.logger, req, res, () => ({ orgId: vouched.orgId, path: route.path }));
-      void answer(route, vouched, req, res, options.logger);
-      return;
-    }
+    if (!route || vouched === undefined || vouched.orgId === ANONYMOUS_ORG) return false;
+    logWhenFinished(options.logger, req, res, () => ({ orgId: vouched.orgId, path: route.path }));
+    void answer(route, vouched, req, res, options.logger);
+    return true;
+  });
+}
+
+/**
+ * Puts a handler ahead of a Nest app's HTTP server listeners (Express): a request it does not take (it
+ * answers false) goes on to them.
+ */
+export function serveInFront(
+  server: Server,
+  take: (req: IncomingMessage, res: ServerResponse) => boolean,
+): void {
+  const behind = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  // Nest's adapter creates the server with Express as its listener; without one, nothing would answer the rest.
+  if (behind.length === 0) throw new Error('a handler in front needs the HTTP server of a created Nest app');
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (take(req, res)) return;
     for (const listener of behind) listener.call(server, req, res);
   });
 }

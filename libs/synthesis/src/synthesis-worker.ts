@@ -10,21 +10,18 @@ import {
   healthSynthesisV1,
   newTakeId,
   RouterError,
+  synthRequestV1,
   synthStopV1,
-  synthTakeV1,
   synthWorkerHeartbeatV1,
-  type SynthTakeHeader,
-  type SynthTakeRequest,
-  type SynthTakeTrailer,
-  type WordTiming,
 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { CacheUnreadableError, readStoredTake } from '@router/pipeline';
 import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
-import { Take, type TakeResult } from './take';
+import { Take, type TakeOutcome } from './take';
 import { TakeClaims } from './take-claims';
+import { type KeyedTakeRequest, pieceTakes, type Produced, requestTakes, type TakeKind } from './take-kinds';
 
 export const SYNTHESIS_SERVICE = 'synthesis-worker';
 
@@ -34,6 +31,13 @@ const STOPPED = new RouterError('internal', 'take stopped: interrupted');
 /** Identical takes of an org meet on one id; a take that must not be cached never serves one that may. */
 function takeId(req: { orgId: string; cacheKey: string; cache: boolean }): string {
   return `${req.orgId}:${req.cacheKey}:${req.cache ? 'c' : 'n'}`;
+}
+
+/** The takes of one kind running here, and those being started (claim, key, stored take). */
+class RunningTakes<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome> {
+  readonly takes = new Map<string, Take<Head, Result>>();
+  readonly starting = new Map<string, Promise<Take<Head, Result>>>();
+  constructor(readonly kind: TakeKind<Req, Head, Result>) {}
 }
 
 export interface SynthesisWorkerDeps {
@@ -73,10 +77,12 @@ type Keeping = { cache: true; claimed: boolean; replaces?: string } | { cache: f
  */
 export class SynthesisWorker {
   readonly workerId: string;
-  /** Takes running here (vendor calls, and takes followed from the worker holding their key's claim). */
-  private readonly takes = new Map<string, Take>();
-  /** Takes being started (claim, key, stored take): later requests for the same take wait for the same start. */
-  private readonly starting = new Map<string, Promise<Take>>();
+  /**
+   * Takes running here (vendor calls, and takes followed from the worker holding their key's claim), and
+   * those being started (later requests for the same take wait for the same start), by kind.
+   */
+  private readonly pieces = new RunningTakes(pieceTakes);
+  private readonly requests = new RunningTakes(requestTakes);
   private readonly keys: ProviderKeyCache;
   private readonly claims: TakeClaims;
   private readonly now: () => number;
@@ -103,18 +109,19 @@ export class SynthesisWorker {
         ok: true,
         uptimeMs: Math.max(0, this.now() - this.startedAt),
       })),
-      bus.serveStream(addressedTo(synthTakeV1, this.workerId), (req, sink) => this.serveTake(req, sink), {
-        queue: `synth-${this.workerId}`,
-      }),
+      this.serveKind(this.pieces),
+      this.serveKind(this.requests),
       bus.subscribe(addressedTo(synthStopV1, this.workerId), (stop) => {
-        this.takes.get(takeId(stop))?.requestStop();
+        this.pieces.takes.get(takeId(stop))?.requestStop();
       }),
       bus.subscribe(authChangedV1, (event) => {
         if (event.kind === 'provider_key') this.keys.forget(event.orgId, event.provider);
       }),
     ];
     const announce = (): void => {
-      bus.publish(synthWorkerHeartbeatV1, { workerId: this.workerId }).catch(() => undefined);
+      bus
+        .publish(synthWorkerHeartbeatV1, { workerId: this.workerId, serves: [synthRequestV1.subject] })
+        .catch(() => undefined);
     };
     void Promise.all(subscriptions.map((s) => s.ready())).then(announce);
     this.heartbeat = setInterval(announce, this.settings.heartbeatMs);
@@ -136,34 +143,55 @@ export class SynthesisWorker {
     ];
   }
 
-  private async serveTake(
-    req: SynthTakeRequest,
-    sink: StreamSink<SynthTakeHeader, SynthTakeTrailer>,
+  private serveKind<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    running: RunningTakes<Req, Head, Result>,
+  ): Subscription {
+    return this.deps.bus.serveStream(
+      addressedTo(running.kind.stream, this.workerId),
+      (req, sink) => this.serveTake(running, req, sink),
+      { queue: `synth-${this.workerId}` },
+    );
+  }
+
+  private async serveTake<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    running: RunningTakes<Req, Head, Result>,
+    req: Req,
+    sink: StreamSink<Head, Result>,
   ): Promise<void> {
-    const take = await this.join(req);
+    const take = await this.join(running, req);
     // The header goes with the first chunk, not before: a message sent while the vendor call is on its way
     // wakes NATS and the requester, which then compete with the vendor for the CPU (measured: ≈0.2 ms later
-    // first audio at 1 concurrent). A take that fails first sends its error alone.
+    // first audio at 1 concurrent). A take that fails first sends its error alone; one without a body (an
+    // empty refusal) sends its header at its end.
     let headed = false;
-    for await (const chunk of take.follow(sink.aborted)) {
-      if (!headed) sink.header({ contentType: take.contentType });
+    const head = (): void => {
+      if (headed) return;
       headed = true;
+      if (take.head === undefined) throw new RouterError('internal', 'a take ended without its head');
+      sink.header(take.head);
+    };
+    for await (const chunk of take.follow(sink.aborted)) {
+      head();
       await sink.write(chunk);
     }
     if (sink.aborted.aborted) return;
     const result = await take.result;
-    await sink.end({ words: result.words, cached: result.cached });
+    head();
+    await sink.end(result);
   }
 
   /** The take for this org and key: the one running here, or a new one. */
-  private join(req: SynthTakeRequest): Promise<Take> {
+  private join<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    running: RunningTakes<Req, Head, Result>,
+    req: Req,
+  ): Promise<Take<Head, Result>> {
     const id = takeId(req);
-    const running = this.takes.get(id);
-    if (running) return Promise.resolve(running);
-    let starting = this.starting.get(id);
+    const take = running.takes.get(id);
+    if (take) return Promise.resolve(take);
+    let starting = running.starting.get(id);
     if (!starting) {
-      starting = this.start(id, req).finally(() => this.starting.delete(id));
-      this.starting.set(id, starting);
+      starting = this.start(running, id, req).finally(() => running.starting.delete(id));
+      running.starting.set(id, starting);
     }
     return starting;
   }
@@ -173,26 +201,33 @@ export class SynthesisWorker {
    * from the blob store), being made by another worker (followed from there: a requester's view of the workers
    * can differ from another's), or this worker's to make.
    */
-  private async start(id: string, req: SynthTakeRequest): Promise<Take> {
-    const adapter = this.deps.adapter(req.settings.vendor);
-    if (!adapter) throw new RouterError('internal', `No upstream is configured for ${req.settings.vendor}`);
-    if (!req.cache) return this.synthesize(id, adapter, req, { cache: false });
+  private async start<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    running: RunningTakes<Req, Head, Result>,
+    id: string,
+    req: Req,
+  ): Promise<Take<Head, Result>> {
+    const { kind } = running;
+    const vendor = kind.vendor(req);
+    const adapter = this.deps.adapter(vendor);
+    if (!adapter) throw new RouterError('internal', `No upstream is configured for ${vendor}`);
+    if (!req.cache) return this.synthesize(running, id, adapter, req, { cache: false });
     const claim = await this.claims.claim(req.orgId, req.cacheKey);
-    if (claim.kind === 'mine') return this.synthesize(id, adapter, req, { cache: true, claimed: true });
+    if (claim.kind === 'mine')
+      return this.synthesize(running, id, adapter, req, { cache: true, claimed: true });
     if (claim.kind === 'held') {
       // A forwarded request is not sent on again: the claim moved between two workers' reads of it.
       if (req.forwarded)
         throw new RouterError('internal', 'The sentence is being synthesized elsewhere; retry.');
-      return this.follow(id, adapter, req, claim.workerId);
+      return this.follow(running, id, adapter, req, claim.workerId);
     }
     try {
       const stored = await readStoredTake(this.deps.blobs, claim.take, this.settings.cacheReadTimeoutMs);
       if (stored) {
-        this.publishUsage(req, 'hit');
-        return Take.replaying(stored.contentType, stored.audio, stored.words);
+        this.publishUsage(kind, req, 'hit');
+        return kind.replay(stored);
       }
       // Its blob is gone: a new take may replace that one.
-      return this.synthesize(id, adapter, req, {
+      return this.synthesize(running, id, adapter, req, {
         cache: true,
         claimed: false,
         replaces: claim.take.objectName,
@@ -204,27 +239,29 @@ export class SynthesisWorker {
         { orgId: req.orgId, err: error.cause },
         'committed take not readable; synthesized uncached',
       );
-      return this.synthesize(id, adapter, req, { cache: false });
+      return this.synthesize(running, id, adapter, req, { cache: false });
     }
   }
 
   /** A vendor call for this take, shared by every request for it while it runs. */
-  private async synthesize(
+  private async synthesize<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    running: RunningTakes<Req, Head, Result>,
     id: string,
     adapter: VendorAdapter,
-    req: SynthTakeRequest,
+    req: Req,
     keeping: Keeping,
-  ): Promise<Take> {
+  ): Promise<Take<Head, Result>> {
+    const { kind } = running;
     let apiKey: string;
     try {
-      apiKey = await this.keys.get(req.orgId, req.settings.vendor);
+      apiKey = await this.keys.get(req.orgId, kind.vendor(req));
     } catch (error) {
       if (keeping.cache && keeping.claimed) await this.release(req);
       throw error;
     }
-    const take = new Take(adapter.contentType(req.settings));
-    this.takes.set(id, take);
-    void this.run(take, adapter, apiKey, req, keeping).finally(() => this.takes.delete(id));
+    const take = new Take<Head, Result>(kind.headBefore(adapter, req));
+    running.takes.set(id, take);
+    void this.run(kind, take, adapter, apiKey, req, keeping).finally(() => running.takes.delete(id));
     return take;
   }
 
@@ -232,21 +269,28 @@ export class SynthesisWorker {
    * The take the worker holding the key's claim makes, followed from there into a take of this worker's (so
    * requests here share it).
    */
-  private follow(id: string, adapter: VendorAdapter, req: SynthTakeRequest, holder: string): Take {
-    const take = new Take(adapter.contentType(req.settings));
-    this.takes.set(id, take);
-    void this.relay(take, adapter, req, holder).finally(() => this.takes.delete(id));
+  private follow<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    running: RunningTakes<Req, Head, Result>,
+    id: string,
+    adapter: VendorAdapter,
+    req: Req,
+    holder: string,
+  ): Take<Head, Result> {
+    const take = new Take<Head, Result>(running.kind.headBefore(adapter, req));
+    running.takes.set(id, take);
+    void this.relay(running.kind, take, adapter, req, holder).finally(() => running.takes.delete(id));
     return take;
   }
 
   /** Copies the holder's take into `take`. A holder found gone before any audio hands its claim over. */
-  private async relay(
-    take: Take,
+  private async relay<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    kind: TakeKind<Req, Head, Result>,
+    take: Take<Head, Result>,
     adapter: VendorAdapter,
-    req: SynthTakeRequest,
+    req: Req,
     holder: string,
   ): Promise<void> {
-    const stream = this.deps.bus.requestStream(addressedTo(synthTakeV1, holder), { ...req, forwarded: true });
+    const stream = this.deps.bus.requestStream(addressedTo(kind.stream, holder), { ...req, forwarded: true });
     const stop = (): void => {
       stream.cancel();
       this.deps.bus
@@ -256,6 +300,7 @@ export class SynthesisWorker {
     take.stopped.addEventListener('abort', stop, { once: true });
     let heard = false;
     try {
+      take.open(await stream.header());
       for await (const chunk of stream) {
         heard = true;
         take.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -275,41 +320,46 @@ export class SynthesisWorker {
     // The holder died before its take began: this worker makes it, into the same take.
     let apiKey: string;
     try {
-      apiKey = await this.keys.get(req.orgId, req.settings.vendor);
+      apiKey = await this.keys.get(req.orgId, kind.vendor(req));
     } catch (error) {
       await this.release(req);
       return take.fail(error instanceof RouterError ? error : RouterError.internal(error));
     }
-    await this.run(take, adapter, apiKey, req, { cache: true, claimed: true });
+    await this.run(kind, take, adapter, apiKey, req, { cache: true, claimed: true });
   }
 
-  private async release(req: SynthTakeRequest): Promise<void> {
+  private async release(req: KeyedTakeRequest): Promise<void> {
     await this.claims.release(req.orgId, req.cacheKey).catch((error: unknown) => {
       // A claim left behind goes stale (claimStaleMs); until then its holder is asked, and makes the take.
       this.deps.logger.warn({ err: error, orgId: req.orgId }, 'take claim not released');
     });
   }
 
-  private publishUsage(req: SynthTakeRequest, kind: 'hit' | 'synthesized'): void {
-    const chars = [...req.text].length;
+  private publishUsage<Req extends KeyedTakeRequest>(
+    kind: Pick<TakeKind<Req, unknown, TakeOutcome>, 'vendor' | 'chars'>,
+    req: Req,
+    usage: 'hit' | 'synthesized',
+  ): void {
     this.deps.bus
       .publish(cacheUsageV1, {
         orgId: req.orgId,
         cacheKey: req.cacheKey,
-        provider: req.settings.vendor,
-        chars,
-        kind,
+        provider: kind.vendor(req),
+        chars: kind.chars(req),
+        kind: usage,
       })
       .catch(() => undefined);
   }
 
-  private async run(
-    take: Take,
+  private async run<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    kind: TakeKind<Req, Head, Result>,
+    take: Take<Head, Result>,
     adapter: VendorAdapter,
     apiKey: string,
-    req: SynthTakeRequest,
+    req: Req,
     keeping: Keeping,
   ): Promise<void> {
+    const vendor = kind.vendor(req);
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     // One timer per take, restarted by each audio chunk (not a new timer per chunk).
@@ -323,41 +373,20 @@ export class SynthesisWorker {
           abort.abort(
             new RouterError(
               'provider_timeout',
-              `${req.settings.vendor} sent no audio within ${this.settings.firstAudioTimeoutMs} ms`,
+              `${vendor} sent no audio within ${this.settings.firstAudioTimeoutMs} ms`,
             ),
           ),
         this.settings.firstAudioTimeoutMs,
       );
     };
-    let words: WordTiming[] | null = null;
     const stop = (): void => abort.abort(STOPPED);
     take.stopped.addEventListener('abort', stop, { once: true });
     try {
       arm();
-      const events = adapter.synthesize({
-        apiKey,
-        settings: req.settings,
-        text: req.text,
-        signal: abort.signal,
-      });
-      for await (const event of events) {
-        if (abort.signal.aborted) break;
-        if (event.kind === 'audio') {
-          arm();
-          take.push(event.data);
-        } else {
-          words = [...(words ?? []), ...event.words];
-        }
-      }
+      const produced = await kind.produce(take, adapter, { apiKey, req, signal: abort.signal, onData: arm });
       if (abort.signal.aborted) throw abort.signal.reason;
       clearTimeout(timer);
-      if (take.audio.length === 0) {
-        throw new RouterError(
-          'provider_unavailable',
-          `${req.settings.vendor} completed the take without audio`,
-        );
-      }
-      take.complete(await this.store(take, req, words, keeping));
+      take.complete(kind.result(produced, await this.store(kind, take, req, produced, keeping)));
     } catch (error) {
       clearTimeout(timer);
       if (keeping.cache && keeping.claimed) await this.release(req);
@@ -365,19 +394,12 @@ export class SynthesisWorker {
         abort.signal.aborted && abort.signal.reason instanceof RouterError ? abort.signal.reason : error;
       abort.abort(failure);
       if (failure === STOPPED) {
-        this.deps.logger.debug(
-          { orgId: req.orgId, vendor: req.settings.vendor },
-          'take stopped; nothing cached',
-        );
+        this.deps.logger.debug({ orgId: req.orgId, vendor }, 'take stopped; nothing cached');
         take.fail(STOPPED);
         return;
       }
       this.deps.logger.warn(
-        {
-          orgId: req.orgId,
-          vendor: req.settings.vendor,
-          code: failure instanceof RouterError ? failure.code : 'internal',
-        },
+        { orgId: req.orgId, vendor, code: failure instanceof RouterError ? failure.code : 'internal' },
         'take failed; nothing cached',
       );
       take.fail(failure instanceof RouterError ? failure : RouterError.internal(failure));
@@ -386,36 +408,43 @@ export class SynthesisWorker {
     }
   }
 
-  /** Writes a completed take and commits it, unless it must not be cached; either way its usage counts. */
-  private async store(
-    take: Take,
-    req: SynthTakeRequest,
-    words: WordTiming[] | null,
+  /**
+   * Writes a completed take and commits it, unless it must not be cached; says whether it is now the key's
+   * committed take. Its usage counts either way, unless the vendor refused it.
+   */
+  private async store<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
+    kind: TakeKind<Req, Head, Result>,
+    take: Take<Head, Result>,
+    req: Req,
+    produced: Produced,
     keeping: Keeping,
-  ): Promise<TakeResult> {
-    if (!keeping.cache) {
-      this.publishUsage(req, 'synthesized');
-      return { words, cached: false };
+  ): Promise<boolean> {
+    if (!keeping.cache || !produced.storable) {
+      if (produced.storable) this.publishUsage(kind, req, 'synthesized');
+      if (keeping.cache && keeping.claimed) await this.release(req);
+      return false;
     }
     let committed = false;
     try {
       // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
       const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
       const audio = Buffer.concat(take.audio);
+      const { words, contentType, head } = produced;
       if (words)
         await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), {
           contentType: 'application/json',
         });
-      await this.deps.blobs.put(names.audio, audio, { contentType: take.contentType });
+      await this.deps.blobs.put(names.audio, audio, { contentType });
       ({ committed } = await this.deps.bus.request(cacheCommitV1, {
         orgId: req.orgId,
         cacheKey: req.cacheKey,
-        provider: req.settings.vendor,
-        chars: [...req.text].length,
+        provider: kind.vendor(req),
+        chars: kind.chars(req),
         objectName: names.audio,
-        contentType: take.contentType,
+        contentType,
         byteSize: audio.length,
         hasTimings: words !== null,
+        ...(head ? { head } : {}),
         ...(keeping.replaces ? { replaces: keeping.replaces } : {}),
       }));
     } catch (error) {
@@ -424,6 +453,6 @@ export class SynthesisWorker {
     }
     // A committed take's claim stays (see TakeClaims); any other is given up for the next take of the key.
     if (!committed && keeping.claimed) await this.release(req);
-    return { words, cached: committed };
+    return committed;
   }
 }

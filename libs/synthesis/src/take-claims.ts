@@ -1,4 +1,4 @@
-import type { CachedTake } from '@router/contracts';
+import type { CachedTake, ResponseHead } from '@router/contracts';
 import type { Sql } from '@router/db';
 
 /** What a worker asked for a key's take may do. */
@@ -19,7 +19,7 @@ export type Claim =
  */
 const CLAIM = `
   WITH entry AS (
-    SELECT object_name, content_type, byte_size, has_timings FROM cache_entries
+    SELECT object_name, content_type, byte_size, has_timings, response_head FROM cache_entries
     WHERE org_id = $1::uuid AND cache_key = $2),
   claimed AS (
     INSERT INTO take_claims (org_id, cache_key, worker_id, claimed_at)
@@ -29,7 +29,7 @@ const CLAIM = `
       OR take_claims.claimed_at < now() - make_interval(secs => $4::float8 / 1000)
     RETURNING worker_id)
   SELECT e.object_name AS "objectName", e.content_type AS "contentType", e.byte_size AS "byteSize",
-    e.has_timings AS "hasTimings", (SELECT worker_id FROM claimed) AS mine,
+    e.has_timings AS "hasTimings", e.response_head AS head, (SELECT worker_id FROM claimed) AS mine,
     (SELECT worker_id FROM take_claims WHERE org_id = $1::uuid AND cache_key = $2) AS holder
   FROM (SELECT 1) AS one LEFT JOIN entry e ON true`;
 
@@ -43,6 +43,7 @@ interface ClaimRow {
   contentType: string | null;
   byteSize: number | null;
   hasTimings: boolean | null;
+  head: ResponseHead | null;
   mine: string | null;
   holder: string | null;
 }
@@ -74,6 +75,7 @@ export class TakeClaims {
             contentType: row.contentType,
             byteSize: row.byteSize,
             hasTimings: row.hasTimings,
+            ...(row.head ? { head: row.head } : {}),
           },
         };
       }

@@ -1,5 +1,10 @@
 import { Take } from './take';
 
+/** A sentence take's shapes: the content type before the audio, timings after it. */
+function pcmTake(): Take<{ contentType: string }, { words: null; cached: boolean }> {
+  return new Take({ contentType: 'audio/pcm' });
+}
+
 async function collect(iterable: AsyncIterable<Buffer>): Promise<string> {
   const parts: string[] = [];
   for await (const chunk of iterable) parts.push(chunk.toString());
@@ -8,7 +13,7 @@ async function collect(iterable: AsyncIterable<Buffer>): Promise<string> {
 
 describe('Take', () => {
   it('gives a late joiner the whole take from its first chunk, then the live ones', async () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     take.push(Buffer.from('a'));
     const early = collect(take.follow());
     take.push(Buffer.from('b'));
@@ -21,7 +26,7 @@ describe('Take', () => {
   });
 
   it('fails every follower after the chunks already sent', async () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     const seen: string[] = [];
     const following = (async () => {
       for await (const chunk of take.follow()) seen.push(chunk.toString());
@@ -35,7 +40,7 @@ describe('Take', () => {
   });
 
   it('lets one follower leave without ending the take for the others', async () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     const leaving = new AbortController();
     const left = collect(take.follow(leaving.signal));
     const staying = collect(take.follow());
@@ -51,7 +56,7 @@ describe('Take', () => {
 
 describe('Take followers and their abort signals', () => {
   it('adds one abort listener per follower whatever the number of waits, and removes it at the end', async () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     const signal = new AbortController().signal;
     let added = 0;
     let removed = 0;
@@ -79,7 +84,7 @@ describe('Take followers and their abort signals', () => {
 
 describe('Take stopped on interruption', () => {
   it('stops only once every follower has gone, in whichever order stop and leaving arrive', async () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     const first = new AbortController();
     const second = new AbortController();
     const a = collect(take.follow(first.signal));
@@ -96,7 +101,7 @@ describe('Take stopped on interruption', () => {
   });
 
   it('is never stopped when nobody asked, however many leave', async () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     const gone = new AbortController();
     const following = collect(take.follow(gone.signal));
     await new Promise((r) => setImmediate(r));
@@ -107,7 +112,7 @@ describe('Take stopped on interruption', () => {
   });
 
   it('is not stopped once it has finished', () => {
-    const take = new Take('audio/pcm');
+    const take = pcmTake();
     take.complete({ words: null, cached: true });
     take.requestStop();
     expect(take.stopped.aborted).toBe(false);

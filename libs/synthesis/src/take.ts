@@ -1,29 +1,31 @@
-import type { WordTiming } from '@router/contracts';
-
-export interface TakeResult {
-  words: WordTiming[] | null;
+/** How every take ends: whether it is now the key's committed take (plus what its kind adds, e.g. words). */
+export interface TakeOutcome {
   cached: boolean;
 }
 
 /**
- * One vendor take shared by every request for the same piece while it runs: chunks are kept in order so a
+ * One vendor take shared by every request for the same key while it runs (a sentence take or a whole-request
+ * take: `Head` is what goes before the body, `Result` what follows it): chunks are kept in order so a
  * request that joins late gets the whole take from its first byte, then follows it live. The take runs to
  * its end whoever is listening (a client that leaves does not cut a take short), unless a requester
  * interrupted it and nobody follows it any more: then `stopped` fires and the vendor call is stopped.
  */
-export class Take {
+export class Take<Head, Result extends TakeOutcome> {
   private readonly chunks: Buffer[] = [];
+  private opened: Head | undefined;
   private finished = false;
   private followers = 0;
   private stopRequested = false;
   private readonly stopper = new AbortController();
   private failure: Error | undefined;
   private wake: Array<() => void> = [];
-  readonly result: Promise<TakeResult>;
-  private settle!: { resolve: (r: TakeResult) => void; reject: (e: unknown) => void };
+  readonly result: Promise<Result>;
+  private settle!: { resolve: (r: Result) => void; reject: (e: unknown) => void };
 
-  constructor(readonly contentType: string) {
-    this.result = new Promise<TakeResult>((resolve, reject) => {
+  /** `head`: where it is known before the vendor answers (a sentence's content type); else `open` sets it. */
+  constructor(head?: Head) {
+    this.opened = head;
+    this.result = new Promise<Result>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
     // Followers observe failures through follow(); this keeps an unobserved result from crashing the process.
@@ -31,11 +33,25 @@ export class Take {
   }
 
   /** A take that is already whole: a committed one, replayed. */
-  static replaying(contentType: string, audio: Buffer, words: WordTiming[] | null): Take {
-    const take = new Take(contentType);
-    take.push(audio);
-    take.complete({ words, cached: true });
+  static replaying<Head, Result extends TakeOutcome>(
+    head: Head,
+    body: Buffer,
+    result: Result,
+  ): Take<Head, Result> {
+    const take = new Take<Head, Result>(head);
+    take.push(body);
+    take.complete(result);
     return take;
+  }
+
+  /** What goes before the body (set before the first chunk); undefined until then. */
+  get head(): Head | undefined {
+    return this.opened;
+  }
+
+  /** Sets the head once the vendor has answered; before any chunk. */
+  open(head: Head): void {
+    this.opened ??= head;
   }
 
   get audio(): Buffer[] {
@@ -62,7 +78,7 @@ export class Take {
     this.notify();
   }
 
-  complete(result: TakeResult): void {
+  complete(result: Result): void {
     this.finished = true;
     this.settle.resolve(result);
     this.notify();

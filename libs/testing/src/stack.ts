@@ -9,6 +9,7 @@ export const STACK_APPS = [
   'synthesis-worker',
   'synthesis-worker-2',
   'native-api',
+  'mirror-vendor-c',
   'edge-gateway',
 ] as const;
 export type StackApp = (typeof STACK_APPS)[number];
@@ -82,6 +83,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     PROVIDER_KEY_MASTER_KEYS: `1:${randomBytes(32).toString('base64')}`,
     CACHE_KEY_SECRET: randomBytes(32).toString('base64url'),
     NATIVE_API_URL: `http://127.0.0.1:${ports['native-api']}`,
+    MIRROR_VENDOR_C_URL: `http://127.0.0.1:${ports['mirror-vendor-c']}`,
     ADMIN_HOST: '127.0.0.1',
     ADMIN_PORT: String(adminPort),
     INTERNAL_PORT: String(gatewayInternalPort),

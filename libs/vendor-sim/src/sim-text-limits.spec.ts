@@ -1,7 +1,7 @@
 import { getVendor, type VendorId } from '@router/vendors';
 import { TEXT_LIMITS } from '@router/vendor-a';
 import { VENDOR_B_TEXT_LIMIT } from '@router/vendor-b';
-import { MODEL_CHARACTER_LIMITS } from './vendor-c/vendor-c.tts-request';
+import { MODEL_CHARACTER_LIMITS } from '@router/vendor-c';
 import { VENDOR_D_TEXT_LIMIT } from '@router/vendor-d';
 import { VENDOR_E_TEXT_LIMIT } from '@router/vendor-e';
 import { VENDOR_F_TEXT_LIMIT } from '@router/vendor-f';

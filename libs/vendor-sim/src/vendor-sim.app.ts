@@ -12,7 +12,7 @@ import { writeUpgradeRefusal, type UpgradeContext } from './kit/http/socket-rout
 import { DEFAULT_PACING } from './kit/pacing';
 import { SimState, type SimObserver } from './kit/sim-state';
 import type { SimVendorModule } from './kit/sim-vendor';
-import { SIM_VENDORS } from './sim-vendors.registry';
+import { simulatedVendors } from './sim-vendors.registry';
 import type { VendorSimConfig } from './vendor-sim.options';
 
 export type { VendorSimConfig } from './vendor-sim.options';
@@ -42,9 +42,7 @@ export async function startVendorSim(
     simMetrics(deps.health.metrics),
   );
   const kit = { state, logger: deps.logger };
-  const modules = new Map<string, SimVendorModule>(
-    SIM_VENDORS.map((factory) => factory(kit)).map((m) => [m.vendor, m]),
-  );
+  const modules = new Map<string, SimVendorModule>(simulatedVendors(kit).map((m) => [m.vendor, m]));
   const control = controlRoutes(state, [...modules.keys()]);
   const chosenProtocol = new WeakMap<IncomingMessage, string>();
   const wss = new WebSocketServer({

@@ -1,4 +1,5 @@
 import { check, type Checker } from '../core';
+import { responseHead, type ResponseHead } from '../synthesis/synth-request.message';
 
 const CANONICAL_ORG_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CANONICAL_CACHE_KEY = /^[0-9a-f]{64}$/;
@@ -32,6 +33,12 @@ export interface CachedTake {
   byteSize: number;
   /** Word timings are stored beside the audio, under `wordsObjectNameOf(objectName)`. */
   hasTimings: boolean;
+  /**
+   * A whole-request take's status and kept response headers, replayed with its body; absent for a sentence
+   * take (and for a request take committed through a cache-service older than the field: replayed as 200 with
+   * its content type only).
+   */
+  head?: ResponseHead;
 }
 
 export const cachedTake: Checker<CachedTake> = check.object({
@@ -39,6 +46,7 @@ export const cachedTake: Checker<CachedTake> = check.object({
   contentType: check.string({ minLength: 1 }),
   byteSize: check.integer({ min: 0 }),
   hasTimings: check.boolean(),
+  head: check.optional(responseHead),
 });
 
 /** Sent by a worker after the take's blob is written; the index row is written only if the blob exists. */
@@ -61,6 +69,7 @@ export const cacheCommitRequest: Checker<CacheCommitRequest> = check.object({
   contentType: check.string({ minLength: 1 }),
   byteSize: check.integer({ min: 0 }),
   hasTimings: check.boolean(),
+  head: check.optional(responseHead),
   chars: check.integer({ min: 0 }),
   replaces: check.optional(check.string({ minLength: 1 })),
 });

@@ -1,2 +1,3 @@
 export * from './synth-take.message';
 export * from './synth-take.subject';
+export * from './synth-request.message';

@@ -88,10 +88,16 @@ export const synthTakeTrailer: Checker<SynthTakeTrailer> = check.object({
 /** A worker announcing it is alive, so requesters route a key's takes to one worker (rendezvous hashing). */
 export interface SynthWorkerHeartbeat {
   workerId: string;
+  /**
+   * The take subjects the worker serves besides `synth.take.v1` (`synth.request.v1`). Absent from a worker
+   * older than the field: such a worker is asked for sentence takes only.
+   */
+  serves?: string[];
 }
 
 export const synthWorkerHeartbeat: Checker<SynthWorkerHeartbeat> = check.object({
   workerId: check.string({ pattern: /^[a-z0-9]{8,32}$/ }),
+  serves: check.optional(check.array(check.string({ minLength: 1 }), { maxLength: 32 })),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { defineEvent, defineStream } from '../core';
+import { responseHead, synthRequestTake, synthRequestTrailer } from './synth-request.message';
 import {
   synthTakeHeader,
   synthTakeRequest,
@@ -16,6 +17,19 @@ export const synthTakeV1 = defineStream({
   request: synthTakeRequest,
   header: synthTakeHeader,
   trailer: synthTakeTrailer,
+});
+
+/**
+ * A whole-request take (a drop-in REST/SSE request): the vendor's status and kept headers, its body as it
+ * arrives, then a trailer. Addressed to one worker (`synth.request.v1.<workerId>`) chosen by the key, as
+ * `synth.take.v1` is, and asked only of workers whose heartbeat lists it (`serves`), so a worker from before
+ * it never receives one.
+ */
+export const synthRequestV1 = defineStream({
+  subject: 'synth.request.v1',
+  request: synthRequestTake,
+  header: responseHead,
+  trailer: synthRequestTrailer,
 });
 
 export const synthWorkerHeartbeatV1 = defineEvent({

@@ -1,13 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import { RouterError, type SynthSettings } from '@router/contracts';
+import type { RouterError, SynthSettings } from '@router/contracts';
 import type { Logger } from '@router/observability';
-import { type PieceAudio, type PieceRequest, type PieceResolver, playReply } from '@router/pipeline';
+import {
+  type PieceRequest,
+  type PieceResolver,
+  playPieces,
+  type ReplyPlanner,
+  WavSampleData,
+} from '@router/pipeline';
 import { splitText } from '@router/text';
-import { FORMAT_CONTENT_TYPES, type VendorDefinition } from '@router/vendors-core';
-import type { ReplyPlanner } from '../reply/reply-plan';
-import { streamingWavHeader } from '@router/vendors-core';
+import { FORMAT_CONTENT_TYPES, streamingWavHeader, type VendorDefinition } from '@router/vendors-core';
 import { parseSpeechBody } from './speech-body';
-import { WavSampleData } from './wav';
 
 export interface SpeechServiceDeps {
   resolver: PieceResolver;
@@ -42,55 +45,50 @@ export class SpeechService {
     // Once the client has gone, no further piece is asked for; takes already running finish at the workers.
     const left = new AbortController();
     res.once('close', () => left.abort());
-    const clientGone = new Promise<'gone'>((resolve) =>
-      left.signal.addEventListener('abort', () => resolve('gone'), { once: true }),
+    let failure: RouterError | undefined;
+    let samples: WavSampleData | undefined;
+    const end = await playPieces(
+      this.deps.resolver,
+      pieces,
+      { lookAhead: this.deps.lookAhead, left: left.signal },
+      {
+        wantsWords: false,
+        pieceStart: async () => {
+          if (!res.headersSent) {
+            res.writeHead(200, {
+              'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream',
+            });
+            if (settings.format === 'wav') await write(res, streamingWavHeader(settings.sampleRate));
+          }
+          samples = settings.format === 'wav' ? new WavSampleData() : undefined;
+        },
+        write: (chunk) => {
+          const out = samples ? samples.push(chunk) : chunk;
+          return out.length > 0 ? write(res, out) : undefined;
+        },
+        pieceEnd: () => undefined,
+        pieceFailed: (_piece, error) => {
+          failure = error;
+          return 'stop';
+        },
+      },
     );
-    const reply = playReply(this.deps.resolver, pieces, {
-      lookAhead: this.deps.lookAhead,
-      left: left.signal,
-    });
-    let current: PieceAudio | undefined;
-    try {
-      let next = await reply.next();
-      if (!next.done && next.value.failure) throw next.value.failure; // still the envelope: no audio yet
-      if (!res.headersSent)
-        res.writeHead(200, {
-          'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream',
-        });
-      if (settings.format === 'wav') await write(res, streamingWavHeader(settings.sampleRate));
-      while (!next.done && !left.signal.aborted) {
-        if (next.value.failure) throw next.value.failure;
-        current = next.value.audio;
-        const samples = settings.format === 'wav' ? new WavSampleData() : undefined;
-        const chunks = current.chunks[Symbol.asyncIterator]();
-        for (;;) {
-          const chunk = await Promise.race([chunks.next(), clientGone]);
-          if (chunk === 'gone' || chunk.done) break;
-          const out = samples ? samples.push(chunk.value) : chunk.value;
-          if (out.length > 0 && (await Promise.race([write(res, out), clientGone])) === 'gone') break;
-        }
-        if (left.signal.aborted) break;
-        current = undefined;
-        next = await reply.next();
-      }
+    if (end !== 'stopped' || !failure) {
       if (!res.destroyed) res.end();
-    } catch (error) {
-      if (!res.headersSent) throw error instanceof RouterError ? error : RouterError.internal(error);
-      this.deps.logger.warn(
-        { orgId, vendor: def.id, code: error instanceof RouterError ? error.code : 'internal' },
-        'speech aborted after audio started',
-      );
-      res.destroy(error instanceof Error ? error : undefined);
-    } finally {
-      current?.cancel();
-      await reply.return(undefined);
+      return;
     }
+    if (!res.headersSent) throw failure; // still the envelope: no audio yet
+    this.deps.logger.warn(
+      { orgId, vendor: def.id, code: failure.code },
+      'speech aborted after audio started',
+    );
+    res.destroy(failure);
   }
 }
 
-function write(res: ServerResponse, chunk: Buffer): Promise<'written'> {
+function write(res: ServerResponse, chunk: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    if (res.write(chunk)) resolve('written');
-    else res.once('drain', () => resolve('written'));
+    if (res.write(chunk)) resolve();
+    else res.once('drain', () => resolve());
   });
 }

@@ -3,9 +3,14 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { createLogger } from '@router/observability';
-import type { PieceAudio, PieceRequest, PieceResolver, StoredSettings } from '@router/pipeline';
-import type { OrgRetention } from '../reply/org-retention';
-import { ReplyPlanner } from '../reply/reply-plan';
+import {
+  type OrgRetention,
+  type PieceAudio,
+  type PieceRequest,
+  type PieceResolver,
+  ReplyPlanner,
+  type StoredSettings,
+} from '@router/pipeline';
 import { StreamServer } from './stream.server';
 
 const SECRET = 's'.repeat(32);

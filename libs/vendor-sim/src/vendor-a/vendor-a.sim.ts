@@ -1,4 +1,4 @@
-import { VENDOR_A_NOT_FOUND_BODY } from '@router/vendor-a';
+import { vendorAAccess } from '@router/vendor-a';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorAHttpRoutes } from './vendor-a.http';
 import { VendorADictionaries, vendorAControlRoutes, vendorADictionaryRoutes } from './vendor-a.dictionaries';
@@ -17,7 +17,7 @@ export const vendorASim: SimVendorFactory = (kit) => {
     vendor: 'vendor_a',
     routes: [...vendorAHttpRoutes(kit), ...vendorADictionaryRoutes(kit, dictionaries)],
     sockets: vendorASocketRoutes(kit),
-    notFound: (exchange) => exchange.sendJson(404, VENDOR_A_NOT_FOUND_BODY),
+    notFound: (exchange) => exchange.sendReply(vendorAAccess.notFound(exchange)),
     control: vendorAControlRoutes(dictionaries),
   };
 };

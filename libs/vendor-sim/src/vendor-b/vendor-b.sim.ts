@@ -1,4 +1,4 @@
-import { VENDOR_B_NOT_FOUND_BODY } from '@router/vendor-b';
+import { vendorBAccess } from '@router/vendor-b';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorBHttpRoutes } from './vendor-b.http';
 
@@ -10,5 +10,5 @@ export const vendorBSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_b',
   routes: vendorBHttpRoutes(kit),
   sockets: [],
-  notFound: (exchange) => exchange.sendJson(404, VENDOR_B_NOT_FOUND_BODY),
+  notFound: (exchange) => exchange.sendReply(vendorBAccess.notFound(exchange)),
 });

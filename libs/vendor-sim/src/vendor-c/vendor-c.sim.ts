@@ -1,3 +1,4 @@
+import { vendorCAccess } from '@router/vendor-c';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorCSocketRoutes } from './vendor-c.socket';
 import { vendorCTtsRoutes } from './vendor-c.tts-routes';
@@ -18,7 +19,7 @@ export const vendorCSim: SimVendorFactory = (kit) => {
     vendor: 'vendor_c',
     routes: [...vendorCTtsRoutes(kit, store), ...vendorCVoiceRoutes(kit, store)],
     sockets: vendorCSocketRoutes(kit, store),
-    notFound: (exchange) => exchange.sendJson(404, { detail: 'Not Found' }),
+    notFound: (exchange) => exchange.sendReply(vendorCAccess.notFound(exchange)),
     control: vendorCControlRoutes(store),
   };
 };

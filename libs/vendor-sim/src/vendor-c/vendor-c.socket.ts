@@ -1,3 +1,21 @@
+import {
+  audioFrame,
+  authProblem,
+  DEFAULT_CHUNK_SCHEDULE,
+  finalFrame,
+  inactivityReason,
+  msAlignment,
+  parseSocketQuery,
+  parseStreamInputMessage,
+  socketError,
+  textLengthProblem,
+  TOO_MANY_CONTEXTS,
+  MAX_CONTEXTS,
+  voiceProblem,
+  type SocketQuery,
+  type StreamInputMessage,
+  type VendorCProblem,
+} from '@router/vendor-c';
 import type { WebSocket } from 'ws';
 import type { FaultSpec } from '../kit/faults';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
@@ -5,39 +23,13 @@ import { playTake } from '../kit/play-take';
 import { checkKey, simKeyId } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
-import { charsInPiece, msAlignment } from './vendor-c.alignment';
-import {
-  authProblem,
-  socketError,
-  vendorCFaultProblem,
-  voiceProblem,
-  type VendorCProblem,
-} from './vendor-c.errors';
-import { withId3 } from './vendor-c.formats';
-import { checkEnum, isObject, queryBoolean, queryInteger } from './vendor-c.schema';
-import {
-  DEFAULT_MODEL,
-  languageProblem,
-  modelProblem,
-  parseOutputQuery,
-  textLengthProblem,
-  type OutputQuery,
-} from './vendor-c.tts-request';
-import { settingsIssues } from './vendor-c.voice-settings';
+import { charsInPiece, takeSpec, vendorCFaultProblem } from './vendor-c.replies';
 import type { VoiceStore } from './vendor-c.voices';
-
-/** The chunk schedule a context uses unless its init message sends `generation_config`. */
-export const DEFAULT_CHUNK_SCHEDULE = [120, 160, 250, 290];
-export const MAX_CONTEXTS = 5;
-const DEFAULT_INACTIVITY_S = 20;
-const MAX_INACTIVITY_S = 180;
 
 type SocketKind = 'stream-input' | 'multi-stream-input';
 
 interface SocketSettings {
-  readonly model: string;
-  readonly output: OutputQuery;
-  readonly autoMode: boolean;
+  readonly query: SocketQuery;
   readonly inactivityMs: number;
 }
 
@@ -54,42 +46,6 @@ export function vendorCSocketRoutes(kit: SimKit, store: VoiceStore): SocketRoute
   ];
 }
 
-/** Query checks: a problem is reported on the socket, then it closes (1008), as the vendor does. */
-function parseSocketQuery(
-  kit: SimKit,
-  query: URLSearchParams,
-): { ok: true; settings: SocketSettings } | { ok: false; message: string } {
-  const output = parseOutputQuery(query);
-  const inactivity = queryInteger(query, 'inactivity_timeout', DEFAULT_INACTIVITY_S, 1, MAX_INACTIVITY_S);
-  const issues = [
-    ...(output.ok ? [] : output.issues),
-    ...inactivity.issues,
-    ...queryBoolean(query, 'auto_mode', false).issues,
-    ...queryBoolean(query, 'sync_alignment', false).issues,
-    ...queryBoolean(query, 'enable_ssml_parsing', false).issues,
-    ...queryInteger(query, 'seed', 0, 0, 4_294_967_295).issues,
-    ...checkEnum(
-      query.get('apply_text_normalization') ?? undefined,
-      ['query', 'apply_text_normalization'],
-      ['auto', 'on', 'off'],
-    ),
-  ];
-  if (!output.ok || issues.length > 0)
-    return { ok: false, message: issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ') };
-  const model = query.get('model_id') ?? DEFAULT_MODEL;
-  const problem = modelProblem(model) ?? languageProblem(model, query.get('language_code') ?? undefined);
-  if (problem) return { ok: false, message: problem.message };
-  return {
-    ok: true,
-    settings: {
-      model,
-      output: output.value,
-      autoMode: queryBoolean(query, 'auto_mode', false).value,
-      inactivityMs: kit.state.idleTimeoutMs('vendor_c') ?? (inactivity.value ?? DEFAULT_INACTIVITY_S) * 1000,
-    },
-  };
-}
-
 async function openSession(
   kit: SimKit,
   store: VoiceStore,
@@ -99,20 +55,20 @@ async function openSession(
   const ws = await context.accept();
   const session = new VendorCSession(kit, store, ws, kind, context.params['voice_id'] ?? '');
   ws.on('error', () => ws.terminate());
-  const parsed = parseSocketQuery(kit, context.query);
+  const parsed = parseSocketQuery(context.query);
   if (!parsed.ok) {
     await session.fail({ status: 422, code: 'invalid_request', message: parsed.message });
     return;
   }
-  const headerKey = context.header('vendor_c-api-key');
-  session.start(parsed.settings, headerKey);
+  const inactivityMs = kit.state.idleTimeoutMs('vendor_c') ?? parsed.value.inactivitySeconds * 1000;
+  session.start({ query: parsed.value, inactivityMs }, context.header('vendor_c-api-key'));
 }
 
 /** One text stream with its own buffer and settings: the whole socket for `stream-input`, one context otherwise. */
 class SpeechContext {
   private buffer = '';
   private generations = 0;
-  private schedule = DEFAULT_CHUNK_SCHEDULE;
+  private schedule: readonly number[] = DEFAULT_CHUNK_SCHEDULE;
   private speed: number;
   private readonly queue: SerialQueue;
   closing = false;
@@ -126,31 +82,16 @@ class SpeechContext {
   }
 
   /** Applies `voice_settings` and `generation_config` (init message, or any later text message). */
-  configure(message: Record<string, unknown>): VendorCProblem | undefined {
-    const settings = message['voice_settings'];
-    if (isObject(settings)) {
-      const issues = settingsIssues(settings, ['voice_settings']);
-      if (issues.length > 0)
-        return {
-          status: 422,
-          code: 'invalid_request',
-          type: 'validation_error',
-          message: issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '),
-        };
-      if (typeof settings['speed'] === 'number') this.speed = settings['speed'];
-    }
-    const config = message['generation_config'];
-    if (isObject(config) && Array.isArray(config['chunk_length_schedule'])) {
-      const schedule = config['chunk_length_schedule'].filter(
-        (n): n is number => typeof n === 'number' && n >= 1,
-      );
-      if (schedule.length > 0) this.schedule = schedule;
-    }
+  configure(message: StreamInputMessage): VendorCProblem | undefined {
+    if (message.settingsProblem) return message.settingsProblem;
+    const speed = message.voiceSettings?.['speed'];
+    if (typeof speed === 'number') this.speed = speed;
+    if (message.chunkSchedule) this.schedule = message.chunkSchedule;
     return undefined;
   }
 
   addText(text: string, flush: boolean): void {
-    if (this.session.settings?.autoMode) {
+    if (this.session.settings?.query.autoMode) {
       if (text.trim() !== '') this.enqueue(text);
       return;
     }
@@ -180,7 +121,7 @@ class SpeechContext {
   finish(): Promise<void> {
     this.closing = true;
     this.flush();
-    return this.queue.push(() => this.session.send({ isFinal: true, ...this.tags() }));
+    return this.queue.push(() => this.session.send(finalFrame(this.id)));
   }
 
   private enqueue(text: string): void {
@@ -188,10 +129,6 @@ class SpeechContext {
     this.generations++;
     const speed = this.speed;
     void this.queue.push(() => this.session.speak(text, first, speed, this));
-  }
-
-  tags(): Record<string, string> {
-    return this.id === undefined ? {} : { contextId: this.id, context_id: this.id };
   }
 }
 
@@ -225,12 +162,13 @@ class VendorCSession {
     this.touch();
     this.ws.on('message', (data, isBinary) => {
       this.touch();
-      const message = parseJsonObject(data, isBinary);
-      if (!message) {
+      const json = parseJsonObject(data, isBinary);
+      if (!json) {
         void this.fail({ status: 422, code: 'invalid_request', message: 'Messages must be JSON objects' });
         return;
       }
-      if (this.key === undefined && !this.authenticate(keyInMessage(message))) return;
+      const message = parseStreamInputMessage(json);
+      if (this.key === undefined && !this.authenticate(message.key)) return;
       if (this.kind === 'stream-input') this.onSingleMessage(message);
       else this.onContextMessage(message);
     });
@@ -256,15 +194,14 @@ class VendorCSession {
     return this.key ? this.store.settings(simKeyId(this.key), this.voiceId).speed : 1;
   }
 
-  private onSingleMessage(message: Record<string, unknown>): void {
-    const text = message['text'];
+  private onSingleMessage(message: StreamInputMessage): void {
+    const { text } = message;
     if (!this.single) {
       // The first message opens the stream (its text is a single space).
       this.single = new SpeechContext(this, undefined);
       const problem = this.single.configure(message);
       if (problem) return void this.fail(problem);
-      if (typeof text === 'string' && text.trim() !== '')
-        this.single.addText(text, message['flush'] === true);
+      if (typeof text === 'string' && text.trim() !== '') this.single.addText(text, message.flush);
       return;
     }
     const problem = this.single.configure(message);
@@ -273,33 +210,23 @@ class VendorCSession {
       void this.single.finish().then(() => this.ws.close(1000));
       return;
     }
-    if (typeof text === 'string')
-      this.single.addText(text, message['flush'] === true || message['try_trigger_generation'] === true);
-    else if (message['flush'] === true) this.single.flush();
+    if (typeof text === 'string') this.single.addText(text, message.flush || message.tryTriggerGeneration);
+    else if (message.flush) this.single.flush();
   }
 
-  private onContextMessage(message: Record<string, unknown>): void {
-    if (message['close_socket'] === true) {
+  private onContextMessage(message: StreamInputMessage): void {
+    if (message.closeSocket) {
       void Promise.all([...this.contexts.values()].map((c) => c.finish())).then(() => this.ws.close(1000));
       this.contexts.clear();
       return;
     }
-    const id = typeof message['context_id'] === 'string' ? message['context_id'] : 'default';
+    const id = message.contextId;
     let context = this.contexts.get(id);
     const opening = !context;
     if (!context) {
-      if (message['close_context'] === true) return;
+      if (message.closeContext) return;
       if (this.contexts.size >= MAX_CONTEXTS) {
-        void this.send(
-          socketError(
-            {
-              status: 429,
-              code: 'max_active_contexts',
-              message: `At most ${MAX_CONTEXTS} contexts can be open at once`,
-            },
-            id,
-          ),
-        );
+        void this.send(socketError(TOO_MANY_CONTEXTS, id));
         return;
       }
       context = new SpeechContext(this, id);
@@ -307,28 +234,28 @@ class VendorCSession {
     }
     const problem = context.configure(message);
     if (problem) return void this.send(socketError(problem, id));
-    if (message['close_context'] === true) {
+    if (message.closeContext) {
       this.contexts.delete(id);
       void context.finish();
       return;
     }
-    const text = message['text'];
+    const { text } = message;
     // An empty text keeps the context alive; the message opening a context is its init (text " ").
-    const speakable = typeof text === 'string' && (opening ? text.trim() !== '' : text !== '');
-    if (speakable) context.addText(text, message['flush'] === true);
-    else if (message['flush'] === true) context.flush();
+    const speakable = text !== undefined && (opening ? text.trim() !== '' : text !== '');
+    if (speakable) context.addText(text, message.flush);
+    else if (message.flush) context.flush();
   }
 
   async speak(text: string, first: boolean, speed: number, context: SpeechContext): Promise<void> {
     if (this.ended || !this.settings || !this.key) return;
-    const problem = textLengthProblem(this.settings.model, text);
+    const problem = textLengthProblem(this.settings.query.model, text);
     if (problem) return this.send(socketError(problem, context.id));
     const { take, fault } = beginTake(this.kit, {
       vendor: 'vendor_c',
       endpoint: this.kind,
       key: this.key,
       text,
-      spec: withId3(this.settings.output.spec, first),
+      spec: takeSpec(this.settings.query.output.audio, first),
       speed,
     });
     this.speaking++;
@@ -338,15 +265,10 @@ class VendorCSession {
         {
           signal: this.signal,
           open: () => undefined,
-          send: (piece) => {
-            const alignment = msAlignment(charsInPiece(take, piece), piece.startMs);
-            return this.send({
-              audio: piece.bytes.toString('base64'),
-              normalizedAlignment: alignment,
-              alignment,
-              ...context.tags(),
-            });
-          },
+          send: (piece) =>
+            this.send(
+              audioFrame(piece.bytes, msAlignment(charsInPiece(take, piece), piece.startMs), context.id),
+            ),
           fail: (f: FaultSpec) => this.fail(vendorCFaultProblem(f), context.id),
           cut: () => this.ws.terminate(),
         },
@@ -388,20 +310,7 @@ class VendorCSession {
     this.idleTimer = setTimeout(() => {
       if (this.speaking > 0) return this.touch();
       this.ended = true;
-      this.ws.close(
-        1008,
-        `Have not received new text for ${Math.round(timeoutMs / 1000)} seconds. Closing the connection.`,
-      );
+      this.ws.close(1008, inactivityReason(timeoutMs));
     }, timeoutMs);
   }
-}
-
-/** The key a first message may carry: `vendor_c_api_key`, or `authorization: "Bearer <key>"`. */
-function keyInMessage(message: Record<string, unknown>): string | undefined {
-  const direct = message['vendor_c_api_key'];
-  if (typeof direct === 'string') return direct;
-  const authorization = message['authorization'];
-  if (typeof authorization === 'string' && /^Bearer\s+/i.test(authorization))
-    return authorization.replace(/^Bearer\s+/i, '');
-  return undefined;
 }

@@ -3,21 +3,26 @@ import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playChunked } from '../kit/http/play-stream';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
-import { randomUUID } from 'node:crypto';
-import { charsInPiece, secondsAlignment } from './vendor-c.alignment';
 import {
-  sendCheckFailure,
-  sendVendorCProblem,
-  vendorCFaultProblem,
-  vendorCRequestId,
-} from './vendor-c.errors';
-import { withId3 } from './vendor-c.formats';
-import {
+  dialogueVoiceSegments,
+  isObject,
   parseDialogueRequest,
   parseOutputQuery,
   parseTtsRequest,
+  synthesisHeaders,
+  timestampedBody,
+  timestampedLine,
+  voiceProblem,
   type OutputQuery,
-} from './vendor-c.tts-request';
+  type VoiceSegment,
+} from '@router/vendor-c';
+import {
+  charsInPiece,
+  sendCheckFailure,
+  sendVendorCProblem,
+  takeSpec,
+  vendorCFaultProblem,
+} from './vendor-c.replies';
 import { vendorCAccount } from './vendor-c.voice-routes';
 import type { VoiceStore } from './vendor-c.voices';
 
@@ -40,7 +45,9 @@ interface Synthesis {
   readonly endpoint: string;
   readonly variant: Variant;
   /** Dialogue only: which characters each input's voice speaks. */
-  readonly voiceSegments?: (take: { characters: readonly { startMs: number; endMs: number }[] }) => unknown[];
+  readonly voiceSegments?: (take: {
+    characters: readonly { startMs: number; endMs: number }[];
+  }) => VoiceSegment[];
 }
 
 async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): Promise<void> {
@@ -50,15 +57,11 @@ async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): 
     key: job.key,
     text: job.text,
     // Each REST answer is a stream of its own, so an MP3 one starts with the vendor's ID3 tag.
-    spec: withId3(job.output.spec, true),
+    spec: takeSpec(job.output.audio, true),
     speed: job.speed,
   });
   const { take } = begun;
-  const headers = {
-    'request-id': vendorCRequestId(),
-    'x-character-count': String(job.text.length),
-    ...(job.output.enableLogging ? { 'history-item-id': randomUUID().replace(/-/g, '').slice(0, 20) } : {}),
-  };
+  const headers = synthesisHeaders(job.text.length, job.output.enableLogging);
   const pacing = kit.state.pacing('vendor_c');
   const sendFault = (f: Parameters<typeof vendorCFaultProblem>[0]): void =>
     sendVendorCProblem(exchange, vendorCFaultProblem(f));
@@ -67,12 +70,7 @@ async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): 
       job.variant === 'audio'
         ? take.bytes
         : Buffer.from(
-            JSON.stringify({
-              audio_base64: take.bytes.toString('base64'),
-              alignment: secondsAlignment(take.characters),
-              normalized_alignment: secondsAlignment(take.characters),
-              ...(job.voiceSegments ? { voice_segments: job.voiceSegments(take) } : {}),
-            }),
+            JSON.stringify(timestampedBody(take.bytes, take.characters, job.voiceSegments?.(take))),
           );
     const contentType = job.variant === 'audio' ? take.contentType : 'application/json';
     await playOneShot(exchange, begun, pacing, { contentType, body, headers, sendError: sendFault });
@@ -86,11 +84,7 @@ async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): 
   await playChunked(exchange, begun, pacing, {
     contentType: 'application/json',
     headers,
-    frame: (piece) => {
-      const chars = charsInPiece(take, piece);
-      const alignment = chars.length > 0 ? secondsAlignment(chars) : null;
-      return `${JSON.stringify({ audio_base64: piece.bytes.toString('base64'), alignment, normalized_alignment: alignment })}\n`;
-    },
+    frame: (piece) => timestampedLine(piece.bytes, charsInPiece(take, piece)),
     sendError: sendFault,
   });
 }
@@ -108,18 +102,19 @@ export function vendorCTtsRoutes(kit: SimKit, store: VoiceStore): HttpRoute[] {
       if (!account) return;
       const output = parseOutputQuery(exchange.query);
       if (!output.ok) return sendCheckFailure(exchange, output);
-      const request = parseTtsRequest(
-        exchange.json(),
-        exchange.params['voice_id'] ?? '',
-        account.keyId,
-        store,
+      const voiceId = exchange.params['voice_id'] ?? '';
+      const request = parseTtsRequest(exchange.json(), voiceId, (id) =>
+        voiceProblem(store.find(account.keyId, id), id),
       );
       if (!request.ok) return sendCheckFailure(exchange, request);
+      // `voice_settings.speed`, else the voice's stored speed.
+      const settings = request.value.body['voice_settings'];
+      const speed = isObject(settings) ? settings['speed'] : undefined;
       await synthesize(kit, exchange, {
         key: account.key,
         text: request.value.text,
         output: output.value,
-        speed: request.value.speed,
+        speed: typeof speed === 'number' ? speed : store.settings(account.keyId, voiceId).speed,
         endpoint: endpointName('tts', variant),
         variant,
       });
@@ -133,7 +128,9 @@ export function vendorCTtsRoutes(kit: SimKit, store: VoiceStore): HttpRoute[] {
       if (!account) return;
       const output = parseOutputQuery(exchange.query);
       if (!output.ok) return sendCheckFailure(exchange, output);
-      const request = parseDialogueRequest(exchange.json(), account.keyId, store);
+      const request = parseDialogueRequest(exchange.json(), (id) =>
+        voiceProblem(store.find(account.keyId, id), id),
+      );
       if (!request.ok) return sendCheckFailure(exchange, request);
       const { inputs } = request.value;
       const text = inputs.map((i) => i.text).join('');
@@ -144,24 +141,7 @@ export function vendorCTtsRoutes(kit: SimKit, store: VoiceStore): HttpRoute[] {
         speed: 1,
         endpoint: endpointName('dialogue', variant),
         variant,
-        voiceSegments: (take) => {
-          let start = 0;
-          return inputs.map((input, index) => {
-            const end = start + Array.from(input.text).length;
-            const first = take.characters[start];
-            const last = take.characters[end - 1];
-            const segment = {
-              voice_id: input.voiceId,
-              start_time_seconds: Math.round(first?.startMs ?? 0) / 1000,
-              end_time_seconds: Math.round(last?.endMs ?? 0) / 1000,
-              character_start_index: start,
-              character_end_index: end,
-              dialogue_input_index: index,
-            };
-            start = end;
-            return segment;
-          });
-        },
+        voiceSegments: (take) => dialogueVoiceSegments(inputs, take.characters),
       });
     },
   }));

@@ -1,18 +1,20 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { checkKey, simKeyId } from '../kit/sim-keys';
-import { vendorC } from '@router/vendor-c';
-import type { SimKit } from '../kit/sim-vendor';
 import {
   authProblem,
+  checkString,
   dictionaryNotFound,
-  sendSchemaIssues,
-  sendVendorCProblem,
+  isObject,
+  MODEL_CHARACTER_LIMITS,
+  queryBoolean,
+  queryInteger,
+  settingsIssues,
+  vendorC,
   voiceNotFound,
-} from './vendor-c.errors';
-import { checkString, isObject, queryBoolean, queryInteger } from './vendor-c.schema';
-import { settingsIssues } from './vendor-c.voice-settings';
-import { MODEL_CHARACTER_LIMITS } from './vendor-c.tts-request';
+} from '@router/vendor-c';
+import type { SimKit } from '../kit/sim-vendor';
+import { sendSchemaIssues, sendVendorCProblem } from './vendor-c.replies';
 import {
   DEFAULT_VOICE_SETTINGS,
   SHARED_VOICES,

@@ -1,4 +1,4 @@
-import { vendorDErrorBody, vendorDNotFound } from '@router/vendor-d';
+import { vendorDAccess } from '@router/vendor-d';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorDHttpRoutes } from './vendor-d.http';
 
@@ -11,8 +11,5 @@ export const vendorDSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_d',
   routes: vendorDHttpRoutes(kit),
   sockets: [],
-  notFound: (exchange) => {
-    const problem = vendorDNotFound(exchange.method, exchange.path);
-    exchange.sendJson(problem.status, vendorDErrorBody(problem));
-  },
+  notFound: (exchange) => exchange.sendReply(vendorDAccess.notFound(exchange)),
 });

@@ -1,4 +1,4 @@
-import { VENDOR_E_NOT_FOUND_BODY } from '@router/vendor-e';
+import { vendorEAccess } from '@router/vendor-e';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorEHttpRoutes } from './vendor-e.http';
 import { vendorESocketRoutes } from './vendor-e.socket';
@@ -13,5 +13,5 @@ export const vendorESim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_e',
   routes: vendorEHttpRoutes(kit),
   sockets: vendorESocketRoutes(kit),
-  notFound: (exchange) => exchange.sendJson(404, VENDOR_E_NOT_FOUND_BODY),
+  notFound: (exchange) => exchange.sendReply(vendorEAccess.notFound(exchange)),
 });

@@ -1,4 +1,4 @@
-import { VENDOR_F_NOT_FOUND_BODY } from '@router/vendor-f';
+import { vendorFAccess } from '@router/vendor-f';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorFHttpRoutes } from './vendor-f.http';
 import { vendorFSocketRoutes } from './vendor-f.socket';
@@ -13,5 +13,5 @@ export const vendorFSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_f',
   routes: vendorFHttpRoutes(kit),
   sockets: vendorFSocketRoutes(kit),
-  notFound: (exchange) => exchange.sendJson(404, VENDOR_F_NOT_FOUND_BODY),
+  notFound: (exchange) => exchange.sendReply(vendorFAccess.notFound(exchange)),
 });

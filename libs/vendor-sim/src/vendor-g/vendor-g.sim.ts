@@ -1,6 +1,5 @@
-import { VENDOR_G_NOT_FOUND } from '@router/vendor-g';
+import { vendorGAccess } from '@router/vendor-g';
 import type { SimVendorFactory } from '../kit/sim-vendor';
-import { sendVendorGError } from './vendor-g.errors';
 import { vendorGHttpRoutes } from './vendor-g.http';
 import { vendorGSocketRoutes } from './vendor-g.socket';
 
@@ -13,5 +12,5 @@ export const vendorGSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_g',
   routes: vendorGHttpRoutes(kit),
   sockets: vendorGSocketRoutes(kit),
-  notFound: (exchange) => sendVendorGError(exchange, VENDOR_G_NOT_FOUND),
+  notFound: (exchange) => exchange.sendReply(vendorGAccess.notFound(exchange)),
 });

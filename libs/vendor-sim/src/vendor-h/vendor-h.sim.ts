@@ -1,4 +1,4 @@
-import { VENDOR_H_NOT_FOUND_BODY } from '@router/vendor-h';
+import { vendorHAccess } from '@router/vendor-h';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorHHttpRoutes } from './vendor-h.http';
 import { vendorHSocketRoutes } from './vendor-h.socket';
@@ -14,5 +14,5 @@ export const vendorHSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_h',
   routes: vendorHHttpRoutes(kit),
   sockets: vendorHSocketRoutes(kit),
-  notFound: (exchange) => exchange.sendJson(404, VENDOR_H_NOT_FOUND_BODY),
+  notFound: (exchange) => exchange.sendReply(vendorHAccess.notFound(exchange)),
 });

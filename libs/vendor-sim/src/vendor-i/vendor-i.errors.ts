@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  VENDOR_I_VERSION_HEADER,
   vendorIAuthBody,
   vendorIErrorReply,
+  vendorIRequestedVersion,
   vendorIStatusTitle,
   type VendorIProblem,
 } from '@router/vendor-i';
@@ -11,7 +13,10 @@ import type { KeyCheck } from '../kit/sim-keys';
 
 /** The version a request names in its header or query, as sent (possibly not a valid one). */
 export function requestedVersion(exchange: HttpExchange): string | undefined {
-  return exchange.header('vendor_i-version') ?? exchange.query.get('vendor_i_version') ?? undefined;
+  return vendorIRequestedVersion({
+    headers: { [VENDOR_I_VERSION_HEADER]: exchange.header(VENDOR_I_VERSION_HEADER) },
+    query: exchange.query,
+  });
 }
 
 export function sendVendorIError(exchange: HttpExchange, problem: VendorIProblem): void {

@@ -7,7 +7,7 @@ import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
-  isKnownVersion,
+  isKnownVendorIVersion,
   parseVendorIRequest,
   vendorIChunkEvent,
   vendorIDoneEvent,
@@ -43,7 +43,7 @@ function authorized(exchange: HttpExchange): string | undefined {
     return undefined;
   }
   const version = requestedVersion(exchange);
-  if (!isKnownVersion(version)) {
+  if (!isKnownVendorIVersion(version)) {
     sendVendorIError(exchange, vendorIVersionProblem(version));
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { VENDOR_I_NOT_FOUND_TEXT } from '@router/vendor-i';
+import { vendorIAccess } from '@router/vendor-i';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorIHttpRoutes } from './vendor-i.http';
 import { vendorISocketRoutes } from './vendor-i.socket';
@@ -13,5 +13,5 @@ export const vendorISim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_i',
   routes: vendorIHttpRoutes(kit),
   sockets: vendorISocketRoutes(kit),
-  notFound: (exchange) => exchange.send(404, 'text/plain; charset=utf-8', VENDOR_I_NOT_FOUND_TEXT),
+  notFound: (exchange) => exchange.sendReply(vendorIAccess.notFound(exchange)),
 });

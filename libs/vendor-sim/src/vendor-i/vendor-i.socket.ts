@@ -6,7 +6,7 @@ import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import {
-  isKnownVersion,
+  isKnownVendorIVersion,
   parseVendorIRequest,
   readVendorISocketControl,
   VENDOR_I_IDLE_MS,
@@ -40,7 +40,7 @@ async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> 
     context.refuse(401, vendorIAuthBody(check, version));
     return;
   }
-  if (!isKnownVersion(version)) {
+  if (!isKnownVendorIVersion(version)) {
     context.refuse(400, vendorISocketVersionRefusal());
     return;
   }

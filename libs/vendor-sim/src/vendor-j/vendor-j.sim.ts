@@ -1,4 +1,4 @@
-import { VENDOR_J_NOT_FOUND } from '@router/vendor-j';
+import { vendorJAccess } from '@router/vendor-j';
 import type { SimVendorFactory } from '../kit/sim-vendor';
 import { vendorJHttpRoutes } from './vendor-j.http';
 
@@ -13,5 +13,5 @@ export const vendorJSim: SimVendorFactory = (kit) => ({
   vendor: 'vendor_j',
   routes: vendorJHttpRoutes(kit),
   sockets: [],
-  notFound: (exchange) => exchange.send(404, VENDOR_J_NOT_FOUND.contentType, VENDOR_J_NOT_FOUND.body),
+  notFound: (exchange) => exchange.sendReply(vendorJAccess.notFound(exchange)),
 });

@@ -2,11 +2,13 @@ export * from './vendor-id';
 export * from './catalogue.types';
 export * from './vendor-definition.types';
 export * from './vendor-definition.check';
+export * from './vendor-entry';
 export * from './public-view';
 export * from './catalogue.queries';
 export * from './vendor-adapter';
 export * from './voice.types';
 export * from './stored-settings.types';
+export * from './drop-in.types';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,
@@ -17,3 +19,6 @@ export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';
 export * from './audio-format';
+export * from './mirror-socket.types';
+export * from './mirror-access';
+export * from './vendor-mirror';

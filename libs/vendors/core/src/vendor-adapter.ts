@@ -1,4 +1,5 @@
 import { RouterError, type SynthSettings, type WordTiming } from '@router/contracts';
+import type { DropInAnswer, DropInRequest, DropInWire } from './drop-in.types';
 import type { StoredSettingsReader } from './stored-settings.types';
 import type { VendorId } from './vendor-id';
 import type { Voice, VoiceListRequest } from './voice.types';
@@ -9,6 +10,14 @@ export interface SynthesisCall {
   settings: SynthSettings;
   text: string;
   /** Aborting stops the call at the vendor (interruption); nothing of it is cached. */
+  signal: AbortSignal;
+}
+
+/** One drop-in request sent on to the vendor with the org's own key (a whole-request take). */
+export interface DropInCall {
+  apiKey: string;
+  request: DropInRequest;
+  /** Aborting stops the request and the body read at the vendor. */
   signal: AbortSignal;
 }
 
@@ -33,6 +42,14 @@ export interface VendorAdapter {
   listVoices?(request: VoiceListRequest): Promise<Voice[]>;
   /** Present where settings can name something the vendor stores and may change (spec: What is cached). */
   readonly storedSettings?: StoredSettingsReader;
+  /** Present where the vendor's drop-in has REST/SSE endpoints (spec: Vendor drop-ins). */
+  readonly dropIn?: DropInWire;
+  /**
+   * Sends a drop-in request to the vendor as the client sent it, with the org's key where the vendor takes it,
+   * and gives back the answer as it arrives, refusals included (only a lost connection throws). Present with
+   * `dropIn`.
+   */
+  forward?(call: DropInCall): Promise<DropInAnswer>;
 }
 
 export interface AdapterOptions {

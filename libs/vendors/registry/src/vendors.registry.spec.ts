@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { vendorBaseUrls } from '@router/config';
 import {
   SPEC_MODEL_FIELDS,
   SPEC_OPTION_FIELDS,
@@ -12,8 +13,10 @@ import {
   findVendor,
   getVendor,
   isVendorId,
+  VENDOR_ENTRIES,
   VENDORS,
 } from './vendors.registry';
+import { createUpstreams } from './upstreams';
 
 const TOKENS = [...SPEC_VENDOR_TOKENS];
 
@@ -129,6 +132,40 @@ describe('VENDORS', () => {
       const urls = [vendor.catalogue.docs_url, ...vendor.catalogue.models.map((m) => m.voices_url)];
       for (const url of urls) expect(new URL(url).hostname).toBe(`docs.vendor-${letter}.invalid`);
     }
+  });
+});
+
+describe('VENDOR_ENTRIES, one per vendor', () => {
+  it('holds each token once, its definition under its own token, and VENDORS follows token order', () => {
+    expect(Object.keys(VENDOR_ENTRIES)).toEqual(TOKENS);
+    for (const token of TOKENS) {
+      expect(VENDOR_ENTRIES[token].definition.id).toBe(token);
+    }
+    expect(VENDORS.map((v) => v.id)).toEqual(TOKENS);
+  });
+
+  it("each entry's adapter speaks for its own vendor", () => {
+    for (const token of TOKENS) {
+      const adapter = VENDOR_ENTRIES[token].createAdapter({
+        baseUrl: 'http://vendor.invalid',
+      });
+      expect(adapter.vendor).toBe(token);
+    }
+  });
+
+  it('every vendor has its VENDOR_X_BASE_URL setting (libs/config keeps its own letter list)', () => {
+    const config = Object.fromEntries(
+      TOKENS.map((token) => [`${token.toUpperCase()}_BASE_URL`, `http://${token}.invalid`]),
+    );
+    expect(Object.keys(vendorBaseUrls(config))).toEqual(TOKENS);
+  });
+
+  it('createUpstreams builds adapters only for the vendors given a base URL', () => {
+    const upstream = createUpstreams({ vendor_c: 'http://vendor-c.invalid', vendor_d: '' });
+    expect(upstream('vendor_c')?.vendor).toBe('vendor_c');
+    expect(upstream('vendor_d')).toBeUndefined();
+    expect(upstream('vendor_a')).toBeUndefined();
+    expect(upstream('vendor_z')).toBeUndefined();
   });
 });
 

@@ -1,41 +1,52 @@
-import { vendorA } from '@router/vendor-a';
-import { vendorB } from '@router/vendor-b';
-import { vendorC } from '@router/vendor-c';
-import { vendorD } from '@router/vendor-d';
-import { vendorE } from '@router/vendor-e';
-import { vendorF } from '@router/vendor-f';
-import { vendorG } from '@router/vendor-g';
-import { vendorH } from '@router/vendor-h';
-import { vendorI } from '@router/vendor-i';
-import { vendorJ } from '@router/vendor-j';
+import { vendorAEntry } from '@router/vendor-a';
+import { vendorBEntry } from '@router/vendor-b';
+import { vendorCEntry } from '@router/vendor-c';
+import { vendorDEntry } from '@router/vendor-d';
+import { vendorEEntry } from '@router/vendor-e';
+import { vendorFEntry } from '@router/vendor-f';
+import { vendorGEntry } from '@router/vendor-g';
+import { vendorHEntry } from '@router/vendor-h';
+import { vendorIEntry } from '@router/vendor-i';
+import { vendorJEntry } from '@router/vendor-j';
 import {
   VENDOR_IDS,
   toCatalogueResponse,
   type CatalogueResponse,
+  type MirrorAccess,
   type VendorDefinition,
+  type VendorEntry,
   type VendorId,
 } from '@router/vendors-core';
 
-/** Every vendor, in token order. The one list a new vendor is added to. */
-export const VENDORS: readonly VendorDefinition[] = Object.freeze([
-  vendorA,
-  vendorB,
-  vendorC,
-  vendorD,
-  vendorE,
-  vendorF,
-  vendorG,
-  vendorH,
-  vendorI,
-  vendorJ,
-]);
+/**
+ * Every vendor: the one place a vendor's folder is listed. Keyed by token, so a token in core's `VENDOR_IDS`
+ * without its entry does not compile.
+ */
+export const VENDOR_ENTRIES: Readonly<Record<VendorId, VendorEntry>> = Object.freeze({
+  vendor_a: vendorAEntry,
+  vendor_b: vendorBEntry,
+  vendor_c: vendorCEntry,
+  vendor_d: vendorDEntry,
+  vendor_e: vendorEEntry,
+  vendor_f: vendorFEntry,
+  vendor_g: vendorGEntry,
+  vendor_h: vendorHEntry,
+  vendor_i: vendorIEntry,
+  vendor_j: vendorJEntry,
+});
+
+// Fail at load, not at the first request, if an entry is filed under another vendor's token.
+for (const id of VENDOR_IDS) {
+  const listed = VENDOR_ENTRIES[id].definition.id;
+  if (listed !== id) throw new Error(`VENDOR_ENTRIES.${id} holds the definition of ${listed}`);
+}
+
+/** Every vendor's definition, in token order. */
+export const VENDORS: readonly VendorDefinition[] = Object.freeze(
+  VENDOR_IDS.map((id) => VENDOR_ENTRIES[id].definition),
+);
 
 const BY_ID: ReadonlyMap<string, VendorDefinition> = new Map(VENDORS.map((v) => [v.id, v]));
-
-// Fail at load, not at the first request, if the list and the token list ever drift apart.
-if (VENDORS.map((v) => v.id).join() !== VENDOR_IDS.join()) {
-  throw new Error('VENDORS must hold exactly one definition per vendor token, in token order');
-}
 
 export function isVendorId(value: unknown): value is VendorId {
   return typeof value === 'string' && BY_ID.has(value);
@@ -64,4 +75,9 @@ export function catalogueResponse(): CatalogueResponse {
 /** The serialised body of `GET /v1/models`, for handlers that send it as it is. */
 export function catalogueResponseJson(): string {
   return CATALOGUE_JSON;
+}
+
+/** A vendor's mirror access (key placement, refusals, 404): what the gateway builds its route from. */
+export function mirrorAccess(id: VendorId): MirrorAccess {
+  return VENDOR_ENTRIES[id].access;
 }

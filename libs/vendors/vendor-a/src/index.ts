@@ -5,3 +5,5 @@ export * from './wire/vendor-a.requests';
 export * from './wire/vendor-a.responses';
 export * from './wire/vendor-a.errors';
 export * from './wire/vendor-a.socket';
+export { vendorAAccess } from './wire/vendor-a.access';
+export { vendorAEntry } from './vendor-a.entry';

@@ -5,3 +5,5 @@ export * from './wire/vendor-b.requests';
 export * from './wire/vendor-b.stream';
 export * from './wire/vendor-b.errors';
 export * from './wire/vendor-b.voices';
+export { vendorBAccess } from './wire/vendor-b.access';
+export { vendorBEntry } from './vendor-b.entry';

@@ -1,2 +1,16 @@
 export { vendorC } from './vendor-c.definition';
 export { VendorCAdapter, createVendorCAdapter } from './vendor-c.adapter';
+export { vendorCDropIn, vendorCRequestKeying } from './wire/vendor-c.request-key';
+export { takeVendorCMessageKey, vendorCAccess, vendorCMessageKey } from './wire/vendor-c.access';
+export { vendorCMirror } from './wire/vendor-c.mirror';
+export { vendorCEntry } from './vendor-c.entry';
+export * from './wire/vendor-c.alignment';
+export * from './wire/vendor-c.errors';
+export * from './wire/vendor-c.formats';
+export * from './wire/vendor-c.models';
+export * from './wire/vendor-c.requests';
+export * from './wire/vendor-c.responses';
+export * from './wire/vendor-c.schema';
+export * from './wire/vendor-c.settings';
+export * from './wire/vendor-c.socket';
+export * from './wire/vendor-c.dialogue-socket';

@@ -1,5 +1,7 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorCErrorMessage, vendorCOutputFormat, vendorCRequest } from './vendor-c.adapter';
+import { vendorCErrorMessage } from './wire/vendor-c.errors';
+import { vendorCOutputFormat } from './wire/vendor-c.formats';
+import { vendorCRequest } from './wire/vendor-c.settings';
 
 const base: SynthSettings = {
   vendor: 'vendor_c',

@@ -10,12 +10,27 @@ const DICTIONARY = 'dictionary/';
  * a `version_id` (its latest version applies). Both are fingerprinted: re-read, and in the cache key.
  */
 export function vendorCStoredReferences(settings: SynthSettings): StoredReference[] {
+  return vendorCStoredReferencesOf(
+    [settings.voice],
+    settings.options['voice_settings'],
+    settings.options['pronunciation_dictionary_locators'],
+  );
+}
+
+/**
+ * The same for a request as the vendor receives it (a drop-in request): its voices, the voice settings it
+ * sends (`voice_settings`, or `settings` on dialogue) and its dictionary locators.
+ */
+export function vendorCStoredReferencesOf(
+  voices: readonly string[],
+  voiceSettings: unknown,
+  locators: unknown,
+): StoredReference[] {
   const references: StoredReference[] = [];
-  const voiceSettings = settings.options['voice_settings'];
   if (voiceSettings === null || voiceSettings === undefined) {
-    references.push({ name: `${VOICE_SETTINGS}${settings.voice}`, kind: 'fingerprint' });
+    for (const voice of new Set(voices))
+      references.push({ name: `${VOICE_SETTINGS}${voice}`, kind: 'fingerprint' });
   }
-  const locators = settings.options['pronunciation_dictionary_locators'];
   for (const locator of Array.isArray(locators) ? (locators as unknown[]) : []) {
     if (typeof locator !== 'object' || locator === null) continue;
     const { pronunciation_dictionary_id: id, version_id: version } = locator as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { WordTiming } from '@router/contracts';
+import { readSecondsAlignment } from './wire/vendor-c.alignment';
 
 /** Which of the vendor's two alignments word timings follow (the `preferred_alignment` option). */
 export type AlignmentKind = 'original' | 'normalized';
@@ -9,13 +10,6 @@ const ORIGINAL_BY_DEFAULT: ReadonlySet<string> = new Set(['ja', 'ko', 'zh']);
 export function preferredAlignment(option: unknown, language: string | null): AlignmentKind {
   if (option === 'original' || option === 'normalized') return option;
   return language !== null && ORIGINAL_BY_DEFAULT.has(language) ? 'original' : 'normalized';
-}
-
-/** The vendor's alignment object: `{characters, character_start_times_seconds, character_end_times_seconds}`. */
-interface WireAlignment {
-  characters?: unknown;
-  character_start_times_seconds?: unknown;
-  character_end_times_seconds?: unknown;
 }
 
 /** One alignment's characters with their times, in ms from the start of the take. */
@@ -35,27 +29,19 @@ export class CharacterTrack {
    * over (relative to its own audio), they would run backwards, so they are moved past the track's end instead.
    */
   add(alignment: unknown): void {
-    if (typeof alignment !== 'object' || alignment === null) return;
-    const wire = alignment as WireAlignment;
-    const { characters, character_start_times_seconds: starts, character_end_times_seconds: ends } = wire;
-    if (!Array.isArray(characters) || !Array.isArray(starts) || !Array.isArray(ends)) return;
-    const count = Math.min(characters.length, starts.length, ends.length);
-    if (count === 0) return;
-    if (this.length > 0 && toMs(starts[0]) + this.offsetMs < this.lastEndMs - 1)
-      this.offsetMs = this.lastEndMs;
-    for (let i = 0; i < count; i++) {
-      const start = toMs(starts[i]) + this.offsetMs;
-      const end = Math.max(start, toMs(ends[i]) + this.offsetMs);
-      this.characters.push(String(characters[i]));
+    const chars = readSecondsAlignment(alignment);
+    const first = chars?.[0];
+    if (!chars || !first) return;
+    if (this.length > 0 && first.startMs + this.offsetMs < this.lastEndMs - 1) this.offsetMs = this.lastEndMs;
+    for (const { char, startMs, endMs } of chars) {
+      const start = startMs + this.offsetMs;
+      const end = Math.max(start, endMs + this.offsetMs);
+      this.characters.push(char);
       this.startsMs.push(start);
       this.endsMs.push(end);
       this.lastEndMs = Math.max(this.lastEndMs, end);
     }
   }
-}
-
-function toMs(seconds: unknown): number {
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
 /** A span of the text: `[start, end)` in UTF-16 offsets, what `text.slice` takes. */

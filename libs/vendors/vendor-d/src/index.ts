@@ -4,3 +4,5 @@ export * from './wire/vendor-d.formats';
 export * from './wire/vendor-d.requests';
 export * from './wire/vendor-d.stream';
 export * from './wire/vendor-d.errors';
+export { vendorDAccess } from './wire/vendor-d.access';
+export { vendorDEntry } from './vendor-d.entry';

@@ -5,3 +5,5 @@ export * from './wire/vendor-g.requests';
 export * from './wire/vendor-g.errors';
 export * from './wire/vendor-g.socket';
 export * from './wire/vendor-g.voices';
+export { vendorGAccess } from './wire/vendor-g.access';
+export { vendorGEntry } from './vendor-g.entry';

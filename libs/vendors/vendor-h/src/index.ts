@@ -5,3 +5,5 @@ export * from './wire/vendor-h.requests';
 export * from './wire/vendor-h.stream';
 export * from './wire/vendor-h.errors';
 export * from './wire/vendor-h.socket';
+export { vendorHAccess } from './wire/vendor-h.access';
+export { vendorHEntry } from './vendor-h.entry';

@@ -1,8 +1,18 @@
 export { vendorI } from './vendor-i.definition';
 export { VendorIAdapter, createVendorIAdapter } from './vendor-i.adapter';
-export * from './wire/vendor-i.version';
 export * from './wire/vendor-i.formats';
 export * from './wire/vendor-i.requests';
 export * from './wire/vendor-i.events';
 export * from './wire/vendor-i.errors';
 export * from './wire/vendor-i.socket';
+export { vendorIAccess } from './wire/vendor-i.access';
+export {
+  VENDOR_I_JSON_ERRORS_FROM,
+  VENDOR_I_OLDEST_VERSION,
+  VENDOR_I_VERSION_HEADER,
+  VENDOR_I_VERSION_QUERY,
+  isKnownVendorIVersion,
+  vendorIJsonErrors,
+  vendorIRequestedVersion,
+} from './wire/vendor-i.access';
+export { vendorIEntry } from './vendor-i.entry';

@@ -15,8 +15,7 @@ import {
 } from '@router/vendors-core';
 import { vendorIErrorMessage } from './wire/vendor-i.errors';
 import { readVendorIEvent } from './wire/vendor-i.events';
-import { VENDOR_I_SSE_PATH, vendorIRequest } from './wire/vendor-i.requests';
-import { VENDOR_I_API_VERSION } from './wire/vendor-i.version';
+import { VENDOR_I_API_VERSION, VENDOR_I_SSE_PATH, vendorIRequest } from './wire/vendor-i.requests';
 
 const VENDOR: VendorId = 'vendor_i';
 

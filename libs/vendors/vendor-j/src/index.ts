@@ -4,3 +4,5 @@ export * from './wire/vendor-j.formats';
 export * from './wire/vendor-j.requests';
 export * from './wire/vendor-j.responses';
 export * from './wire/vendor-j.errors';
+export { vendorJAccess } from './wire/vendor-j.access';
+export { vendorJEntry } from './vendor-j.entry';

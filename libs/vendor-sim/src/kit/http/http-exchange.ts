@@ -1,4 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { MirrorReply } from '@router/vendors-core';
 
 /** One HTTP request to a simulated vendor, with the helpers every handler needs. */
 export class HttpExchange {
@@ -48,6 +49,12 @@ export class HttpExchange {
 
   sendJson(status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
     this.send(status, 'application/json', Buffer.from(JSON.stringify(body)), headers);
+  }
+
+  /** A whole answer built by a vendor folder (its 404, for one). */
+  sendReply(reply: MirrorReply): void {
+    const { 'content-type': contentType = 'application/octet-stream', ...headers } = reply.headers;
+    this.send(reply.status, contentType, reply.body, headers);
   }
 
   send(status: number, contentType: string, body: Buffer | string, headers: OutgoingHttpHeaders = {}): void {

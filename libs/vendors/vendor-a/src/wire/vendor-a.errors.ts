@@ -62,6 +62,3 @@ export const VENDOR_A_AUTH_PROBLEM: VendorAProblem = {
   code: 'invalid_api_key_error',
   message: 'Invalid API key. Check the api-subscription-key header.',
 };
-
-/** The framework's answer to a path the vendor does not have. */
-export const VENDOR_A_NOT_FOUND_BODY = { detail: 'Not Found' } as const;

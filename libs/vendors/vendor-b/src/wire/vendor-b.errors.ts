@@ -40,12 +40,6 @@ export function vendorBAuthRefusal(check: 'missing' | 'invalid'): {
   };
 }
 
-/** The gateway's answer to a path the vendor does not have. */
-export const VENDOR_B_NOT_FOUND_BODY = {
-  message: 'no Route matched with those values',
-  request_id: null,
-} as const;
-
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {
   400: 'invalid_request',
   404: 'not_found',

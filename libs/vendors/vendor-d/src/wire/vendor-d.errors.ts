@@ -43,17 +43,6 @@ export function badField(param: string, message: string): VendorDProblem {
   return { status: 400, type: 'invalid_request_error', param, code: null, message };
 }
 
-/** The vendor's answer to a path it does not have. */
-export function vendorDNotFound(method: string, path: string): VendorDProblem {
-  return {
-    status: 404,
-    type: 'invalid_request_error',
-    param: null,
-    code: null,
-    message: `Invalid URL (${method} ${path})`,
-  };
-}
-
 const TYPE_BY_STATUS: Readonly<Record<number, { type: string; code: string | null }>> = {
   400: { type: 'invalid_request_error', code: null },
   404: { type: 'invalid_request_error', code: 'not_found' },

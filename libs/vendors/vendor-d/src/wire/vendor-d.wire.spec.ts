@@ -1,10 +1,5 @@
 import type { SynthSettings } from '@router/contracts';
-import {
-  vendorDAuthProblem,
-  vendorDErrorBody,
-  vendorDErrorMessage,
-  vendorDNotFound,
-} from './vendor-d.errors';
+import { vendorDAuthProblem, vendorDErrorBody, vendorDErrorMessage } from './vendor-d.errors';
 import { VENDOR_D_ROUTER_FORMATS } from './vendor-d.formats';
 import { parseVendorDRequest, vendorDBody } from './vendor-d.requests';
 import { vendorDDoneEvent, vendorDErrorEvent } from './vendor-d.stream';
@@ -66,9 +61,6 @@ describe('vendor_d wire', () => {
       },
     });
     expect(vendorDErrorMessage(JSON.stringify(body))).toBe(problem.message);
-    expect(vendorDErrorBody(vendorDNotFound('GET', '/v1/nope'))).toMatchObject({
-      error: { message: 'Invalid URL (GET /v1/nope)', param: null, code: null },
-    });
   });
 
   it('writes SSE usage and errors in the vendor shape', () => {
@@ -76,7 +68,7 @@ describe('vendor_d wire', () => {
       type: 'speech.audio.done',
       usage: { input_tokens: 2, output_tokens: 50, total_tokens: 52 },
     });
-    expect(vendorDErrorEvent(vendorDNotFound('GET', '/x'))).toMatchObject({
+    expect(vendorDErrorEvent(vendorDAuthProblem('missing'))).toMatchObject({
       type: 'error',
       error: { type: 'invalid_request_error' },
     });

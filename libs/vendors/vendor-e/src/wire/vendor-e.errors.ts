@@ -27,13 +27,6 @@ export const VENDOR_E_AUTH_PROBLEM: VendorEProblem = {
   message: 'Invalid credentials.',
 };
 
-/** The vendor's answer to a path it does not have. */
-export const VENDOR_E_NOT_FOUND_BODY = {
-  err_code: 'NOT_FOUND',
-  err_msg: 'Not Found',
-  request_id: null,
-} as const;
-
 export function badQuery(message: string, code = 'INVALID_QUERY_PARAMETER'): VendorEProblem {
   return { status: 400, code, message };
 }

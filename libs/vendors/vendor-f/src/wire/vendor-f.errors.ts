@@ -28,9 +28,6 @@ export function vendorFErrorBody(problem: VendorFProblem): { code: string; error
 
 export const VENDOR_F_AUTH_PROBLEM: VendorFProblem = { status: 401, message: 'incorrect API key provided' };
 
-/** The gateway's answer to a path the vendor does not have. */
-export const VENDOR_F_NOT_FOUND_BODY = { code: 'Not Found', error: 'no route matched' } as const;
-
 /** The vendor gateway's refusal text: `{code, error}`, else `{message}`, else the body. */
 export function vendorFErrorMessage(body: string): string {
   return readRefusal(body, (json) => stringAt(json, 'error') ?? stringAt(json, 'message'));

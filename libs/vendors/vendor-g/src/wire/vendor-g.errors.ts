@@ -39,12 +39,6 @@ export const VENDOR_G_AUTH_PROBLEM: VendorGProblem = {
   message: 'Invalid or missing API key',
 };
 
-export const VENDOR_G_NOT_FOUND: VendorGProblem = {
-  status: 404,
-  errorType: 'not_found',
-  message: 'Not Found',
-};
-
 const TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   400: 'invalid_request',
   401: 'unauthenticated',

@@ -17,9 +17,6 @@ export function vendorHErrorBody(problem: VendorHProblem): { error: string } {
 /** A missing or wrong bearer key, on every route and at the socket upgrade. */
 export const VENDOR_H_AUTH_PROBLEM: VendorHProblem = { status: 401, message: 'unauthorized' };
 
-/** The vendor's answer to a path it does not have. */
-export const VENDOR_H_NOT_FOUND_BODY = { error: 'Not Found' } as const;
-
 /** The vendor's refusal text: `{error: "..."}`, the newer `{error: {message}}`, else the body. */
 export function vendorHErrorMessage(body: string): string {
   return readRefusal(body, (json) => stringAt(json, 'error') ?? stringAt(json, 'error', 'message'));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readRefusal, stringAt } from '@router/vendors-core';
-import { jsonErrors } from './vendor-i.version';
+import { vendorIJsonErrors } from './vendor-i.access';
 
 /*
  * vendor_i's refusals, both directions: the body a server writes for a problem (JSON or plain text by API
@@ -28,7 +28,7 @@ export function vendorIErrorReply(
   version: string | undefined,
   requestId: string,
 ): VendorIErrorReply {
-  if (!jsonErrors(version)) return { kind: 'text', body: `${problem.title}: ${problem.message}` };
+  if (!vendorIJsonErrors(version)) return { kind: 'text', body: `${problem.title}: ${problem.message}` };
   return {
     kind: 'json',
     body: {
@@ -46,7 +46,7 @@ export function vendorIErrorReply(
 export function vendorIAuthBody(check: 'missing' | 'invalid', version: string | undefined): unknown {
   const title = 'Unauthorized';
   const message = check === 'missing' ? 'No API key was provided.' : 'Invalid API key.';
-  if (!jsonErrors(version)) return `${title}: ${message}`;
+  if (!vendorIJsonErrors(version)) return `${title}: ${message}`;
   return { error_code: 'invalid_api_key', title, message, request_id: randomUUID() };
 }
 
@@ -83,6 +83,3 @@ export function vendorIStatusTitle(status: number): { title: string; errorCode: 
 export function vendorIErrorMessage(body: string): string {
   return readRefusal(body, (json) => stringAt(json, 'message') ?? stringAt(json, 'title'));
 }
-
-/** The vendor's answer to a path it does not have: its router's plain-text 404. */
-export const VENDOR_I_NOT_FOUND_TEXT = '404 page not found';

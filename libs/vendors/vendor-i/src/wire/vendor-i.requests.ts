@@ -19,6 +19,8 @@ export const VENDOR_I_LANGUAGES = [
 ];
 
 export const VENDOR_I_TEXT_LIMIT = 5000;
+/** The API version the adapter speaks: JSON error bodies and the current request shape. */
+export const VENDOR_I_API_VERSION = '2026-08-14';
 /** The older `speed` control's words, as multipliers. */
 const SPEED_WORDS: Readonly<Record<string, number>> = { slow: 0.8, normal: 1, fast: 1.25 };
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { VENDOR_I_VERSION_HEADER, VENDOR_I_VERSION_QUERY } from './vendor-i.access';
 import type { VendorIProblem } from './vendor-i.errors';
 
 /*
@@ -19,7 +20,9 @@ export interface VendorIHandshake {
 }
 
 export function vendorISocketVersion(handshake: VendorIHandshake): string | undefined {
-  return handshake.header('vendor_i-version') ?? handshake.query.get('vendor_i_version') ?? undefined;
+  return (
+    handshake.header(VENDOR_I_VERSION_HEADER) ?? handshake.query.get(VENDOR_I_VERSION_QUERY) ?? undefined
+  );
 }
 
 /** The key: a bearer token, `X-API-Key`, or (browsers) the `api_key` / `access_token` query. */

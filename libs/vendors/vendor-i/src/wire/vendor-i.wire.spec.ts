@@ -8,8 +8,7 @@ import {
   vendorITimestampsEvent,
 } from './vendor-i.events';
 import { readVendorIOutputFormat, vendorIOutputFormat } from './vendor-i.formats';
-import { parseVendorIRequest, vendorIRequest } from './vendor-i.requests';
-import { VENDOR_I_API_VERSION } from './vendor-i.version';
+import { parseVendorIRequest, VENDOR_I_API_VERSION, vendorIRequest } from './vendor-i.requests';
 
 const settings: SynthSettings = {
   vendor: 'vendor_i',

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { call, createOrgWithKey, readE2eStack } from '@router/testing';
+import { createTake, SimControl } from '@router/vendor-sim';
+
+const stack = readE2eStack();
+const sim = new SimControl(stack.simUrl);
+/** The mirror's base URL, as a vendor_c client is configured with it. */
+const BASE = `${stack.gatewayUrl}/vendor_c`;
+const SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
+
+/**
+ * A vendor_c client's REST session, written from the vendor's notes (../shared/vendors/vendor_c.md), against
+ * the router through the gateway with only the base URL and the key changed: every synthesis endpoint is
+ * the vendor's answer and then, said again, the same bytes from the cache with no vendor call; the voice
+ * endpoints reach the vendor every time.
+ */
+describe('vendor_c mirror, REST (e2e)', () => {
+  /** An org with its router key and its own vendor_c key, so the simulator's counts are this test's alone. */
+  async function newOrg(): Promise<{ key: string; vendorKey: string }> {
+    const org = createOrgWithKey(stack.adminUrl, `mirror-c-${randomUUID().slice(0, 8)}`);
+    const vendorKey = `vk-mirror-c-${randomUUID()}`;
+    const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_c', {
+      key: org.key,
+      body: { api_key: vendorKey },
+    });
+    expect(put.status).toBe(200);
+    return { key: org.key, vendorKey };
+  }
+
+  async function post(
+    key: string,
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; type: string | null; headers: Headers; bytes: Buffer }> {
+    const answer = await fetch(`${BASE}${path}`, {
+      method: 'POST',
+      headers: { 'vendor_c-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: answer.status,
+      type: answer.headers.get('content-type'),
+      headers: answer.headers,
+      bytes: Buffer.from(await answer.arrayBuffer()),
+    };
+  }
+
+  async function get(key: string, path: string): Promise<{ status: number; json: any }> {
+    const answer = await fetch(`${BASE}${path}`, { headers: { 'vendor_c-api-key': key } });
+    return { status: answer.status, json: await answer.json() };
+  }
+
+  async function firstVoice(key: string): Promise<string> {
+    const { status, json } = await get(key, '/v1/voices');
+    expect(status).toBe(200);
+    const voice = (json.voices as Array<{ voice_id: string }>)[0]?.voice_id;
+    if (!voice) throw new Error('the simulator lists no vendor_c voice');
+    return voice;
+  }
+
+  it("answers text-to-speech with the vendor's take, then replays it from the cache byte for byte", async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const text = `Hello from the mirror ${randomUUID().slice(0, 8)}.`;
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+    const first = await post(key, `/v1/text-to-speech/${voice}?output_format=pcm_16000`, {
+      text,
+      model_id: 'c_model_1',
+      voice_settings: SETTINGS,
+    });
+    expect(first.status).toBe(200);
+    expect(first.type).toBe('audio/pcm');
+    // The simulator's audio differs per take (its id is in the call log): this is that take, untouched.
+    const calls = await sim.calls('vendor_c', { key: vendorKey });
+    const take = calls.at(-1)?.takeId;
+    const vendorBytes = createTake(
+      text,
+      { codec: 'pcm', sampleRate: 16000 },
+      { takeId: take, speed: 1 },
+    ).bytes;
+    expect(first.bytes.equals(vendorBytes)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+
+    const again = await post(key, `/v1/text-to-speech/${voice}?output_format=pcm_16000`, {
+      text,
+      model_id: 'c_model_1',
+      voice_settings: SETTINGS,
+    });
+    expect(again.status).toBe(200);
+    expect(again.type).toBe('audio/pcm');
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
+  it.each([
+    { endpoint: '/stream', format: 'mp3_44100_128', type: 'audio/mpeg' },
+    { endpoint: '/with-timestamps', format: 'pcm_22050', type: 'application/json' },
+    { endpoint: '/stream/with-timestamps', format: 'pcm_22050', type: null },
+  ])('serves $endpoint, then the same request from the cache', async ({ endpoint, format, type }) => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const body = { text: `Said twice on ${endpoint} ${randomUUID().slice(0, 8)}.`, voice_settings: SETTINGS };
+    const path = `/v1/text-to-speech/${voice}${endpoint}?output_format=${format}`;
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+    const first = await post(key, path, body);
+    expect(first.status).toBe(200);
+    if (type) expect(first.type).toBe(type);
+    if (endpoint.includes('with-timestamps')) {
+      // JSON with the audio and the character timings (one object, or one per line when streamed).
+      const objects = first.bytes
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Record<string, any>);
+      expect(objects.length).toBeGreaterThan(0);
+      expect(typeof objects[0]['audio_base64']).toBe('string');
+      const alignment = objects[0]['alignment'];
+      expect(alignment.characters.length).toBe(alignment.character_start_times_seconds.length);
+    }
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+
+    const again = await post(key, path, body);
+    expect(again.status).toBe(200);
+    expect(again.type).toBe(first.type);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
+  it('serves text-to-dialogue streaming, then the same request from the cache', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const body = {
+      model_id: 'c_model_8',
+      inputs: [
+        { text: `First speaker ${randomUUID().slice(0, 8)}.`, voice_id: voice },
+        { text: 'And the answer.', voice_id: voice },
+      ],
+    };
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+    const first = await post(key, '/v1/text-to-dialogue/stream?output_format=pcm_16000', body);
+    expect(first.status).toBe(200);
+    expect(first.bytes.length).toBeGreaterThan(0);
+    const again = await post(key, '/v1/text-to-dialogue/stream?output_format=pcm_16000', body);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
+  it('makes one vendor call for ten identical requests at once', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const body = { text: `Ten at once ${randomUUID().slice(0, 8)}.`, voice_settings: SETTINGS };
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post(key, `/v1/text-to-speech/${voice}/stream?output_format=pcm_16000`, body),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    for (const answer of answers) expect(answer.bytes.equals(answers[0].bytes)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
+  it("passes the vendor's refusal through as it sent it and stores nothing", async () => {
+    const { key, vendorKey } = await newOrg();
+    const path = '/v1/text-to-speech/no-such-voice?output_format=pcm_16000';
+    const body = { text: `Unknown voice ${randomUUID().slice(0, 8)}.` };
+    const refused = await post(key, path, body);
+    expect(refused.status).toBe(400);
+    const detail = JSON.parse(refused.bytes.toString('utf8')).detail;
+    expect(detail.status).toBe('voice_not_found');
+    // Asked again, the vendor is asked again: a refusal is never an entry.
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+    expect((await post(key, path, body)).status).toBe(400);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
+  it('reads every voice endpoint from the vendor, every time', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    for (const path of ['/v1/voices', '/v2/voices', `/v1/voices/${voice}/settings`, '/v1/shared-voices']) {
+      const before = await sim.readCount('vendor_c', { key: vendorKey });
+      const first = await get(key, path);
+      const again = await get(key, path);
+      expect([path, first.status, again.status]).toEqual([path, 200, 200]);
+      expect(await sim.readCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+    }
+  });
+
+  it("answers a path vendor_c does not have with the vendor's 404", async () => {
+    const { key } = await newOrg();
+    const answer = await fetch(`${BASE}/v1/no-such-endpoint`, { headers: { 'vendor_c-api-key': key } });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it("refuses a missing, wrong or vendor-keyless router key in vendor_c's shape", async () => {
+    const path = '/v1/text-to-speech/any-voice?output_format=pcm_16000';
+    const noKey = await fetch(`${BASE}${path}`, { method: 'POST', body: '{}' });
+    expect(noKey.status).toBe(401);
+    const wrong = await fetch(`${BASE}${path}`, {
+      method: 'POST',
+      headers: { 'vendor_c-api-key': 'rtr_not-a-key' },
+      body: '{}',
+    });
+    expect(wrong.status).toBe(400);
+    const wrongBody = (await wrong.json()) as { detail: Record<string, unknown> };
+    expect(wrongBody.detail).toMatchObject({
+      type: 'authentication_error',
+      code: 'invalid_api_key',
+      status: 'invalid_api_key',
+      param: 'api_key',
+    });
+    expect(Object.keys(wrongBody.detail).sort()).toEqual(
+      ['code', 'message', 'param', 'request_id', 'status', 'type'].sort(),
+    );
+    const keyless = createOrgWithKey(stack.adminUrl, `mirror-c-keyless-${randomUUID().slice(0, 8)}`);
+    const noVendorKey = await fetch(`${BASE}${path}`, {
+      method: 'POST',
+      headers: { 'vendor_c-api-key': keyless.key },
+      body: '{}',
+    });
+    expect(noVendorKey.status).toBe(400);
+    expect(((await noVendorKey.json()) as { detail: { message: string } }).detail.message).toContain(
+      '/dashboard/provider-keys',
+    );
+  });
+});

@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { RouteRequest, SurfaceRoute } from './surface-routes';
+
+/** Headers of one hop only: never forwarded either way. */
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  // The gateway has answered `100-continue` itself (Node does before the request is seen) and holds the body.
+  'expect',
+]);
+export const REQUEST_ID = 'x-request-id';
+const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export function routeRequest(req: IncomingMessage, url: URL): RouteRequest {
+  return { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, query: url.searchParams };
+}
+
+/** The path the app behind gets: as sent, less the query parameters that carried the router key. */
+export function forwardedPath(route: SurfaceRoute, req: IncomingMessage, url: URL): string {
+  const path = req.url ?? '/';
+  if (!route.keyQueryParams.some((name) => url.searchParams.has(name))) return path;
+  const query = new URLSearchParams(url.searchParams);
+  for (const name of route.keyQueryParams) query.delete(name);
+  const rest = query.toString();
+  return rest === '' ? url.pathname : `${url.pathname}?${rest}`;
+}
+
+export function readRequestId(req: IncomingMessage): string {
+  const given = req.headers[REQUEST_ID];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}

@@ -1,0 +1,38 @@
+import type { MirrorAccess, MirrorReply, MirrorRequest } from '@router/vendors-core';
+import type { Refusal, RouteRequest, SurfaceRoute } from './surface-routes';
+
+/**
+ * A vendor mirror's way in, built from its access alone: it owns `/<vendor token>` and everything under it,
+ * reads the router key where the vendor's clients send it, and refuses in the vendor's shape. The app behind
+ * gets the path as the client sent it (prefix included), without the key's headers and query parameters.
+ */
+export function mirrorRoute(access: MirrorAccess, upstream: string): SurfaceRoute {
+  const prefix = `/${access.vendor}`;
+  const asVendorSees = (request: RouteRequest): MirrorRequest => ({
+    method: request.method,
+    path: request.path.slice(prefix.length) || '/',
+    headers: request.headers,
+    query: request.query,
+  });
+  return {
+    name: access.vendor,
+    prefixes: [`${prefix}/`, prefix],
+    upstream,
+    readKey: (request) => access.readKey(asVendorSees(request)),
+    keyHeaders: access.keyHeaders,
+    keyQueryParams: access.keyQueryParams,
+    vendor: access.vendor,
+    isOpen: () => false,
+    refuse: ({ kind, error }, request) =>
+      toRefusal(
+        kind === 'failure'
+          ? access.fail(error.status, error.message, asVendorSees(request))
+          : access.refuse(kind, asVendorSees(request)),
+      ),
+    socket: access.socket,
+  };
+}
+
+export function toRefusal(reply: MirrorReply): Refusal {
+  return { status: reply.status, headers: { ...reply.headers }, body: Buffer.from(reply.body) };
+}

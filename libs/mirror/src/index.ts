@@ -1,0 +1,3 @@
+export * from './mirror-socket.session';
+export * from './mirror-http';
+export * from './mirror-app';

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { INestApplication } from '@nestjs/common';
+import type { BlobStore } from '@router/blob-store';
+import type { Bus } from '@router/bus';
+import { RouterError } from '@router/contracts';
+import type { PrismaClient, Sql } from '@router/db';
+import type { Health, Logger } from '@router/observability';
+import { type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
+import type { KeyRing } from '@router/provider-keys';
+import {
+  type Clock,
+  composeModules,
+  type IdentityPolicy,
+  listeningPort,
+  ServiceKitModule,
+  serveInFront,
+  SocketServer,
+  startHttpApp,
+} from '@router/service-kit';
+import type { MirrorSocketRoute, VendorMirror } from '@router/vendors-core';
+import { MirrorHttp } from './mirror-http';
+import { MirrorSocketSession } from './mirror-socket.session';
+
+export interface MirrorAppConfig extends ReplyServicesConfig {
+  port: number;
+  host?: string;
+  /** How the gateway's identity header is checked. */
+  identity: IdentityPolicy;
+  /** Sentences resolved ahead of the one playing, on sockets. */
+  lookAhead: number;
+  /** The largest request body taken (the gateway's own limit). */
+  maxRequestBodyBytes: number;
+  /** One socket message's limit; a larger one closes the socket with 1009. */
+  maxSocketMessageBytes: number;
+}
+
+export interface MirrorAppDeps {
+  prisma: PrismaClient;
+  sql: Sql;
+  bus: Bus;
+  blobs: BlobStore;
+  keyRing: KeyRing;
+  logger: Logger;
+  health: Health;
+  clock?: Clock;
+}
+
+export interface RunningMirrorApp {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A long-lived socket's plan is re-checked (retention, stored settings) at most this often. */
+const SOCKET_REPLAN_MS = 1000;
+/** Text a socket's splitter may hold without a sentence end before it is spoken anyway. */
+const SOCKET_MAX_HELD_CHARS = 20_000;
+
+/**
+ * One vendor's mirror behind the gateway: its REST and HTTP-stream endpoints as whole-request takes, its
+ * sockets sentence by sentence through the reply seam, everything else (and every refusal) in the vendor's
+ * own shapes, plus the probes every app serves. All that differs between two mirror apps is `mirror`.
+ */
+export async function startMirrorApp(
+  config: MirrorAppConfig,
+  deps: MirrorAppDeps,
+  mirror: VendorMirror,
+): Promise<RunningMirrorApp> {
+  const clock = deps.clock;
+  const now = clock ? () => clock.now() : Date.now;
+  const replies = await startReplyServices(config, { ...deps, now, metrics: deps.health.metrics });
+  const http = new MirrorHttp({
+    mirror,
+    replies,
+    identity: config.identity,
+    now,
+    logger: deps.logger,
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
+  });
+  const prefix = `/${mirror.vendor}`;
+  const socketOf = (url: URL): { route: MirrorSocketRoute; params: string[] } | undefined => {
+    if (!url.pathname.startsWith(`${prefix}/`)) return undefined;
+    const path = url.pathname.slice(prefix.length);
+    for (const route of mirror.sockets) {
+      const match = route.path.exec(path);
+      if (match) return { route, params: match.slice(1).map((p) => decodeURIComponent(p)) };
+    }
+    return undefined;
+  };
+  const sockets = new SocketServer({
+    name: `mirror ${mirror.vendor}`,
+    identity: config.identity,
+    now,
+    logger: deps.logger,
+    maxPayloadBytes: config.maxSocketMessageBytes,
+    check: (url) => (socketOf(url) ? null : new RouterError('not_found', 'No such socket.')),
+    refusal: (error) => {
+      const request = { method: 'GET', path: '/', headers: {}, query: new URLSearchParams() };
+      const answer =
+        error.code === 'not_found'
+          ? mirror.access.notFound(request)
+          : mirror.access.fail(error.status, error.message, request);
+      return {
+        status: answer.status,
+        contentType: answer.headers['content-type'] ?? 'text/plain',
+        body: answer.body,
+      };
+    },
+    idle: (url) => socketOf(url)?.route.idle(url.searchParams) ?? { ms: 60_000, code: 1000, reason: '' },
+    open: (peer, orgId, url) => {
+      const found = socketOf(url);
+      if (!found) throw new Error('a socket opened on a path check() refused');
+      return new MirrorSocketSession(
+        randomUUID(),
+        orgId,
+        peer,
+        found.route.open(found.params, url.searchParams),
+        {
+          resolver: replies.resolver,
+          planner: replies.planner,
+          lookAhead: config.lookAhead,
+          replanAfterMs: SOCKET_REPLAN_MS,
+          maxHeldChars: SOCKET_MAX_HELD_CHARS,
+          now,
+          logger: deps.logger,
+        },
+      );
+    },
+  });
+  const kit = { logger: deps.logger, health: deps.health, ...(clock ? { clock } : {}) };
+  const app = await startHttpApp(
+    composeModules(`Mirror_${mirror.vendor}`, [
+      ServiceKitModule.forRoot({ ...kit, identity: config.identity }),
+    ]),
+    {
+      logger: deps.logger,
+      port: config.port,
+      ...(config.host ? { host: config.host } : {}),
+      beforeListen: (nest: INestApplication) => {
+        const server = nest.getHttpServer() as Server;
+        serveInFront(server, (req, res) => {
+          if (!http.owns(req)) return false;
+          http.serve(req, res);
+          return true;
+        });
+        sockets.attach(server);
+      },
+    },
+  );
+  const port = listeningPort(app);
+  deps.logger.info({ port, vendor: mirror.vendor }, 'mirror listening');
+  return {
+    port,
+    async close() {
+      sockets.close();
+      await app.close();
+      replies.close();
+    },
+  };
+}

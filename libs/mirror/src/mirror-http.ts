@@ -1,0 +1,142 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANONYMOUS_ORG, bodyMatches } from '@router/auth';
+import { RouterError } from '@router/contracts';
+import type { Logger } from '@router/observability';
+import { asRouterError, type ReplyServices } from '@router/pipeline';
+import {
+  type IdentityPolicy,
+  logWhenFinished,
+  NOT_FROM_GATEWAY,
+  readWhole,
+  vouchedFor,
+} from '@router/service-kit';
+import type { DropInRequest, MirrorReply, MirrorRequest, VendorMirror } from '@router/vendors-core';
+
+export interface MirrorHttpOptions {
+  mirror: VendorMirror;
+  replies: ReplyServices;
+  identity: IdentityPolicy;
+  now: () => number;
+  logger: Logger;
+  /** The largest request body taken (the gateway holds bodies to the same limit). */
+  maxRequestBodyBytes: number;
+}
+
+/**
+ * A vendor's REST and HTTP-stream endpoints on its mirror: the request as its client sent it (the gateway has
+ * taken the router key off and vouched for the org and the body) becomes a whole-request take, answered from
+ * the cache or by the vendor with the org's stored key, streamed back as it arrives with the vendor's status
+ * and headers. A path the vendor does not have, and every failure of the router's own, answer in the
+ * vendor's shapes.
+ */
+export class MirrorHttp {
+  private readonly prefix: string;
+
+  constructor(private readonly options: MirrorHttpOptions) {
+    this.prefix = `/${options.mirror.vendor}`;
+  }
+
+  /** Whether a request is the mirror's (its path under `/<vendor token>`); the rest is the app's own. */
+  owns(req: IncomingMessage): boolean {
+    const target = req.url ?? '/';
+    return (
+      target === this.prefix || target.startsWith(`${this.prefix}/`) || target.startsWith(`${this.prefix}?`)
+    );
+  }
+
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://mirror');
+    const request: MirrorRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname.slice(this.prefix.length) || '/',
+      headers: req.headers,
+      query: url.searchParams,
+    };
+    const { access, dropIn } = this.options.mirror;
+    const vouched = vouchedFor(req, this.options.identity, this.options.now());
+    const orgId = vouched?.orgId;
+    logWhenFinished(this.options.logger, req, res, () => ({ orgId, path: url.pathname }));
+    if (!vouched || vouched.orgId === ANONYMOUS_ORG) {
+      req.resume();
+      return reply(res, access.fail(401, NOT_FROM_GATEWAY, request));
+    }
+    if (!dropIn.serves(request.method, request.path)) {
+      req.resume();
+      return reply(res, access.notFound(request));
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > this.options.maxRequestBodyBytes) {
+      req.resume();
+      const limit = this.options.maxRequestBodyBytes;
+      return reply(res, access.fail(413, `The request body is larger than ${limit} bytes.`, request));
+    }
+    void this.answer(vouched, request, url, req, res).catch((error: unknown) => {
+      const failure = asRouterError(error);
+      if (failure.code === 'internal') {
+        this.options.logger.error({ err: error, orgId, path: url.pathname }, 'mirror request failed');
+      }
+      if (!res.headersSent) reply(res, access.fail(failure.status, failure.message, request));
+      else res.destroy(failure);
+    });
+  }
+
+  private async answer(
+    vouched: { orgId: string; bodyDigest: string },
+    request: MirrorRequest,
+    url: URL,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const body = await readWhole(req);
+    // The gateway's signature covers the body: a captured header replayed with another body is not its own.
+    if (!bodyMatches(vouched, body)) throw RouterError.unauthorized(NOT_FROM_GATEWAY);
+    const { replies, mirror } = this.options;
+    const days = await replies.retention.days(vouched.orgId);
+    const take = await replies.requests.plan(
+      vouched.orgId,
+      mirror.vendor,
+      dropInRequest(request, url, body),
+      days > 0,
+    );
+    const answer = await replies.resolver.resolveRequest(take);
+    const left = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort();
+    });
+    left.signal.addEventListener('abort', () => answer.cancel(), { once: true });
+    res.writeHead(answer.status, answer.headers);
+    for await (const chunk of answer.chunks) {
+      if (left.signal.aborted) return;
+      if (!res.write(chunk)) await drained(res, left.signal);
+    }
+    res.end();
+  }
+}
+
+function dropInRequest(request: MirrorRequest, url: URL, body: Buffer): DropInRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return { method: request.method, path: request.path, query: url.search.slice(1), headers, body };
+}
+
+function reply(res: ServerResponse, answer: MirrorReply): void {
+  res.writeHead(answer.status, {
+    ...answer.headers,
+    'content-length': Buffer.byteLength(answer.body),
+  });
+  res.end(answer.body);
+}
+
+function drained(res: ServerResponse, left: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      left.removeEventListener('abort', done);
+      resolve();
+    };
+    res.once('drain', done);
+    left.addEventListener('abort', done, { once: true });
+  });
+}

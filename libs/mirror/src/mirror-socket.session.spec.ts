@@ -1,0 +1,197 @@
+import type { SynthSettings } from '@router/contracts';
+import { createLogger } from '@router/observability';
+import type { PieceAudio, PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
+import type { VendorDefinition, SocketCommand, SocketConnection } from '@router/vendors-core';
+import { MirrorSocketSession } from './mirror-socket.session';
+
+const SETTINGS: SynthSettings = {
+  vendor: 'vendor_c',
+  model: 'c_model_1',
+  voice: 'v1',
+  language: null,
+  speed: null,
+  sampleRate: 8000,
+  format: 'pcm',
+  options: {},
+};
+
+const planner = {
+  plan: (orgId: string, def: VendorDefinition, settings: SynthSettings) =>
+    Promise.resolve({
+      def,
+      settings,
+      piece: (text: string): PieceRequest => ({
+        orgId,
+        settings,
+        text,
+        cacheKey: 'k'.repeat(64),
+        cache: false,
+        finishesOnInterrupt: false,
+      }),
+    }),
+} as unknown as ReplyPlanner;
+
+/** Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`. */
+function resolverOf(held: Set<string>, release: Promise<void>, log: string[]): PieceResolver {
+  return {
+    resolve: (piece: PieceRequest): Promise<PieceAudio> =>
+      Promise.resolve({
+        cached: false,
+        contentType: 'audio/pcm',
+        chunks: (async function* () {
+          yield Buffer.from(`${piece.text}:1`);
+          if (held.has(piece.text)) await release;
+          yield Buffer.from(`${piece.text}:2`);
+        })(),
+        words: () => Promise.resolve(null),
+        cancel: () => log.push(`cancel ${piece.text}`),
+        interrupt: () => log.push(`interrupt ${piece.text}`),
+      }),
+  } as unknown as PieceResolver;
+}
+
+/**
+ * A made-up vendor wire, enough to drive every command: `{c, text?, settings?, flush?, end?, cancel?, close?,
+ * ping?, bad?}`; frames are `<context> <event> [detail]`.
+ */
+const toyConnection: SocketConnection = {
+  opened: () => [],
+  parse(frame) {
+    const m = JSON.parse(frame.toString()) as Record<string, unknown>;
+    const c = typeof m['c'] === 'string' ? m['c'] : '';
+    const commands: SocketCommand[] = [];
+    if (m['bad']) return [{ kind: 'refuse', frame: 'refused', close: { code: 4400, reason: 'bad' } }];
+    if (m['ping']) commands.push({ kind: 'send', frame: 'pong' });
+    if (m['settings']) commands.push({ kind: 'configure', context: c, settings: SETTINGS });
+    if (typeof m['text'] === 'string') commands.push({ kind: 'text', context: c, text: m['text'] });
+    if (m['flush']) commands.push({ kind: 'flush', context: c });
+    if (m['end']) commands.push({ kind: 'finish', context: c });
+    if (m['cancel']) commands.push({ kind: 'cancel', context: c });
+    if (m['close']) commands.push({ kind: 'close' });
+    return commands;
+  },
+  context: (id) => ({
+    audio: (chunk, at) => [`${id} audio ${chunk.toString()}${at.first ? ' first' : ''}`],
+    sentenceEnd: ({ sentence }) => [`${id} end ${sentence}`],
+    flushed: () => [`${id} flushed`],
+    finished: () => [`${id} final`],
+    failed: (error) => ({ frames: [`${id} error ${error.code}`] }),
+  }),
+};
+
+function session(held: string[] = []) {
+  const frames: string[] = [];
+  const closed: Array<{ code: number; reason: string }> = [];
+  const log: string[] = [];
+  let open: () => void = () => undefined;
+  const release = new Promise<void>((resolve) => (open = resolve));
+  const s = new MirrorSocketSession(
+    'session-1',
+    'org',
+    {
+      send: (data) => {
+        frames.push(data.toString());
+        return Promise.resolve();
+      },
+      close: (code, reason) => closed.push({ code, reason }),
+    },
+    toyConnection,
+    {
+      resolver: resolverOf(new Set(held), release, log),
+      planner,
+      lookAhead: 2,
+      replanAfterMs: 60_000,
+      maxHeldChars: 20_000,
+      now: () => 0,
+      logger: createLogger({ level: 'silent', service: 'test' }),
+    },
+  );
+  const say = (message: Record<string, unknown>) => s.receive(Buffer.from(JSON.stringify(message)), false);
+  return { s, say, frames, closed, log, release: () => open() };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe('MirrorSocketSession', () => {
+  it("plays a context's sentences in order, marking each one's first chunk, and ends it with its final frame", async () => {
+    const { say, frames } = session();
+    say({ c: 'a', settings: true, text: 'One. Two. ', end: true });
+    await settle();
+    expect(frames).toEqual([
+      'a audio One.:1 first',
+      'a audio One.:2',
+      'a end 0',
+      'a audio Two.:1 first',
+      'a audio Two.:2',
+      'a end 1',
+      'a final',
+    ]);
+  });
+
+  it('does not hold up other contexts while one finishes', async () => {
+    const { say, frames, release } = session(['Slow.']);
+    say({ c: 'a', settings: true, text: 'Slow. ', end: true });
+    say({ c: 'b', settings: true, text: 'Quick. ', end: true });
+    await settle();
+    expect(frames).toEqual([
+      'a audio Slow.:1 first',
+      'b audio Quick.:1 first',
+      'b audio Quick.:2',
+      'b end 0',
+      'b final',
+    ]);
+    release();
+    await settle();
+    expect(frames.slice(5)).toEqual(['a audio Slow.:2', 'a end 0', 'a final']);
+  });
+
+  it("answers a flush once the flushed sentence's audio is sent", async () => {
+    const { say, frames } = session();
+    say({ c: 'a', settings: true, text: 'No end yet', flush: true });
+    await settle();
+    expect(frames).toEqual(['a audio No end yet:1 first', 'a audio No end yet:2', 'a end 0', 'a flushed']);
+  });
+
+  it('stops a cancelled context at the vendor and ends it', async () => {
+    const { say, frames, log } = session(['Long one.']);
+    say({ c: 'a', settings: true, text: 'Long one. Never said. ' });
+    await settle();
+    say({ c: 'a', cancel: true });
+    await settle();
+    expect(frames).toEqual(['a audio Long one.:1 first', 'a final']);
+    expect(log).toContain('interrupt Long one.');
+  });
+
+  it('closes normally once every context has finished', async () => {
+    const { say, frames, closed, release } = session(['Slow.']);
+    say({ c: 'a', settings: true, text: 'Slow. ' });
+    say({ c: 'b', settings: true, text: 'Other. ' });
+    say({ close: true });
+    await settle();
+    expect(closed).toEqual([]);
+    release();
+    await settle();
+    expect(frames.filter((f) => f.endsWith('final')).sort()).toEqual(['a final', 'b final']);
+    expect(closed).toEqual([{ code: 1000, reason: '' }]);
+  });
+
+  it('answers at once, refuses with the codec close code, and ignores what comes after', async () => {
+    const { say, frames, closed } = session();
+    say({ ping: true });
+    say({ bad: true });
+    say({ c: 'a', settings: true, text: 'Too late. ', end: true });
+    await settle();
+    expect(frames).toEqual(['pong', 'refused']);
+    expect(closed).toEqual([{ code: 4400, reason: 'bad' }]);
+  });
+
+  it("refuses text before the context's settings in the codec's error shape, and goes on", async () => {
+    const { say, frames, closed } = session();
+    say({ c: 'a', text: 'Hello. ' });
+    say({ c: 'a', settings: true, text: 'Hello. ', end: true });
+    await settle();
+    expect(frames[0]).toBe('a error bad_request');
+    expect(frames.at(-1)).toBe('a final');
+    expect(closed).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+import { RouterError } from '@router/contracts';
+import type { Logger } from '@router/observability';
+import { asRouterError, ReplyStream, type ReplyStreamDeps } from '@router/pipeline';
+import type { SocketPeer, SocketSession } from '@router/service-kit';
+import { findVendor } from '@router/vendors';
+import type {
+  SocketClose,
+  SocketCommand,
+  SocketConnection,
+  SocketContextRenderer,
+  SocketFrame,
+} from '@router/vendors-core';
+
+export interface MirrorSocketDeps extends ReplyStreamDeps {
+  logger: Logger;
+}
+
+/** Close codes every mirror socket shares; a vendor's own come from its codec. */
+const CLOSE_NORMAL = 1000;
+const CLOSE_GOING_AWAY = 1001;
+const CLOSE_INTERNAL = 1011;
+
+interface Context {
+  stream: ReplyStream;
+  render: SocketContextRenderer;
+  /** The sentence whose first chunk is still to come, to tell the renderer which chunk starts one. */
+  starting: number | null;
+}
+
+/**
+ * One connection of a vendor's socket on its mirror: the vendor folder's codec parses each client message
+ * into commands, each context's sentences play through a reply stream of their own (the pipeline's rules:
+ * cache, look-ahead, flush, interrupt, client gone), and the codec renders the events in the vendor's frames.
+ * Messages are handled one at a time in the order they came; a context that is finishing does not hold up the
+ * others.
+ */
+export class MirrorSocketSession implements SocketSession {
+  private readonly contexts = new Map<string, Context>();
+  /** Contexts finishing or cancelled, until their last frame is sent. */
+  private readonly ending = new Set<Promise<void>>();
+  private inbox: Promise<void> = Promise.resolve();
+  private closing = false;
+  private gone = false;
+
+  constructor(
+    readonly id: string,
+    private readonly orgId: string,
+    private readonly peer: SocketPeer,
+    private readonly connection: SocketConnection,
+    private readonly deps: MirrorSocketDeps,
+  ) {
+    this.inbox = this.run(connection.opened()).catch((error: unknown) => this.fail(error));
+  }
+
+  receive(frame: Buffer, isBinary: boolean): void {
+    this.inbox = this.inbox
+      .then(() => this.run(this.connection.parse(frame, isBinary)))
+      .catch((error: unknown) => this.fail(error));
+  }
+
+  disconnected(): void {
+    this.gone = true;
+    for (const context of this.contexts.values()) context.stream.disconnected();
+  }
+
+  shutdown(): void {
+    this.peer.close(CLOSE_GOING_AWAY, 'router shutting down');
+    this.disconnected();
+  }
+
+  private async run(commands: readonly SocketCommand[]): Promise<void> {
+    for (const command of commands) {
+      if (this.gone || this.closing) return;
+      await this.apply(command);
+    }
+  }
+
+  private async apply(command: SocketCommand): Promise<void> {
+    switch (command.kind) {
+      case 'send':
+        return this.send([command.frame]);
+      case 'refuse':
+        this.send([command.frame]);
+        if (command.close) this.close(command.close);
+        return;
+      case 'close':
+        return this.closeAll();
+      default:
+        return this.applyToContext(command);
+    }
+  }
+
+  private async applyToContext(
+    command: Exclude<SocketCommand, { kind: 'send' | 'refuse' | 'close' }>,
+  ): Promise<void> {
+    const context = this.contextOf(command.context);
+    try {
+      switch (command.kind) {
+        case 'configure': {
+          const def = findVendor(command.settings.vendor);
+          if (!def) throw RouterError.badRequest(`unknown vendor ${command.settings.vendor}`);
+          await context.stream.configure(def, command.settings);
+          return;
+        }
+        case 'text':
+          requireSettings(context, 'text');
+          await context.stream.refresh();
+          return context.stream.push(command.text);
+        case 'flush':
+          requireSettings(context, 'a flush');
+          await context.stream.refresh();
+          return context.stream.flush(() => this.send(context.render.flushed()));
+        case 'finish':
+          await context.stream.refresh();
+          return this.end(command.context, context, context.stream.finish());
+        case 'cancel':
+          return this.end(
+            command.context,
+            context,
+            context.stream.interrupt(null).then(() => undefined),
+          );
+      }
+    } catch (error) {
+      if (error instanceof RouterError && error.code !== 'internal') return this.failed(context, error);
+      throw error;
+    }
+  }
+
+  /** A context named for the first time is created; one that ended is created afresh. */
+  private contextOf(id: string): Context {
+    const known = this.contexts.get(id);
+    if (known) return known;
+    const render = this.connection.context(id);
+    const context: Context = {
+      render,
+      starting: null,
+      stream: new ReplyStream(this.orgId, this.deps, {
+        sentenceStart: ({ sentence }) => {
+          context.starting = sentence;
+        },
+        audio: (chunk, sentence) => {
+          const first = context.starting === sentence;
+          context.starting = null;
+          return this.sendAndWait(render.audio(chunk, { sentence, first }));
+        },
+        sentenceEnd: ({ sentence, text, words }) => this.send(render.sentenceEnd({ sentence, text, words })),
+        sentenceFailed: (_sentence, error) => this.failed(context, error),
+        failed: (error) => this.fail(error),
+      }),
+    };
+    this.contexts.set(id, context);
+    return context;
+  }
+
+  /** Ends a context once `done`, without holding up the messages of the others. */
+  private end(id: string, context: Context, done: Promise<void>): void {
+    if (this.contexts.get(id) === context) this.contexts.delete(id);
+    const ending = done
+      .then(() => this.send(context.render.finished()))
+      .catch((error: unknown) => this.fail(error))
+      .finally(() => this.ending.delete(ending));
+    this.ending.add(ending);
+  }
+
+  private async closeAll(): Promise<void> {
+    this.closing = true;
+    for (const [id, context] of this.contexts) this.end(id, context, context.stream.finish());
+    await Promise.all([...this.ending]);
+    this.close({ code: CLOSE_NORMAL, reason: '' });
+  }
+
+  private failed(context: Context, error: RouterError): void {
+    const { frames, close } = context.render.failed(error);
+    this.send(frames);
+    if (close) this.close(close);
+  }
+
+  private close(close: SocketClose): void {
+    this.peer.close(close.code, close.reason);
+    this.disconnected();
+  }
+
+  private send(frames: SocketFrame[]): void {
+    if (this.gone) return;
+    for (const frame of frames) void this.peer.send(frame);
+  }
+
+  /** Sends frames and resolves once the socket can take more (audio's flow control). */
+  private async sendAndWait(frames: SocketFrame[]): Promise<void> {
+    for (const frame of frames) {
+      if (this.gone) return;
+      await this.peer.send(frame);
+    }
+  }
+
+  /** A failure of the session itself, not of a context: the connection cannot go on. */
+  private fail(error: unknown): void {
+    if (this.gone) return;
+    this.deps.logger.error(
+      { err: error, sessionId: this.id, code: asRouterError(error).code },
+      'mirror socket session failed',
+    );
+    this.peer.close(CLOSE_INTERNAL, 'internal error');
+    this.disconnected();
+  }
+}
+
+function requireSettings(context: Context, what: string): void {
+  if (!context.stream.configured) {
+    throw RouterError.badRequest(`${what} came before the context's settings`);
+  }
+}

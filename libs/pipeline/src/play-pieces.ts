@@ -1,0 +1,100 @@
+import type { RouterError, WordTiming } from '@router/contracts';
+import { HALTED, haltOn } from './halt';
+import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
+import { playReply, type PlayOptions } from './reply';
+import { asRouterError } from './router-errors';
+
+/**
+ * Where a reply's pieces are played: a surface's HTTP response or socket, in that surface's own shapes. The
+ * rules of playing (order, look-ahead, backpressure, client gone, interrupt, releasing takes) are
+ * `playPieces`'s; a sink only says how each event looks on its wire and whether a failure ends the reply.
+ */
+export interface ReplySink<P extends PieceRequest> {
+  /** Word timings are awaited after each piece's audio and handed to `pieceEnd`. */
+  readonly wantsWords: boolean;
+  /** A piece's audio is about to be written. */
+  pieceStart(piece: P, audio: PieceAudio): void | Promise<void>;
+  /** One chunk of the piece's audio, as the vendor made it; resolves once the peer can take more. */
+  write(chunk: Buffer, piece: P): void | Promise<void>;
+  /** The piece's audio has all been written. */
+  pieceEnd(piece: P, end: { bytes: number; words: WordTiming[] | null }): void;
+  /**
+   * A piece failed: before its audio (`started` false: it could not be resolved) or during it (the take was
+   * cut). `stop` ends the reply there; `continue` goes on with the next piece.
+   */
+  pieceFailed(piece: P, error: RouterError, started: boolean): 'continue' | 'stop';
+}
+
+/** How a reply ended: every piece played, halted (client gone or interrupted), or stopped by the sink. */
+export type ReplyEnd = 'done' | 'halted' | 'stopped';
+
+/**
+ * Plays a reply's pieces into a sink, in order, each the moment the one before ends (see `playReply` for the
+ * look-ahead and what happens to pieces resolved ahead). Waits for audio and for the peer end early when the
+ * client leaves or the listener interrupts; the piece then playing is cancelled (its take finishes and is
+ * cached) or interrupted (stopped at the vendor where the vendor stops).
+ */
+export async function playPieces<P extends PieceRequest>(
+  resolver: PieceResolver,
+  pieces: AsyncIterable<P> | Iterable<P>,
+  options: PlayOptions,
+  sink: ReplySink<P>,
+): Promise<ReplyEnd> {
+  const halt = haltOn([options.left, options.interrupted]);
+  const reply = playReply(resolver, pieces, options);
+  try {
+    for await (const next of reply) {
+      const end = next.failure
+        ? sink.pieceFailed(next.request, next.failure, false) === 'stop'
+          ? 'stopped'
+          : 'done'
+        : await playPiece(next.request, next.audio, sink, halt, options.interrupted);
+      if (end !== 'done') return end;
+    }
+    return halt.halted() ? 'halted' : 'done';
+  } finally {
+    halt.release();
+    await reply.return(undefined);
+  }
+}
+
+async function playPiece<P extends PieceRequest>(
+  piece: P,
+  audio: PieceAudio,
+  sink: ReplySink<P>,
+  halt: Halt,
+  interrupted: AbortSignal | undefined,
+): Promise<ReplyEnd> {
+  const release = (): void => (interrupted?.aborted ? audio.interrupt() : audio.cancel());
+  let bytes = 0;
+  try {
+    await sink.pieceStart(piece, audio);
+    const chunks = audio.chunks[Symbol.asyncIterator]();
+    for (;;) {
+      const chunk = await halt.haltedOrDone(chunks.next());
+      if (chunk === HALTED) {
+        release();
+        return 'halted';
+      }
+      if (chunk.done) break;
+      bytes += chunk.value.length;
+      if ((await halt.haltedOrDone(Promise.resolve(sink.write(chunk.value, piece)))) === HALTED) {
+        release();
+        return 'halted';
+      }
+    }
+    let words: WordTiming[] | null = null;
+    if (sink.wantsWords) {
+      const timings = await halt.haltedOrDone(audio.words());
+      if (timings === HALTED) return 'halted';
+      words = timings;
+    }
+    sink.pieceEnd(piece, { bytes, words });
+    return 'done';
+  } catch (error) {
+    release();
+    return sink.pieceFailed(piece, asRouterError(error), true) === 'stop' ? 'stopped' : 'done';
+  }
+}
+
+type Halt = ReturnType<typeof haltOn>;

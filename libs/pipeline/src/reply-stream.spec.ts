@@ -1,0 +1,161 @@
+import type { SynthSettings } from '@router/contracts';
+import { getVendor } from '@router/vendors';
+import type { VendorDefinition } from '@router/vendors-core';
+import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
+import type { ReplyPlanner } from './reply-planner';
+import { ReplyStream, type ReplyStreamEvents } from './reply-stream';
+
+const DEF: VendorDefinition = getVendor('vendor_c');
+
+const settings = (voice: string): SynthSettings => ({
+  vendor: 'vendor_c',
+  model: 'c_model_1',
+  voice,
+  language: null,
+  speed: null,
+  sampleRate: 8000,
+  format: 'pcm',
+  options: {},
+});
+
+/** A planner whose pieces carry the settings they were planned with (no cache, no stored settings). */
+const planner = {
+  plan: (orgId: string, def: VendorDefinition, s: SynthSettings) =>
+    Promise.resolve({
+      def,
+      settings: s,
+      piece: (text: string): PieceRequest => ({
+        orgId,
+        settings: s,
+        text,
+        cacheKey: 'k'.repeat(64),
+        cache: false,
+        finishesOnInterrupt: false,
+      }),
+    }),
+} as unknown as ReplyPlanner;
+
+/** Each piece's audio is 1,600 bytes of 8 kHz PCM per word of its text (100 ms a word). */
+function resolverRecording(
+  resolved: PieceRequest[],
+  gate?: Promise<void>,
+  gated: (text: string) => boolean = () => true,
+): PieceResolver {
+  return {
+    resolve: async (piece: PieceRequest): Promise<PieceAudio> => {
+      resolved.push(piece);
+      const words = piece.text.split(' ').length;
+      return {
+        cached: false,
+        contentType: 'audio/pcm',
+        chunks: (async function* () {
+          yield Buffer.alloc(1600 * words);
+          if (gate && gated(piece.text)) await gate;
+        })(),
+        words: () => Promise.resolve(null),
+        cancel: () => undefined,
+        interrupt: () => undefined,
+      };
+    },
+  } as unknown as PieceResolver;
+}
+
+function recordingEvents(): { events: ReplyStreamEvents; log: string[] } {
+  const log: string[] = [];
+  return {
+    log,
+    events: {
+      sentenceStart: ({ sentence, text }) => void log.push(`start ${sentence} ${text}`),
+      audio: () => undefined,
+      sentenceEnd: ({ sentence, durationMs }) => void log.push(`end ${sentence} ${durationMs}ms`),
+      sentenceFailed: (sentence, error) => void log.push(`failed ${sentence} ${error.code}`),
+      failed: (error) => void log.push(`stream failed ${String(error)}`),
+    },
+  };
+}
+
+const deps = (resolver: PieceResolver) => ({
+  resolver,
+  planner,
+  lookAhead: 2,
+  replanAfterMs: 60_000,
+  maxHeldChars: 20_000,
+  now: () => 0,
+});
+
+describe('ReplyStream', () => {
+  it('splits text as it arrives, plays sentences in order and answers a flush after the last one ended', async () => {
+    const { events, log } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording([])), events);
+    await stream.configure(DEF, settings('v1'));
+    stream.push('Hello there. How are');
+    stream.push(' you today? Fine');
+    const flushed = new Promise<number | null>((resolve) => stream.flush(resolve));
+    await expect(flushed).resolves.toBe(2);
+    expect(log).toEqual([
+      'start 0 Hello there.',
+      'end 0 200ms',
+      'start 1 How are you today?',
+      'end 1 400ms',
+      'start 2 Fine',
+      'end 2 100ms',
+    ]);
+  });
+
+  it('answers a flush with nothing said at once, with null', () => {
+    const { events } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording([])), events);
+    return stream.configure(DEF, settings('v1')).then(() => {
+      let answered: number | null | undefined;
+      stream.flush((last) => (answered = last));
+      expect(answered).toBeNull();
+    });
+  });
+
+  it('speaks text held under the old settings with them when settings change', async () => {
+    const resolved: PieceRequest[] = [];
+    const { events } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording(resolved)), events);
+    await stream.configure(DEF, settings('v1'));
+    stream.push('Held without an end');
+    await stream.configure(DEF, settings('v2'));
+    stream.push('Said after. ');
+    await stream.finish();
+    expect(resolved.map((p) => `${p.settings.voice}: ${p.text}`)).toEqual([
+      'v1: Held without an end',
+      'v2: Said after.',
+    ]);
+  });
+
+  it('tells spoken from remaining text at an interrupt by the audio played', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { events, log } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording([], gate)), events);
+    await stream.configure(DEF, settings('v1'));
+    stream.push('One two three. Four five. Six. Seven');
+    await new Promise((r) => setTimeout(r, 20));
+    // 250 ms heard: the first sentence (300 ms of audio) had started, the second had not.
+    const cut = await stream.interrupt(250);
+    open();
+    expect(cut.spoken).toEqual([{ sentence: 0, text: 'One two three.' }]);
+    expect(cut.remaining).toEqual(['Four five.', 'Six.', 'Seven']);
+    expect(log).toEqual(['start 0 One two three.']);
+  });
+
+  it('forgets a flush that an interrupt overtook', async () => {
+    const gate = new Promise<void>(() => undefined);
+    const { events } = recordingEvents();
+    const resolver = resolverRecording([], gate, (text) => text === 'Never ends.');
+    const stream = new ReplyStream('org', deps(resolver), events);
+    await stream.configure(DEF, settings('v1'));
+    stream.push('Never ends. ');
+    const answers: Array<number | null> = [];
+    stream.flush((last) => answers.push(last));
+    await stream.interrupt(null);
+    stream.push('Next one. ');
+    stream.flush((last) => answers.push(last));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(answers).toEqual([1]);
+  });
+});

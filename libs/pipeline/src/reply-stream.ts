@@ -1,0 +1,303 @@
+import type { RouterError, SynthSettings, WordTiming } from '@router/contracts';
+import { createIncrementalSplitter, type IncrementalSplitter } from '@router/text';
+import type { VendorDefinition } from '@router/vendors-core';
+import { AsyncQueue } from './async-queue';
+import { AudioClock } from './audio-clock';
+import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
+import { playPieces, type ReplySink } from './play-pieces';
+import type { ReplyPlan, ReplyPlanner } from './reply-planner';
+
+/** How a streamed reply's events look on a surface's socket. Every sentence is numbered per stream from 0. */
+export interface ReplyStreamEvents {
+  sentenceStart(sentence: { sentence: number; text: string; cached: boolean }): void;
+  /** One chunk of the sentence's audio, as the vendor made it; resolves once the socket can take more. */
+  audio(chunk: Buffer, sentence: number): void | Promise<void>;
+  sentenceEnd(sentence: {
+    sentence: number;
+    text: string;
+    bytes: number;
+    /** How long the audio plays, where its format tells (see AudioClock). */
+    durationMs: number | null;
+    words: WordTiming[] | null;
+  }): void;
+  /** The sentence could not be spoken (or was cut); the stream goes on with the next one. */
+  sentenceFailed(sentence: number, error: RouterError): void;
+  /** The stream itself failed (not one sentence): it cannot go on. */
+  failed(error: unknown): void;
+}
+
+export interface ReplyStreamDeps {
+  resolver: PieceResolver;
+  planner: ReplyPlanner;
+  lookAhead: number;
+  /**
+   * How old a stream's plan may grow before the next text re-plans it, so that a long-lived connection
+   * follows retention changes and settings stored at the vendor as a new request would (their own caches
+   * decide how fresh they are; this only bounds how often a stream asks).
+   */
+  replanAfterMs: number;
+  /**
+   * Text the splitter may hold without releasing a piece. It releases text without a sentence end in pieces
+   * within the vendor's limit; what it can still hold is text after a full stop that nothing has settled yet
+   * (only spaces and digits after `etc.`), which is spoken past this bound rather than held without limit.
+   */
+  maxHeldChars: number;
+  now: () => number;
+}
+
+/** What an interrupt cut: sentences counted as spoken, and the text of the rest (unplayed or never sent). */
+export interface Interruption {
+  spoken: Array<{ sentence: number; text: string }>;
+  remaining: string[];
+}
+
+interface SentencePiece extends PieceRequest {
+  sentence: number;
+}
+
+/** A sentence whose audio has started; its clock counts the audio played so far. */
+interface StartedSentence {
+  sentence: number;
+  text: string;
+  clock: AudioClock;
+}
+
+/** One run of sentences: from the first after the stream opened (or after an interrupt) to the next interrupt. */
+interface ReplyRun {
+  queue: AsyncQueue<SentencePiece>;
+  interrupted: AbortController;
+  left: AbortController;
+  started: StartedSentence[];
+  /** Sentences handed to the run whose audio has not started. */
+  waiting: SentencePiece[];
+  done: Promise<void>;
+}
+
+/**
+ * A reply whose text arrives over time, as on every streaming surface (native /v1/stream, the vendors'
+ * sockets): settings, text split into sentences as it comes, each sentence played in order through the
+ * pipeline, with flush, interrupt, settings changes, finish and client gone. The surface parses its own
+ * messages, calls these in the order they came (one at a time), and renders the events in its own shapes.
+ */
+export class ReplyStream {
+  private plan: ReplyPlan | null = null;
+  private planned: { def: VendorDefinition; settings: SynthSettings; at: number } | null = null;
+  private splitter: IncrementalSplitter | null = null;
+  /** Characters pushed to the splitter since it last released a piece. */
+  private heldChars = 0;
+  private run: ReplyRun | null = null;
+  private nextSentence = 0;
+  /** The last sentence handed to a run, and the last one whose audio ended or failed. */
+  private lastQueued: number | null = null;
+  private lastDone: number | null = null;
+  private readonly flushes: Array<{ last: number; done: (last: number) => void }> = [];
+  private gone = false;
+
+  constructor(
+    private readonly orgId: string,
+    private readonly deps: ReplyStreamDeps,
+    private readonly events: ReplyStreamEvents,
+  ) {}
+
+  /** Whether settings have been given; text, flush and interrupt need them. */
+  get configured(): boolean {
+    return this.splitter !== null;
+  }
+
+  /**
+   * New settings for the sentences that follow; text held under the old ones is spoken with them. Throws (a
+   * RouterError) when the settings cannot be planned; the stream is then unchanged.
+   */
+  async configure(def: VendorDefinition, settings: SynthSettings): Promise<ReplyPlan> {
+    const at = this.deps.now();
+    const plan = await this.deps.planner.plan(this.orgId, def, settings);
+    this.release(this.splitter?.flush() ?? []);
+    this.plan = plan;
+    this.planned = { def, settings, at };
+    this.splitter = createIncrementalSplitter(plan.def.splitter, plan.def.maxInputChars);
+    return plan;
+  }
+
+  /** Re-plans when the plan is older than `replanAfterMs`; call before text, flush and finish. */
+  async refresh(): Promise<void> {
+    const planned = this.planned;
+    if (!planned || this.deps.now() - planned.at < this.deps.replanAfterMs) return;
+    planned.at = this.deps.now();
+    this.plan = await this.deps.planner.plan(this.orgId, planned.def, planned.settings);
+  }
+
+  push(text: string): void {
+    const splitter = this.requireSplitter();
+    this.heldChars += text.length;
+    const pieces = splitter.push(text);
+    if (pieces.length > 0) this.heldChars = 0;
+    this.release(pieces);
+    if (this.heldChars > this.deps.maxHeldChars) {
+      this.heldChars = 0;
+      this.release(splitter.flush());
+    }
+  }
+
+  /**
+   * Ends the sentence in progress. `done` is called with the last sentence so far once its audio has ended
+   * (at once when it already has), or with null when there is none; never when an interrupt drops it first.
+   */
+  flush(done: (last: number | null) => void): void {
+    const splitter = this.requireSplitter();
+    this.heldChars = 0;
+    this.release(splitter.flush());
+    const last = this.lastQueued;
+    if (last === null || (this.lastDone !== null && this.lastDone >= last)) done(last);
+    else this.flushes.push({ last, done });
+  }
+
+  /**
+   * Stops the reply: the sentence playing and those resolved ahead are interrupted (stopped at the vendor
+   * unless the vendor finishes them), the rest dropped, and pending flushes forgotten. `playedMs` is how much
+   * of the reply the listener heard, when known.
+   */
+  async interrupt(playedMs: number | null): Promise<Interruption> {
+    const run = this.run;
+    this.run = null;
+    const held = this.splitter?.flush() ?? [];
+    this.heldChars = 0;
+    let spoken: Interruption['spoken'] = [];
+    let remaining: string[] = [];
+    if (run) {
+      run.interrupted.abort();
+      run.queue.end();
+      await run.done;
+      spoken = spokenSentences(run.started, playedMs);
+      remaining = [...run.started.slice(spoken.length).map((s) => s.text), ...run.waiting.map((p) => p.text)];
+    }
+    this.flushes.length = 0;
+    this.lastDone = this.lastQueued;
+    return { spoken, remaining: [...remaining, ...held] };
+  }
+
+  /** No more text: what is held is spoken, and this resolves once every sentence has played. */
+  async finish(): Promise<void> {
+    this.release(this.splitter?.flush() ?? []);
+    const run = this.run;
+    if (run) {
+      run.queue.end();
+      await run.done;
+    }
+  }
+
+  /** The client closed the socket or lost it: running takes finish and are cached; nothing new starts. */
+  disconnected(): void {
+    this.gone = true;
+    this.run?.left.abort();
+    this.run?.queue.end();
+  }
+
+  private requireSplitter(): IncrementalSplitter {
+    if (!this.splitter) throw new Error('ReplyStream: configure() first');
+    return this.splitter;
+  }
+
+  /** Hands released texts to the run, as numbered sentences; unspeakable ones are skipped. */
+  private release(texts: readonly string[]): void {
+    const plan = this.plan;
+    if (!plan || this.gone) return;
+    for (const text of texts) {
+      const piece = plan.piece(text);
+      if (!piece) continue;
+      const sentence = this.nextSentence++;
+      this.lastQueued = sentence;
+      const run = this.currentRun();
+      run.waiting.push({ ...piece, sentence });
+      run.queue.push({ ...piece, sentence });
+    }
+  }
+
+  private currentRun(): ReplyRun {
+    if (this.run) return this.run;
+    const run: ReplyRun = {
+      queue: new AsyncQueue<SentencePiece>(),
+      interrupted: new AbortController(),
+      left: new AbortController(),
+      started: [],
+      waiting: [],
+      done: Promise.resolve(),
+    };
+    run.done = this.play(run).catch((error: unknown) => this.events.failed(error));
+    this.run = run;
+    return run;
+  }
+
+  private async play(run: ReplyRun): Promise<void> {
+    await playPieces(
+      this.deps.resolver,
+      run.queue,
+      { lookAhead: this.deps.lookAhead, left: run.left.signal, interrupted: run.interrupted.signal },
+      this.sinkOf(run),
+    );
+  }
+
+  private sinkOf(run: ReplyRun): ReplySink<SentencePiece> {
+    let clock: AudioClock | null = null;
+    return {
+      wantsWords: true,
+      pieceStart: (piece: SentencePiece, audio: PieceAudio) => {
+        run.waiting.shift();
+        clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
+        run.started.push({ sentence: piece.sentence, text: piece.text, clock });
+        this.events.sentenceStart({ sentence: piece.sentence, text: piece.text, cached: audio.cached });
+      },
+      write: (chunk, piece) => {
+        clock?.push(chunk);
+        return this.events.audio(chunk, piece.sentence);
+      },
+      pieceEnd: (piece, { bytes, words }) => {
+        this.events.sentenceEnd({
+          sentence: piece.sentence,
+          text: piece.text,
+          bytes,
+          durationMs: clock?.durationMs() ?? null,
+          words,
+        });
+        this.sentenceDone(piece.sentence);
+      },
+      pieceFailed: (piece, error, started) => {
+        if (!started) run.waiting.shift();
+        this.events.sentenceFailed(piece.sentence, error);
+        this.sentenceDone(piece.sentence);
+        return 'continue';
+      },
+    };
+  }
+
+  private sentenceDone(sentence: number): void {
+    this.lastDone = sentence;
+    while (this.flushes.length > 0 && (this.flushes[0]?.last ?? Infinity) <= sentence) {
+      const flush = this.flushes.shift();
+      flush?.done(flush.last);
+    }
+  }
+}
+
+/**
+ * Sentences counted as spoken at an interrupt: those whose audio had started by `playedMs` of reply time, or
+ * every started one when the position is unknown (not given, or a compressed format's length).
+ */
+function spokenSentences(
+  started: readonly StartedSentence[],
+  playedMs: number | null,
+): Interruption['spoken'] {
+  if (playedMs === null) return started.map(({ sentence, text }) => ({ sentence, text }));
+  const spoken: Interruption['spoken'] = [];
+  let offset = 0;
+  for (const [i, s] of started.entries()) {
+    if (offset >= playedMs) break;
+    const durationMs = s.clock.durationMs();
+    if (durationMs === null) {
+      // unknown length from here on
+      return [...spoken, ...started.slice(i).map(({ sentence, text }) => ({ sentence, text }))];
+    }
+    spoken.push({ sentence: s.sentence, text: s.text });
+    offset += durationMs;
+  }
+  return spoken;
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { type CacheKeySecret, requestCacheKey } from '@router/cache-keys';
+import type { SynthRequestTake } from '@router/contracts';
+import {
+  type DropInRequest,
+  FORWARDED_REQUEST_HEADERS,
+  type VendorAdapter,
+  type VendorId,
+} from '@router/vendors-core';
+import type { StoredSettings } from './stored-settings';
+
+export interface RequestTakePlannerDeps {
+  /** The server secret piece keys are HMACed with (`CACHE_KEY_SECRET`). */
+  secret: CacheKeySecret;
+  upstream: (vendor: string) => VendorAdapter | undefined;
+  storedSettings: StoredSettings;
+}
+
+/**
+ * Turns a drop-in REST/SSE request into its whole-request take (spec "What is cached": same body again, same
+ * audio) for `PieceResolver.resolveRequest`. The vendor folder's `DropInWire` says whether it is cached and its
+ * canonical form; the key is `requestCacheKey` of that form with the fingerprint of any stored settings it
+ * names. A request that is never cached gets a key of its own (random), so it is neither looked up nor shared
+ * with another in flight: each one reaches the vendor (a voice added twice is added twice).
+ */
+export class RequestTakePlanner {
+  constructor(private readonly deps: RequestTakePlannerDeps) {}
+
+  /** `orgCaches`: the org's cache switch (false at retention 0). */
+  async plan(
+    orgId: string,
+    vendor: VendorId,
+    request: DropInRequest,
+    orgCaches: boolean,
+  ): Promise<SynthRequestTake> {
+    const keying = this.deps.upstream(vendor)?.dropIn?.keying(request) ?? { cacheable: false as const };
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = request.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    const wire = {
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers,
+      body: Buffer.from(request.body).toString('base64'),
+    };
+    if (!keying.cacheable) {
+      return {
+        orgId,
+        cacheKey: randomBytes(32).toString('hex'),
+        vendor,
+        request: wire,
+        chars: 0,
+        cache: false,
+      };
+    }
+    const stored = orgCaches
+      ? await this.deps.storedSettings.resolveReferences(orgId, vendor, keying.stored)
+      : { fingerprint: null, cacheable: false };
+    const { method, path, query, body } = keying.canonical;
+    const cacheKey = requestCacheKey(this.deps.secret, {
+      orgId,
+      vendor,
+      method,
+      path,
+      query,
+      body,
+      storedSettingsFingerprint: stored.fingerprint,
+    });
+    return {
+      orgId,
+      cacheKey,
+      vendor,
+      request: wire,
+      chars: keying.chars,
+      cache: orgCaches && stored.cacheable,
+    };
+  }
+}

@@ -1,0 +1,135 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { ANONYMOUS_ORG } from '@router/auth';
+import { RouterError } from '@router/contracts';
+import type { Logger } from '@router/observability';
+import type { SocketIdle } from '@router/vendors-core';
+import { identifiedOrg, type IdentityPolicy, NOT_FROM_GATEWAY } from './identity.guard';
+
+/** Above this much queued on a socket, a send waits for the client to read (flow control). */
+const SEND_HIGH_WATER_BYTES = 512 * 1024;
+
+/** One accepted socket as a session sees it. */
+export interface SocketPeer {
+  /** A text frame (JSON already serialised) or a binary one; resolves once the socket can take more. */
+  send(data: string | Buffer): Promise<void>;
+  close(code: number, reason: string): void;
+}
+
+/** What a session does with its socket's events. */
+export interface SocketSession {
+  /** The session's id, for logs. */
+  readonly id: string;
+  receive(frame: Buffer, isBinary: boolean): void;
+  /** The client closed the socket or lost it. */
+  disconnected(): void;
+  /** The app is shutting down: tell the client and stop. */
+  shutdown(): void;
+}
+
+export interface SocketServerOptions {
+  /** Which surface this is, for logs. */
+  name: string;
+  identity: IdentityPolicy;
+  now: () => number;
+  logger: Logger;
+  /** One message's limit; a larger one closes the socket with 1009. */
+  maxPayloadBytes: number;
+  /**
+   * The handshake beyond the gateway's identity: null accepts, a RouterError refuses (`not_found` for a path
+   * the surface does not have, `bad_request` for a query it does not take).
+   */
+  check(url: URL): RouterError | null;
+  /** How a refused handshake is answered on the wire. */
+  refusal(error: RouterError): { status: number; contentType: string; body: string };
+  idle(url: URL): SocketIdle;
+  open(peer: SocketPeer, orgId: string, url: URL): SocketSession;
+}
+
+/**
+ * A surface's WebSockets on an app's HTTP server (behind the gateway): an upgrade is accepted only with the
+ * gateway's fresh signature, then each connection becomes the surface's session, with flow control on sends
+ * and an idle timer. Every socket surface (native /v1/stream, the mirrors' sockets) is served by one.
+ */
+export class SocketServer {
+  private readonly wss: WebSocketServer;
+  private readonly sessions = new Set<SocketSession>();
+
+  constructor(private readonly options: SocketServerOptions) {
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(req.url ?? '/', 'http://router');
+      const orgId = this.orgOf(req);
+      const refused = orgId ? this.options.check(url) : RouterError.unauthorized(NOT_FROM_GATEWAY);
+      if (refused) {
+        const { status, contentType, body } = this.options.refusal(refused);
+        socket.end(
+          `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
+            `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.open(ws, orgId, url));
+    });
+  }
+
+  /** Tells every open connection the app is going away. */
+  close(): void {
+    for (const session of this.sessions) session.shutdown();
+    this.wss.close();
+  }
+
+  private orgOf(req: IncomingMessage): string {
+    const orgId = identifiedOrg(req, this.options.identity, this.options.now());
+    return orgId !== undefined && orgId !== ANONYMOUS_ORG ? orgId : '';
+  }
+
+  private open(ws: WebSocket, orgId: string, url: URL): void {
+    const { logger, name } = this.options;
+    const policy = this.options.idle(url);
+    const idle = setTimeout(() => ws.close(policy.code, policy.reason), policy.ms);
+    idle.unref();
+    const session = this.options.open(
+      {
+        send: (data) => {
+          idle.refresh();
+          const binary = typeof data !== 'string';
+          if (ws.bufferedAmount < SEND_HIGH_WATER_BYTES) {
+            ws.send(data, { binary });
+            return Promise.resolve();
+          }
+          return new Promise((resolve) => ws.send(data, { binary }, () => resolve()));
+        },
+        close: (code, reason) => ws.close(code, reason),
+      },
+      orgId,
+      url,
+    );
+    this.sessions.add(session);
+    logger.info({ orgId, surface: name, sessionId: session.id }, 'socket opened');
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      idle.refresh();
+      session.receive(data, isBinary);
+    });
+    ws.on('error', (error) =>
+      logger.warn({ err: error, surface: name, sessionId: session.id }, 'socket error'),
+    );
+    ws.once('close', (code: number) => {
+      clearTimeout(idle);
+      this.sessions.delete(session);
+      session.disconnected();
+      logger.info({ orgId, surface: name, sessionId: session.id, code }, 'socket closed');
+    });
+  }
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+};

@@ -1,0 +1,146 @@
+import {
+  RouterError,
+  type ResponseHead,
+  type StreamDef,
+  type SynthRequestTake,
+  type SynthRequestTrailer,
+  synthRequestV1,
+  type SynthTakeHeader,
+  type SynthTakeRequest,
+  type SynthTakeTrailer,
+  synthTakeV1,
+  type WordTiming,
+} from '@router/contracts';
+import type { HotEntry } from '@router/pipeline';
+import type { VendorAdapter } from '@router/vendors-core';
+import { Take, type TakeOutcome } from './take';
+
+/** What every take request carries: the key it is one take of, and whether it may be cached. */
+export interface KeyedTakeRequest {
+  orgId: string;
+  cacheKey: string;
+  cache: boolean;
+  forwarded?: boolean;
+}
+
+/** What a finished vendor call leaves for the cache. */
+export interface Produced {
+  /** False for an answer that must never be stored (a vendor refusal passed through). */
+  storable: boolean;
+  contentType: string;
+  words: WordTiming[] | null;
+  head?: ResponseHead;
+}
+
+export interface ProduceCall<Req> {
+  apiKey: string;
+  req: Req;
+  /** Aborting stops the vendor call (interruption, the first-audio timeout). */
+  signal: AbortSignal;
+  /** Called with each body chunk as it arrives (restarts the first-audio timeout). */
+  onData: () => void;
+}
+
+/**
+ * What differs between the two kinds of take (docs/architecture.md): the bus stream they are asked and
+ * forwarded on, what they send the vendor and how, and the shapes before and after the body. Claims,
+ * coalescing, forwarding to the key's holder, the blob write and the first-commit-wins commit are the
+ * worker's, the same for both.
+ */
+export interface TakeKind<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome> {
+  readonly stream: StreamDef<Req, Head, Result>;
+  vendor(req: Req): string;
+  /** Characters the vendor synthesizes for the take, for the usage counters. */
+  chars(req: Req): number;
+  /** The head where it is known before the vendor answers. */
+  headBefore(adapter: VendorAdapter, req: Req): Head | undefined;
+  /** The key's committed take, from the blob store. */
+  replay(stored: HotEntry): Take<Head, Result>;
+  /** The vendor call, into `take` (its head, then its body); throws a RouterError when it fails. */
+  produce(take: Take<Head, Result>, adapter: VendorAdapter, call: ProduceCall<Req>): Promise<Produced>;
+  /** The trailer of a take that ended: `cached` whether it is the key's committed take. */
+  result(produced: Produced, cached: boolean): Result;
+}
+
+/** A sentence take: one piece's settings and text, through the vendor's synthesis call. */
+export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTrailer> = {
+  stream: synthTakeV1,
+  vendor: (req) => req.settings.vendor,
+  chars: (req) => [...req.text].length,
+  headBefore: (adapter, req) => ({ contentType: adapter.contentType(req.settings) }),
+  replay: (stored) =>
+    Take.replaying<SynthTakeHeader, SynthTakeTrailer>({ contentType: stored.contentType }, stored.audio, {
+      words: stored.words,
+      cached: true,
+    }),
+  async produce(take, adapter, { apiKey, req, signal, onData }) {
+    let words: WordTiming[] | null = null;
+    for await (const event of adapter.synthesize({
+      apiKey,
+      settings: req.settings,
+      text: req.text,
+      signal,
+    })) {
+      if (signal.aborted) break;
+      if (event.kind === 'audio') {
+        onData();
+        take.push(event.data);
+      } else {
+        words = [...(words ?? []), ...event.words];
+      }
+    }
+    if (signal.aborted) throw signal.reason;
+    if (take.audio.length === 0) {
+      throw new RouterError(
+        'provider_unavailable',
+        `${req.settings.vendor} completed the take without audio`,
+      );
+    }
+    return { storable: true, contentType: take.head?.contentType ?? 'application/octet-stream', words };
+  },
+  result: (produced, cached) => ({ words: produced.words, cached }),
+};
+
+/**
+ * A whole-request take: a drop-in request sent on verbatim (`VendorAdapter.forward`), the vendor's answer
+ * passed back as it arrives. Only a complete 2xx answer with a body is stored; a refusal is passed back as
+ * the vendor sent it and never stored.
+ */
+export const requestTakes: TakeKind<SynthRequestTake, ResponseHead, SynthRequestTrailer> = {
+  stream: synthRequestV1,
+  vendor: (req) => req.vendor,
+  chars: (req) => req.chars,
+  headBefore: () => undefined,
+  replay: (stored) =>
+    Take.replaying<ResponseHead, SynthRequestTrailer>(
+      // An entry committed without its head (through a cache-service older than the field) has its type only.
+      stored.head ?? { status: 200, headers: { 'content-type': stored.contentType } },
+      stored.audio,
+      { cached: true },
+    ),
+  async produce(take, adapter, { apiKey, req, signal, onData }) {
+    if (!adapter.forward) throw new RouterError('internal', `${req.vendor} has no drop-in REST endpoints`);
+    const { request } = req;
+    const answer = await adapter.forward({
+      apiKey,
+      signal,
+      request: { ...request, body: Buffer.from(request.body, 'base64') },
+    });
+    const head: ResponseHead = { status: answer.status, headers: { ...answer.headers } };
+    take.open(head);
+    for await (const chunk of answer.body) {
+      if (signal.aborted) break;
+      onData();
+      if (chunk.length > 0) take.push(chunk);
+    }
+    if (signal.aborted) throw signal.reason;
+    const ok = answer.status >= 200 && answer.status < 300;
+    return {
+      storable: ok && take.audio.length > 0,
+      contentType: head.headers['content-type'] ?? 'application/octet-stream',
+      words: null,
+      head,
+    };
+  },
+  result: (_produced, cached) => ({ cached }),
+};

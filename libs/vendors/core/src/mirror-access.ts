@@ -1,0 +1,179 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { VendorId } from './vendor-id';
+
+/**
+ * Why a mirror request or socket is refused before any app sees it. Each vendor answers every kind in its
+ * own error shape, so a vendor's own client reads the refusal as it would read the vendor's.
+ */
+export type MirrorRefusalKind =
+  'missing-key' | 'invalid-key' | 'org-disabled' | 'no-vendor-key' | 'out-of-credit';
+
+export const MIRROR_REFUSAL_KINDS: readonly MirrorRefusalKind[] = [
+  'missing-key',
+  'invalid-key',
+  'org-disabled',
+  'no-vendor-key',
+  'out-of-credit',
+];
+
+/** Where an org stores its vendor keys; the no-vendor-key refusal links there. */
+export const PROVIDER_KEYS_DASHBOARD_PATH = '/dashboard/provider-keys';
+
+/** A mirror request as the gateway sees it, before anything is forwarded. */
+export interface MirrorRequest {
+  readonly method: string;
+  /** The path as the vendor would see it: the mirror's `/<vendor token>` prefix taken off (`/v1/voices`). */
+  readonly path: string;
+  /** Lower-case names, as Node parses them. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly query: URLSearchParams;
+}
+
+/** A whole HTTP answer (refusals and 404s are small: the body is text, possibly empty). */
+export interface MirrorReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** A WebSocket refused after it was accepted: the vendor's error messages, then a close. */
+export interface MirrorSocketRefusal {
+  readonly messages: readonly string[];
+  readonly closeCode: number;
+  readonly closeReason: string;
+}
+
+/** A client message with the router key taken out, re-serialised without the key's fields. */
+export interface KeylessMessage {
+  readonly key: string | undefined;
+  /** The message to forward: the original text when it carried no key, else the JSON without the key. */
+  readonly message: string;
+  /** The parsed message (JSON object), for refusals that echo a field of it; undefined when not JSON. */
+  readonly fields: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * How a vendor refuses a WebSocket. Most refuse at the handshake with their HTTP refusal (`refuse`); a vendor
+ * whose clients may send the key in their first message accepts first and refuses with messages and a close.
+ */
+export type MirrorSocketAccess =
+  | { readonly refusal: 'handshake' }
+  | {
+      readonly refusal: 'after-accept';
+      /** The router key a client message carries, and the message without it; used on every client message. */
+      takeKey(message: string): KeylessMessage;
+      /** `first` is the first client message when the key came in it (some refusals echo its ids). */
+      refuse(kind: MirrorRefusalKind, first: KeylessMessage | undefined): MirrorSocketRefusal;
+    };
+
+/**
+ * One vendor's door to its mirror: where its clients put the router key (the spec's "Where the router key
+ * goes"), which headers and query parameters carry it (taken off before forwarding: apps behind never see
+ * keys), each refusal in the vendor's own shape, its 404 for a path it does not have, and how a WebSocket
+ * is refused. The gateway builds a mirror route from this alone; the mirror app and the simulator take the
+ * 404 from here too.
+ */
+export interface MirrorAccess {
+  readonly vendor: VendorId;
+  /** Lower-case header names that may carry the router key. */
+  readonly keyHeaders: readonly string[];
+  /** Query parameters that may carry the router key. */
+  readonly keyQueryParams: readonly string[];
+  /** The router key as the vendor's clients send it; undefined when none is sent. */
+  readKey(request: MirrorRequest): string | undefined;
+  refuse(kind: MirrorRefusalKind, request: MirrorRequest): MirrorReply;
+  /** The vendor's error shape for a failure of the router's own (a body over the limit, an app unreachable). */
+  fail(status: number, message: string, request: MirrorRequest): MirrorReply;
+  /** The vendor's answer to a path it does not have. */
+  notFound(request: Pick<MirrorRequest, 'method' | 'path'>): MirrorReply;
+  readonly socket: MirrorSocketAccess;
+}
+
+/**
+ * The message of each refusal kind, the same words for every vendor; each vendor wraps it in its shape.
+ * The no-vendor-key message says where to store one, since that is all the client can do about it.
+ */
+export function mirrorRefusalMessage(kind: MirrorRefusalKind, vendor: VendorId): string {
+  switch (kind) {
+    case 'missing-key':
+      return 'No API key was sent. Send your router API key (rtr_...) where this API expects its key.';
+    case 'invalid-key':
+      return 'Invalid API key. The router API key is unknown or has been revoked.';
+    case 'org-disabled':
+      return 'Invalid API key. The organisation of this router API key is disabled.';
+    case 'no-vendor-key':
+      return `No ${vendor} key is stored for this organisation. Add one at ${PROVIDER_KEYS_DASHBOARD_PATH}.`;
+    case 'out-of-credit':
+      return 'The organisation is out of credit; new requests are refused until credit is added.';
+  }
+}
+
+/** The HTTP status of a refusal for vendors that use one status for every key problem. */
+export function mirrorRefusalStatus(kind: MirrorRefusalKind, keyStatus: number): number {
+  return kind === 'out-of-credit' ? 402 : keyStatus;
+}
+
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): MirrorReply {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+export function textReply(
+  status: number,
+  body: string,
+  contentType = 'text/plain; charset=utf-8',
+  headers: Record<string, string> = {},
+): MirrorReply {
+  return { status, headers: { 'content-type': contentType, ...headers }, body };
+}
+
+/** A header's single value; a repeated header counts as its first value, as Node reads `authorization`. */
+export function headerValue(request: Pick<MirrorRequest, 'headers'>, name: string): string | undefined {
+  const value = request.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first.trim() === '' ? undefined : first.trim();
+}
+
+/** The credential of `Authorization: <scheme> <credential>` (scheme case-insensitive), if that is the scheme. */
+export function authorizationCredential(
+  request: Pick<MirrorRequest, 'headers'>,
+  scheme: string,
+): string | undefined {
+  const value = headerValue(request, 'authorization');
+  if (value === undefined) return undefined;
+  const match = /^(\S+)\s+(\S+)$/.exec(value);
+  return match && match[1]?.toLowerCase() === scheme.toLowerCase() ? match[2] : undefined;
+}
+
+/**
+ * Takes a key out of a JSON client message: `read` names the key the object carries (if any) and the fields
+ * that carried it, which are dropped from the forwarded message. Non-JSON messages pass untouched.
+ */
+export function takeKeyFromJson(
+  message: string,
+  read: (fields: Readonly<Record<string, unknown>>) => { key: string | undefined; fields: readonly string[] },
+): KeylessMessage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return { key: undefined, message, fields: undefined };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { key: undefined, message, fields: undefined };
+  }
+  const fields = parsed as Record<string, unknown>;
+  const found = read(fields);
+  const present = found.fields.filter((name) => name in fields);
+  if (present.length === 0) return { key: found.key, message, fields };
+  const rest = Object.fromEntries(Object.entries(fields).filter(([name]) => !present.includes(name)));
+  return { key: found.key, message: JSON.stringify(rest), fields };
+}
+
+/** 32 hex digits, the request-id style of several vendors. */
+export function hexRequestId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function uuidRequestId(): string {
+  return randomUUID();
+}

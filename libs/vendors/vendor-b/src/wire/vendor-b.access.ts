@@ -1,0 +1,35 @@
+import {
+  headerValue,
+  jsonReply,
+  type MirrorAccess,
+  mirrorRefusalMessage,
+  type MirrorReply,
+} from '@router/vendors-core';
+
+/** The vendor's application errors: `{error: {code, message}}`. */
+function vendorBError(status: number, code: string, message: string): MirrorReply {
+  return jsonReply(status, { error: { code, message } });
+}
+
+/**
+ * vendor_b: the key in `X-API-Key`. A key refusal comes from the vendor's API gateway, not its application:
+ * 401 with a `Key` realm challenge and `{message, request_id: null}`; out of credit is an application error.
+ */
+export const vendorBAccess: MirrorAccess = {
+  vendor: 'vendor_b',
+  keyHeaders: ['x-api-key'],
+  keyQueryParams: [],
+  readKey: (request) => headerValue(request, 'x-api-key'),
+  refuse: (kind) =>
+    kind === 'out-of-credit'
+      ? vendorBError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_b'))
+      : jsonReply(
+          401,
+          { message: mirrorRefusalMessage(kind, 'vendor_b'), request_id: null },
+          { 'www-authenticate': 'Key realm="vendor_b"' },
+        ),
+  fail: (status, message) =>
+    vendorBError(status, status >= 500 ? 'internal_error' : 'invalid_request', message),
+  notFound: () => jsonReply(404, { message: 'no Route matched with those values', request_id: null }),
+  socket: { refusal: 'handshake' },
+};

@@ -1,0 +1,88 @@
+import {
+  headerValue,
+  jsonReply,
+  type KeylessMessage,
+  type MirrorAccess,
+  type MirrorRefusalKind,
+  mirrorRefusalMessage,
+  type MirrorReply,
+  takeKeyFromJson,
+} from '@router/vendors-core';
+import { problemBody, socketError } from './vendor-c.errors';
+
+function vendorCProblem(
+  status: number,
+  type: string,
+  code: string,
+  message: string,
+  param?: string,
+): MirrorReply {
+  return jsonReply(status, problemBody({ status, type, code, message, ...(param ? { param } : {}) }));
+}
+
+const MESSAGE_KEY_FIELDS = ['vendor_c_api_key', 'authorization'];
+
+/**
+ * The key a client's WebSocket message may carry instead of the handshake header: `vendor_c_api_key` (the
+ * header name with `_`), or `authorization: "Bearer <key>"`.
+ */
+export function vendorCMessageKey(fields: Readonly<Record<string, unknown>>): string | undefined {
+  const direct = fields['vendor_c_api_key'];
+  if (typeof direct === 'string') return direct;
+  const authorization = fields['authorization'];
+  return typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+}
+
+/** A client message with its key taken out: both key fields are dropped from what is forwarded. */
+export function takeVendorCMessageKey(message: string): KeylessMessage {
+  return takeKeyFromJson(message, (fields) => ({
+    key: vendorCMessageKey(fields),
+    fields: MESSAGE_KEY_FIELDS,
+  }));
+}
+
+function socketErrorCode(kind: MirrorRefusalKind): string {
+  return kind === 'out-of-credit' ? 'insufficient_credits' : 'invalid_api_key';
+}
+
+/**
+ * vendor_c: the key in `vendor_c-api-key` (or, on sockets, in the first message). A key refusal is a 400
+ * `authentication_error`, 401 when no key was sent; on a socket the vendor accepts, sends
+ * `{message, error, code: 1008}` and closes with 1008.
+ */
+export const vendorCAccess: MirrorAccess = {
+  vendor: 'vendor_c',
+  keyHeaders: ['vendor_c-api-key'],
+  keyQueryParams: [],
+  readKey: (request) => headerValue(request, 'vendor_c-api-key'),
+  refuse: (kind) => {
+    const message = mirrorRefusalMessage(kind, 'vendor_c');
+    if (kind === 'out-of-credit') {
+      return vendorCProblem(402, 'payment_required', 'insufficient_credits', message);
+    }
+    const status = kind === 'missing-key' ? 401 : 400;
+    return vendorCProblem(status, 'authentication_error', 'invalid_api_key', message, 'api_key');
+  },
+  fail: (status, message) =>
+    status >= 500
+      ? vendorCProblem(status, 'server_error', 'internal_server_error', message)
+      : vendorCProblem(status, 'validation_error', 'invalid_request', message),
+  notFound: () => jsonReply(404, { detail: 'Not Found' }),
+  socket: {
+    refusal: 'after-accept',
+    takeKey: takeVendorCMessageKey,
+    refuse: (kind) => ({
+      messages: [
+        JSON.stringify(
+          socketError({
+            status: 400,
+            code: socketErrorCode(kind),
+            message: mirrorRefusalMessage(kind, 'vendor_c'),
+          }),
+        ),
+      ],
+      closeCode: 1008,
+      closeReason: socketErrorCode(kind),
+    }),
+  },
+};

@@ -1,0 +1,125 @@
+import type { DropInKeying, DropInRequest } from '@router/vendors-core';
+import { vendorCRequestKeying } from './vendor-c.request-key';
+
+function post(path: string, body: unknown, query = ''): DropInRequest {
+  return {
+    method: 'POST',
+    path,
+    query,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  };
+}
+
+function canonical(request: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
+  const keying = vendorCRequestKeying(request);
+  if (!keying.cacheable) throw new Error('expected a cacheable request');
+  return keying;
+}
+
+const SPEECH = '/v1/text-to-speech/voice1/stream';
+
+describe('vendor_c request keying', () => {
+  it('fills output_format, enable_logging, model_id and apply_text_normalization with their defaults', () => {
+    const bare = canonical(post(SPEECH, { text: 'Hello.' }));
+    expect(bare.canonical).toEqual({
+      method: 'POST',
+      path: SPEECH,
+      query: { output_format: ['mp3_44100_128'], enable_logging: ['true'] },
+      body: { text: 'Hello.', model_id: 'c_model_3', apply_text_normalization: 'auto' },
+    });
+    const explicit = canonical(
+      post(
+        SPEECH,
+        { apply_text_normalization: 'auto', model_id: 'c_model_3', text: 'Hello.', voice_settings: null },
+        'enable_logging=true&output_format=mp3_44100_128',
+      ),
+    );
+    expect(explicit.canonical).toEqual(bare.canonical);
+  });
+
+  it('takes c_model_8 as the dialogue default', () => {
+    const dialogue = canonical(
+      post('/v1/text-to-dialogue/stream', { inputs: [{ text: 'Hi.', voice_id: 'v1' }] }),
+    );
+    expect(dialogue.canonical.body).toMatchObject({ model_id: 'c_model_8' });
+    expect(dialogue.chars).toBe(3);
+  });
+
+  it('is the same whatever the order of query parameters and body fields', () => {
+    const a = canonical(
+      post(SPEECH, { text: 'Hi.', model_id: 'c_model_1', seed: 4 }, 'output_format=pcm_16000&a=1'),
+    );
+    const b = canonical(
+      post(SPEECH, '{"seed":4,   "model_id":"c_model_1","text":"Hi."}', 'a=1&output_format=pcm_16000'),
+    );
+    expect(JSON.stringify(sorted(a.canonical))).toBe(JSON.stringify(sorted(b.canonical)));
+  });
+
+  it('keeps unknown fields, parameters and the text verbatim, so differing requests differ', () => {
+    const base = canonical(post(SPEECH, { text: 'Hi there.' })).canonical;
+    const variants = [
+      post(SPEECH, { text: 'Hi  there.' }),
+      post(SPEECH, { text: 'Hi there.', model_id: 'c_model_1' }),
+      post(SPEECH, { text: 'Hi there.', future_field: 1 }),
+      post(SPEECH, { text: 'Hi there.' }, 'output_format=pcm_16000'),
+      post(SPEECH, { text: 'Hi there.' }, 'unknown=x'),
+      post('/v1/text-to-speech/voice2/stream', { text: 'Hi there.' }),
+      post('/v1/text-to-speech/voice1', { text: 'Hi there.' }),
+      post('/v1/text-to-speech/voice1/with-timestamps', { text: 'Hi there.' }),
+    ];
+    for (const variant of variants) expect(canonical(variant).canonical).not.toEqual(base);
+  });
+
+  it('keeps a repeated parameter in its order', () => {
+    const ab = canonical(post(SPEECH, { text: 'Hi.' }, 'x=a&x=b')).canonical.query;
+    expect(ab['x']).toEqual(['a', 'b']);
+  });
+
+  it('names the voice stored settings and unversioned dictionaries the request relies on', () => {
+    expect(canonical(post(SPEECH, { text: 'Hi.' })).stored).toEqual([
+      { name: 'voice-settings/voice1', kind: 'fingerprint' },
+    ]);
+    const withSettings = canonical(
+      post(SPEECH, {
+        text: 'Hi.',
+        voice_settings: { stability: 0.5, similarity_boost: 0.5 },
+        pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'd1' }],
+      }),
+    );
+    expect(withSettings.stored).toEqual([{ name: 'dictionary/d1', kind: 'fingerprint' }]);
+  });
+
+  it('caches all four text-to-speech shapes and dialogue streaming, nothing else', () => {
+    for (const suffix of ['', '/stream', '/with-timestamps', '/stream/with-timestamps']) {
+      expect(
+        vendorCRequestKeying(post(`/v1/text-to-speech/voice1${suffix}`, { text: 'Hi.' })).cacheable,
+      ).toBe(true);
+    }
+    const live = [
+      { ...post('/v1/voices', ''), method: 'GET' },
+      { ...post('/v2/voices', ''), method: 'GET' },
+      { ...post('/v1/voices/voice1/settings', ''), method: 'GET' },
+      post('/v1/voices/add/owner/voice1', { new_name: 'x' }),
+      post(SPEECH, 'not json'),
+      post(SPEECH, [1, 2]),
+      post(SPEECH, { model_id: 'c_model_1' }),
+    ];
+    for (const request of live) expect(vendorCRequestKeying(request).cacheable).toBe(false);
+  });
+
+  it('keeps a __proto__ field as a field', () => {
+    const keyed = canonical(post(SPEECH, '{"text":"Hi.","__proto__":{"x":1}}'));
+    expect(Object.keys(keyed.canonical.body as object)).toContain('__proto__');
+  });
+});
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, sorted(v)]),
+  );
+}

@@ -1,0 +1,181 @@
+import type { SynthSettings } from '@router/contracts';
+import { resolveSettings, type ClientSettings } from '@router/vendors-core';
+import { vendorC } from '../vendor-c.definition';
+import { parseDialogueRequest, parseOutputQuery, parseTtsRequest } from './vendor-c.requests';
+import {
+  dialogueSettingsSource,
+  socketSettingsSource,
+  ttsSettingsSource,
+  vendorCRequest,
+  vendorCSynthSettings,
+} from './vendor-c.settings';
+import { parseSocketQuery, parseStreamInputMessage } from './vendor-c.socket';
+
+const noVoiceProblem = (): undefined => undefined;
+
+/** Settings as /v1/stream resolves them from a native client's settings message (libs/native stream-messages). */
+function nativeSettings(client: Partial<ClientSettings>): SynthSettings {
+  return resolveSettings(vendorC, { model: 'c_model_3', voice: 'voice_1', options: {}, ...client }, 'stream');
+}
+
+/** The request the adapter sends for `settings`, read back as the simulator and the mirror read it. */
+function readBack(settings: SynthSettings): ReturnType<typeof vendorCSynthSettings> {
+  const built = vendorCRequest(settings, 'Hello there.');
+  const url = new URL(built.path, 'http://vendor.invalid');
+  const output = parseOutputQuery(url.searchParams);
+  if (!output.ok) throw new Error(`output query refused: ${JSON.stringify(output)}`);
+  const dialogue = url.pathname.startsWith('/v1/text-to-dialogue');
+  if (dialogue) {
+    const request = parseDialogueRequest(built.body, noVoiceProblem);
+    if (!request.ok) throw new Error(`dialogue body refused: ${JSON.stringify(request)}`);
+    return vendorCSynthSettings(dialogueSettingsSource(output.value, request.value, url.searchParams));
+  }
+  const voiceId = decodeURIComponent(url.pathname.split('/')[3] ?? '');
+  const request = parseTtsRequest(built.body, voiceId, noVoiceProblem);
+  if (!request.ok) throw new Error(`body refused: ${JSON.stringify(request)}`);
+  return vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url.searchParams));
+}
+
+const CASES: readonly { name: string; client: Partial<ClientSettings> }[] = [
+  { name: 'every default', client: {} },
+  { name: 'a voice id that needs escaping', client: { voice: 'voice/1' } },
+  { name: 'a language', client: { language: 'de' } },
+  { name: 'pcm at 16000 Hz', client: { format: 'pcm', sampleRate: 16000 } },
+  { name: 'wav at 48000 Hz', client: { format: 'wav', sampleRate: 48000 } },
+  { name: 'mulaw', client: { format: 'mulaw' } },
+  { name: 'alaw', client: { format: 'alaw' } },
+  { name: 'mp3 at 22050 Hz', client: { format: 'mp3', sampleRate: 22050 } },
+  { name: 'mp3 at 64 kbps', client: { format: 'mp3', sampleRate: 44100, options: { bitrate: '64k' } } },
+  {
+    name: 'voice settings',
+    client: { options: { voice_settings: { stability: 0.4, similarity_boost: 0.8, speed: 1.1 } } },
+  },
+  {
+    name: 'logging off, SSML on, normalization off',
+    client: {
+      options: { enable_logging: false, enable_ssml_parsing: true, apply_text_normalization: 'off' },
+    },
+  },
+  {
+    name: 'dictionaries and Japanese normalization',
+    client: {
+      language: 'ja',
+      options: {
+        pronunciation_dictionary_locators: [
+          { pronunciation_dictionary_id: 'dict_1', version_id: 'v3' },
+          { pronunciation_dictionary_id: 'dict_2' },
+        ],
+        apply_language_text_normalization: true,
+      },
+    },
+  },
+  { name: 'a dialogue model', client: { model: 'c_model_8' } },
+  {
+    name: 'a dialogue model with its stability',
+    client: { model: 'c_model_9', options: { voice_settings: { stability: 0.5 } } },
+  },
+];
+
+describe('vendor_c settings → vendor request → settings', () => {
+  it.each(CASES)('$name: the request read back is the same SynthSettings', ({ client }) => {
+    const settings = nativeSettings(client);
+    expect(readBack(settings)).toEqual({ settings, unmapped: [] });
+  });
+
+  it('names the fields that change the audio but no setting carries', () => {
+    const url = new URLSearchParams({ output_format: 'pcm_24000' });
+    const output = parseOutputQuery(url);
+    const request = parseTtsRequest({ text: 'Hi.', seed: 7, previous_text: 'Before.' }, 'v', noVoiceProblem);
+    if (!output.ok || !request.ok) throw new Error('refused');
+    const { unmapped } = vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url));
+    expect(unmapped).toEqual(['seed', 'previous_text']);
+  });
+
+  it('reads opus, which no native client can ask for, as format opus with its bitrate, and back', () => {
+    const url = new URLSearchParams({ output_format: 'opus_48000_64' });
+    const output = parseOutputQuery(url);
+    const request = parseTtsRequest({ text: 'Hi.' }, 'voice_1', noVoiceProblem);
+    if (!output.ok || !request.ok) throw new Error('refused');
+    const { settings } = vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url));
+    expect(settings).toEqual({
+      ...nativeSettings({ format: 'pcm', sampleRate: 48000 }),
+      format: 'opus',
+      options: { ...nativeSettings({ format: 'pcm', sampleRate: 48000 }).options, bitrate: '64k' },
+    });
+    expect(readBack(settings)).toEqual({ settings, unmapped: [] });
+  });
+
+  it('refuses, in the router words, what the router settings cannot say', () => {
+    const url = new URLSearchParams();
+    const output = parseOutputQuery(url);
+    const request = parseTtsRequest({ text: 'Hi.', voice_settings: { speed: 1.1 } }, 'v', noVoiceProblem);
+    if (!output.ok || !request.ok) throw new Error('refused');
+    expect(() => vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url))).toThrow(
+      expect.objectContaining({ code: 'bad_request' }),
+    );
+  });
+});
+
+describe('a stream-input socket and /v1/stream with equal settings', () => {
+  /** What a vendor_c client opens and says first, read as the mirror reads it. */
+  function socketSettings(query: Record<string, string>, init: Record<string, unknown>): SynthSettings {
+    const parsed = parseSocketQuery(new URLSearchParams(query));
+    if (!parsed.ok) throw new Error(parsed.message);
+    return vendorCSynthSettings(
+      socketSettingsSource('voice_1', parsed.value, parseStreamInputMessage({ text: ' ', ...init })),
+    ).settings;
+  }
+
+  it("the vendor's defaults are the router's mp3 at 44100 Hz (not its 24000 Hz default)", () => {
+    expect(socketSettings({}, {})).toEqual(nativeSettings({ format: 'mp3', sampleRate: 44100 }));
+    expect(socketSettings({}, {})).not.toEqual(nativeSettings({}));
+  });
+
+  it('model, language, pcm and voice settings', () => {
+    const voiceSettings = { stability: 0.3, similarity_boost: 0.7, style: 0.2, use_speaker_boost: true };
+    expect(
+      socketSettings(
+        { model_id: 'c_model_5', language_code: 'fr', output_format: 'pcm_24000' },
+        { voice_settings: voiceSettings, vendor_c_api_key: 'key' },
+      ),
+    ).toEqual(
+      nativeSettings({
+        model: 'c_model_5',
+        language: 'fr',
+        format: 'pcm',
+        sampleRate: 24000,
+        options: { voice_settings: voiceSettings },
+      }),
+    );
+  });
+
+  it('logging off, SSML on, text normalization on, mp3 at 192 kbps', () => {
+    expect(
+      socketSettings(
+        {
+          output_format: 'mp3_44100_192',
+          enable_logging: 'false',
+          enable_ssml_parsing: 'true',
+          apply_text_normalization: 'on',
+        },
+        {},
+      ),
+    ).toEqual(
+      nativeSettings({
+        format: 'mp3',
+        sampleRate: 44100,
+        options: {
+          bitrate: '192k',
+          enable_logging: false,
+          enable_ssml_parsing: true,
+          apply_text_normalization: 'on',
+        },
+      }),
+    );
+  });
+
+  it('the socket and the REST request for the same settings agree', () => {
+    const settings = nativeSettings({ format: 'wav', sampleRate: 22050 });
+    expect(socketSettings({ output_format: 'wav_22050' }, {})).toEqual(readBack(settings).settings);
+  });
+});

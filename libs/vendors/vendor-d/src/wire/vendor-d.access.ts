@@ -1,0 +1,44 @@
+import {
+  authorizationCredential,
+  jsonReply,
+  type MirrorAccess,
+  mirrorRefusalMessage,
+  type MirrorReply,
+} from '@router/vendors-core';
+
+/** `{error: {message, type, param, code}}`, all four always present. */
+function vendorDError(
+  status: number,
+  error: { message: string; type: string; param: string | null; code: string | null },
+): MirrorReply {
+  return jsonReply(status, { error });
+}
+
+/** vendor_d: `Authorization: Bearer <key>`; a key refusal is its 401 `invalid_api_key`. */
+export const vendorDAccess: MirrorAccess = {
+  vendor: 'vendor_d',
+  keyHeaders: ['authorization'],
+  keyQueryParams: [],
+  readKey: (request) => authorizationCredential(request, 'Bearer'),
+  refuse: (kind) => {
+    const message = mirrorRefusalMessage(kind, 'vendor_d');
+    return kind === 'out-of-credit'
+      ? vendorDError(402, { message, type: 'insufficient_quota', param: null, code: 'insufficient_credits' })
+      : vendorDError(401, { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
+  },
+  fail: (status, message) =>
+    vendorDError(status, {
+      message,
+      type: status >= 500 ? 'server_error' : 'invalid_request_error',
+      param: null,
+      code: null,
+    }),
+  notFound: ({ method, path }) =>
+    vendorDError(404, {
+      message: `Invalid URL (${method} ${path})`,
+      type: 'invalid_request_error',
+      param: null,
+      code: null,
+    }),
+  socket: { refusal: 'handshake' },
+};

@@ -1,0 +1,29 @@
+import {
+  authorizationCredential,
+  jsonReply,
+  type MirrorAccess,
+  mirrorRefusalMessage,
+  type MirrorReply,
+  uuidRequestId,
+} from '@router/vendors-core';
+
+/** `{err_code, err_msg, request_id}`. */
+function vendorEError(status: number, code: string, message: string): MirrorReply {
+  return jsonReply(status, { err_code: code, err_msg: message, request_id: uuidRequestId() });
+}
+
+/** vendor_e: `Authorization: Token <key>`; a key refusal is its 401 `INVALID_AUTH`, also at the handshake. */
+export const vendorEAccess: MirrorAccess = {
+  vendor: 'vendor_e',
+  keyHeaders: ['authorization'],
+  keyQueryParams: [],
+  readKey: (request) => authorizationCredential(request, 'Token'),
+  refuse: (kind) =>
+    kind === 'out-of-credit'
+      ? vendorEError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_e'))
+      : vendorEError(401, 'INVALID_AUTH', mirrorRefusalMessage(kind, 'vendor_e')),
+  fail: (status, message) =>
+    vendorEError(status, status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST', message),
+  notFound: () => jsonReply(404, { err_code: 'NOT_FOUND', err_msg: 'Not Found', request_id: null }),
+  socket: { refusal: 'handshake' },
+};

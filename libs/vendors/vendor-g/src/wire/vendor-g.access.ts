@@ -1,0 +1,70 @@
+import {
+  authorizationCredential,
+  jsonReply,
+  type MirrorAccess,
+  type MirrorRefusalKind,
+  mirrorRefusalMessage,
+  type MirrorReply,
+  takeKeyFromJson,
+  uuidRequestId,
+} from '@router/vendors-core';
+
+/** The vendor's REST error body (both of its hosts). */
+function vendorGError(status: number, errorType: string, message: string): MirrorReply {
+  return jsonReply(status, {
+    status_code: status,
+    error_type: errorType,
+    message,
+    validation_errors: [],
+    request_id: uuidRequestId(),
+  });
+}
+
+function refusalStatus(kind: MirrorRefusalKind): number {
+  return kind === 'out-of-credit' ? 402 : 401;
+}
+
+function refusalType(kind: MirrorRefusalKind): string {
+  return kind === 'out-of-credit' ? 'insufficient_quota' : 'unauthenticated';
+}
+
+/**
+ * vendor_g. The spec shows neither its key header nor its refusals; these follow the vendor's own clients.
+ * REST takes `Authorization: Bearer <key>` and refuses with its `{status_code, error_type, message,
+ * validation_errors, request_id}` body (401 `unauthenticated`, 402 `insufficient_quota`). Its socket clients
+ * send no header: the key is `api_key` in each stream's config message. The mirror takes it from the first
+ * message (or a bearer header at the upgrade), takes `api_key` out of every message it forwards, and refuses
+ * as the vendor fails a connection: an `error` and a `terminated` for the stream, then a close (1008).
+ */
+export const vendorGAccess: MirrorAccess = {
+  vendor: 'vendor_g',
+  keyHeaders: ['authorization'],
+  keyQueryParams: [],
+  readKey: (request) => authorizationCredential(request, 'Bearer'),
+  refuse: (kind) =>
+    vendorGError(refusalStatus(kind), refusalType(kind), mirrorRefusalMessage(kind, 'vendor_g')),
+  fail: (status, message) =>
+    vendorGError(status, status >= 500 ? 'internal_error' : 'invalid_request', message),
+  notFound: () => vendorGError(404, 'not_found', 'Not Found'),
+  socket: {
+    refusal: 'after-accept',
+    takeKey: (message) =>
+      takeKeyFromJson(message, (fields) => ({
+        key: typeof fields['api_key'] === 'string' ? fields['api_key'] : undefined,
+        fields: ['api_key'],
+      })),
+    refuse: (kind, first) => {
+      const streamId = typeof first?.fields?.['stream_id'] === 'string' ? first.fields['stream_id'] : null;
+      const error = {
+        stream_id: streamId,
+        error_code: refusalStatus(kind),
+        error_message: mirrorRefusalMessage(kind, 'vendor_g'),
+      };
+      return {
+        messages: [JSON.stringify(error), JSON.stringify({ stream_id: streamId, terminated: true })],
+        closeCode: 1008,
+        closeReason: refusalType(kind),
+      };
+    },
+  },
+};

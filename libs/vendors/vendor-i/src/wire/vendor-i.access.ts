@@ -1,0 +1,80 @@
+import { STATUS_CODES } from 'node:http';
+import {
+  headerValue,
+  jsonReply,
+  type MirrorAccess,
+  type MirrorRequest,
+  mirrorRefusalMessage,
+  type MirrorReply,
+  textReply,
+  uuidRequestId,
+} from '@router/vendors-core';
+
+/** API versions are dates; from this one on, error bodies are JSON instead of `Title: Message` text. */
+export const VENDOR_I_JSON_ERRORS_FROM = '2026-03-01';
+/** The oldest version the vendor still serves. */
+export const VENDOR_I_OLDEST_VERSION = '2024-06-10';
+export const VENDOR_I_VERSION_HEADER = 'vendor_i-version';
+export const VENDOR_I_VERSION_QUERY = 'vendor_i_version';
+
+/** The version a request names in its header or query, as sent (possibly not a valid one). */
+export function vendorIRequestedVersion(
+  request: Pick<MirrorRequest, 'headers' | 'query'>,
+): string | undefined {
+  return (
+    headerValue(request, VENDOR_I_VERSION_HEADER) ?? request.query.get(VENDOR_I_VERSION_QUERY) ?? undefined
+  );
+}
+
+/** A version the vendor knows: a real date, not before its oldest and not in the future. */
+export function isKnownVendorIVersion(version: string | undefined): boolean {
+  if (version === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(version)) return false;
+  const date = new Date(`${version}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== version) return false;
+  return version >= VENDOR_I_OLDEST_VERSION && date.getTime() <= Date.now();
+}
+
+/** Whether errors for this version are JSON (from 2026-03-01) rather than plain text. */
+export function vendorIJsonErrors(version: string | undefined): boolean {
+  return version !== undefined && isKnownVendorIVersion(version) && version >= VENDOR_I_JSON_ERRORS_FROM;
+}
+
+function vendorIError(
+  status: number,
+  errorCode: string,
+  message: string,
+  request: Pick<MirrorRequest, 'headers' | 'query'>,
+): MirrorReply {
+  const title = STATUS_CODES[status] ?? 'Error';
+  const requestId = uuidRequestId();
+  if (!vendorIJsonErrors(vendorIRequestedVersion(request))) {
+    return textReply(status, `${title}: ${message}`, 'text/plain; charset=utf-8', {
+      'x-request-id': requestId,
+    });
+  }
+  return jsonReply(
+    status,
+    { error_code: errorCode, title, message, request_id: requestId },
+    { 'x-request-id': requestId },
+  );
+}
+
+/**
+ * vendor_i: the key in `X-API-Key`, beside the version header (`vendor_i-Version`, or the query
+ * `vendor_i_version`), which stays on the request. Key refusals are 401 (also at the handshake): JSON
+ * `{error_code, title, message, request_id}` from version 2026-03-01, plain `Title: Message` text before.
+ */
+export const vendorIAccess: MirrorAccess = {
+  vendor: 'vendor_i',
+  keyHeaders: ['x-api-key'],
+  keyQueryParams: [],
+  readKey: (request) => headerValue(request, 'x-api-key'),
+  refuse: (kind, request) =>
+    kind === 'out-of-credit'
+      ? vendorIError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_i'), request)
+      : vendorIError(401, 'invalid_api_key', mirrorRefusalMessage(kind, 'vendor_i'), request),
+  fail: (status, message, request) =>
+    vendorIError(status, status >= 500 ? 'internal_error' : 'bad_request', message, request),
+  notFound: () => textReply(404, '404 page not found'),
+  socket: { refusal: 'handshake' },
+};

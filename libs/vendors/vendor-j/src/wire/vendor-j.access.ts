@@ -1,0 +1,48 @@
+import {
+  headerValue,
+  jsonReply,
+  type MirrorAccess,
+  mirrorRefusalMessage,
+  type MirrorReply,
+  textReply,
+} from '@router/vendors-core';
+
+const ERROR_INFO_TYPE = 'type.vendor-j.invalid/rpc.ErrorInfo';
+
+/** The vendor's error body, the same for every status: `{error: {code, message, status, details?}}`. */
+function vendorJError(code: number, status: string, message: string, reason?: string): MirrorReply {
+  return jsonReply(code, {
+    error: {
+      code,
+      message,
+      status,
+      ...(reason ? { details: [{ '@type': ERROR_INFO_TYPE, reason, domain: 'vendor-j.invalid' }] } : {}),
+    },
+  });
+}
+
+/**
+ * vendor_j: the key in `x-vendor_j-api-key` or the query parameter `key`. No key at all is its 403
+ * `PERMISSION_DENIED`; a wrong key, a disabled org and no stored vendor key are its 400 `INVALID_ARGUMENT` with
+ * reason `API_KEY_INVALID`; out of credit is a 402. Its 404 is empty.
+ */
+export const vendorJAccess: MirrorAccess = {
+  vendor: 'vendor_j',
+  keyHeaders: ['x-vendor_j-api-key'],
+  keyQueryParams: ['key'],
+  readKey: (request) => headerValue(request, 'x-vendor_j-api-key') ?? request.query.get('key') ?? undefined,
+  refuse: (kind) => {
+    const message = mirrorRefusalMessage(kind, 'vendor_j');
+    switch (kind) {
+      case 'missing-key':
+        return vendorJError(403, 'PERMISSION_DENIED', message, 'CREDENTIALS_MISSING');
+      case 'out-of-credit':
+        return vendorJError(402, 'RESOURCE_EXHAUSTED', message, 'INSUFFICIENT_CREDITS');
+      default:
+        return vendorJError(400, 'INVALID_ARGUMENT', message, 'API_KEY_INVALID');
+    }
+  },
+  fail: (status, message) => vendorJError(status, status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT', message),
+  notFound: () => textReply(404, '', 'text/html; charset=UTF-8'),
+  socket: { refusal: 'handshake' },
+};
