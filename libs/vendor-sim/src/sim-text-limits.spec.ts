@@ -1,14 +1,14 @@
 import { getVendor, type VendorId } from '@router/vendors';
-import { TEXT_LIMITS } from './vendor-a/vendor-a.settings';
-import { VENDOR_B_TEXT_LIMIT } from './vendor-b/vendor-b.settings';
+import { TEXT_LIMITS } from '@router/vendor-a';
+import { VENDOR_B_TEXT_LIMIT } from '@router/vendor-b';
 import { MODEL_CHARACTER_LIMITS } from '@router/vendor-c';
-import { VENDOR_D_TEXT_LIMIT } from './vendor-d/vendor-d.settings';
-import { VENDOR_E_TEXT_LIMIT } from './vendor-e/vendor-e.settings';
-import { VENDOR_F_TEXT_LIMIT } from './vendor-f/vendor-f.settings';
-import { VENDOR_G_TEXT_LIMIT } from './vendor-g/vendor-g.settings';
-import { VENDOR_H_TEXT_LIMIT } from './vendor-h/vendor-h.settings';
-import { VENDOR_I_TEXT_LIMIT } from './vendor-i/vendor-i.request';
-import { VENDOR_J_TEXT_LIMIT } from './vendor-j/vendor-j.request';
+import { VENDOR_D_TEXT_LIMIT } from '@router/vendor-d';
+import { VENDOR_E_TEXT_LIMIT } from '@router/vendor-e';
+import { VENDOR_F_TEXT_LIMIT } from '@router/vendor-f';
+import { VENDOR_G_TEXT_LIMIT } from '@router/vendor-g';
+import { VENDOR_H_TEXT_LIMIT } from '@router/vendor-h';
+import { VENDOR_I_TEXT_LIMIT } from '@router/vendor-i';
+import { VENDOR_J_TEXT_LIMIT } from '@router/vendor-j';
 
 // Each simulator refuses text over its vendor's limit, as the vendor does, so a piece the router cut too long
 // would fail in every test that reaches it. Here: the router's limit never exceeds what the simulated vendor

@@ -2,7 +2,8 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { checkKey, simKeyId } from '../kit/sim-keys';
 import type { SimKit } from '../kit/sim-vendor';
-import { AUTH_PROBLEM, sendVendorAError } from './vendor-a.errors';
+import { VENDOR_A_AUTH_PROBLEM } from '@router/vendor-a';
+import { sendVendorAError } from './vendor-a.errors';
 
 export interface DictionaryEntry {
   readonly word: string;
@@ -61,7 +62,7 @@ export function vendorADictionaryRoutes(kit: SimKit, dictionaries: VendorADictio
       path: '/pronunciation-dictionaries/:dict_id',
       handle(exchange) {
         const key = exchange.header('api-subscription-key');
-        if (checkKey(key) !== 'ok') return sendVendorAError(exchange, AUTH_PROBLEM);
+        if (checkKey(key) !== 'ok') return sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM);
         const dictId = exchange.params['dict_id'] ?? '';
         const dictionary = dictionaries.find(simKeyId(key as string), dictId);
         if (!dictionary) {

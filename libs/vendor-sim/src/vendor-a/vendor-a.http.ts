@@ -5,18 +5,15 @@ import { playChunked } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
-  AUTH_PROBLEM,
-  sendVendorAError,
-  vendorAFaultProblem,
-  vendorARequestId,
-  type VendorAProblem,
-} from './vendor-a.errors';
-import {
-  hasSpeakableText,
   parseVendorASettings,
   TEXT_LIMITS,
+  VENDOR_A_AUTH_PROBLEM,
+  vendorAOneShotBody,
+  vendorARequestId,
+  vendorATextProblem,
   type VendorASettings,
-} from './vendor-a.settings';
+} from '@router/vendor-a';
+import { sendVendorAError, vendorAFaultProblem } from './vendor-a.errors';
 
 interface Accepted {
   key: string;
@@ -28,7 +25,7 @@ interface Accepted {
 function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted | undefined {
   const key = exchange.header('api-subscription-key');
   if (checkKey(key) !== 'ok') {
-    sendVendorAError(exchange, AUTH_PROBLEM);
+    sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM);
     return undefined;
   }
   const body = exchange.json();
@@ -42,7 +39,7 @@ function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted |
   }
   const fields = body as Record<string, unknown>;
   const text = fields['text'];
-  const problem = textProblem(text, TEXT_LIMITS[endpoint]);
+  const problem = vendorATextProblem(text, TEXT_LIMITS[endpoint]);
   if (problem) {
     sendVendorAError(exchange, problem);
     return undefined;
@@ -53,27 +50,6 @@ function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted |
     return undefined;
   }
   return { key: key as string, text: text as string, settings: parsed.settings };
-}
-
-export function textProblem(text: unknown, limit: number): VendorAProblem | undefined {
-  if (typeof text !== 'string' || text.length === 0) {
-    return { status: 422, code: 'unprocessable_entity_error', message: 'text: Field required' };
-  }
-  if (text.length > limit) {
-    return {
-      status: 400,
-      code: 'invalid_request_error',
-      message: `text must be at most ${limit} characters`,
-    };
-  }
-  if (!hasSpeakableText(text)) {
-    return {
-      status: 400,
-      code: 'invalid_request_error',
-      message: 'text must contain at least one letter or digit',
-    };
-  }
-  return undefined;
 }
 
 export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
@@ -93,9 +69,7 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
           spec: settings.spec,
           speed: settings.pace,
         });
-        const body = Buffer.from(
-          JSON.stringify({ request_id: vendorARequestId(), audios: [begun.take.bytes.toString('base64')] }),
-        );
+        const body = Buffer.from(vendorAOneShotBody(vendorARequestId(), begun.take.bytes));
         await playOneShot(exchange, begun, kit.state.pacing('vendor_a'), {
           contentType: 'application/json',
           body,

@@ -5,24 +5,25 @@ import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import {
-  AUTH_PROBLEM,
-  vendorAErrorBody,
-  vendorAFaultProblem,
-  vendorARequestId,
-  type VendorAErrorCode,
-} from './vendor-a.errors';
-import {
   hasSpeakableText,
   parseVendorASettings,
+  readVendorAClientMessage,
   TEXT_LIMITS,
+  VENDOR_A_AUTH_PROBLEM,
+  VENDOR_A_FINAL_EVENT,
+  VENDOR_A_IDLE_MS,
+  VENDOR_A_KEY_PROTOCOL_PREFIX,
+  VENDOR_A_SOCKET_MODEL,
+  vendorAAudioMessage,
+  vendorAErrorBody,
+  vendorARequestId,
+  vendorASocketError,
+  type VendorAErrorCode,
   type VendorASettings,
-} from './vendor-a.settings';
-
-const PROTOCOL_PREFIX = 'api-subscription-key.';
-/** The vendor closes a socket after 60 s without a client message (a `ping` counts). */
-export const VENDOR_A_IDLE_MS = 60_000;
-/** Which model each socket generation serves. */
-const SOCKET_MODEL: Readonly<Record<'ws' | 'ws-v2', string>> = { ws: 'a_model_1', 'ws-v2': 'a_model_2' };
+  type VendorASocketEndpoint,
+} from '@router/vendor-a';
+import { isUnknownDictId } from './vendor-a.dictionaries';
+import { vendorAFaultProblem } from './vendor-a.errors';
 
 export function vendorASocketRoutes(kit: SimKit): SocketRoute[] {
   return [
@@ -31,12 +32,16 @@ export function vendorASocketRoutes(kit: SimKit): SocketRoute[] {
   ];
 }
 
-async function openSession(kit: SimKit, context: UpgradeContext, endpoint: 'ws' | 'ws-v2'): Promise<void> {
+async function openSession(
+  kit: SimKit,
+  context: UpgradeContext,
+  endpoint: VendorASocketEndpoint,
+): Promise<void> {
   // The vendor's browser client sends the key as a sub-protocol and drops the socket unless it is echoed.
-  const offered = context.protocols.find((p) => p.startsWith(PROTOCOL_PREFIX));
-  const key = context.header('api-subscription-key') ?? offered?.slice(PROTOCOL_PREFIX.length);
+  const offered = context.protocols.find((p) => p.startsWith(VENDOR_A_KEY_PROTOCOL_PREFIX));
+  const key = context.header('api-subscription-key') ?? offered?.slice(VENDOR_A_KEY_PROTOCOL_PREFIX.length);
   if (checkKey(key) !== 'ok') {
-    context.refuse(403, vendorAErrorBody(AUTH_PROBLEM));
+    context.refuse(403, vendorAErrorBody(VENDOR_A_AUTH_PROBLEM));
     return;
   }
   const ws = await context.accept(offered);
@@ -55,7 +60,7 @@ class VendorASession {
   constructor(
     private readonly kit: SimKit,
     private readonly ws: WebSocket,
-    private readonly endpoint: 'ws' | 'ws-v2',
+    private readonly endpoint: VendorASocketEndpoint,
     private readonly key: string,
     private readonly query: URLSearchParams,
   ) {
@@ -77,8 +82,8 @@ class VendorASession {
       );
       return;
     }
-    if (model !== SOCKET_MODEL[this.endpoint]) {
-      const right = Object.entries(SOCKET_MODEL).find(([, m]) => m === model)?.[0];
+    if (model !== VENDOR_A_SOCKET_MODEL[this.endpoint]) {
+      const right = Object.entries(VENDOR_A_SOCKET_MODEL).find(([, m]) => m === model)?.[0];
       const hint = right ? `; use /text-to-speech/${right === 'ws' ? 'ws' : 'ws/v2'}` : '';
       void this.error('invalid_request_error', `model ${model} is not served on this socket${hint}`).then(
         () => this.ws.close(1008, 'unsupported model'),
@@ -98,25 +103,22 @@ class VendorASession {
     });
   }
 
-  private onMessage(message: Record<string, unknown> | undefined): void {
-    if (!message || typeof message['type'] !== 'string') {
-      void this.error('invalid_request_error', 'Messages must be JSON objects with a type');
+  private onMessage(raw: Record<string, unknown> | undefined): void {
+    const read = readVendorAClientMessage(raw);
+    if (!read.ok) {
+      void this.error(read.code, read.message);
       return;
     }
-    const data = (
-      typeof message['data'] === 'object' && message['data'] !== null ? message['data'] : {}
-    ) as Record<string, unknown>;
-    switch (message['type']) {
+    const message = read.message;
+    switch (message.type) {
       case 'config':
-        return this.onConfig(data);
+        return this.onConfig(message.data);
       case 'text':
-        return this.onText(data);
+        return this.onText(message.data);
       case 'flush':
         return this.onFlush();
       case 'ping':
         return;
-      default:
-        void this.error('invalid_request_error', `Unknown message type ${String(message['type'])}`);
     }
   }
 
@@ -127,7 +129,7 @@ class VendorASession {
       return;
     }
     this.settings = parsed.settings;
-    if (parsed.settings.unknownDictId)
+    if (parsed.settings.dictId !== undefined && isUnknownDictId(parsed.settings.dictId))
       void this.error('not_found_error', 'Pronunciation dictionary not found');
   }
 
@@ -161,7 +163,7 @@ class VendorASession {
     if (this.buffer.trim() !== '') this.synthesizeBuffer(this.settings);
     this.buffer = '';
     if (this.completionEvents) {
-      void this.queue.push(() => sendJsonMessage(this.ws, { type: 'event', data: { event_type: 'final' } }));
+      void this.queue.push(() => sendJsonMessage(this.ws, VENDOR_A_FINAL_EVENT));
     }
   }
 
@@ -192,14 +194,7 @@ class VendorASession {
         signal: this.signal,
         open: () => undefined,
         send: (piece) =>
-          sendJsonMessage(this.ws, {
-            type: 'audio',
-            data: {
-              request_id: requestId,
-              audio: piece.bytes.toString('base64'),
-              content_type: take.contentType,
-            },
-          }),
+          sendJsonMessage(this.ws, vendorAAudioMessage(requestId, piece.bytes, take.contentType)),
         fail: async (f) => {
           const problem = vendorAFaultProblem(f);
           await this.error(problem.code, problem.message, requestId);
@@ -213,9 +208,6 @@ class VendorASession {
   }
 
   private error(code: VendorAErrorCode, message: string, requestId?: string): Promise<void> {
-    return sendJsonMessage(this.ws, {
-      type: 'error',
-      data: { message, code, ...(requestId ? { request_id: requestId } : {}) },
-    });
+    return sendJsonMessage(this.ws, vendorASocketError(code, message, requestId));
   }
 }

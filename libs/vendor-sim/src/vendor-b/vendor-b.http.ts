@@ -5,14 +5,21 @@ import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
-  sendVendorBAuthRefusal,
-  sendVendorBError,
-  STATUS_TITLES,
-  vendorBFaultProblem,
+  parseVendorBRequest,
+  VENDOR_B_DONE_EVENT,
+  vendorBChunkEvent,
+  vendorBErrorEvent,
   vendorBRequestId,
-} from './vendor-b.errors';
-import { parseVendorBRequest, type VendorBRequest } from './vendor-b.settings';
-import { VENDOR_B_VOICES } from './vendor-b.voices';
+  vendorBVoiceList,
+  type VendorBRequest,
+  type VendorBSseEvent,
+} from '@router/vendor-b';
+import { sendVendorBAuthRefusal, sendVendorBError, vendorBFaultProblem } from './vendor-b.errors';
+import { findVendorBVoice, VENDOR_B_VOICES } from './vendor-b.voices';
+
+function sse({ event, data }: VendorBSseEvent): string {
+  return sseEvent(data, event);
+}
 
 /** The key check every route makes first; answers the gateway's refusal itself. */
 function authorized(exchange: HttpExchange): string | undefined {
@@ -33,7 +40,7 @@ interface Accepted {
 function accept(exchange: HttpExchange): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
-  const parsed = parseVendorBRequest(exchange.json());
+  const parsed = parseVendorBRequest(exchange.json(), findVendorBVoice);
   if (!parsed.ok) {
     sendVendorBError(exchange, parsed.problem);
     return undefined;
@@ -71,31 +78,9 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
         if (!accepted) return;
         await playSse(exchange, begin(accepted, 'sse'), kit.state.pacing('vendor_b'), {
           headers: () => ({ 'x-request-id': vendorBRequestId(), connection: 'keep-alive' }),
-          events: (piece) =>
-            sseEvent(
-              {
-                type: 'chunk',
-                data: piece.bytes.toString('base64'),
-                step_time: stepTime(piece.endMs - piece.startMs),
-                done: false,
-                status_code: 200,
-              },
-              'chunk',
-            ),
-          errorEvent: (f) => {
-            const problem = vendorBFaultProblem(f);
-            return sseEvent(
-              {
-                type: 'error',
-                done: true,
-                status_code: problem.status,
-                title: STATUS_TITLES[problem.status] ?? 'Error',
-                message: problem.message,
-              },
-              'error',
-            );
-          },
-          doneEvent: () => sseEvent({ type: 'done', done: true, status_code: 200 }, 'done'),
+          events: (piece) => sse(vendorBChunkEvent(piece.bytes, stepTime(piece.endMs - piece.startMs))),
+          errorEvent: (f) => sse(vendorBErrorEvent(vendorBFaultProblem(f))),
+          doneEvent: () => sse(VENDOR_B_DONE_EVENT),
           sendError: (f) => sendVendorBError(exchange, vendorBFaultProblem(f)),
         });
       },
@@ -107,7 +92,7 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
         const key = authorized(exchange);
         if (!key) return;
         kit.state.recordRead('vendor_b', 'voices', key);
-        exchange.sendJson(200, { voices: VENDOR_B_VOICES });
+        exchange.sendJson(200, vendorBVoiceList(VENDOR_B_VOICES));
       },
     },
   ];

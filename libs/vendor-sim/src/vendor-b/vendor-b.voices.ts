@@ -1,36 +1,11 @@
+import { VENDOR_B_LANGUAGES, type VendorBVoice } from '@router/vendor-b';
+
 /**
  * vendor_b's voice list as its `/v1/voices` serves it (unpaged). Each voice belongs to one model: `b_model_1`
  * has one female and one male voice per language, `b_model_2` a few multilingual voices that speak every
  * language, and two voices belong to a `b_model_3` the vendor lists before it synthesizes with it (so the
  * router must leave them out). Names are invented placeholders.
  */
-export const VENDOR_B_LANGUAGES = [
-  'hi',
-  'mr',
-  'te',
-  'kn',
-  'bn',
-  'as',
-  'gu',
-  'ne',
-  'ml',
-  'ta',
-  'en-in',
-  'en-us',
-] as const;
-export const VENDOR_B_MODELS = ['b_model_1', 'b_model_2'] as const;
-
-export interface VendorBVoice {
-  readonly voice_id: string;
-  readonly name: string;
-  /** The voice's own language. */
-  readonly language: string;
-  /** Every language it speaks. */
-  readonly languages: readonly string[];
-  readonly gender: 'female' | 'male';
-  readonly model: string;
-}
-
 const FEMALE = [
   'Ilvara',
   'Meshka',

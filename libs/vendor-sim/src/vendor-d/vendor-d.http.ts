@@ -1,5 +1,4 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { Take } from '../kit/audio/take';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playChunked, playSse, sseEvent } from '../kit/http/play-stream';
@@ -7,13 +6,16 @@ import { checkKey } from '../kit/sim-keys';
 import type { FaultSpec } from '../kit/faults';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
-  sendVendorDError,
+  parseVendorDRequest,
+  VENDOR_D_CONTENT_TYPES,
+  VENDOR_D_SPEECH_PATH,
   vendorDAuthProblem,
-  vendorDErrorBody,
-  vendorDFaultProblem,
+  vendorDDeltaEvent,
+  vendorDDoneEvent,
+  vendorDErrorEvent,
   vendorDRequestId,
-} from './vendor-d.errors';
-import { parseVendorDRequest, VENDOR_D_CONTENT_TYPES, type VendorDRequest } from './vendor-d.settings';
+} from '@router/vendor-d';
+import { sendVendorDError, vendorDFaultProblem } from './vendor-d.errors';
 
 /** The key from `Authorization: Bearer <key>`; answers the vendor's 401 itself. */
 function authorized(exchange: HttpExchange): string | undefined {
@@ -38,18 +40,11 @@ function successHeaders(startedAt: number): OutgoingHttpHeaders {
   };
 }
 
-/** Token counts the vendor reports at the end of an SSE take: text tokens in, audio tokens out. */
-function usage(request: VendorDRequest, take: Take): Record<string, number> {
-  const input = Math.max(1, Math.ceil(request.input.length / 4));
-  const output = Math.max(1, Math.round(take.durationMs / 20));
-  return { input_tokens: input, output_tokens: output, total_tokens: input + output };
-}
-
 export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
   return [
     {
       method: 'POST',
-      path: '/v1/audio/speech',
+      path: VENDOR_D_SPEECH_PATH,
       async handle(exchange) {
         const startedAt = Date.now();
         const key = authorized(exchange);
@@ -70,7 +65,7 @@ export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
         const sendError = (f: FaultSpec): void => sendVendorDError(exchange, vendorDFaultProblem(f));
         if (!sse) {
           await playChunked(exchange, begun, pacing, {
-            contentType: VENDOR_D_CONTENT_TYPES[request.spec.codec] ?? begun.take.contentType,
+            contentType: VENDOR_D_CONTENT_TYPES[request.spec.codec],
             headers: () => successHeaders(startedAt),
             sendError,
           });
@@ -78,9 +73,9 @@ export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
         }
         await playSse(exchange, begun, pacing, {
           headers: () => successHeaders(startedAt),
-          events: (piece) => sseEvent({ type: 'speech.audio.delta', audio: piece.bytes.toString('base64') }),
-          errorEvent: (f) => sseEvent({ type: 'error', ...vendorDErrorBody(vendorDFaultProblem(f)) }),
-          doneEvent: () => sseEvent({ type: 'speech.audio.done', usage: usage(request, begun.take) }),
+          events: (piece) => sseEvent(vendorDDeltaEvent(piece.bytes)),
+          errorEvent: (f) => sseEvent(vendorDErrorEvent(vendorDFaultProblem(f))),
+          doneEvent: () => sseEvent(vendorDDoneEvent(request.input, begun.take.durationMs)),
           sendError,
         });
       },

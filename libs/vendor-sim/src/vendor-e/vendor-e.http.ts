@@ -1,4 +1,3 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
@@ -6,19 +5,17 @@ import { playChunked } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
-  sendVendorEError,
+  parseVendorESpeak,
   VENDOR_E_AUTH_PROBLEM,
-  vendorEFaultProblem,
+  vendorEKey,
+  vendorEModelList,
   vendorERequestId,
-} from './vendor-e.errors';
-import { vendorEModelsOf, type VendorEGeneration } from './vendor-e.models';
-import { parseVendorESpeak, type VendorESpeakRequest } from './vendor-e.settings';
-
-/** The key from `Authorization: Token <key>` (API keys) or `Bearer <token>` (temporary tokens). */
-export function vendorEKey(authorization: string | undefined): string | undefined {
-  const match = /^(?:Token|Bearer)\s+(.+)$/i.exec(authorization ?? '');
-  return match?.[1]?.trim();
-}
+  vendorESpeakHeaders,
+  type VendorEGeneration,
+  type VendorESpeakRequest,
+} from '@router/vendor-e';
+import { sendVendorEError, vendorEFaultProblem } from './vendor-e.errors';
+import { findVendorEModel, vendorEModelsOf } from './vendor-e.models';
 
 function authorized(exchange: HttpExchange): string | undefined {
   const key = vendorEKey(exchange.header('authorization'));
@@ -29,13 +26,8 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-function speakHeaders(request: VendorESpeakRequest): OutgoingHttpHeaders {
-  return {
-    'vendor_e-request-id': vendorERequestId(),
-    'vendor_e-model-name': request.model.canonical_name,
-    'vendor_e-model-uuid': request.model.uuid,
-    'vendor_e-char-count': String(Array.from(request.text).length),
-  };
+function speakHeaders(request: VendorESpeakRequest): Record<string, string> {
+  return vendorESpeakHeaders(request, vendorERequestId());
 }
 
 function accept(
@@ -44,7 +36,7 @@ function accept(
 ): { key: string; request: VendorESpeakRequest } | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
-  const parsed = parseVendorESpeak(generation, exchange.query, exchange.json());
+  const parsed = parseVendorESpeak(generation, exchange.query, exchange.json(), findVendorEModel);
   if (!parsed.ok) {
     sendVendorEError(exchange, parsed.problem);
     return undefined;
@@ -92,5 +84,5 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
 
 function listModels(kit: SimKit, exchange: HttpExchange, generation: VendorEGeneration): void {
   kit.state.recordRead('vendor_e', 'models', vendorEKey(exchange.header('authorization')));
-  exchange.sendJson(200, { stt: [], tts: vendorEModelsOf(generation) });
+  exchange.sendJson(200, vendorEModelList(vendorEModelsOf(generation)));
 }

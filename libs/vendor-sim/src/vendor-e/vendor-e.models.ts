@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { VENDOR_E_GENERATIONS, type VendorEGeneration, type VendorEVoiceModel } from '@router/vendor-e';
 
 /**
  * vendor_e's voice models as its public model lists serve them. The vendor names a voice model
@@ -6,29 +7,6 @@ import { createHash } from 'node:crypto';
  * (`orla-en`). `e_model_1` and `e_model_2` are the first generation (`/v1/speak`, listed by `/v1/models`),
  * `e_model_3` the second (`/v2/speak`, listed by `/v2/models`). Voice names are invented placeholders.
  */
-export type VendorEGeneration = 'v1' | 'v2';
-
-export interface VendorEVoiceModel {
-  /** The voice's short name, e.g. `orla`. */
-  readonly name: string;
-  /** The full vendor model name, e.g. `e_model_1-orla-en`. */
-  readonly canonical_name: string;
-  /** The router model id (the vendor's model family). */
-  readonly architecture: string;
-  readonly languages: readonly string[];
-  readonly version: string;
-  readonly uuid: string;
-  readonly metadata: {
-    readonly accent: string;
-    readonly age: string;
-    readonly color: string;
-    readonly image: string;
-    readonly sample: string;
-    readonly tags: readonly string[];
-    readonly use_cases: readonly string[];
-  };
-}
-
 const ASSETS = 'https://static.vendor-e.invalid';
 
 type Row = readonly [
@@ -69,13 +47,6 @@ const ROWS: Readonly<Record<string, readonly Row[]>> = {
   ],
 };
 
-export const VENDOR_E_GENERATIONS: Readonly<Record<string, VendorEGeneration>> = {
-  e_model_0: 'v1',
-  e_model_1: 'v1',
-  e_model_2: 'v1',
-  e_model_3: 'v2',
-};
-
 function stableUuid(name: string): string {
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -112,6 +83,3 @@ export function findVendorEModel(name: string): VendorEVoiceModel | undefined {
 export function vendorEModelsOf(generation: VendorEGeneration): VendorEVoiceModel[] {
   return VENDOR_E_VOICE_MODELS.filter((m) => VENDOR_E_GENERATIONS[m.architecture] === generation);
 }
-
-/** `/v1/speak`'s voice model when the query names none. */
-export const VENDOR_E_DEFAULT_V1_MODEL = 'e_model_1-orla-en';

@@ -14,18 +14,35 @@ import {
   sendMessage,
   socketSignal,
 } from '../kit/ws-io';
-import { badQuery, VENDOR_E_AUTH_PROBLEM, vendorEErrorBody, vendorERequestId } from './vendor-e.errors';
-import { vendorEKey } from './vendor-e.http';
-import type { VendorEGeneration } from './vendor-e.models';
-import { VENDOR_E_TEXT_LIMIT } from './vendor-e.settings';
 import {
+  badQuery,
   parseVendorESocketQuery,
-  v2SpeedProblem,
+  readVendorEClientMessage,
+  readVendorEConfigure,
+  VENDOR_E_AUTH_PROBLEM,
+  VENDOR_E_IDLE_FATAL,
+  VENDOR_E_IDLE_MS,
+  vendorEConfigureSuccess,
+  vendorEErrorBody,
+  vendorEKey,
+  vendorEOpening,
+  vendorEProtocolKey,
+  vendorERequestId,
+  vendorESessionMetadata,
+  vendorESocketError,
+  vendorESpeechInterrupted,
+  vendorESpeechMetadata,
+  vendorESpeechStarted,
+  vendorEUnknownType,
+  vendorEV1Cleared,
+  vendorEV1Flushed,
+  vendorEV2Flushed,
+  vendorEWarning,
+  type VendorEFatal,
+  type VendorEGeneration,
   type VendorESocketSettings,
-} from './vendor-e.socket-settings';
-
-/** The vendor closes a socket after this long without a client message (`NET-0001`). */
-export const VENDOR_E_IDLE_MS = 30 * 60_000;
+} from '@router/vendor-e';
+import { findVendorEModel } from './vendor-e.models';
 
 /**
  * The two streaming sockets: `/v1/speak` (`Speak`/`Flush`/`Clear`/`Close`; `Metadata`, binary audio,
@@ -45,14 +62,13 @@ async function openSession(
   context: UpgradeContext,
   generation: VendorEGeneration,
 ): Promise<void> {
-  // Browsers cannot set headers: they offer the sub-protocols `token, <key>` instead.
-  const viaProtocol = context.protocols[0]?.toLowerCase() === 'token' ? context.protocols[1] : undefined;
+  const viaProtocol = vendorEProtocolKey(context.protocols);
   const key = vendorEKey(context.header('authorization')) ?? viaProtocol;
   if (checkKey(key) !== 'ok') {
     context.refuse(401, vendorEErrorBody(VENDOR_E_AUTH_PROBLEM));
     return;
   }
-  const parsed = parseVendorESocketQuery(generation, context.query);
+  const parsed = parseVendorESocketQuery(generation, context.query, findVendorEModel);
   if (!parsed.ok) {
     context.refuse(400, vendorEErrorBody(badQuery(parsed.message)));
     return;
@@ -94,41 +110,23 @@ abstract class VendorESession {
     this.ws.on('error', () => this.ws.terminate());
     this.ws.on('close', () => this.idle?.stop());
     const idleMs = this.kit.state.idleTimeoutMs('vendor_e') ?? VENDOR_E_IDLE_MS;
-    this.idle = new IdleTimer(
-      idleMs,
-      () => void this.fatal('NET-0001', 'No messages received: idle timeout', 1011),
-    );
+    this.idle = new IdleTimer(idleMs, () => void this.fatal(VENDOR_E_IDLE_FATAL));
     void sendJsonMessage(this.ws, this.opening());
     this.ws.on('message', (data, isBinary) => {
       this.idle?.touch();
       if (this.closing) return;
-      const message = parseJsonObject(data, isBinary);
-      if (!message || typeof message['type'] !== 'string') {
-        void this.fatal('DATA-0000', 'Could not decode the message as JSON with a type', 1008);
-        return;
-      }
-      if (message['type'] === 'Speak') return this.onSpeak(message['text']);
-      this.onControl(message['type'], message);
+      const read = readVendorEClientMessage(parseJsonObject(data, isBinary), this.buffer.length);
+      if (read.kind === 'fatal') return void this.fatal(read.fatal);
+      if (read.kind === 'speak') this.buffer += read.text;
+      else this.onControl(read.type, read.message);
     });
   }
 
   protected abstract opening(): Record<string, unknown>;
   protected abstract onControl(type: string, message: Record<string, unknown>): void;
 
-  private onSpeak(text: unknown): void {
-    if (typeof text !== 'string') {
-      void this.fatal('DATA-0000', 'Speak needs a string text', 1008);
-      return;
-    }
-    if (this.buffer.length + text.length > VENDOR_E_TEXT_LIMIT) {
-      void this.fatal('BIG-0000', `Text exceeds ${VENDOR_E_TEXT_LIMIT} characters before a Flush`, 1009);
-      return;
-    }
-    this.buffer += text;
-  }
-
   protected unknownType(type: string): void {
-    void this.fatal('MESSAGE-0000', `Unknown message type: ${type}`, 1008);
+    void this.fatal(vendorEUnknownType(type));
   }
 
   /** Plays one take as binary frames; `onFrame` gets each frame's end time (ms of audio delivered so far). */
@@ -174,16 +172,16 @@ abstract class VendorESession {
 
   private vendorFailure(fault: FaultSpec): Promise<void> {
     this.closing = true;
-    return this.fatal(
-      fault.code ?? 'NET-0000',
-      fault.message ?? `Simulated failure (${fault.status ?? 500})`,
-      1011,
-    );
+    return this.fatal({
+      code: fault.code ?? 'NET-0000',
+      description: fault.message ?? `Simulated failure (${fault.status ?? 500})`,
+      closeCode: 1011,
+    });
   }
 
-  protected async fatal(code: string, description: string, closeCode: number): Promise<void> {
+  protected async fatal({ code, description, closeCode }: VendorEFatal): Promise<void> {
     this.closing = true;
-    await sendJsonMessage(this.ws, { type: 'Error', code, description });
+    await sendJsonMessage(this.ws, vendorESocketError(code, description));
     this.ws.close(closeCode, code);
   }
 }
@@ -196,13 +194,7 @@ class VendorEV1Session extends VendorESession {
   }
 
   protected opening(): Record<string, unknown> {
-    return {
-      type: 'Metadata',
-      request_id: vendorERequestId(),
-      model_name: this.settings.model.canonical_name,
-      model_version: this.settings.model.version,
-      model_uuid: this.settings.model.uuid,
-    };
+    return vendorEOpening('v1', this.settings.model, vendorERequestId());
   }
 
   protected onControl(type: string): void {
@@ -234,7 +226,7 @@ class VendorEV1Session extends VendorESession {
         const { outcome } = await this.play(text, this.settings);
         if (outcome !== 'done' || generation !== this.generation) return;
       }
-      await sendJsonMessage(this.ws, { type: 'Flushed', sequence_id: sequence });
+      await sendJsonMessage(this.ws, vendorEV1Flushed(sequence));
     });
   }
 
@@ -242,7 +234,7 @@ class VendorEV1Session extends VendorESession {
     this.buffer = '';
     this.generation++;
     this.current?.abort();
-    void sendJsonMessage(this.ws, { type: 'Cleared', sequence_id: this.sequence++ });
+    void sendJsonMessage(this.ws, vendorEV1Cleared(this.sequence++));
   }
 }
 
@@ -255,13 +247,7 @@ class VendorEV2Session extends VendorESession {
   }
 
   protected opening(): Record<string, unknown> {
-    return {
-      type: 'Connected',
-      request_id: vendorERequestId(),
-      model_name: this.settings.model.canonical_name,
-      model_version: this.settings.model.version,
-      model_uuids: [this.settings.model.uuid],
-    };
+    return vendorEOpening('v2', this.settings.model, vendorERequestId());
   }
 
   protected onControl(type: string, message: Record<string, unknown>): void {
@@ -275,12 +261,7 @@ class VendorEV2Session extends VendorESession {
       case 'Close':
         this.closing = true;
         void this.queue.push(async () => {
-          await sendJsonMessage(this.ws, {
-            type: 'SessionMetadata',
-            total_audio_duration_ms: Math.round(this.totals.audioMs),
-            total_input_character_count: this.totals.inputChars,
-            total_billable_character_count: this.totals.billableChars,
-          });
+          await sendJsonMessage(this.ws, vendorESessionMetadata(this.totals));
           this.ws.close(1000);
         });
         return;
@@ -293,11 +274,7 @@ class VendorEV2Session extends VendorESession {
     const text = this.buffer;
     this.buffer = '';
     if (text.trim() === '') {
-      void sendJsonMessage(this.ws, {
-        type: 'Warning',
-        code: 'EMPTY_TURN',
-        description: 'Flush with no text',
-      });
+      void sendJsonMessage(this.ws, vendorEWarning('EMPTY_TURN'));
       return;
     }
     const generation = this.generation;
@@ -307,7 +284,7 @@ class VendorEV2Session extends VendorESession {
       const speechId = randomUUID();
       const turn = { speechId, playedMs: 0 };
       this.active = turn;
-      await sendJsonMessage(this.ws, { type: 'SpeechStarted', speech_id: speechId });
+      await sendJsonMessage(this.ws, vendorESpeechStarted(speechId));
       const { take, outcome } = await this.play(text, settings, (endMs) => (turn.playedMs = endMs));
       if (this.active === turn) this.active = undefined;
       if (outcome !== 'done') return;
@@ -315,15 +292,8 @@ class VendorEV2Session extends VendorESession {
       this.totals.audioMs += take.durationMs;
       this.totals.inputChars += chars;
       this.totals.billableChars += chars;
-      await sendJsonMessage(this.ws, { type: 'Flushed', speech_id: speechId });
-      await sendJsonMessage(this.ws, {
-        type: 'SpeechMetadata',
-        speech_id: speechId,
-        audio_duration_ms: Math.round(take.durationMs),
-        input_character_count: chars,
-        billable_character_count: chars,
-        controls_applied: { pronunciations_applied: 0, pronunciation_warnings: 0 },
-      });
+      await sendJsonMessage(this.ws, vendorEV2Flushed(speechId));
+      await sendJsonMessage(this.ws, vendorESpeechMetadata(speechId, take.durationMs, chars));
     });
   }
 
@@ -332,41 +302,19 @@ class VendorEV2Session extends VendorESession {
     this.generation++;
     const turn = this.active;
     if (!turn) {
-      void sendJsonMessage(this.ws, {
-        type: 'Warning',
-        code: 'NO_ACTIVE_SPEECH',
-        description: 'Nothing to interrupt',
-      });
+      void sendJsonMessage(this.ws, vendorEWarning('NO_ACTIVE_SPEECH'));
       return;
     }
     this.active = undefined;
     this.current?.abort();
-    void sendJsonMessage(this.ws, {
-      type: 'SpeechInterrupted',
-      speech_id: turn.speechId,
-      audio_played_ms: Math.round(turn.playedMs),
-    });
+    void sendJsonMessage(this.ws, vendorESpeechInterrupted(turn.speechId, turn.playedMs));
   }
 
   private onConfigure(message: Record<string, unknown>): void {
-    const fields = Object.keys(message).filter((k) => k !== 'type');
-    const unknown = fields.find((k) => k !== 'speed');
-    const speed = message['speed'];
-    const failure = (field: string, value: unknown, description: string): Promise<void> =>
-      sendJsonMessage(this.ws, {
-        type: 'ConfigureFailure',
-        code: 'INVALID_VALUE',
-        field,
-        value,
-        description,
-      });
-    if (unknown !== undefined)
-      return void failure(unknown, message[unknown], `${unknown} cannot be configured`);
-    if (typeof speed !== 'number') return void failure('speed', speed ?? null, 'speed must be a number');
-    const problem = v2SpeedProblem(speed);
-    if (problem) return void failure('speed', speed, problem);
+    const read = readVendorEConfigure(message);
+    if (!read.ok) return void sendJsonMessage(this.ws, read.reply);
     // Later turns only: a turn already queued keeps the speed it was flushed with.
-    this.settings = { ...this.settings, speed };
-    void sendJsonMessage(this.ws, { type: 'ConfigureSuccess', applied: { speed } });
+    this.settings = { ...this.settings, speed: read.speed };
+    void sendJsonMessage(this.ws, vendorEConfigureSuccess(read.speed));
   }
 }

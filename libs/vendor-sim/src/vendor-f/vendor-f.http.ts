@@ -3,14 +3,17 @@ import type { HttpRoute } from '../kit/http/http-route';
 import { playChunked } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
-import { sendVendorFError, VENDOR_F_AUTH_PROBLEM, vendorFFaultProblem } from './vendor-f.errors';
-import { parseVendorFSettings, restSettings, VENDOR_F_TEXT_LIMIT } from './vendor-f.settings';
-import { vendorFVoicesFor } from './vendor-f.voices';
-
-/** The key from `Authorization: Bearer <key>`, or undefined. */
-export function vendorFKey(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
-}
+import {
+  parseVendorFSettings,
+  restSettings,
+  VENDOR_F_AUTH_PROBLEM,
+  VENDOR_F_TTS_PATH,
+  vendorFKey,
+  vendorFTextProblem,
+  vendorFVoiceList,
+} from '@router/vendor-f';
+import { sendVendorFError, vendorFFaultProblem } from './vendor-f.errors';
+import { findVendorFVoice, vendorFVoicesFor } from './vendor-f.voices';
 
 function authorized(exchange: HttpExchange): string | undefined {
   const key = vendorFKey(exchange.header('authorization'));
@@ -21,18 +24,11 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-/** Checks an utterance's text; a message for the vendor's 400, or null. */
-export function vendorFTextProblem(text: unknown): string | null {
-  if (typeof text !== 'string' || text.trim() === '') return 'text is required';
-  if (text.length > VENDOR_F_TEXT_LIMIT) return `text must be at most ${VENDOR_F_TEXT_LIMIT} characters`;
-  return null;
-}
-
 export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
   return [
     {
       method: 'POST',
-      path: '/v1/tts',
+      path: VENDOR_F_TTS_PATH,
       async handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;
@@ -45,7 +41,7 @@ export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
         if (textProblem) return sendVendorFError(exchange, { status: 400, message: textProblem });
         const raw = restSettings(fields);
         if (typeof raw === 'string') return sendVendorFError(exchange, { status: 400, message: raw });
-        const parsed = parseVendorFSettings(raw, key);
+        const parsed = parseVendorFSettings(raw, (id) => findVendorFVoice(key, id));
         if (!parsed.ok) return sendVendorFError(exchange, parsed.problem);
         const { settings } = parsed;
         const begun = beginTake(kit, {
@@ -68,7 +64,7 @@ export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
         const key = authorized(exchange);
         if (!key) return;
         kit.state.recordRead('vendor_f', 'voices', key);
-        exchange.sendJson(200, { voices: vendorFVoicesFor(key) });
+        exchange.sendJson(200, vendorFVoiceList(vendorFVoicesFor(key)));
       },
     },
   ];

@@ -5,9 +5,25 @@ import { playTake } from '../kit/play-take';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
-import { VENDOR_F_AUTH_PROBLEM, vendorFErrorBody, vendorFFaultProblem } from './vendor-f.errors';
-import { vendorFKey, vendorFTextProblem } from './vendor-f.http';
-import { parseVendorFSettings, querySettings, type VendorFSettings } from './vendor-f.settings';
+import {
+  parseVendorFSettings,
+  querySettings,
+  readVendorFClientMessage,
+  VENDOR_F_AUDIO_CLEAR,
+  VENDOR_F_AUDIO_DONE,
+  VENDOR_F_AUTH_PROBLEM,
+  VENDOR_F_TTS_PATH,
+  vendorFAudioDelta,
+  vendorFErrorBody,
+  vendorFKey,
+  vendorFSocketError,
+  vendorFTextProblem,
+  vendorFTimestamps,
+  type VendorFSettings,
+  type VendorFTimestamps,
+} from '@router/vendor-f';
+import { vendorFFaultProblem } from './vendor-f.errors';
+import { findVendorFVoice } from './vendor-f.voices';
 
 /**
  * `/v1/tts`: settings fixed by the query at the upgrade; text gathered from `text.delta` until `text.done`,
@@ -15,7 +31,7 @@ import { parseVendorFSettings, querySettings, type VendorFSettings } from './ven
  * the utterance in progress and answers `audio.clear`. One utterance at a time; later ones wait their turn.
  */
 export function vendorFSocketRoutes(kit: SimKit): SocketRoute[] {
-  return [{ path: '/v1/tts', upgrade: (context) => openSession(kit, context) }];
+  return [{ path: VENDOR_F_TTS_PATH, upgrade: (context) => openSession(kit, context) }];
 }
 
 async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
@@ -24,7 +40,9 @@ async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> 
     context.refuse(401, vendorFErrorBody(VENDOR_F_AUTH_PROBLEM));
     return;
   }
-  const parsed = parseVendorFSettings(querySettings(context.query), key as string);
+  const parsed = parseVendorFSettings(querySettings(context.query), (id) =>
+    findVendorFVoice(key as string, id),
+  );
   if (!parsed.ok) {
     context.refuse(parsed.problem.status, vendorFErrorBody(parsed.problem));
     return;
@@ -69,20 +87,18 @@ class VendorFSession {
     });
   }
 
-  private onMessage(message: Record<string, unknown> | undefined): void {
-    switch (message?.['type']) {
-      case 'text.delta': {
-        const delta = message['delta'];
-        if (typeof delta !== 'string') return void this.error('text.delta needs a string delta');
-        this.buffer += delta;
+  private onMessage(raw: Record<string, unknown> | undefined): void {
+    const message = readVendorFClientMessage(raw);
+    switch (message.type) {
+      case 'text.delta':
+        this.buffer += message.delta;
         return;
-      }
       case 'text.done':
         return this.onDone();
       case 'text.clear':
         return this.onClear();
-      default:
-        void this.error(`unknown message type: ${JSON.stringify(message?.['type'] ?? null)}`);
+      case 'refused':
+        void this.error(message.message);
     }
   }
 
@@ -93,7 +109,7 @@ class VendorFSession {
     void this.queue.push(async () => {
       if (generation !== this.generation || this.signal.aborted) return;
       if (text.trim() === '') {
-        await sendJsonMessage(this.ws, { type: 'audio.done' });
+        await sendJsonMessage(this.ws, VENDOR_F_AUDIO_DONE);
         return;
       }
       const problem = vendorFTextProblem(text);
@@ -106,7 +122,7 @@ class VendorFSession {
     this.buffer = '';
     this.generation++;
     this.current?.abort();
-    void sendJsonMessage(this.ws, { type: 'audio.clear' });
+    void sendJsonMessage(this.ws, VENDOR_F_AUDIO_CLEAR);
   }
 
   private async speak(text: string): Promise<void> {
@@ -132,11 +148,7 @@ class VendorFSession {
           send: (piece) => {
             const timestamps = this.withTimestamps ? this.timestampsFor(take, piece, timed) : undefined;
             if (timestamps) timed += timestamps.graph_chars.length;
-            return sendJsonMessage(this.ws, {
-              type: 'audio.delta',
-              delta: piece.bytes.toString('base64'),
-              ...(timestamps ? { audio_timestamps: timestamps } : {}),
-            });
+            return sendJsonMessage(this.ws, vendorFAudioDelta(piece.bytes, timestamps));
           },
           fail: (f) => this.error(vendorFFaultProblem(f).message),
           cut: () => this.ws.terminate(),
@@ -144,7 +156,7 @@ class VendorFSession {
         this.kit.state.pacing('vendor_f'),
         fault,
       );
-      if (outcome === 'done') await sendJsonMessage(this.ws, { type: 'audio.done' });
+      if (outcome === 'done') await sendJsonMessage(this.ws, VENDOR_F_AUDIO_DONE);
     } finally {
       this.signal.removeEventListener('abort', onClose);
       if (this.current === utterance) this.current = undefined;
@@ -152,24 +164,12 @@ class VendorFSession {
   }
 
   /** Character timings (seconds from the utterance's start) for the characters spoken by the end of `piece`. */
-  private timestampsFor(
-    take: Take,
-    piece: TakePiece,
-    from: number,
-  ): { graph_chars: string[]; graph_times: [number, number][] } | undefined {
+  private timestampsFor(take: Take, piece: TakePiece, from: number): VendorFTimestamps | undefined {
     const spoken = take.characters.slice(from).filter((c) => c.endMs <= piece.endMs + 0.5 || piece.last);
-    if (spoken.length === 0) return undefined;
-    return {
-      graph_chars: spoken.map((c) => c.char),
-      graph_times: spoken.map((c) => [round(c.startMs / 1000), round(c.endMs / 1000)]),
-    };
+    return spoken.length === 0 ? undefined : vendorFTimestamps(spoken);
   }
 
   private error(message: string): Promise<void> {
-    return sendJsonMessage(this.ws, { type: 'error', message });
+    return sendJsonMessage(this.ws, vendorFSocketError(message));
   }
-}
-
-function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
 }

@@ -1,3 +1,4 @@
+import type { VendorFVoice } from '@router/vendor-f';
 import { simKeyId } from '../kit/sim-keys';
 
 /**
@@ -5,16 +6,6 @@ import { simKeyId } from '../kit/sim-keys';
  * (cloned) voices of the account the key belongs to (two per key here, ids derived from the key's hash, so
  * another account neither lists nor can use them). Names are invented placeholders. No paging.
  */
-export interface VendorFVoice {
-  readonly voice_id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly gender: 'female' | 'male' | null;
-  /** `builtin` for the vendor's stock voices, `custom` for the account's own. */
-  readonly type: 'builtin' | 'custom';
-  readonly created_at: string | null;
-}
-
 export const VENDOR_F_BUILTIN_VOICES: readonly VendorFVoice[] = (
   [
     ['aster', 'female', 'Bright, friendly narrator'],
@@ -31,9 +22,6 @@ export const VENDOR_F_BUILTIN_VOICES: readonly VendorFVoice[] = (
   type: 'builtin' as const,
   created_at: null,
 }));
-
-/** The voice every call without `voice_id` gets. */
-export const VENDOR_F_DEFAULT_VOICE = 'aster';
 
 export function vendorFCustomVoices(key: string): VendorFVoice[] {
   const account = simKeyId(key).slice(0, 12);

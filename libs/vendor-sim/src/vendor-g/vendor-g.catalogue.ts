@@ -1,4 +1,4 @@
-import { vendorG } from '@router/vendor-g';
+import { vendorG, VENDOR_G_SPEED, type VendorGProject } from '@router/vendor-g';
 
 /**
  * vendor_g's models and voices as its API host serves them. Models and languages are the router's catalogue;
@@ -11,8 +11,6 @@ export const VENDOR_G_MODELS: readonly string[] = [
   ...vendorG.catalogue.models.map((m) => m.id),
   VENDOR_G_BETA_MODEL,
 ];
-export const VENDOR_G_DEFAULT_MODEL = 'g_model_3';
-export const VENDOR_G_SPEED = { min: 0.7, max: 1.3 } as const;
 
 export interface VendorGBuiltinVoice {
   readonly id: string;
@@ -140,3 +138,10 @@ export function clonedVoicePage(
       end < VENDOR_G_CLONED_VOICES.length ? Buffer.from(`off:${end}`).toString('base64url') : null,
   };
 }
+
+/** The simulated project, as the wire's parsers ask about it. */
+export const VENDOR_G_PROJECT: VendorGProject = {
+  models: VENDOR_G_MODELS,
+  languagesOf: modelLanguages,
+  voiceProblem,
+};

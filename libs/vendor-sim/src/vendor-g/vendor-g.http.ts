@@ -3,24 +3,26 @@ import type { HttpRoute } from '../kit/http/http-route';
 import { playTake } from '../kit/play-take';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
-import { clonedVoicePage, ttsModels } from './vendor-g.catalogue';
-import { AUTH_PROBLEM, invalidRequest, sendVendorGError, vendorGFaultProblem } from './vendor-g.errors';
-import { parseVendorGRest, vendorGContentType } from './vendor-g.settings';
+import {
+  invalidRequest,
+  parseVendorGRest,
+  VENDOR_G_AUTH_PROBLEM,
+  VENDOR_G_ERROR_TRAILERS,
+  VENDOR_G_TTS_PATH,
+  vendorGContentType,
+  vendorGErrorTrailers,
+} from '@router/vendor-g';
+import { clonedVoicePage, ttsModels, VENDOR_G_PROJECT } from './vendor-g.catalogue';
+import { sendVendorGError, vendorGFaultProblem } from './vendor-g.errors';
 
 const MAX_PAGE = 100;
-
-/**
- * The trailers of an error after the first audio byte. The vendor's notes say only that such errors come
- * in HTTP trailers; these names are the simulator's, and the adapter reads the same ones.
- */
-export const VENDOR_G_ERROR_TRAILERS = ['error-status', 'error-type', 'error-message'] as const;
 const DEFAULT_PAGE = 10;
 
 /** The bearer key (an API key or a temporary key) every REST route checks first. */
 function authorized(exchange: HttpExchange): string | undefined {
   const key = /^Bearer\s+(.+)$/i.exec(exchange.header('authorization') ?? '')?.[1]?.trim();
   if (checkKey(key) !== 'ok') {
-    sendVendorGError(exchange, AUTH_PROBLEM);
+    sendVendorGError(exchange, VENDOR_G_AUTH_PROBLEM);
     return undefined;
   }
   return key;
@@ -31,11 +33,11 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
   return [
     {
       method: 'POST',
-      path: '/tts',
+      path: VENDOR_G_TTS_PATH,
       async handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;
-        const parsed = parseVendorGRest(exchange.json());
+        const parsed = parseVendorGRest(exchange.json(), VENDOR_G_PROJECT);
         if (!parsed.ok) {
           sendVendorGError(exchange, parsed.problem);
           return;
@@ -63,11 +65,7 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
             fail: (f, started) => {
               const problem = vendorGFaultProblem(f);
               if (!started) return sendVendorGError(exchange, problem);
-              exchange.endWithTrailers({
-                'error-status': String(problem.status),
-                'error-type': problem.errorType,
-                'error-message': problem.message,
-              });
+              exchange.endWithTrailers(vendorGErrorTrailers(problem));
             },
             cut: () => exchange.destroy(),
           },

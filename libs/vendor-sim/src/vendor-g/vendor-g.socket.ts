@@ -5,16 +5,26 @@ import { playTake } from '../kit/play-take';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, sendJsonMessage, socketSignal } from '../kit/ws-io';
+import {
+  parseVendorGSettings,
+  readVendorGClientMessage,
+  VENDOR_G_IDLE_MS,
+  VENDOR_G_MAX_STREAMS,
+  VENDOR_G_SOCKET_PATH,
+  VENDOR_G_TEXT_LIMIT,
+  vendorGAudioEnd,
+  vendorGAudioMessage,
+  vendorGKeyRefusal,
+  vendorGStreamError,
+  vendorGTerminated,
+  vendorGTimestamps,
+  type VendorGSettings,
+} from '@router/vendor-g';
+import { VENDOR_G_PROJECT } from './vendor-g.catalogue';
 import { vendorGFaultProblem } from './vendor-g.errors';
-import { parseVendorGSettings, VENDOR_G_TEXT_LIMIT, type VendorGSettings } from './vendor-g.settings';
-
-/** At most this many streams are open on one connection at a time. */
-export const VENDOR_G_MAX_STREAMS = 5;
-/** A connection without any client message (a keep-alive counts) for this long is closed. */
-export const VENDOR_G_IDLE_MS = 60_000;
 
 export function vendorGSocketRoutes(kit: SimKit): SocketRoute[] {
-  return [{ path: '/tts-websocket', upgrade: (context) => openConnection(kit, context) }];
+  return [{ path: VENDOR_G_SOCKET_PATH, upgrade: (context) => openConnection(kit, context) }];
 }
 
 /** No key at the upgrade: each stream's config message carries its own `api_key`. */
@@ -56,26 +66,19 @@ class VendorGConnection {
     });
   }
 
-  private onMessage(message: Record<string, unknown> | undefined): void {
-    if (!message) {
-      void this.fail(undefined, 400, 'Messages must be JSON objects');
-      return;
-    }
-    if (message['keep_alive'] === true && message['stream_id'] === undefined) return;
-    const streamId = message['stream_id'];
-    if (typeof streamId !== 'string' || streamId === '') {
-      void this.fail(undefined, 400, 'Missing required field: stream_id');
-      return;
-    }
-    if ('api_key' in message) return this.onConfig(streamId, message);
-    const stream = this.streams.get(streamId);
+  private onMessage(raw: Record<string, unknown> | undefined): void {
+    const message = readVendorGClientMessage(raw);
+    if (message.kind === 'keep-alive') return;
+    if (message.kind === 'refused') return void this.fail(message.streamId, 400, message.message);
+    if (message.kind === 'config') return this.onConfig(message.streamId, raw ?? {});
+    const stream = this.streams.get(message.streamId);
     if (!stream) {
-      void this.fail(streamId, 400, `Unknown stream_id '${streamId}'; send a config message first`);
+      const id = message.streamId;
+      void this.fail(id, 400, `Unknown stream_id '${id}'; send a config message first`);
       return;
     }
-    if (message['cancel'] === true) return this.onCancel(stream);
-    if ('text' in message || 'text_end' in message) return this.onText(stream, message);
-    void this.fail(streamId, 400, 'Unrecognised message');
+    if (message.kind === 'cancel') return this.onCancel(stream);
+    this.onText(stream, message.text, message.end);
   }
 
   private onConfig(streamId: string, message: Record<string, unknown>): void {
@@ -86,14 +89,15 @@ class VendorGConnection {
     const key = message['api_key'];
     const check = checkKey(typeof key === 'string' ? key : undefined);
     if (check !== 'ok') {
-      void this.fail(streamId, 401, check === 'missing' ? 'Missing API key' : 'Invalid API key');
+      const refusal = vendorGKeyRefusal(check);
+      void this.fail(streamId, refusal.code, refusal.message);
       return;
     }
     if (this.streams.size >= VENDOR_G_MAX_STREAMS) {
       void this.fail(streamId, 429, `At most ${VENDOR_G_MAX_STREAMS} streams may be active per connection`);
       return;
     }
-    const parsed = parseVendorGSettings(message);
+    const parsed = parseVendorGSettings(message, VENDOR_G_PROJECT);
     if (!parsed.ok) {
       void this.fail(streamId, parsed.problem.status, parsed.problem.message);
       return;
@@ -108,12 +112,11 @@ class VendorGConnection {
     });
   }
 
-  private onText(stream: Stream, message: Record<string, unknown>): void {
+  private onText(stream: Stream, text: unknown, end: boolean): void {
     if (stream.ending) {
       void this.fail(stream.id, 400, 'Text after text_end');
       return;
     }
-    const text = message['text'] ?? '';
     if (typeof text !== 'string') {
       void this.fail(stream.id, 400, 'text must be a string');
       return;
@@ -123,7 +126,7 @@ class VendorGConnection {
       void this.fail(stream.id, 400, `A stream's text must be at most ${VENDOR_G_TEXT_LIMIT} characters`);
       return;
     }
-    if (message['text_end'] !== true) return;
+    if (!end) return;
     stream.ending = true;
     void this.speak(stream).catch((error: unknown) => {
       this.kit.logger.error({ err: error, vendor: 'vendor_g' }, 'vendor_g stream failed');
@@ -143,7 +146,7 @@ class VendorGConnection {
    */
   private async speak(stream: Stream): Promise<void> {
     if (stream.text.trim() === '') {
-      await sendJsonMessage(this.ws, { stream_id: stream.id, audio: '', audio_end: true });
+      await sendJsonMessage(this.ws, vendorGAudioEnd(stream.id));
       await this.terminate(stream.id);
       return;
     }
@@ -164,11 +167,14 @@ class VendorGConnection {
         signal,
         open: () => undefined,
         send: (piece) =>
-          sendJsonMessage(this.ws, {
-            stream_id: stream.id,
-            audio: piece.bytes.toString('base64'),
-            ...(settings.returnTimestamps ? { timestamps: timestampsOf(take, piece) } : {}),
-          }),
+          sendJsonMessage(
+            this.ws,
+            vendorGAudioMessage(
+              stream.id,
+              piece.bytes,
+              settings.returnTimestamps ? timestampsOf(take, piece) : undefined,
+            ),
+          ),
         fail: async (f) => {
           failed = true;
           const problem = vendorGFaultProblem(f);
@@ -180,7 +186,7 @@ class VendorGConnection {
       fault,
     );
     if (outcome === 'done') {
-      await sendJsonMessage(this.ws, { stream_id: stream.id, audio: '', audio_end: true });
+      await sendJsonMessage(this.ws, vendorGAudioEnd(stream.id));
       await this.terminate(stream.id, stream);
     } else if (outcome === 'gone' && !failed && stream.cancel.signal.aborted && !this.closed.aborted) {
       await this.terminate(stream.id, stream);
@@ -194,11 +200,7 @@ class VendorGConnection {
     message: string,
     echoId?: string,
   ): Promise<void> {
-    await sendJsonMessage(this.ws, {
-      ...(streamId !== undefined || echoId !== undefined ? { stream_id: streamId ?? echoId } : {}),
-      error_code: code,
-      error_message: message,
-    });
+    await sendJsonMessage(this.ws, vendorGStreamError(streamId ?? echoId, code, message));
     // A duplicate config must not close the stream that already runs under that id.
     if (streamId !== undefined) await this.terminate(streamId);
   }
@@ -210,7 +212,7 @@ class VendorGConnection {
       stream.cancel.abort();
       this.streams.delete(streamId);
     }
-    await sendJsonMessage(this.ws, { stream_id: streamId, terminated: true });
+    await sendJsonMessage(this.ws, vendorGTerminated(streamId));
   }
 }
 
@@ -219,9 +221,5 @@ function timestampsOf(take: Take, piece: TakePiece): Record<string, unknown> {
   const chars = take.characters.filter(
     (c) => c.startMs >= piece.startMs && (piece.last ? true : c.startMs < piece.endMs),
   );
-  return {
-    characters: chars.map((c) => c.char),
-    character_start_times_seconds: chars.map((c) => c.startMs / 1000),
-    character_end_times_seconds: chars.map((c) => c.endMs / 1000),
-  };
+  return vendorGTimestamps(chars);
 }

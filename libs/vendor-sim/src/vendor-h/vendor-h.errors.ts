@@ -1,19 +1,13 @@
+import { VENDOR_H_AUTH_PROBLEM, vendorHErrorBody, type VendorHProblem } from '@router/vendor-h';
 import type { FaultSpec } from '../kit/faults';
 import type { HttpExchange } from '../kit/http/http-exchange';
 
-export interface VendorHProblem {
-  readonly status: number;
-  readonly message: string;
-}
-
-/** The vendor's error body is a bare `{error: "<message>"}` for every status. */
 export function sendVendorHError(exchange: HttpExchange, problem: VendorHProblem): void {
-  exchange.sendJson(problem.status, { error: problem.message });
+  exchange.sendJson(problem.status, vendorHErrorBody(problem));
 }
 
-/** A missing or wrong bearer key, on every route (the spec's mirror refusal has the same shape). */
 export function sendVendorHAuthRefusal(exchange: HttpExchange): void {
-  sendVendorHError(exchange, { status: 401, message: 'unauthorized' });
+  sendVendorHError(exchange, VENDOR_H_AUTH_PROBLEM);
 }
 
 export function vendorHFaultProblem(fault: FaultSpec): VendorHProblem {

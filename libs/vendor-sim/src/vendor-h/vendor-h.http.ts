@@ -7,9 +7,21 @@ import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
+import {
+  parseVendorHRequest,
+  VENDOR_H_DONE_EVENT,
+  VENDOR_H_MODELS,
+  vendorHAudioEvent,
+  vendorHErrorEvent,
+  type VendorHRequest,
+  type VendorHSseEvent,
+} from '@router/vendor-h';
 import { sendVendorHAuthRefusal, sendVendorHError, vendorHFaultProblem } from './vendor-h.errors';
-import { parseVendorHRequest, type VendorHRequest } from './vendor-h.settings';
-import { VENDOR_H_CLONED_VOICES, VENDOR_H_MODELS, VENDOR_H_VOICES } from './vendor-h.voices';
+import { isVendorHVoice, VENDOR_H_CLONED_VOICES, VENDOR_H_VOICES } from './vendor-h.voices';
+
+function sse({ event, data }: VendorHSseEvent): string {
+  return sseEvent(data, event);
+}
 
 /** The bearer key every route checks first; answers the refusal itself. */
 function authorized(exchange: HttpExchange): string | undefined {
@@ -31,7 +43,7 @@ function accept(exchange: HttpExchange): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
   const acceptWav = (exchange.header('accept') ?? '').includes('audio/wav');
-  const parsed = parseVendorHRequest(exchange.json(), acceptWav);
+  const parsed = parseVendorHRequest(exchange.json(), { acceptWav, isVoice: isVendorHVoice });
   if (!parsed.ok) {
     sendVendorHError(exchange, parsed.problem);
     return undefined;
@@ -76,26 +88,15 @@ export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
         const headers = { ...request.echo, 'x-request-id': requestId, connection: 'keep-alive' };
         if (request.silent) {
           exchange.open(200, 'text/event-stream', headers);
-          await exchange.write(sseEvent({ done: true }));
+          await exchange.write(sse(VENDOR_H_DONE_EVENT));
           exchange.end();
           return;
         }
         await playSse(exchange, begin(accepted, 'sse'), kit.state.pacing('vendor_h'), {
           headers,
-          events: (piece) =>
-            sseEvent({ audio: piece.bytes.toString('base64'), request_id: requestId }, 'audio'),
-          errorEvent: (f) => {
-            const problem = vendorHFaultProblem(f);
-            return sseEvent(
-              {
-                request_id: requestId,
-                status: 'error',
-                error: { message: problem.message, code: problem.status },
-              },
-              'error',
-            );
-          },
-          doneEvent: () => sseEvent({ done: true }),
+          events: (piece) => sse(vendorHAudioEvent(requestId, piece.bytes)),
+          errorEvent: (f) => sse(vendorHErrorEvent(requestId, vendorHFaultProblem(f))),
+          doneEvent: () => sse(VENDOR_H_DONE_EVENT),
           sendError: (f) => sendVendorHError(exchange, vendorHFaultProblem(f)),
         });
       },

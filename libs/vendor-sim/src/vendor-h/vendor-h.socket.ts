@@ -6,15 +6,27 @@ import { checkKey } from '../kit/sim-keys';
 import { sleep } from '../kit/sleep';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
+import {
+  hasVendorHSpeech,
+  parseVendorHRequest,
+  readVendorHSocketControl,
+  readVendorHSocketTimeout,
+  VENDOR_H_AUTH_PROBLEM,
+  VENDOR_H_IDLE_MS,
+  VENDOR_H_PONG,
+  vendorHChunkFrame,
+  vendorHCompleteBackoffMs,
+  vendorHCompleteFrame,
+  vendorHCorrelation,
+  vendorHErrorBody,
+  vendorHIdleError,
+  vendorHSocketError,
+  vendorHWordFrame,
+  type VendorHRequest,
+  type VendorHTurnIds,
+} from '@router/vendor-h';
 import { vendorHFaultProblem } from './vendor-h.errors';
-import { parseVendorHRequest, type VendorHRequest } from './vendor-h.settings';
-
-/** The vendor closes a socket after 60 s without a client message, unless `timeout` (up to 180 s) says otherwise. */
-export const VENDOR_H_IDLE_MS = 60_000;
-const MAX_TIMEOUT_S = 180;
-/** The vendor waits this long after a turn's last audio before `complete` (scaled by the pacing factor here). */
-const DEFAULT_COMPLETE_BACKOFF_MS = 4000;
-const MAX_COMPLETE_BACKOFF_MS = 10_000;
+import { isVendorHVoice } from './vendor-h.voices';
 
 export function vendorHSocketRoutes(kit: SimKit): SocketRoute[] {
   return [{ path: '/waves/v1/tts/live', upgrade: (context) => openSession(kit, context) }];
@@ -23,24 +35,22 @@ export function vendorHSocketRoutes(kit: SimKit): SocketRoute[] {
 async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
   const key = /^Bearer\s+(.+)$/i.exec(context.header('authorization') ?? '')?.[1]?.trim();
   if (checkKey(key) !== 'ok') {
-    context.refuse(401, { error: 'unauthorized' });
+    context.refuse(VENDOR_H_AUTH_PROBLEM.status, vendorHErrorBody(VENDOR_H_AUTH_PROBLEM));
     return;
   }
-  const rawTimeout = context.query.get('timeout');
-  const timeoutS = rawTimeout === null ? undefined : Number(rawTimeout);
-  if (timeoutS !== undefined && !(Number.isInteger(timeoutS) && timeoutS >= 1 && timeoutS <= MAX_TIMEOUT_S)) {
-    context.refuse(400, { error: `timeout must be an integer between 1 and ${MAX_TIMEOUT_S}` });
+  const timeout = readVendorHSocketTimeout(context.query.get('timeout'));
+  if (!timeout.ok) {
+    context.refuse(timeout.status, timeout.body);
     return;
   }
   const ws = await context.accept();
+  const timeoutS = timeout.seconds;
   const idleMs = kit.state.idleTimeoutMs('vendor_h') ?? (timeoutS ? timeoutS * 1000 : VENDOR_H_IDLE_MS);
   new VendorHSession(kit, ws, key as string, idleMs).start();
 }
 
 /** One turn of a context: text buffered until a flush or its last message, spoken under one request id. */
-interface Turn {
-  readonly requestId: string;
-  readonly correlation: Readonly<Record<string, string>>;
+interface Turn extends VendorHTurnIds {
   buffer: string;
   /** Seconds of audio already sent in this turn (word timestamps count from the turn's start). */
   offsetS: number;
@@ -78,11 +88,9 @@ class VendorHSession {
     this.ws.on('error', () => this.ws.terminate());
     this.ws.on('close', () => this.idle?.stop());
     this.idle = new IdleTimer(this.idleMs, () => {
-      const seconds = Math.round(this.idleMs / 1000);
-      void sendJsonMessage(this.ws, {
-        status: 'error',
-        message: `Connection timed out after ${seconds} seconds of inactivity`,
-      }).then(() => this.ws.close(1000, 'idle timeout'));
+      void sendJsonMessage(this.ws, vendorHIdleError(this.idleMs)).then(() =>
+        this.ws.close(1000, 'idle timeout'),
+      );
     });
     this.ws.on('message', (data, isBinary) => {
       this.idle?.touch();
@@ -95,18 +103,23 @@ class VendorHSession {
       void this.error('Messages must be JSON objects');
       return;
     }
-    if (message['type'] === 'ping') {
-      void sendJsonMessage(this.ws, { type: 'pong' });
+    const control = readVendorHSocketControl(message);
+    const { contextId } = control;
+    if (control.ping) {
+      void sendJsonMessage(this.ws, VENDOR_H_PONG);
       return;
     }
-    const contextId = typeof message['context_id'] === 'string' ? message['context_id'] : '';
-    if (message['cancel_request'] === true) return this.onCancel(contextId);
-    if (message['context_close'] === true && message['text'] === undefined) {
+    if (control.cancel) return this.onCancel(contextId);
+    if (control.closeOnly) {
       const open = this.turns.get(contextId);
-      if (open && !open.closed) this.speakBuffer(open, contextId, open.last);
+      if (open && !open.closed) this.speakBuffer(open, open.last);
       return this.endTurn(contextId, undefined);
     }
-    const parsed = parseVendorHRequest(message, false, true);
+    const parsed = parseVendorHRequest(message, {
+      acceptWav: false,
+      allowEmptyText: true,
+      isVoice: isVendorHVoice,
+    });
     if (!parsed.ok) {
       void this.error(parsed.problem.message, contextId);
       return;
@@ -114,9 +127,8 @@ class VendorHSession {
     const request = parsed.request;
     const turn = this.turnOf(contextId, request);
     turn.buffer += request.text;
-    const more = message['continue'] === true && message['context_close'] !== true;
-    if (message['flush'] === true || !more) this.speakBuffer(turn, contextId, request);
-    if (!more) this.endTurn(contextId, message['complete_backoff_ms']);
+    if (control.flush || !control.more) this.speakBuffer(turn, request);
+    if (!control.more) this.endTurn(contextId, control.completeBackoff);
   }
 
   private turnOf(contextId: string, request: VendorHRequest): Turn {
@@ -124,14 +136,10 @@ class VendorHSession {
     if (turn && !turn.closed) {
       turn.last = request;
     } else {
-      const correlation: Record<string, string> = {};
-      if (request.echo['x-external-request-id'])
-        correlation['external_request_id'] = request.echo['x-external-request-id'];
-      if (request.echo['x-external-session-id'])
-        correlation['external_session_id'] = request.echo['x-external-session-id'];
       turn = {
         requestId: `req_${++this.requests}`,
-        correlation,
+        correlation: vendorHCorrelation(request.echo),
+        contextId,
         buffer: '',
         offsetS: 0,
         wordId: 0,
@@ -145,12 +153,11 @@ class VendorHSession {
     return turn;
   }
 
-  private speakBuffer(turn: Turn, contextId: string, request: VendorHRequest): void {
+  private speakBuffer(turn: Turn, request: VendorHRequest): void {
     const text = turn.buffer;
     turn.buffer = '';
-    // Text with no letter or digit gets no audio.
-    if (!/[\p{L}\p{N}]/u.test(text)) return;
-    void this.queue.push(() => this.speak(turn, contextId, text, request));
+    if (!hasVendorHSpeech(text)) return;
+    void this.queue.push(() => this.speak(turn, text, request));
   }
 
   /** Closes the turn: one `complete` after its last audio and the backoff. */
@@ -159,14 +166,13 @@ class VendorHSession {
     if (!turn || turn.closed) return;
     turn.closed = true;
     const pacing = this.kit.state.pacing('vendor_h');
-    const asked =
-      typeof backoff === 'number' ? Math.min(Math.max(0, backoff), MAX_COMPLETE_BACKOFF_MS) : undefined;
-    const waitMs = (asked ?? DEFAULT_COMPLETE_BACKOFF_MS) * pacing.factor;
+    // The vendor's backoff, scaled by the pacing factor here.
+    const waitMs = vendorHCompleteBackoffMs(backoff) * pacing.factor;
     void this.queue.push(async () => {
       const done = await sleep(waitMs, AbortSignal.any([this.signal, turn.cancel.signal]));
       if (this.turns.get(contextId) === turn) this.turns.delete(contextId);
       if (!done || turn.failed) return;
-      await sendJsonMessage(this.ws, this.frame(turn, contextId, { status: 'complete' }));
+      await sendJsonMessage(this.ws, vendorHCompleteFrame(turn));
     });
   }
 
@@ -178,7 +184,7 @@ class VendorHSession {
     turn.cancel.abort();
   }
 
-  private async speak(turn: Turn, contextId: string, text: string, request: VendorHRequest): Promise<void> {
+  private async speak(turn: Turn, text: string, request: VendorHRequest): Promise<void> {
     if (turn.failed || turn.cancel.signal.aborted || this.signal.aborted) return;
     const { take, fault } = beginTake(this.kit, {
       vendor: 'vendor_h',
@@ -194,15 +200,11 @@ class VendorHSession {
       {
         signal: AbortSignal.any([this.signal, turn.cancel.signal]),
         open: () => undefined,
-        send: (piece) =>
-          sendJsonMessage(
-            this.ws,
-            this.frame(turn, contextId, { status: 'chunk', data: { audio: piece.bytes.toString('base64') } }),
-          ),
+        send: (piece) => sendJsonMessage(this.ws, vendorHChunkFrame(turn, piece.bytes)),
         fail: async (f) => {
           turn.failed = true;
           const problem = vendorHFaultProblem(f);
-          await this.error(problem.message, contextId, turn);
+          await this.error(problem.message, turn.contextId, turn);
         },
         cut: () => this.ws.terminate(),
       },
@@ -214,14 +216,11 @@ class VendorHSession {
       for (const word of wordsOf(take, text)) {
         await sendJsonMessage(
           this.ws,
-          this.frame(turn, contextId, {
-            status: 'word_timestamp',
-            data: {
-              id: turn.wordId++,
-              word: word.word,
-              start: turn.offsetS + word.start,
-              end: turn.offsetS + word.end,
-            },
+          vendorHWordFrame(turn, {
+            id: turn.wordId++,
+            word: word.word,
+            start: turn.offsetS + word.start,
+            end: turn.offsetS + word.end,
           }),
         );
       }
@@ -229,23 +228,9 @@ class VendorHSession {
     turn.offsetS += take.durationMs / 1000;
   }
 
-  private frame(turn: Turn, contextId: string, body: Record<string, unknown>): Record<string, unknown> {
-    return {
-      ...body,
-      request_id: turn.requestId,
-      ...turn.correlation,
-      ...(contextId !== '' ? { context_id: contextId } : {}),
-    };
-  }
-
   /** An error for one request or context; the connection stays open. */
   private error(message: string, contextId = '', turn?: Turn): Promise<void> {
-    return sendJsonMessage(this.ws, {
-      status: 'error',
-      message,
-      ...(turn ? { request_id: turn.requestId } : {}),
-      ...(contextId !== '' ? { context_id: contextId } : {}),
-    });
+    return sendJsonMessage(this.ws, vendorHSocketError(message, contextId, turn?.requestId));
   }
 }
 

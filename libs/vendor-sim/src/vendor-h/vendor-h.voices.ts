@@ -1,4 +1,4 @@
-import { vendorH } from '@router/vendor-h';
+import { VENDOR_H_MODELS } from '@router/vendor-h';
 
 /**
  * vendor_h's voices as its listings serve them. Each model has its own stock catalogue (`get_voices` per
@@ -6,13 +6,6 @@ import { vendorH } from '@router/vendor-h';
  * `/waves/v1/voice-cloning`. Names are invented placeholders. The vendor does not reject a voice used with
  * the other model, so any known voice works with either.
  */
-export const VENDOR_H_MODELS = ['h_model_1', 'h_model_2'] as const;
-
-/** The languages of each model, from the router's catalogue (the same codes the vendor takes). */
-export function vendorHLanguages(model: string): readonly string[] {
-  return vendorH.catalogue.models.find((m) => m.id === model)?.languages ?? [];
-}
-
 export interface VendorHVoice {
   readonly voiceId: string;
   readonly displayName: string;

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import {
+  VENDOR_I_VERSION_HEADER,
+  vendorIAuthBody,
+  vendorIErrorReply,
+  vendorIRequestedVersion,
+  vendorIStatusTitle,
+  type VendorIProblem,
+} from '@router/vendor-i';
 import type { FaultSpec } from '../kit/faults';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { KeyCheck } from '../kit/sim-keys';
-import { vendorIJsonErrors, vendorIRequestedVersion, VENDOR_I_VERSION_HEADER } from '@router/vendor-i';
-
-// The version rules are the vendor's wire: they live in its folder, shared with the mirror's refusals.
-export { isKnownVendorIVersion as isKnownVersion, vendorIJsonErrors as jsonErrors } from '@router/vendor-i';
-
-export interface VendorIProblem {
-  readonly status: number;
-  readonly title: string;
-  readonly message: string;
-  readonly errorCode: string;
-  readonly headers?: Record<string, string>;
-}
 
 /** The version a request names in its header or query, as sent (possibly not a valid one). */
 export function requestedVersion(exchange: HttpExchange): string | undefined {
@@ -23,38 +19,11 @@ export function requestedVersion(exchange: HttpExchange): string | undefined {
   });
 }
 
-/** The vendor's error body: JSON from 2026-03-01, plain `Title: Message` text for older versions. */
 export function sendVendorIError(exchange: HttpExchange, problem: VendorIProblem): void {
   const headers = { 'x-request-id': randomUUID(), ...problem.headers };
-  if (!vendorIJsonErrors(requestedVersion(exchange))) {
-    exchange.send(
-      problem.status,
-      'text/plain; charset=utf-8',
-      `${problem.title}: ${problem.message}`,
-      headers,
-    );
-    return;
-  }
-  exchange.sendJson(
-    problem.status,
-    {
-      status_code: problem.status,
-      error_code: problem.errorCode,
-      title: problem.title,
-      message: problem.message,
-      request_id: headers['x-request-id'],
-      doc_url: 'https://docs.vendor-i.invalid/errors',
-    },
-    headers,
-  );
-}
-
-/** The 401 body for a missing or wrong key: `{error_code, title, message, request_id}`, or its plain-text form. */
-export function vendorIAuthBody(check: Exclude<KeyCheck, 'ok'>, version: string | undefined): unknown {
-  const title = 'Unauthorized';
-  const message = check === 'missing' ? 'No API key was provided.' : 'Invalid API key.';
-  if (!vendorIJsonErrors(version)) return `${title}: ${message}`;
-  return { error_code: 'invalid_api_key', title, message, request_id: randomUUID() };
+  const reply = vendorIErrorReply(problem, requestedVersion(exchange), headers['x-request-id']);
+  if (reply.kind === 'text') exchange.send(problem.status, 'text/plain; charset=utf-8', reply.body, headers);
+  else exchange.sendJson(problem.status, reply.body, headers);
 }
 
 export function sendVendorIAuthRefusal(exchange: HttpExchange, check: Exclude<KeyCheck, 'ok'>): void {
@@ -64,19 +33,9 @@ export function sendVendorIAuthRefusal(exchange: HttpExchange, check: Exclude<Ke
   else exchange.sendJson(401, body, headers);
 }
 
-const TITLES: Readonly<Record<number, [string, string]>> = {
-  400: ['Bad Request', 'bad_request'],
-  404: ['Not Found', 'not_found'],
-  429: ['Too Many Requests', 'rate_limited'],
-  500: ['Internal Server Error', 'internal_error'],
-  502: ['Bad Gateway', 'bad_gateway'],
-  503: ['Service Unavailable', 'service_unavailable'],
-  504: ['Gateway Timeout', 'timeout'],
-};
-
 export function vendorIFaultProblem(fault: FaultSpec): VendorIProblem {
   const status = fault.status ?? 500;
-  const [title, errorCode] = TITLES[status] ?? ['Error', 'error'];
+  const { title, errorCode } = vendorIStatusTitle(status);
   return {
     status,
     title,

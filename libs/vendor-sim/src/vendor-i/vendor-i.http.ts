@@ -7,14 +7,26 @@ import { playSse, sseEvent } from '../kit/http/play-stream';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
-  isKnownVersion,
+  isKnownVendorIVersion,
+  parseVendorIRequest,
+  vendorIChunkEvent,
+  vendorIDoneEvent,
+  vendorIErrorEvent,
+  vendorITimestampsEvent,
+  vendorIVersionProblem,
+  type VendorIEvent,
+  type VendorIRequest,
+  type VendorIWordSpan,
+} from '@router/vendor-i';
+import {
   requestedVersion,
   sendVendorIAuthRefusal,
   sendVendorIError,
   vendorIFaultProblem,
 } from './vendor-i.errors';
-import { parseVendorIRequest, type VendorIRequest } from './vendor-i.request';
 import { findVendorIVoice, VENDOR_I_VOICES } from './vendor-i.voices';
+
+export const isVendorIVoice = (id: string): boolean => findVendorIVoice(id) !== undefined;
 
 /** The bearer token (current clients) or `X-API-Key` (older ones). */
 function keyOf(exchange: HttpExchange): string | undefined {
@@ -31,16 +43,8 @@ function authorized(exchange: HttpExchange): string | undefined {
     return undefined;
   }
   const version = requestedVersion(exchange);
-  if (!isKnownVersion(version)) {
-    sendVendorIError(exchange, {
-      status: 400,
-      title: 'Invalid version',
-      message:
-        version === undefined
-          ? 'The vendor_i-Version header is required'
-          : `vendor_i-Version ${version} is not a supported API version`,
-      errorCode: 'invalid_version',
-    });
+  if (!isKnownVendorIVersion(version)) {
+    sendVendorIError(exchange, vendorIVersionProblem(version));
     return undefined;
   }
   return key;
@@ -54,7 +58,7 @@ interface Accepted {
 function accept(exchange: HttpExchange, streaming: boolean): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
-  const parsed = parseVendorIRequest(exchange.json(), streaming);
+  const parsed = parseVendorIRequest(exchange.json(), streaming, isVendorIVoice);
   if (!parsed.ok) {
     sendVendorIError(exchange, parsed.problem);
     return undefined;
@@ -67,15 +71,11 @@ function stepTime(audioMs: number): number {
 }
 
 /** The vendor's events carry their name in the data too. */
-function typedEvent(type: string, data: Record<string, unknown>): string {
-  return sseEvent({ type, ...data }, type);
+function sse(event: VendorIEvent): string {
+  return sseEvent(event, event.type);
 }
 
-interface WordSpan {
-  readonly word: string;
-  readonly startMs: number;
-  readonly endMs: number;
-}
+type WordSpan = VendorIWordSpan;
 
 /** The take's whitespace-separated words with the times of their first and last characters. */
 export function takeWords(take: Take): WordSpan[] {
@@ -96,11 +96,9 @@ export function takeWords(take: Take): WordSpan[] {
 }
 
 /** The words whose speech starts within this piece (the last piece takes any left). */
-function wordsInPiece(words: readonly WordSpan[], piece: TakePiece): WordSpan[] {
+export function wordsInPiece(words: readonly WordSpan[], piece: TakePiece): WordSpan[] {
   return words.filter((w) => w.startMs >= piece.startMs && (piece.last || w.startMs < piece.endMs));
 }
-
-const seconds = (ms: number): number => Math.round(ms) / 1000;
 
 export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
   // The parsed request holds the take's text, audio spec and speed as they are.
@@ -133,40 +131,13 @@ export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
         await playSse(exchange, begun, kit.state.pacing('vendor_i'), {
           headers: () => ({ 'x-request-id': requestId, connection: 'keep-alive' }),
           events: (piece) => {
-            const chunk = typedEvent('chunk', {
-              data: piece.bytes.toString('base64'),
-              step_time: stepTime(piece.endMs - piece.startMs),
-              done: false,
-              status_code: 200,
-              ...context,
-            });
+            const chunk = sse(vendorIChunkEvent(piece.bytes, stepTime(piece.endMs - piece.startMs), context));
             const spoken = wordsInPiece(words, piece);
             if (spoken.length === 0) return chunk;
-            const timestamps = typedEvent('timestamps', {
-              word_timestamps: {
-                words: spoken.map((w) => w.word),
-                start: spoken.map((w) => seconds(w.startMs)),
-                end: spoken.map((w) => seconds(w.endMs)),
-              },
-              done: false,
-              status_code: 200,
-              ...context,
-            });
-            return [chunk, timestamps];
+            return [chunk, sse(vendorITimestampsEvent(spoken, 0, context))];
           },
-          errorEvent: (f) => {
-            const problem = vendorIFaultProblem(f);
-            return typedEvent('error', {
-              done: true,
-              status_code: problem.status,
-              title: problem.title,
-              message: problem.message,
-              error_code: problem.errorCode,
-              request_id: requestId,
-              ...context,
-            });
-          },
-          doneEvent: () => typedEvent('done', { done: true, status_code: 200, ...context }),
+          errorEvent: (f) => sse(vendorIErrorEvent(vendorIFaultProblem(f), requestId, context)),
+          doneEvent: () => sse(vendorIDoneEvent(context)),
           sendError: (f) => sendVendorIError(exchange, vendorIFaultProblem(f)),
         });
       },

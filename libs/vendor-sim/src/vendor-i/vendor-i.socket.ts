@@ -5,41 +5,43 @@ import { playTake } from '../kit/play-take';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
-import { isKnownVersion, vendorIAuthBody, vendorIFaultProblem, type VendorIProblem } from './vendor-i.errors';
-import { takeWords } from './vendor-i.http';
-import { parseVendorIRequest, type VendorIRequest } from './vendor-i.request';
-
-/** The vendor closes a socket after 5 minutes without a client message. */
-export const VENDOR_I_IDLE_MS = 300_000;
-/** How long a context waits for more text before it speaks what it has, unless the request says otherwise. */
-export const VENDOR_I_DEFAULT_BUFFER_DELAY_MS = 3000;
+import {
+  isKnownVendorIVersion,
+  parseVendorIRequest,
+  readVendorISocketControl,
+  VENDOR_I_IDLE_MS,
+  VENDOR_I_NO_CONTEXT,
+  VENDOR_I_NOT_JSON,
+  VENDOR_I_SOCKET_PATH,
+  vendorIAuthBody,
+  vendorIChunkEvent,
+  vendorIDoneEvent,
+  vendorIErrorEvent,
+  vendorIFlushDoneEvent,
+  vendorISocketKey,
+  vendorISocketVersion,
+  vendorISocketVersionRefusal,
+  vendorITimestampsEvent,
+  type VendorIProblem,
+  type VendorIRequest,
+} from '@router/vendor-i';
+import { vendorIFaultProblem } from './vendor-i.errors';
+import { isVendorIVoice, takeWords, wordsInPiece } from './vendor-i.http';
 
 export function vendorISocketRoutes(kit: SimKit): SocketRoute[] {
-  return [{ path: '/tts/websocket', upgrade: (context) => openSession(kit, context) }];
+  return [{ path: VENDOR_I_SOCKET_PATH, upgrade: (context) => openSession(kit, context) }];
 }
 
 async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
-  const version = context.header('vendor_i-version') ?? context.query.get('vendor_i_version') ?? undefined;
-  const bearer = /^Bearer\s+(.+)$/i.exec(context.header('authorization') ?? '')?.[1];
-  const key =
-    bearer ??
-    context.header('x-api-key') ??
-    context.query.get('api_key') ??
-    context.query.get('access_token') ??
-    undefined;
+  const version = vendorISocketVersion(context);
+  const key = vendorISocketKey(context);
   const check = checkKey(key);
   if (check !== 'ok') {
     context.refuse(401, vendorIAuthBody(check, version));
     return;
   }
-  if (!isKnownVersion(version)) {
-    context.refuse(400, {
-      status_code: 400,
-      error_code: 'invalid_version',
-      title: 'Invalid version',
-      message: 'A supported vendor_i-Version is required',
-      request_id: randomUUID(),
-    });
+  if (!isKnownVendorIVersion(version)) {
+    context.refuse(400, vendorISocketVersionRefusal());
     return;
   }
   const ws = await context.accept();
@@ -85,12 +87,7 @@ class VendorISession {
       this.idle?.touch();
       const message = parseJsonObject(data, isBinary);
       if (!message) {
-        void this.error(null, {
-          status: 400,
-          title: 'Invalid message',
-          message: 'Messages must be JSON objects',
-          errorCode: 'invalid_request',
-        });
+        void this.error(null, VENDOR_I_NOT_JSON);
         return;
       }
       this.receive(message);
@@ -100,15 +97,11 @@ class VendorISession {
   private receive(message: Record<string, unknown>): void {
     const id = message['context_id'];
     if (typeof id !== 'string' || id === '') {
-      void this.error(null, {
-        status: 400,
-        title: 'Invalid context',
-        message: 'context_id is required',
-        errorCode: 'invalid_request',
-      });
+      void this.error(null, VENDOR_I_NO_CONTEXT);
       return;
     }
-    if (message['cancel'] === true) {
+    const control = readVendorISocketControl(message);
+    if (control.cancel) {
       const context = this.contexts.get(id);
       if (!context) return;
       clearTimeout(context.timer);
@@ -116,11 +109,12 @@ class VendorISession {
       this.contexts.delete(id);
       return;
     }
-    const transcript = typeof message['transcript'] === 'string' ? message['transcript'] : '';
+    const { transcript } = control;
     // The closing message of a context may carry no text; its settings are still checked like any other.
     const parsed = parseVendorIRequest(
       { ...message, transcript: transcript === '' ? '.' : transcript },
       true,
+      isVendorIVoice,
     );
     if (!parsed.ok) {
       void this.error(id, parsed.problem);
@@ -128,27 +122,19 @@ class VendorISession {
     }
     const context = this.contextFor(id, parsed.request);
     context.buffer += transcript;
-    const delay = message['max_buffer_delay_ms'];
-    const bufferMs =
-      typeof delay === 'number' && delay >= 0 ? Math.min(delay, 5000) : VENDOR_I_DEFAULT_BUFFER_DELAY_MS;
+    const bufferMs = control.bufferDelayMs;
     clearTimeout(context.timer);
-    if (message['continue'] !== true) {
+    if (control.last) {
       context.closing = true;
       this.speak(context, undefined);
       void context.queue.push(() => this.finish(context));
-    } else if (message['flush'] === true) {
+    } else if (control.flush) {
       context.flushId += 1;
       const flushId = context.flushId;
       this.speak(context, flushId);
       void context.queue.push(async () => {
         if (context.abort.signal.aborted) return;
-        await this.send(context, {
-          type: 'flush_done',
-          flush_done: true,
-          flush_id: flushId,
-          done: false,
-          status_code: 200,
-        });
+        await this.send(context, vendorIFlushDoneEvent(flushId));
       });
     } else if (bufferMs === 0) this.speak(context, undefined);
     else context.timer = setTimeout(() => this.speak(context, undefined), bufferMs);
@@ -212,29 +198,11 @@ class VendorISession {
         signal,
         open: () => undefined,
         send: async (piece) => {
-          await this.send(context, {
-            type: 'chunk',
-            data: piece.bytes.toString('base64'),
-            step_time: Math.round((piece.endMs - piece.startMs) * 2.5 + Math.random() * 100) / 10 + 0.05,
-            done: false,
-            status_code: 200,
-            ...flush,
-          });
-          const spoken = words.filter(
-            (w) => w.startMs >= piece.startMs && (piece.last || w.startMs < piece.endMs),
-          );
+          const stepTime = Math.round((piece.endMs - piece.startMs) * 2.5 + Math.random() * 100) / 10 + 0.05;
+          await this.send(context, vendorIChunkEvent(piece.bytes, stepTime, flush));
+          const spoken = wordsInPiece(words, piece);
           if (spoken.length === 0) return;
-          await this.send(context, {
-            type: 'timestamps',
-            word_timestamps: {
-              words: spoken.map((w) => w.word),
-              start: spoken.map((w) => seconds(offsetMs + w.startMs)),
-              end: spoken.map((w) => seconds(offsetMs + w.endMs)),
-            },
-            done: false,
-            status_code: 200,
-            ...flush,
-          });
+          await this.send(context, vendorITimestampsEvent(spoken, offsetMs, flush));
         },
         fail: (f) => this.error(context.id, vendorIFaultProblem(f)),
         cut: () => this.ws.terminate(),
@@ -253,7 +221,7 @@ class VendorISession {
   private async finish(context: Context): Promise<void> {
     if (context.abort.signal.aborted) return;
     this.contexts.delete(context.id);
-    await this.send(context, { type: 'done', done: true, status_code: 200 });
+    await this.send(context, vendorIDoneEvent());
   }
 
   private send(context: Context, message: Record<string, unknown>): Promise<void> {
@@ -261,17 +229,6 @@ class VendorISession {
   }
 
   private error(contextId: string | null, problem: VendorIProblem): Promise<void> {
-    return sendJsonMessage(this.ws, {
-      type: 'error',
-      context_id: contextId,
-      status_code: problem.status,
-      done: true,
-      title: problem.title,
-      message: problem.message,
-      error_code: problem.errorCode,
-      request_id: randomUUID(),
-    });
+    return sendJsonMessage(this.ws, vendorIErrorEvent(problem, randomUUID(), { context_id: contextId }));
   }
 }
-
-const seconds = (ms: number): number => Math.round(ms) / 1000;

@@ -7,24 +7,25 @@ import { playTake } from '../kit/play-take';
 import { checkKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
-  sendVendorJError,
+  parseVendorJRequest,
+  readVendorJModelCall,
+  VENDOR_J_MODELS,
+  VENDOR_J_NOT_FOUND,
+  VENDOR_J_PCM_MIME,
+  VENDOR_J_SAMPLE_RATE,
+  VENDOR_J_VOICE_NAMES,
+  VENDOR_J_WAV_MIME,
+  VENDOR_J_WAV_MODELS,
   vendorJAuthProblem,
   vendorJErrorBody,
-  vendorJFaultProblem,
+  vendorJModelNotFound,
+  vendorJResponse,
+  vendorJSseEvent,
+  vendorJUsage,
   type VendorJProblem,
-} from './vendor-j.errors';
-import {
-  parseVendorJRequest,
-  VENDOR_J_MODELS,
-  VENDOR_J_VOICE_NAMES,
-  VENDOR_J_WAV_MODELS,
   type VendorJRequest,
-} from './vendor-j.request';
-
-export const VENDOR_J_PCM_MIME = 'audio/L16;codec=pcm;rate=24000';
-const SAMPLE_RATE = 24000;
-/** Audio tokens per second of speech, for `usageMetadata`. */
-const AUDIO_TOKENS_PER_SECOND = 25;
+} from '@router/vendor-j';
+import { sendVendorJError, vendorJFaultProblem } from './vendor-j.errors';
 
 /** The key from `x-vendor_j-api-key`, else the `key` query parameter. */
 function authorized(exchange: HttpExchange): string | undefined {
@@ -37,12 +38,8 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-/** `{model}:{verb}` from the last path segment (a `models/` prefix in the id is allowed, as clients send it). */
 function modelCall(exchange: HttpExchange): { model: string; verb: string } {
-  const segment = exchange.params['call'] ?? '';
-  const at = segment.lastIndexOf(':');
-  const model = (at === -1 ? segment : segment.slice(0, at)).replace(/^models\//, '');
-  return { model, verb: at === -1 ? '' : segment.slice(at + 1) };
+  return readVendorJModelCall(exchange.params['call'] ?? '');
 }
 
 function modelResource(id: string): Record<string, unknown> {
@@ -80,39 +77,14 @@ function page<T>(
   };
 }
 
-function usage(text: string, take: Take): Record<string, unknown> {
-  const prompt = Math.max(1, Math.ceil(text.length / 4));
-  const audio = Math.max(1, Math.round((take.durationMs / 1000) * AUDIO_TOKENS_PER_SECOND));
-  return {
-    promptTokenCount: prompt,
-    candidatesTokenCount: audio,
-    totalTokenCount: prompt + audio,
-    promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }],
-    candidatesTokensDetails: [{ modality: 'AUDIO', tokenCount: audio }],
-  };
-}
-
+/** One response of a take: a piece's audio; the last also carries the usage of the whole take. */
 function response(
   model: string,
   responseId: string,
   inline: { mimeType: string; data: Buffer },
   final?: { text: string; take: Take },
 ): Record<string, unknown> {
-  return {
-    candidates: [
-      {
-        content: {
-          role: 'model',
-          parts: [{ inlineData: { mimeType: inline.mimeType, data: inline.data.toString('base64') } }],
-        },
-        ...(final ? { finishReason: 'STOP' } : {}),
-        index: 0,
-      },
-    ],
-    ...(final ? { usageMetadata: usage(final.text, final.take) } : {}),
-    modelVersion: model,
-    responseId,
-  };
+  return vendorJResponse(model, responseId, inline, final && vendorJUsage(final.text, final.take.durationMs));
 }
 
 interface Accepted {
@@ -127,15 +99,11 @@ function accept(exchange: HttpExchange): Accepted | undefined {
   if (!key) return undefined;
   const { model, verb } = modelCall(exchange);
   if (verb !== 'generateContent' && verb !== 'streamGenerateContent') {
-    exchange.send(404, 'text/html; charset=UTF-8', '');
+    exchange.send(404, VENDOR_J_NOT_FOUND.contentType, VENDOR_J_NOT_FOUND.body);
     return undefined;
   }
   if (!VENDOR_J_MODELS.includes(model)) {
-    sendVendorJError(exchange, {
-      code: 404,
-      status: 'NOT_FOUND',
-      message: `models/${model} is not found for API version v1beta, or is not supported for ${verb}.`,
-    });
+    sendVendorJError(exchange, vendorJModelNotFound(model, verb));
     return undefined;
   }
   const parsed = parseVendorJRequest(model, exchange.json());
@@ -157,10 +125,10 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
       endpoint: 'rest',
       key: accepted.key,
       text: request.text,
-      spec: { codec: wav ? 'wav' : 'pcm', sampleRate: SAMPLE_RATE },
+      spec: { codec: wav ? 'wav' : 'pcm', sampleRate: VENDOR_J_SAMPLE_RATE },
     });
     const { take } = begun;
-    const inline = { mimeType: wav ? 'audio/wav' : VENDOR_J_PCM_MIME, data: take.bytes };
+    const inline = { mimeType: wav ? VENDOR_J_WAV_MIME : VENDOR_J_PCM_MIME, data: take.bytes };
     const body = Buffer.from(
       JSON.stringify(response(model, newResponseId(), inline, { text: request.text, take })),
     );
@@ -180,7 +148,7 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
       endpoint: sse ? 'sse' : 'stream',
       key: accepted.key,
       text: request.text,
-      spec: { codec: 'pcm', sampleRate: SAMPLE_RATE },
+      spec: { codec: 'pcm', sampleRate: VENDOR_J_SAMPLE_RATE },
     });
     const responseId = newResponseId();
     const event = (piece: TakePiece): Record<string, unknown> =>
@@ -203,13 +171,13 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
             collected.push(event(piece));
             return;
           }
-          await exchange.write(`data: ${JSON.stringify(event(piece))}\r\n\r\n`);
+          await exchange.write(vendorJSseEvent(event(piece)));
         },
         fail: async (f, started) => {
           const problem = vendorJFaultProblem(f);
           if (!started || !sse) return sendVendorJError(exchange, problem);
           // Mid-stream the vendor can only send the error as one more event, then end the body.
-          await exchange.write(`data: ${JSON.stringify(vendorJErrorBody(problem))}\r\n\r\n`);
+          await exchange.write(vendorJSseEvent(vendorJErrorBody(problem)));
           exchange.end();
         },
         cut: () => exchange.destroy(),
@@ -254,11 +222,7 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
         if (!authorized(exchange)) return;
         const { model } = modelCall(exchange);
         if (VENDOR_J_MODELS.includes(model)) return exchange.sendJson(200, modelResource(model));
-        sendVendorJError(exchange, {
-          code: 404,
-          status: 'NOT_FOUND',
-          message: `models/${model} is not found`,
-        });
+        sendVendorJError(exchange, vendorJModelNotFound(model));
       },
     },
     {

@@ -3,7 +3,7 @@ import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
 import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
-import { VENDOR_J_VOICE_NAMES } from './vendor-j.request';
+import { VENDOR_J_VOICE_NAMES } from '@router/vendor-j';
 
 const KEY = 'j-key-1';
 const TEXT = 'Say calmly: the library opens at nine.';

@@ -18,6 +18,7 @@ export {
 export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';
+export * from './audio-format';
 export * from './mirror-socket.types';
 export * from './mirror-access';
 export * from './vendor-mirror';

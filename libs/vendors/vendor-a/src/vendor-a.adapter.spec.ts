@@ -1,5 +1,7 @@
 import type { SynthSettings } from '@router/contracts';
-import { VendorAAdapter, vendorAErrorMessage, vendorARequest } from './vendor-a.adapter';
+import { VendorAAdapter } from './vendor-a.adapter';
+import { vendorAErrorMessage } from './wire/vendor-a.errors';
+import { vendorARequest } from './wire/vendor-a.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_a',

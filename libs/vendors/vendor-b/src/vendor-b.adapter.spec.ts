@@ -1,5 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorBBody, vendorBErrorMessage } from './vendor-b.adapter';
+import { vendorBErrorMessage } from './wire/vendor-b.errors';
+import { vendorBBody } from './wire/vendor-b.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_b',

@@ -1,10 +1,7 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   parseJsonObject,
   readSseTake,
-  readRefusal,
-  stringAt,
   vendorFailure,
   vendorMalformed,
   type AdapterFactory,
@@ -16,43 +13,12 @@ import {
   type Voice,
   type VoiceListRequest,
 } from '@router/vendors-core';
-import { VENDOR_B_VOICES_PATH, vendorBVoices } from './vendor-b.voices';
+import { vendorBErrorMessage } from './wire/vendor-b.errors';
+import { VENDOR_B_STREAM_PATH, vendorBBody } from './wire/vendor-b.requests';
+import { readVendorBStreamEvent } from './wire/vendor-b.stream';
+import { VENDOR_B_VOICES_PATH, vendorBVoices } from './wire/vendor-b.voices';
 
 const VENDOR: VendorId = 'vendor_b';
-
-/** The router's formats are the vendor's codec names (`pcm` is raw s16le). */
-const CODECS: ReadonlySet<string> = new Set(['pcm', 'wav', 'mulaw']);
-
-/** The SSE endpoint: audio as `chunk` events while the vendor makes it, then one `done`. */
-export const VENDOR_B_STREAM_PATH = '/v1/text-to-speech/stream';
-
-/** The body of one piece (the same fields as the one-shot endpoint). */
-export function vendorBBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  if (!CODECS.has(settings.format))
-    throw RouterError.badRequest(`${VENDOR} cannot produce ${settings.format} audio`);
-  return {
-    text,
-    voice_id: settings.voice,
-    language: settings.language,
-    model: settings.model,
-    codec: settings.format,
-    sample_rate: settings.sampleRate,
-    speed: settings.speed ?? 1.0,
-  };
-}
-
-/** The vendor's refusal text: `{error: {message}}` (application), `{message}` (its gateway), else the body. */
-export function vendorBErrorMessage(body: string): string {
-  return readRefusal(body, (json) => stringAt(json, 'error', 'message') ?? stringAt(json, 'message'));
-}
-
-interface StreamEvent {
-  type?: unknown;
-  data?: unknown;
-  status_code?: unknown;
-  message?: unknown;
-  title?: unknown;
-}
 
 /**
  * vendor_b over its SSE endpoint with keep-alive: each `chunk` event's audio is yielded as it arrives; a take is
@@ -85,19 +51,20 @@ function streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
     VENDOR,
     body,
     ({ event, data }) => {
-      const message = parseJsonObject<StreamEvent>(VENDOR, data, 'an event');
-      const kind = event === 'message' && typeof message.type === 'string' ? message.type : event;
-      if (kind === 'chunk') {
-        if (typeof message.data !== 'string') throw vendorMalformed(VENDOR, 'a chunk without audio');
-        const audio = Buffer.from(message.data, 'base64');
-        return { events: audio.length > 0 ? [{ kind: 'audio', data: audio }] : [] };
+      const reading = readVendorBStreamEvent(
+        event,
+        parseJsonObject<Record<string, unknown>>(VENDOR, data, 'an event'),
+      );
+      switch (reading.kind) {
+        case 'audio':
+          return { events: reading.audio.length > 0 ? [{ kind: 'audio', data: reading.audio }] : [] };
+        case 'error':
+          throw vendorFailure(VENDOR, reading.status ?? 502, reading.message);
+        case 'malformed':
+          throw vendorMalformed(VENDOR, reading.what);
+        case 'other':
+          return { complete: reading.done };
       }
-      if (kind === 'error') {
-        const status = typeof message.status_code === 'number' ? message.status_code : 502;
-        const text = typeof message.message === 'string' ? message.message : message.title;
-        throw vendorFailure(VENDOR, status, typeof text === 'string' ? text : '');
-      }
-      return { complete: kind === 'done' };
     },
     'its done event',
   );

@@ -1,4 +1,8 @@
 export { vendorD } from './vendor-d.definition';
 export { VendorDAdapter, createVendorDAdapter } from './vendor-d.adapter';
+export * from './wire/vendor-d.formats';
+export * from './wire/vendor-d.requests';
+export * from './wire/vendor-d.stream';
+export * from './wire/vendor-d.errors';
 export { vendorDAccess } from './wire/vendor-d.access';
 export { vendorDEntry } from './vendor-d.entry';

@@ -1,5 +1,7 @@
 import type { SynthSettings } from '@router/contracts';
-import { VendorDAdapter, vendorDBody, vendorDErrorMessage } from './vendor-d.adapter';
+import { VendorDAdapter } from './vendor-d.adapter';
+import { vendorDErrorMessage } from './wire/vendor-d.errors';
+import { vendorDBody } from './wire/vendor-d.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_d',

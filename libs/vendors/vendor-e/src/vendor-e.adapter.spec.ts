@@ -1,5 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorEErrorMessage, vendorERequest } from './vendor-e.adapter';
+import { vendorEErrorMessage } from './wire/vendor-e.errors';
+import { vendorERequest } from './wire/vendor-e.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_e',

@@ -1,9 +1,6 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   audioPassThrough,
-  readRefusal,
-  stringAt,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
@@ -12,53 +9,11 @@ import {
   type Voice,
   type VoiceListRequest,
 } from '@router/vendors-core';
-import { vendorE } from './vendor-e.definition';
-import { vendorEModelLists, vendorEVoices } from './vendor-e.voices';
+import { vendorEErrorMessage } from './wire/vendor-e.errors';
+import { vendorERequest } from './wire/vendor-e.requests';
+import { vendorEModelLists, vendorEVoices } from './wire/vendor-e.voices';
 
 const VENDOR: VendorId = 'vendor_e';
-
-/** The router's format → the vendor's `encoding` and `container` (raw formats must say `none`, or come in WAV). */
-const ENCODINGS: Readonly<Record<string, { encoding: string; container?: string }>> = {
-  pcm: { encoding: 'linear16', container: 'none' },
-  wav: { encoding: 'linear16', container: 'wav' },
-  mulaw: { encoding: 'mulaw', container: 'none' },
-  alaw: { encoding: 'alaw', container: 'none' },
-  // mp3 is a container of its own.
-  mp3: { encoding: 'mp3' },
-};
-
-export interface VendorERequest {
-  /** `/v1/speak` streams first-generation audio as it is made; `/v2/speak` is the second generation's REST call. */
-  readonly path: string;
-  readonly body: { text: string };
-}
-
-/**
- * The request for one piece: the vendor's voice model name is the router model id, a hyphen and the voice
- * id; audio settings go in the query, the text in the body.
- */
-export function vendorERequest(settings: SynthSettings, text: string): VendorERequest {
-  const target = ENCODINGS[settings.format];
-  if (!target) throw RouterError.badRequest(`${VENDOR} cannot produce ${settings.format} audio`);
-  const query = new URLSearchParams({
-    model: `${settings.model}-${settings.voice}`,
-    encoding: target.encoding,
-  });
-  if (target.container) query.set('container', target.container);
-  query.set('sample_rate', String(settings.sampleRate));
-  query.set('speed', String(settings.speed ?? 1.0));
-  const bitRate = settings.options['bit_rate'];
-  if (settings.format === 'mp3' && typeof bitRate === 'number') query.set('bit_rate', String(bitRate));
-  const optOut = settings.options['mip_opt_out'];
-  if (typeof optOut === 'boolean') query.set('mip_opt_out', String(optOut));
-  const generation = vendorE.modelTraits[settings.model]?.apiVersion ?? 'v1';
-  return { path: `/${generation}/speak?${query.toString()}`, body: { text } };
-}
-
-/** The vendor's refusal text: `err_msg` (its older shape), `message` (its newer one), else the body. */
-export function vendorEErrorMessage(body: string): string {
-  return readRefusal(body, (json) => stringAt(json, 'err_msg') ?? stringAt(json, 'message'));
-}
 
 /**
  * vendor_e over HTTP with keep-alive: `POST /v1/speak` passes the first generation's chunked audio through as

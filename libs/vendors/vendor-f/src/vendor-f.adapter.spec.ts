@@ -1,5 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorFBody, vendorFErrorMessage } from './vendor-f.adapter';
+import { vendorFErrorMessage } from './wire/vendor-f.errors';
+import { vendorFBody } from './wire/vendor-f.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_f',

@@ -1,5 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorGBody, vendorGErrorMessage } from './vendor-g.adapter';
+import { vendorGErrorMessage } from './wire/vendor-g.errors';
+import { vendorGBody } from './wire/vendor-g.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_g',

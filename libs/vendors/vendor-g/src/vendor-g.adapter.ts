@@ -1,9 +1,7 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
+import type { RouterError } from '@router/contracts';
 import {
   audioPassThrough,
   HttpVendorAdapter,
-  readRefusal,
-  stringAt,
   type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
@@ -12,69 +10,17 @@ import {
   type Voice,
   type VoiceListRequest,
   readAllPages,
-  vendorFailure,
 } from '@router/vendors-core';
+import { vendorGErrorMessage, vendorGTrailerFailure } from './wire/vendor-g.errors';
+import { VENDOR_G_TTS_PATH, vendorGBody } from './wire/vendor-g.requests';
 import {
   VENDOR_G_MODELS_PATH,
   vendorGClonedPagePath,
   vendorGNextCursor,
   vendorGVoices,
-} from './vendor-g.voices';
+} from './wire/vendor-g.voices';
 
 const VENDOR: VendorId = 'vendor_g';
-
-/** The router's formats by the vendor's `audio_format` names (`pcm` is raw s16le). */
-const AUDIO_FORMATS: Readonly<Record<string, string>> = {
-  pcm: 'pcm_s16le',
-  wav: 'wav',
-  mp3: 'mp3',
-  mulaw: 'pcm_mulaw',
-  alaw: 'pcm_alaw',
-};
-
-/** The TTS host's request/response endpoint: the raw audio streams in the body as it is made. */
-export const VENDOR_G_TTS_PATH = '/tts';
-
-/** The body of one piece. The rate is always sent: the vendor requires it for the raw formats. */
-export function vendorGBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  const audioFormat = AUDIO_FORMATS[settings.format];
-  if (!audioFormat) throw RouterError.badRequest(`${VENDOR} cannot produce ${settings.format} audio`);
-  const reduceSilence = settings.options['reduce_silence'];
-  return {
-    text,
-    model: settings.model,
-    language: settings.language,
-    voice: settings.voice,
-    audio_format: audioFormat,
-    sample_rate: settings.sampleRate,
-    speed: settings.speed ?? 1.0,
-    // Left out (null), the vendor's own default applies: the request stays as the client wrote it.
-    ...(typeof reduceSilence === 'boolean' ? { reduce_silence: reduceSilence } : {}),
-  };
-}
-
-/**
- * A failure reported after the first audio byte, in the body's HTTP trailers. The vendor's notes say only
- * that such errors come in trailers; the names are the ones the simulator sends (`error-status`,
- * `error-type`, `error-message`), and any trailer of that family marks the take as failed.
- */
-export function vendorGTrailerFailure(trailers: Readonly<Record<string, string>>): RouterError | null {
-  const status = trailers['error-status'];
-  const type = trailers['error-type'];
-  const message = trailers['error-message'];
-  if (status === undefined && type === undefined && message === undefined) return null;
-  const code = Number(status);
-  return vendorFailure(
-    VENDOR,
-    Number.isInteger(code) && code >= 400 ? code : 502,
-    message ?? type ?? `${VENDOR} reported a failure after the audio started`,
-  );
-}
-
-/** The vendor's refusal text: `{message}` of its error body, else the body itself. */
-export function vendorGErrorMessage(body: string): string {
-  return readRefusal(body, (json) => stringAt(json, 'message'));
-}
 
 /**
  * vendor_g over its TTS host's `POST /tts` with keep-alive: the raw audio is passed through chunk by chunk as

@@ -1,5 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
-import { vendorHBody, vendorHErrorMessage } from './vendor-h.adapter';
+import { vendorHErrorMessage } from './wire/vendor-h.errors';
+import { vendorHBody } from './wire/vendor-h.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_h',

@@ -1,5 +1,10 @@
 export { vendorI } from './vendor-i.definition';
 export { VendorIAdapter, createVendorIAdapter } from './vendor-i.adapter';
+export * from './wire/vendor-i.formats';
+export * from './wire/vendor-i.requests';
+export * from './wire/vendor-i.events';
+export * from './wire/vendor-i.errors';
+export * from './wire/vendor-i.socket';
 export { vendorIAccess } from './wire/vendor-i.access';
 export {
   VENDOR_I_JSON_ERRORS_FROM,

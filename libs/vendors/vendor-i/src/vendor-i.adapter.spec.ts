@@ -1,11 +1,7 @@
 import type { SynthSettings } from '@router/contracts';
-import {
-  VENDOR_I_BYTES_PATH,
-  VENDOR_I_SSE_PATH,
-  vendorIErrorMessage,
-  vendorIRequest,
-  WordTrack,
-} from './vendor-i.adapter';
+import { WordTrack } from './vendor-i.adapter';
+import { vendorIErrorMessage } from './wire/vendor-i.errors';
+import { VENDOR_I_BYTES_PATH, VENDOR_I_SSE_PATH, vendorIRequest } from './wire/vendor-i.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_i',

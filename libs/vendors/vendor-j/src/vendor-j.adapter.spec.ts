@@ -1,11 +1,8 @@
 import type { SynthSettings } from '@router/contracts';
 import { streamingWavHeader } from '@router/vendors-core';
-import {
-  VENDOR_J_SAMPLE_RATE,
-  vendorJBody,
-  vendorJErrorMessage,
-  vendorJStreamPath,
-} from './vendor-j.adapter';
+import { vendorJErrorMessage } from './wire/vendor-j.errors';
+import { VENDOR_J_SAMPLE_RATE } from './wire/vendor-j.formats';
+import { vendorJBody, vendorJStreamPath } from './wire/vendor-j.requests';
 
 const base: SynthSettings = {
   vendor: 'vendor_j',

@@ -1,13 +1,12 @@
+import type { AudioEncoding } from '@router/vendors-core';
+
 /** Every codec a simulated vendor can answer in. The vendor decides which of them it offers. */
 export const SIM_CODECS = ['pcm', 'wav', 'mp3', 'aac', 'mulaw', 'alaw', 'opus', 'flac'] as const;
 export type SimCodec = (typeof SIM_CODECS)[number];
 
-/** What one take is encoded as. */
-export interface AudioSpec {
+/** What one take is encoded as: a vendor wire's encoding, plus what only the simulator decides. */
+export interface AudioSpec extends AudioEncoding {
   readonly codec: SimCodec;
-  readonly sampleRate: number;
-  /** mp3, aac and opus only; the nearest rate the codec can carry at `sampleRate` is used. */
-  readonly bitrateKbps?: number;
   /** mp3 only: start the take with an ID3v2 tag, as vendor_c does at the start of each stream. */
   readonly id3?: boolean;
 }

@@ -1,5 +1,44 @@
 import { mergeVoices, speakableVoices, stringOrNull, voiceGender, type Voice } from '@router/vendors-core';
-import { vendorE } from './vendor-e.definition';
+import { vendorE } from '../vendor-e.definition';
+
+/*
+ * vendor_e's public model lists (`GET /v1/models`, `/v2/models`), both directions: the `tts` entries a
+ * server lists, and the adapter's reading of them as the router's voices.
+ */
+
+export type VendorEGeneration = 'v1' | 'v2';
+
+/**
+ * One `tts` entry. The vendor names a voice model `<router model id>-<voice>-<lang>`; the router's voice id
+ * is that name with the model id removed (`orla-en`).
+ */
+export interface VendorEVoiceModel {
+  /** The voice's short name, e.g. `orla`. */
+  readonly name: string;
+  /** The full vendor model name, e.g. `e_model_1-orla-en`. */
+  readonly canonical_name: string;
+  /** The router model id (the vendor's model family). */
+  readonly architecture: string;
+  readonly languages: readonly string[];
+  readonly version: string;
+  readonly uuid: string;
+  readonly metadata: {
+    readonly accent: string;
+    readonly age: string;
+    readonly color: string;
+    readonly image: string;
+    readonly sample: string;
+    readonly tags: readonly string[];
+    readonly use_cases: readonly string[];
+  };
+}
+
+export function vendorEModelList(models: readonly VendorEVoiceModel[]): {
+  stt: readonly unknown[];
+  tts: readonly VendorEVoiceModel[];
+} {
+  return { stt: [], tts: models };
+}
 
 /** The public model list of each API generation (no key needed). */
 export const VENDOR_E_MODEL_LISTS = { v1: '/v1/models', v2: '/v2/models' } as const;

@@ -6,7 +6,7 @@ import {
   voiceGender,
   type Voice,
 } from '@router/vendors-core';
-import { vendorG } from './vendor-g.definition';
+import { vendorG } from '../vendor-g.definition';
 
 /** The models with their built-in voices (API host). */
 export const VENDOR_G_MODELS_PATH = '/v1/tts-models';

@@ -1,34 +1,59 @@
-import { vendorD } from '@router/vendor-d';
-import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
+import { RouterError, type SynthSettings } from '@router/contracts';
+import { vendorD } from '../vendor-d.definition';
 import { badField, type VendorDProblem } from './vendor-d.errors';
+import {
+  isVendorDFormat,
+  VENDOR_D_FORMATS,
+  VENDOR_D_ROUTER_FORMATS,
+  VENDOR_D_SAMPLE_RATE,
+  type VendorDFormat,
+} from './vendor-d.formats';
 
+/*
+ * vendor_d's `POST /v1/audio/speech` body, both directions: `vendorDBody` builds it from the router's
+ * settings (the adapter); `parseVendorDRequest` validates it as the vendor's schema does, refusing with its
+ * `{error}` (the simulator, the mirror).
+ */
+
+export const VENDOR_D_SPEECH_PATH = '/v1/audio/speech';
 const FIELDS = ['model', 'input', 'voice', 'instructions', 'response_format', 'speed', 'stream_format'];
-const FORMATS: readonly SimCodec[] = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
 export const VENDOR_D_TEXT_LIMIT = 4096;
-/** Every format is made at this rate; `pcm` is raw s16le mono at it. */
-export const VENDOR_D_SAMPLE_RATE = 24000;
 
-/** The older pair: no SSE, and `instructions` is ignored. */
+/** The older pair: no SSE, and `instructions` is ignored (so the adapter never sends it to them). */
 export const VENDOR_D_LEGACY_MODELS: readonly string[] = ['d_model_1', 'd_model_2'];
 const MODELS: readonly string[] = vendorD.catalogue.models.map((m) => m.id);
 const VOICES: ReadonlySet<string> = new Set((vendorD.voices ?? []).map((v) => v.id));
 
-/** The vendor's MIME types: Ogg Opus is `audio/opus` here, unlike the simulators' shared table. */
-export const VENDOR_D_CONTENT_TYPES: Readonly<Record<string, string>> = {
-  mp3: 'audio/mpeg',
-  opus: 'audio/opus',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  pcm: 'audio/pcm',
-};
+/**
+ * The body of one piece. `stream_format: audio` gives chunked raw audio as it is made: the earliest audio,
+ * and the one streamed form the older models have (they refuse SSE).
+ */
+export function vendorDBody(settings: SynthSettings, text: string): Record<string, unknown> {
+  if (!VENDOR_D_ROUTER_FORMATS.has(settings.format))
+    throw RouterError.badRequest(`vendor_d cannot produce ${settings.format} audio`);
+  if (settings.sampleRate !== VENDOR_D_SAMPLE_RATE)
+    throw RouterError.badRequest(`vendor_d makes audio at ${VENDOR_D_SAMPLE_RATE} Hz only`);
+  const body: Record<string, unknown> = {
+    model: settings.model,
+    voice: settings.voice,
+    input: text,
+    response_format: settings.format,
+    speed: settings.speed ?? 1.0,
+    stream_format: 'audio',
+  };
+  const instructions = settings.options['instructions'];
+  if (typeof instructions === 'string' && !VENDOR_D_LEGACY_MODELS.includes(settings.model)) {
+    body['instructions'] = instructions;
+  }
+  return body;
+}
 
 export interface VendorDRequest {
   readonly model: string;
   readonly input: string;
   /** The built-in name, or a custom voice's id. */
   readonly voice: string;
-  readonly spec: AudioSpec;
+  readonly spec: { readonly codec: VendorDFormat; readonly sampleRate: number };
   readonly speed: number;
   readonly streamFormat: 'audio' | 'sse';
 }
@@ -63,10 +88,10 @@ export function parseVendorDRequest(body: unknown): Parsed {
     return bad('instructions', "'instructions' must be a string of at most 4096 characters.");
   }
   const format = fields['response_format'] ?? 'mp3';
-  if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
+  if (!isVendorDFormat(format)) {
     return bad(
       'response_format',
-      `Invalid value: ${JSON.stringify(format)}. Supported values are: ${FORMATS.join(', ')}.`,
+      `Invalid value: ${JSON.stringify(format)}. Supported values are: ${VENDOR_D_FORMATS.join(', ')}.`,
     );
   }
   const speed = fields['speed'] ?? 1.0;
@@ -89,7 +114,7 @@ export function parseVendorDRequest(body: unknown): Parsed {
       model,
       input,
       voice,
-      spec: { codec: format as SimCodec, sampleRate: VENDOR_D_SAMPLE_RATE },
+      spec: { codec: format, sampleRate: VENDOR_D_SAMPLE_RATE },
       speed,
       streamFormat,
     },

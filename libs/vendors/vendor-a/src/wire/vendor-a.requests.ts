@@ -1,31 +1,62 @@
-import { vendorA } from '@router/vendor-a';
-import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
-import { mp3Bitrate } from '../kit/audio/mp3.codec';
-import { isUnknownDictId } from './vendor-a.dictionaries';
+import { RouterError, type SynthSettings } from '@router/contracts';
+import type { RouterAudioEncoding } from '@router/vendors-core';
+import { vendorA } from '../vendor-a.definition';
 import type { VendorAProblem } from './vendor-a.errors';
+import {
+  VENDOR_A_BITRATES,
+  VENDOR_A_CODEC_NAMES,
+  VENDOR_A_DEFAULT_RATE,
+  VENDOR_A_OPUS_RATES,
+  VENDOR_A_RATES,
+  VENDOR_A_STREAMING_MAX_RATE,
+  vendorACodec,
+  vendorACodecName,
+} from './vendor-a.formats';
+
+/*
+ * vendor_a's synthesis request (`POST /text-to-speech`, `/text-to-speech/stream`, a socket's `config`), both
+ * directions: `vendorARequest` builds it from the router's settings (the adapter); `parseVendorASettings`
+ * validates it as the vendor does, refusing in the vendor's shape (the simulator, the mirror).
+ */
 
 /** The vendor's model ids are the router's (`a_model_1`, `a_model_2`). */
 export const VENDOR_A_MODELS = vendorA.catalogue.models.map((m) => m.id);
 export const VENDOR_A_LANGUAGES: readonly string[] = vendorA.catalogue.models[0]?.languages ?? [];
 
-const CODECS: Readonly<Record<string, SimCodec>> = {
-  mp3: 'mp3',
-  wav: 'wav',
-  linear16: 'pcm',
-  mulaw: 'mulaw',
-  alaw: 'alaw',
-  opus: 'opus',
-  flac: 'flac',
-  aac: 'aac',
-};
-const RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
-/** Rates above 24000 Hz come only from the one-shot REST endpoint, and at 128k for compressed codecs. */
-const STREAMING_MAX_RATE = 24000;
-const OPUS_RATES = [8000, 12000, 16000, 24000, 48000];
-const BITRATES = ['32k', '64k', '96k', '128k', '192k'];
-const DEFAULT_RATE: Readonly<Record<string, number>> = { a_model_1: 24000, a_model_2: 22050 };
-
 export const TEXT_LIMITS = { rest: 2500, stream: 3500, message: 2500 } as const;
+
+/** Option name → the vendor's body field, where they differ. */
+const OPTION_FIELDS: Readonly<Record<string, string>> = { bitrate: 'output_audio_bitrate' };
+
+export interface VendorARequest {
+  /** `/text-to-speech/stream` (chunked audio as it is made) or `/text-to-speech` (one JSON answer). */
+  readonly path: '/text-to-speech/stream' | '/text-to-speech';
+  readonly body: Record<string, unknown>;
+}
+
+/**
+ * The vendor request for one piece. The streaming endpoint gives the first audio earliest; rates above 24000 Hz
+ * exist only on the one-shot endpoint, so those takes arrive whole.
+ */
+export function vendorARequest(settings: SynthSettings, text: string): VendorARequest {
+  const codec = vendorACodecName(settings.format);
+  if (!codec) throw RouterError.badRequest(`vendor_a cannot produce ${settings.format} audio`);
+  const body: Record<string, unknown> = {
+    text,
+    target_language_code: settings.language,
+    speaker: settings.voice,
+    model: settings.model,
+    pace: settings.speed ?? 1.0,
+    speech_sample_rate: settings.sampleRate,
+    output_audio_codec: codec,
+  };
+  for (const [name, value] of Object.entries(settings.options)) {
+    if (value !== null && value !== undefined) body[OPTION_FIELDS[name] ?? name] = value;
+  }
+  const path =
+    settings.sampleRate > VENDOR_A_STREAMING_MAX_RATE ? '/text-to-speech' : '/text-to-speech/stream';
+  return { path, body };
+}
 
 export type VendorAEndpoint = 'rest' | 'stream' | 'ws';
 
@@ -34,13 +65,13 @@ export interface VendorASettings {
   readonly speaker: string;
   readonly language: string;
   readonly pace: number;
-  readonly spec: AudioSpec;
+  readonly spec: RouterAudioEncoding;
   /** The vendor's own codec name (`linear16` for raw PCM). */
   readonly codecName: string;
   readonly minBufferSize: number;
   readonly maxChunkLength: number;
-  /** A dictionary the vendor does not know: it reports an error and still speaks. */
-  readonly unknownDictId: boolean;
+  /** The pronunciation dictionary asked for; whether the account has it is the server's business. */
+  readonly dictId: string | undefined;
 }
 
 export type SettingsResult = { ok: true; settings: VendorASettings } | { ok: false; problem: VendorAProblem };
@@ -101,25 +132,25 @@ export function parseVendorASettings(
   }
 
   const codecName = body['output_audio_codec'] ?? (endpoint === 'rest' ? 'wav' : 'mp3');
-  if (typeof codecName !== 'string' || !CODECS[codecName]) {
-    return invalid(`output_audio_codec must be one of ${Object.keys(CODECS).join(', ')}`);
+  const codec = typeof codecName === 'string' ? vendorACodec(codecName) : undefined;
+  if (typeof codecName !== 'string' || !codec) {
+    return invalid(`output_audio_codec must be one of ${VENDOR_A_CODEC_NAMES.join(', ')}`);
   }
-  const codec = CODECS[codecName];
-  const rate = body['speech_sample_rate'] ?? DEFAULT_RATE[model] ?? 24000;
+  const rate = body['speech_sample_rate'] ?? VENDOR_A_DEFAULT_RATE[model] ?? 24000;
   if (typeof rate !== 'number' || !Number.isInteger(rate))
     return unprocessable('speech_sample_rate: Input should be a valid integer');
-  if (codec === 'opus' ? !OPUS_RATES.includes(rate) : !RATES.includes(rate)) {
+  if (codec === 'opus' ? !VENDOR_A_OPUS_RATES.includes(rate) : !VENDOR_A_RATES.includes(rate)) {
     return invalid(`speech_sample_rate ${rate} is not supported for ${codecName}`);
   }
-  if (endpoint !== 'rest' && rate > STREAMING_MAX_RATE) {
+  if (endpoint !== 'rest' && rate > VENDOR_A_STREAMING_MAX_RATE) {
     return invalid(`speech_sample_rate ${rate} is only available on the REST endpoint`);
   }
   const bitrate = body['output_audio_bitrate'] ?? '128k';
-  if (typeof bitrate !== 'string' || !BITRATES.includes(bitrate)) {
-    return invalid(`output_audio_bitrate must be one of ${BITRATES.join(', ')}`);
+  if (typeof bitrate !== 'string' || !VENDOR_A_BITRATES.includes(bitrate)) {
+    return invalid(`output_audio_bitrate must be one of ${VENDOR_A_BITRATES.join(', ')}`);
   }
-  const requestedKbps = rate > STREAMING_MAX_RATE ? 128 : Number.parseInt(bitrate, 10);
-  const kbps = codec === 'mp3' ? mp3Bitrate(rate, requestedKbps) : requestedKbps;
+  // The asked bitrate; an mp3 encoder carries the nearest one its rate allows.
+  const kbps = rate > VENDOR_A_STREAMING_MAX_RATE ? 128 : Number.parseInt(bitrate, 10);
 
   const minBufferSize = body['min_buffer_size'] ?? 50;
   if (!Number.isInteger(minBufferSize) || !numberIn(minBufferSize, 30, 200)) {
@@ -144,7 +175,7 @@ export function parseVendorASettings(
       codecName,
       minBufferSize: minBufferSize as number,
       maxChunkLength: maxChunkLength as number,
-      unknownDictId: typeof dictId === 'string' && isUnknownDictId(dictId),
+      dictId: typeof dictId === 'string' ? dictId : undefined,
     },
   };
 }
@@ -152,4 +183,26 @@ export function parseVendorASettings(
 /** vendor_a speaks nothing without a letter or digit (the router skips such sentences). */
 export function hasSpeakableText(text: string): boolean {
   return /[\p{L}\p{N}]/u.test(text);
+}
+
+/** The vendor's refusal of a request's `text`, if any: missing (422), too long or unspeakable (400). */
+export function vendorATextProblem(text: unknown, limit: number): VendorAProblem | undefined {
+  if (typeof text !== 'string' || text.length === 0) {
+    return { status: 422, code: 'unprocessable_entity_error', message: 'text: Field required' };
+  }
+  if (text.length > limit) {
+    return {
+      status: 400,
+      code: 'invalid_request_error',
+      message: `text must be at most ${limit} characters`,
+    };
+  }
+  if (!hasSpeakableText(text)) {
+    return {
+      status: 400,
+      code: 'invalid_request_error',
+      message: 'text must contain at least one letter or digit',
+    };
+  }
+  return undefined;
 }

@@ -1,23 +1,75 @@
-import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
+import { RouterError, type SynthSettings } from '@router/contracts';
 import type { VendorFProblem } from './vendor-f.errors';
-import { findVendorFVoice, VENDOR_F_DEFAULT_VOICE } from './vendor-f.voices';
+import {
+  isVendorFCodec,
+  VENDOR_F_CODECS,
+  VENDOR_F_DEFAULT_MP3_BIT_RATE,
+  VENDOR_F_MP3_BIT_RATES,
+  VENDOR_F_RATES,
+  type VendorFCodec,
+} from './vendor-f.formats';
 
-const CODECS: readonly SimCodec[] = ['mp3', 'wav', 'pcm', 'mulaw', 'alaw'];
-const RATES = [8000, 16000, 22050, 24000, 44100, 48000];
-const MP3_BIT_RATES = [32000, 64000, 96000, 128000, 192000];
+/*
+ * vendor_f's synthesis settings, both directions: `vendorFBody` builds a `POST /v1/tts` body from the
+ * router's settings (the adapter); `parseVendorFSettings` validates a REST body's or a socket query's
+ * settings as the vendor does, refusing with its gateway's shape (the simulator, the mirror).
+ */
+
+export const VENDOR_F_TTS_PATH = '/v1/tts';
 // prettier-ignore
 export const VENDOR_F_LANGUAGES = [
   'en', 'zh', 'fr', 'de', 'hi', 'id', 'it', 'ja', 'ko', 'pt-BR', 'pt-PT', 'ru', 'es-MX', 'es-ES', 'tr',
   'vi', 'bn', 'ar-EG', 'ar-SA', 'ar-AE',
 ];
 export const VENDOR_F_TEXT_LIMIT = 15_000;
+/** The voice every call without `voice_id` gets. */
+export const VENDOR_F_DEFAULT_VOICE = 'aster';
+
+/** Options sent as body fields of the same name when set (null leaves the vendor's default). */
+const PASSED_OPTIONS = ['optimize_streaming_latency', 'text_normalization'] as const;
+
+/**
+ * The body of one piece. The vendor has one engine, so the model is not sent; a language left out is sent
+ * as `auto`, so the vendor detects it.
+ */
+export function vendorFBody(settings: SynthSettings, text: string): Record<string, unknown> {
+  if (!isVendorFCodec(settings.format))
+    throw RouterError.badRequest(`vendor_f cannot produce ${settings.format} audio`);
+  const output: Record<string, unknown> = { codec: settings.format, sample_rate: settings.sampleRate };
+  const bitRate = settings.options['bit_rate'];
+  if (settings.format === 'mp3' && typeof bitRate === 'number') output['bit_rate'] = bitRate;
+  const body: Record<string, unknown> = {
+    text,
+    voice_id: settings.voice,
+    language: settings.language ?? 'auto',
+    output_format: output,
+    speed: settings.speed ?? 1.0,
+  };
+  for (const name of PASSED_OPTIONS) {
+    const value = settings.options[name];
+    if (value !== null && value !== undefined) body[name] = value;
+  }
+  return body;
+}
+
+/** The key from `Authorization: Bearer <key>`, or undefined. */
+export function vendorFKey(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+}
+
+/** Checks an utterance's text; a message for the vendor's 400, or null. */
+export function vendorFTextProblem(text: unknown): string | null {
+  if (typeof text !== 'string' || text.trim() === '') return 'text is required';
+  if (text.length > VENDOR_F_TEXT_LIMIT) return `text must be at most ${VENDOR_F_TEXT_LIMIT} characters`;
+  return null;
+}
 
 /** The synthesis settings of one REST call or one socket (where they are fixed for the connection). */
 export interface VendorFSettings {
   readonly voiceId: string;
   /** A code of `VENDOR_F_LANGUAGES`, or `auto` (the vendor detects it). */
   readonly language: string;
-  readonly spec: AudioSpec;
+  readonly spec: { readonly codec: VendorFCodec; readonly sampleRate: number; readonly bitrateKbps?: number };
   readonly speed: number;
   readonly optimizeStreamingLatency: number;
   readonly textNormalization: boolean;
@@ -41,32 +93,36 @@ function bad(message: string): Parsed {
   return { ok: false, problem: { status: 400, message } };
 }
 
-/** Validates the settings as the vendor does; `key` decides which custom voices exist. */
-export function parseVendorFSettings(raw: RawVendorFSettings, key: string): Parsed {
+/**
+ * Validates the settings as the vendor does. `findVoice` is the server's voice list for the caller's account
+ * (built-in and custom voices); it answers the voice's canonical id.
+ */
+export function parseVendorFSettings(
+  raw: RawVendorFSettings,
+  findVoice: (voiceId: string) => { readonly voice_id: string } | undefined,
+): Parsed {
   const voiceId = raw.voice ?? VENDOR_F_DEFAULT_VOICE;
   if (typeof voiceId !== 'string' || voiceId === '') return bad('voice_id must be a non-empty string');
-  const voice = findVendorFVoice(key, voiceId);
+  const voice = findVoice(voiceId);
   if (!voice) return bad(`invalid voice: ${voiceId}`);
   const language = raw.language ?? 'auto';
   if (typeof language !== 'string' || (language !== 'auto' && !VENDOR_F_LANGUAGES.includes(language))) {
     return bad(`unsupported language: ${String(JSON.stringify(language))}`);
   }
   const codec = raw.codec ?? 'mp3';
-  if (typeof codec !== 'string' || !(CODECS as readonly string[]).includes(codec)) {
-    return bad(`codec must be one of ${CODECS.join(', ')}`);
-  }
+  if (!isVendorFCodec(codec)) return bad(`codec must be one of ${VENDOR_F_CODECS.join(', ')}`);
   const rate = raw.sampleRate ?? 24000;
-  if (typeof rate !== 'number' || !RATES.includes(rate)) {
-    return bad(`sample_rate must be one of ${RATES.join(', ')}`);
+  if (typeof rate !== 'number' || !VENDOR_F_RATES.includes(rate)) {
+    return bad(`sample_rate must be one of ${VENDOR_F_RATES.join(', ')}`);
   }
   let bitrateKbps: number | undefined;
   if (raw.bitRate !== undefined) {
     if (codec !== 'mp3') return bad('bit_rate is only supported for mp3');
-    if (typeof raw.bitRate !== 'number' || !MP3_BIT_RATES.includes(raw.bitRate)) {
-      return bad(`bit_rate must be one of ${MP3_BIT_RATES.join(', ')}`);
+    if (typeof raw.bitRate !== 'number' || !VENDOR_F_MP3_BIT_RATES.includes(raw.bitRate)) {
+      return bad(`bit_rate must be one of ${VENDOR_F_MP3_BIT_RATES.join(', ')}`);
     }
     bitrateKbps = raw.bitRate / 1000;
-  } else if (codec === 'mp3') bitrateKbps = 128;
+  } else if (codec === 'mp3') bitrateKbps = VENDOR_F_DEFAULT_MP3_BIT_RATE / 1000;
   const speed = raw.speed ?? 1.0;
   if (typeof speed !== 'number' || !(speed >= 0.7 && speed <= 1.5))
     return bad('speed must be between 0.7 and 1.5');
@@ -81,11 +137,7 @@ export function parseVendorFSettings(raw: RawVendorFSettings, key: string): Pars
     settings: {
       voiceId: voice.voice_id,
       language,
-      spec: {
-        codec: codec as SimCodec,
-        sampleRate: rate,
-        ...(bitrateKbps !== undefined ? { bitrateKbps } : {}),
-      },
+      spec: { codec, sampleRate: rate, ...(bitrateKbps !== undefined ? { bitrateKbps } : {}) },
       speed,
       optimizeStreamingLatency: latency,
       textNormalization: normalization,

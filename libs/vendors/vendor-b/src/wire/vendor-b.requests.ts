@@ -1,27 +1,75 @@
-import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
+import { RouterError, type SynthSettings } from '@router/contracts';
 import type { VendorBProblem } from './vendor-b.errors';
-import { findVendorBVoice, VENDOR_B_LANGUAGES, VENDOR_B_MODELS } from './vendor-b.voices';
+import { isVendorBCodec, VENDOR_B_CODECS, VENDOR_B_RATES, type VendorBCodec } from './vendor-b.formats';
 
-const CODECS: readonly SimCodec[] = ['pcm', 'wav', 'mulaw'];
-const RATES = [8000, 16000, 22050, 24000, 44100];
+/*
+ * vendor_b's synthesis body (`POST /v1/text-to-speech` and `/stream`), both directions: `vendorBBody` builds
+ * it from the router's settings (the adapter); `parseVendorBRequest` validates it as the vendor does,
+ * refusing with its `{error: {code, message}}` (the simulator, the mirror).
+ */
+
+export const VENDOR_B_LANGUAGES = [
+  'hi',
+  'mr',
+  'te',
+  'kn',
+  'bn',
+  'as',
+  'gu',
+  'ne',
+  'ml',
+  'ta',
+  'en-in',
+  'en-us',
+] as const;
+export const VENDOR_B_MODELS = ['b_model_1', 'b_model_2'] as const;
 export const VENDOR_B_TEXT_LIMIT = 5000;
+
+/** The SSE endpoint: audio as `chunk` events while the vendor makes it, then one `done`. */
+export const VENDOR_B_STREAM_PATH = '/v1/text-to-speech/stream';
+
+/** The body of one piece (the same fields as the one-shot endpoint). */
+export function vendorBBody(settings: SynthSettings, text: string): Record<string, unknown> {
+  if (!isVendorBCodec(settings.format))
+    throw RouterError.badRequest(`vendor_b cannot produce ${settings.format} audio`);
+  return {
+    text,
+    voice_id: settings.voice,
+    language: settings.language,
+    model: settings.model,
+    codec: settings.format,
+    sample_rate: settings.sampleRate,
+    speed: settings.speed ?? 1.0,
+  };
+}
 
 export interface VendorBRequest {
   readonly text: string;
   readonly voiceId: string;
   readonly model: string;
   readonly language: string;
-  readonly spec: AudioSpec;
+  readonly spec: { readonly codec: VendorBCodec; readonly sampleRate: number };
   readonly speed: number;
+}
+
+/** What a server knows of one of the account's voices. */
+export interface VendorBVoiceFacts {
+  readonly model: string;
+  readonly language: string;
+  readonly languages: readonly string[];
 }
 
 function bad(code: string, message: string): { ok: false; problem: VendorBProblem } {
   return { ok: false, problem: { status: 400, code, message } };
 }
 
-/** Validates a synthesis body (both POST endpoints) the way the vendor does. */
+/**
+ * Validates a synthesis body (both POST endpoints) the way the vendor does. `findVoice` is the server's
+ * own voice list: a voice's model and languages decide the defaults and what it may be asked for.
+ */
 export function parseVendorBRequest(
   body: unknown,
+  findVoice: (voiceId: string) => VendorBVoiceFacts | undefined,
 ): { ok: true; request: VendorBRequest } | { ok: false; problem: VendorBProblem } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return bad('invalid_request', 'Request body must be a JSON object');
@@ -36,7 +84,7 @@ export function parseVendorBRequest(
   if (/^[\p{P}\p{S}\s]*$/u.test(text)) return bad('invalid_text', 'text contains nothing to speak');
   const voiceId = fields['voice_id'];
   if (typeof voiceId !== 'string' || voiceId === '') return bad('invalid_voice', 'voice_id is required');
-  const voice = findVendorBVoice(voiceId);
+  const voice = findVoice(voiceId);
   if (!voice) return bad('invalid_voice', `voice_id '${voiceId}' not found`);
   const model = fields['model'] ?? voice.model;
   if (typeof model !== 'string' || !(VENDOR_B_MODELS as readonly string[]).includes(model)) {
@@ -52,19 +100,15 @@ export function parseVendorBRequest(
     return bad('unsupported_language', `voice_id '${voiceId}' does not speak ${language}`);
   }
   const codec = fields['codec'] ?? 'pcm';
-  if (typeof codec !== 'string' || !(CODECS as readonly string[]).includes(codec)) {
-    return bad('invalid_codec', `codec must be one of ${CODECS.join(', ')}`);
-  }
+  if (!isVendorBCodec(codec))
+    return bad('invalid_codec', `codec must be one of ${VENDOR_B_CODECS.join(', ')}`);
   const rate = fields['sample_rate'] ?? 24000;
-  if (typeof rate !== 'number' || !RATES.includes(rate)) {
-    return bad('invalid_sample_rate', `sample_rate must be one of ${RATES.join(', ')}`);
+  if (typeof rate !== 'number' || !VENDOR_B_RATES.includes(rate)) {
+    return bad('invalid_sample_rate', `sample_rate must be one of ${VENDOR_B_RATES.join(', ')}`);
   }
   const speed = fields['speed'] ?? 1.0;
   if (typeof speed !== 'number' || !(speed >= 0.5 && speed <= 1.5)) {
     return bad('invalid_speed', 'speed must be between 0.5 and 1.5');
   }
-  return {
-    ok: true,
-    request: { text, voiceId, model, language, spec: { codec: codec as SimCodec, sampleRate: rate }, speed },
-  };
+  return { ok: true, request: { text, voiceId, model, language, spec: { codec, sampleRate: rate }, speed } };
 }

@@ -1,8 +1,28 @@
 import { speakableVoices, stringOrNull, voiceGender, type Voice } from '@router/vendors-core';
-import { vendorF } from './vendor-f.definition';
+import { vendorF } from '../vendor-f.definition';
+
+/*
+ * vendor_f's voice list (`GET /v1/tts/voices`), both directions: the entries a server lists, and the
+ * adapter's reading of them as the router's voices.
+ */
 
 /** The account's voices (built-in and custom); the vendor does not page it. */
 export const VENDOR_F_VOICES_PATH = '/v1/tts/voices';
+
+/** One entry of `{voices: [...]}`. */
+export interface VendorFVoice {
+  readonly voice_id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly gender: 'female' | 'male' | null;
+  /** `builtin` for the vendor's stock voices, `custom` for the account's own. */
+  readonly type: 'builtin' | 'custom';
+  readonly created_at: string | null;
+}
+
+export function vendorFVoiceList(voices: readonly VendorFVoice[]): { voices: readonly VendorFVoice[] } {
+  return { voices };
+}
 
 /**
  * The vendor's `{voices: [...]}` as Voice objects. Its one engine is the router's `f_model_1`; custom voices

@@ -1,29 +1,49 @@
-import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
+import type { SynthSettings } from '@router/contracts';
 import { invalidRequest, type VendorGProblem } from './vendor-g.errors';
 import {
-  modelLanguages,
-  VENDOR_G_DEFAULT_MODEL,
-  VENDOR_G_MODELS,
-  VENDOR_G_SPEED,
-  voiceProblem,
-} from './vendor-g.catalogue';
+  VENDOR_G_KNOWN_FORMATS,
+  VENDOR_G_NATIVE_RATE,
+  VENDOR_G_RATES,
+  vendorGAudioFormat,
+  vendorGCodec,
+} from './vendor-g.formats';
 
-/**
- * The vendor's `audio_format` names the simulator can make. The vendor also has `pcm_f32le`, `pcm_s16be`,
- * `aac` and `opus`; the simulator refuses those as unavailable (the router offers none of them).
+/*
+ * vendor_g's generation parameters (`POST /tts` and a socket stream's config message), both directions:
+ * `vendorGBody` builds a `/tts` body from the router's settings (the adapter); `parseVendorGSettings` and
+ * `parseVendorGRest` validate them as the vendor does, refusing with its error body (the simulator, mirror).
  */
-const FORMATS: Readonly<Record<string, SimCodec>> = {
-  pcm_s16le: 'pcm',
-  pcm_mulaw: 'mulaw',
-  pcm_alaw: 'alaw',
-  wav: 'wav',
-  mp3: 'mp3',
-  flac: 'flac',
-};
-const KNOWN_FORMATS = [...Object.keys(FORMATS), 'pcm_f32le', 'pcm_s16be', 'aac', 'opus'];
-const RATES = [8000, 16000, 22050, 24000, 32000, 44100, 48000];
-const NATIVE_RATE = 24000;
+
+/** The TTS host's request/response endpoint: the raw audio streams in the body as it is made. */
+export const VENDOR_G_TTS_PATH = '/tts';
 export const VENDOR_G_TEXT_LIMIT = 5000;
+export const VENDOR_G_DEFAULT_MODEL = 'g_model_3';
+export const VENDOR_G_SPEED = { min: 0.7, max: 1.3 } as const;
+
+/** The body of one piece. The rate is always sent: the vendor requires it for the raw formats. */
+export function vendorGBody(settings: SynthSettings, text: string): Record<string, unknown> {
+  const audioFormat = vendorGAudioFormat(settings.format);
+  const reduceSilence = settings.options['reduce_silence'];
+  return {
+    text,
+    model: settings.model,
+    language: settings.language,
+    voice: settings.voice,
+    audio_format: audioFormat,
+    sample_rate: settings.sampleRate,
+    speed: settings.speed ?? 1.0,
+    // Left out (null), the vendor's own default applies: the request stays as the client wrote it.
+    ...(typeof reduceSilence === 'boolean' ? { reduce_silence: reduceSilence } : {}),
+  };
+}
+
+/** What a server knows of its project: its models, their languages, and which voice each may speak with. */
+export interface VendorGProject {
+  readonly models: readonly string[];
+  languagesOf(model: string): readonly string[];
+  /** Why `voice` cannot speak with `model`, or null when it can. */
+  voiceProblem(voice: string, model: string): string | null;
+}
 
 /** The generation parameters shared by `POST /tts` and a socket stream's config message. */
 export interface VendorGSettings {
@@ -31,15 +51,14 @@ export interface VendorGSettings {
   readonly language: string;
   readonly voice: string;
   readonly audioFormat: string;
-  readonly spec: AudioSpec;
+  readonly spec: {
+    readonly codec: NonNullable<ReturnType<typeof vendorGCodec>>;
+    readonly sampleRate: number;
+    readonly bitrateKbps?: number;
+  };
   readonly speed: number;
   readonly reduceSilence: boolean;
   readonly returnTimestamps: boolean;
-}
-
-/** Every raw `pcm_*` format answers as `audio/pcm`. */
-export function vendorGContentType(audioFormat: string, fallback: string): string {
-  return audioFormat.startsWith('pcm_') ? 'audio/pcm' : fallback;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; problem: VendorGProblem };
@@ -49,31 +68,34 @@ function bad<T>(message: string, field?: string): Parsed<T> {
 }
 
 /** Validates generation parameters the way the vendor does. */
-export function parseVendorGSettings(fields: Readonly<Record<string, unknown>>): Parsed<VendorGSettings> {
+export function parseVendorGSettings(
+  fields: Readonly<Record<string, unknown>>,
+  project: VendorGProject,
+): Parsed<VendorGSettings> {
   const model = fields['model'] ?? VENDOR_G_DEFAULT_MODEL;
-  if (typeof model !== 'string' || !VENDOR_G_MODELS.includes(model)) {
-    return bad(`Unknown model; use one of ${VENDOR_G_MODELS.join(', ')}`, 'model');
+  if (typeof model !== 'string' || !project.models.includes(model)) {
+    return bad(`Unknown model; use one of ${project.models.join(', ')}`, 'model');
   }
   const language = fields['language'] ?? 'en';
-  if (typeof language !== 'string' || !modelLanguages(model).includes(language)) {
+  if (typeof language !== 'string' || !project.languagesOf(model).includes(language)) {
     return bad(`Language is not supported by ${model}`, 'language');
   }
   const voice = fields['voice'];
   if (typeof voice !== 'string' || voice === '') return bad('Missing required field: voice', 'voice');
-  const voiceIssue = voiceProblem(voice, model);
+  const voiceIssue = project.voiceProblem(voice, model);
   if (voiceIssue) return bad(voiceIssue, 'voice');
   const audioFormat = fields['audio_format'] ?? 'wav';
-  if (typeof audioFormat !== 'string' || !KNOWN_FORMATS.includes(audioFormat)) {
-    return bad(`audio_format must be one of ${KNOWN_FORMATS.join(', ')}`, 'audio_format');
+  if (typeof audioFormat !== 'string' || !VENDOR_G_KNOWN_FORMATS.includes(audioFormat)) {
+    return bad(`audio_format must be one of ${VENDOR_G_KNOWN_FORMATS.join(', ')}`, 'audio_format');
   }
-  const codec = FORMATS[audioFormat];
+  const codec = vendorGCodec(audioFormat);
   if (!codec) return bad(`audio_format ${audioFormat} is not available`, 'audio_format');
   const rate = fields['sample_rate'];
   if (rate === undefined && audioFormat.startsWith('pcm_')) {
     return bad('sample_rate is required for raw pcm formats', 'sample_rate');
   }
-  if (rate !== undefined && (typeof rate !== 'number' || !RATES.includes(rate))) {
-    return bad(`sample_rate must be one of ${RATES.join(', ')}`, 'sample_rate');
+  if (rate !== undefined && (typeof rate !== 'number' || !VENDOR_G_RATES.includes(rate))) {
+    return bad(`sample_rate must be one of ${VENDOR_G_RATES.join(', ')}`, 'sample_rate');
   }
   const bitrate = fields['bitrate'];
   if (bitrate !== undefined && (typeof bitrate !== 'number' || !Number.isInteger(bitrate) || bitrate <= 0)) {
@@ -89,7 +111,7 @@ export function parseVendorGSettings(fields: Readonly<Record<string, unknown>>):
   if (typeof returnTimestamps !== 'boolean') {
     return bad('return_timestamps must be a boolean', 'return_timestamps');
   }
-  const sampleRate = typeof rate === 'number' ? rate : NATIVE_RATE;
+  const sampleRate = typeof rate === 'number' ? rate : VENDOR_G_NATIVE_RATE;
   return {
     ok: true,
     value: {
@@ -110,7 +132,10 @@ export function parseVendorGSettings(fields: Readonly<Record<string, unknown>>):
 }
 
 /** `POST /tts`: the parameters plus `text` (and an optional `client_reference_id`). */
-export function parseVendorGRest(body: unknown): Parsed<{ text: string; settings: VendorGSettings }> {
+export function parseVendorGRest(
+  body: unknown,
+  project: VendorGProject,
+): Parsed<{ text: string; settings: VendorGSettings }> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return bad('Request body must be a JSON object');
   }
@@ -124,7 +149,7 @@ export function parseVendorGRest(body: unknown): Parsed<{ text: string; settings
   if (reference !== undefined && (typeof reference !== 'string' || reference.length > 256)) {
     return bad('client_reference_id must be a string of at most 256 characters', 'client_reference_id');
   }
-  const settings = parseVendorGSettings(fields);
+  const settings = parseVendorGSettings(fields, project);
   if (!settings.ok) return settings;
   return { ok: true, value: { text, settings: settings.value } };
 }

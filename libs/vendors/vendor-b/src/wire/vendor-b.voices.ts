@@ -1,8 +1,29 @@
 import { speakableVoices, stringOrNull, voiceGender, type Voice } from '@router/vendors-core';
-import { vendorB } from './vendor-b.definition';
+import { vendorB } from '../vendor-b.definition';
+
+/*
+ * vendor_b's voice list (`GET /v1/voices`, unpaged), both directions: the entries a server lists, and the
+ * adapter's reading of them as the router's voices.
+ */
 
 /** The vendor's voice list; it does not page. */
 export const VENDOR_B_VOICES_PATH = '/v1/voices';
+
+/** One entry of `{voices: [...]}`. */
+export interface VendorBVoice {
+  readonly voice_id: string;
+  readonly name: string;
+  /** The voice's own language. */
+  readonly language: string;
+  /** Every language it speaks. */
+  readonly languages: readonly string[];
+  readonly gender: 'female' | 'male';
+  readonly model: string;
+}
+
+export function vendorBVoiceList(voices: readonly VendorBVoice[]): { voices: readonly VendorBVoice[] } {
+  return { voices };
+}
 
 /**
  * The vendor's `{voices: [...]}` as Voice objects: each voice belongs to one model, speaks the languages it

@@ -1,6 +1,13 @@
-import type { AudioSpec, SimCodec } from '../kit/audio/audio-spec';
+import type { SynthSettings } from '@router/contracts';
+import type { RouterAudioEncoding } from '@router/vendors-core';
 import type { VendorIProblem } from './vendor-i.errors';
-import { findVendorIVoice } from './vendor-i.voices';
+import { readVendorIOutputFormat, vendorIOutputFormat } from './vendor-i.formats';
+
+/*
+ * vendor_i's synthesis body (`POST /tts/bytes`, `/tts/sse` and each socket message), both directions:
+ * `vendorIRequest` builds it from the router's settings (the adapter); `parseVendorIRequest` validates it as
+ * the vendor does, refusing with its problem (the simulator, the mirror).
+ */
 
 export const VENDOR_I_MODELS = ['i_model_1', 'i_model_2'] as const;
 
@@ -11,25 +18,59 @@ export const VENDOR_I_LANGUAGES = [
   'ka', 'id', 'te', 'gu', 'kn', 'ml', 'mr', 'pa', 'or', 'ur',
 ];
 
-const RATES = [8000, 16000, 22050, 24000, 44100, 48000];
-const MP3_BIT_RATES = [32000, 64000, 96000, 128000, 192000];
-/** The simulator makes 16-bit and G.711 audio; `pcm_f32le` exists at the vendor but not here. */
-const RAW_ENCODINGS: Readonly<Record<string, SimCodec>> = {
-  pcm_s16le: 'pcm',
-  pcm_mulaw: 'mulaw',
-  pcm_alaw: 'alaw',
-};
+export const VENDOR_I_TEXT_LIMIT = 5000;
+/** The API version the adapter speaks: JSON error bodies and the current request shape. */
+export const VENDOR_I_API_VERSION = '2026-08-14';
 /** The older `speed` control's words, as multipliers. */
 const SPEED_WORDS: Readonly<Record<string, number>> = { slow: 0.8, normal: 1, fast: 1.25 };
 
-export const VENDOR_I_TEXT_LIMIT = 5000;
+/** The streaming endpoint (raw audio only): `chunk` events, `timestamps` with `add_timestamps`, then `done`. */
+export const VENDOR_I_SSE_PATH = '/tts/sse';
+/** The one-shot endpoint, for the containers the streaming endpoints lack (wav, mp3). */
+export const VENDOR_I_BYTES_PATH = '/tts/bytes';
+
+export interface VendorIBuiltRequest {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+  /** Word timestamps were asked for (SSE only). */
+  readonly timestamps: boolean;
+}
+
+/**
+ * The vendor request for one piece. Raw formats stream over SSE (earliest audio, and the only endpoint with
+ * word timestamps); wav and mp3 exist only on the one-shot endpoint, whose body is the vendor's own file.
+ * `speed`, `volume` and `emotion` travel in `generation_config`, only when set.
+ */
+export function vendorIRequest(settings: SynthSettings, text: string): VendorIBuiltRequest {
+  const format = vendorIOutputFormat(settings.format, settings.sampleRate);
+  const streaming = format['container'] === 'raw';
+  const body: Record<string, unknown> = {
+    model_id: settings.model,
+    transcript: text,
+    voice: { mode: 'id', id: settings.voice },
+    output_format: format,
+  };
+  if (settings.language !== null) body['language'] = settings.language;
+  const config: Record<string, unknown> = {};
+  if (settings.speed !== null) config['speed'] = settings.speed;
+  for (const name of ['volume', 'emotion'] as const) {
+    const value = settings.options[name];
+    if (value !== null && value !== undefined) config[name] = value;
+  }
+  if (Object.keys(config).length > 0) body['generation_config'] = config;
+  const dict = settings.options['pronunciation_dict_id'];
+  if (typeof dict === 'string') body['pronunciation_dict_id'] = dict;
+  const timestamps = streaming && settings.options['word_timestamps'] !== false;
+  if (timestamps) body['add_timestamps'] = true;
+  return { path: streaming ? VENDOR_I_SSE_PATH : VENDOR_I_BYTES_PATH, body, timestamps };
+}
 
 export interface VendorIRequest {
   readonly text: string;
   readonly model: string;
   readonly voiceId: string;
   readonly language: string | undefined;
-  readonly spec: AudioSpec;
+  readonly spec: RouterAudioEncoding;
   readonly speed: number;
   readonly timestamps: boolean;
   readonly contextId: string | undefined;
@@ -56,40 +97,6 @@ function voiceIdOf(voice: unknown): string | undefined {
   return typeof fields['id'] === 'string' ? fields['id'] : undefined;
 }
 
-function audioSpec(value: unknown, streaming: boolean): AudioSpec | VendorIProblem {
-  const problem = (message: string): VendorIProblem => ({
-    status: 400,
-    title: 'Invalid output format',
-    message,
-    errorCode: 'invalid_output_format',
-  });
-  const format = record(value);
-  if (!format) return problem('output_format is required');
-  const { container, encoding, sample_rate: rate, bit_rate: bitRate } = format;
-  if (container !== 'raw' && container !== 'wav' && container !== 'mp3') {
-    return problem('output_format.container must be one of raw, wav, mp3');
-  }
-  if (streaming && container !== 'raw') return problem('streaming endpoints accept only the raw container');
-  if (typeof rate !== 'number' || !RATES.includes(rate)) {
-    return problem(`output_format.sample_rate must be one of ${RATES.join(', ')}`);
-  }
-  if (container === 'mp3') {
-    const kbps = bitRate ?? 128000;
-    if (typeof kbps !== 'number' || !MP3_BIT_RATES.includes(kbps)) {
-      return problem(`output_format.bit_rate must be one of ${MP3_BIT_RATES.join(', ')}`);
-    }
-    return { codec: 'mp3', sampleRate: rate, bitrateKbps: kbps / 1000 };
-  }
-  const codec = typeof encoding === 'string' ? RAW_ENCODINGS[encoding] : undefined;
-  if (!codec)
-    return problem(`output_format.encoding must be one of ${Object.keys(RAW_ENCODINGS).join(', ')}`);
-  if (container === 'wav') {
-    if (codec !== 'pcm') return problem('the wav container takes pcm_s16le here');
-    return { codec: 'wav', sampleRate: rate };
-  }
-  return { codec, sampleRate: rate };
-}
-
 function speedOf(
   body: Record<string, unknown>,
   config: Record<string, unknown> | undefined,
@@ -108,8 +115,15 @@ function speedOf(
     : 'speed must be one of slow, normal, fast';
 }
 
-/** Validates a `/tts/bytes` or `/tts/sse` body the way the vendor does. */
-export function parseVendorIRequest(body: unknown, streaming: boolean): Parsed {
+/**
+ * Validates a `/tts/bytes` or `/tts/sse` body the way the vendor does. `isVoice` asks the server whether the
+ * account knows a voice id (its own state).
+ */
+export function parseVendorIRequest(
+  body: unknown,
+  streaming: boolean,
+  isVoice: (voiceId: string) => boolean,
+): Parsed {
   const fields = record(body);
   if (!fields) return bad('Invalid request', 'The request body must be a JSON object');
   const text = fields['transcript'];
@@ -124,7 +138,7 @@ export function parseVendorIRequest(body: unknown, streaming: boolean): Parsed {
   }
   const voiceId = voiceIdOf(fields['voice']);
   if (voiceId === undefined) return bad('Invalid voice', 'voice must be {"mode":"id","id":"<voice id>"}');
-  if (!findVendorIVoice(voiceId)) {
+  if (!isVoice(voiceId)) {
     return bad('Invalid voice', `Voice ${voiceId} was not found`, 'voice_not_found', 404);
   }
   const { language, locale } = fields;
@@ -142,7 +156,7 @@ export function parseVendorIRequest(body: unknown, streaming: boolean): Parsed {
       );
     }
   }
-  const spec = audioSpec(fields['output_format'], streaming);
+  const spec = readVendorIOutputFormat(fields['output_format'], streaming);
   if ('status' in spec) return { ok: false, problem: spec };
   const config = fields['generation_config'];
   if (config !== undefined && !record(config)) {

@@ -1,15 +1,76 @@
-import { vendorJ } from '@router/vendor-j';
+import { RouterError, type SynthSettings } from '@router/contracts';
+import { vendorJ } from '../vendor-j.definition';
 import { invalidArgument, type VendorJProblem } from './vendor-j.errors';
+import { VENDOR_J_SAMPLE_RATE } from './vendor-j.formats';
+
+/*
+ * vendor_j's `generateContent` / `streamGenerateContent` body for a TTS model, both directions:
+ * `vendorJBody` builds it from the router's settings (the adapter); `parseVendorJRequest` validates it as the
+ * vendor does, refusing with its `{error}` (the simulator, the mirror).
+ */
 
 export const VENDOR_J_MODELS: readonly string[] = vendorJ.catalogue.models.map((m) => m.id);
 export const VENDOR_J_VOICE_NAMES: readonly string[] = (vendorJ.voices ?? []).map((v) => v.id);
 /** The models that take two speakers (the two newest). */
 export const VENDOR_J_MULTI_SPEAKER_MODELS: readonly string[] = ['j_model_2', 'j_model_3'];
-/** The newest model answers `generateContent` with a WAV file instead of bare PCM. */
-export const VENDOR_J_WAV_MODELS: readonly string[] = ['j_model_3'];
 /** The voice used when the request names none. */
 export const VENDOR_J_DEFAULT_VOICE = VENDOR_J_VOICE_NAMES[12] ?? 'Isolde';
 export const VENDOR_J_TEXT_LIMIT = 8000;
+
+/** The streaming call: SSE `data:` events, each a response with a part of the audio, the last with `finishReason`. */
+export function vendorJStreamPath(model: string): string {
+  return `/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;
+}
+
+/** `{model}:{verb}` from the path's last segment (a `models/` prefix in the id is allowed, as clients send it). */
+export function readVendorJModelCall(segment: string): { model: string; verb: string } {
+  const at = segment.lastIndexOf(':');
+  const model = (at === -1 ? segment : segment.slice(0, at)).replace(/^models\//, '');
+  return { model, verb: at === -1 ? '' : segment.slice(at + 1) };
+}
+
+function prebuilt(voiceName: string): Record<string, unknown> {
+  return { prebuiltVoiceConfig: { voiceName } };
+}
+
+/** A natural-language direction goes before the script, as the vendor's own examples write it. */
+function directed(instructions: unknown, script: string, separator: string): string {
+  if (typeof instructions !== 'string' || instructions.trim() === '') return script;
+  return `${instructions.trim().replace(/:$/, '')}${separator}${script}`;
+}
+
+/**
+ * The body of one piece. The vendor has no language, speed or format settings: `instructions` is spoken
+ * direction placed before the text; with `speakers` (two names, each with a voice) the text is the named
+ * `speaker`'s line (`Name: text`) and the voices go in `multiSpeakerVoiceConfig`.
+ */
+export function vendorJBody(settings: SynthSettings, text: string): Record<string, unknown> {
+  if (settings.format !== 'pcm' && settings.format !== 'wav') {
+    throw RouterError.badRequest(`vendor_j cannot produce ${settings.format} audio`);
+  }
+  if (settings.sampleRate !== VENDOR_J_SAMPLE_RATE) {
+    throw RouterError.badRequest(`vendor_j produces ${VENDOR_J_SAMPLE_RATE} Hz audio only`);
+  }
+  const { instructions, speakers, speaker } = settings.options;
+  const multi = typeof speakers === 'object' && speakers !== null && typeof speaker === 'string';
+  const script = multi
+    ? directed(instructions, `${speaker}: ${text}`, '\n')
+    : directed(instructions, text, ': ');
+  const speechConfig = multi
+    ? {
+        multiSpeakerVoiceConfig: {
+          speakerVoiceConfigs: Object.entries(speakers as Record<string, unknown>).map(([name, voice]) => ({
+            speaker: name,
+            voiceConfig: prebuilt(String(voice)),
+          })),
+        },
+      }
+    : { voiceConfig: prebuilt(settings.voice) };
+  return {
+    contents: [{ role: 'user', parts: [{ text: script }] }],
+    generationConfig: { responseModalities: ['AUDIO'], speechConfig },
+  };
+}
 
 export interface VendorJRequest {
   /** Every text part of every content, joined: the script, with any style directions in it. */

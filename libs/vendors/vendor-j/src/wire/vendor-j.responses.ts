@@ -1,0 +1,103 @@
+import { stringAt } from '@router/vendors-core';
+
+/*
+ * vendor_j's generate responses, both directions: a server builds `{candidates: [{content: {parts:
+ * [{inlineData}]}, finishReason?}], usageMetadata?, modelVersion, responseId}` (the whole answer, or one SSE
+ * event of a stream); the adapter reads the audio parts, the finish reason and an error out of it.
+ */
+
+/** Token counts of a finished answer, for `usageMetadata`. */
+export interface VendorJUsage {
+  readonly promptTokens: number;
+  readonly audioTokens: number;
+}
+
+/** Audio tokens per second of speech. */
+const AUDIO_TOKENS_PER_SECOND = 25;
+
+/** What the vendor counts for a text and the length of the audio made from it. */
+export function vendorJUsage(text: string, audioMs: number): VendorJUsage {
+  return {
+    promptTokens: Math.max(1, Math.ceil(text.length / 4)),
+    audioTokens: Math.max(1, Math.round((audioMs / 1000) * AUDIO_TOKENS_PER_SECOND)),
+  };
+}
+
+function usageMetadata({ promptTokens, audioTokens }: VendorJUsage): Record<string, unknown> {
+  return {
+    promptTokenCount: promptTokens,
+    candidatesTokenCount: audioTokens,
+    totalTokenCount: promptTokens + audioTokens,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens }],
+    candidatesTokensDetails: [{ modality: 'AUDIO', tokenCount: audioTokens }],
+  };
+}
+
+/** One response: an audio part; `final` (the last one) carries `finishReason` STOP and the usage. */
+export function vendorJResponse(
+  model: string,
+  responseId: string,
+  inline: { mimeType: string; data: Buffer },
+  final?: VendorJUsage,
+): Record<string, unknown> {
+  return {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ inlineData: { mimeType: inline.mimeType, data: inline.data.toString('base64') } }],
+        },
+        ...(final ? { finishReason: 'STOP' } : {}),
+        index: 0,
+      },
+    ],
+    ...(final ? { usageMetadata: usageMetadata(final) } : {}),
+    modelVersion: model,
+    responseId,
+  };
+}
+
+/** One `alt=sse` event (the vendor ends events with CRLF pairs). */
+export function vendorJSseEvent(json: unknown): string {
+  return `data: ${JSON.stringify(json)}\r\n\r\n`;
+}
+
+export type VendorJResponseReading =
+  | { readonly kind: 'error'; readonly code: number | undefined; readonly message: string }
+  | { readonly kind: 'malformed'; readonly what: string }
+  | {
+      readonly kind: 'audio';
+      readonly audio: readonly Buffer[];
+      /** The first candidate's `finishReason`, undefined while the take goes on. */
+      readonly finishReason: unknown;
+    };
+
+/** A response as a client reads it: its audio parts (`inlineData` with an `audio/` type), or its error. */
+export function readVendorJResponse(response: Record<string, unknown>): VendorJResponseReading {
+  const error = response['error'];
+  if (error !== undefined) {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    return {
+      kind: 'error',
+      code: typeof code === 'number' ? code : undefined,
+      message: stringAt(error, 'message') ?? '',
+    };
+  }
+  const candidates = response['candidates'];
+  const first: unknown = Array.isArray(candidates) ? candidates[0] : undefined;
+  const candidate =
+    typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : undefined;
+  const content = candidate?.['content'];
+  const parts =
+    typeof content === 'object' && content !== null ? (content as { parts?: unknown }).parts : undefined;
+  const audio: Buffer[] = [];
+  for (const part of Array.isArray(parts) ? parts : []) {
+    const mimeType = stringAt(part, 'inlineData', 'mimeType');
+    if (mimeType === undefined || !mimeType.startsWith('audio/')) continue;
+    const data = stringAt(part, 'inlineData', 'data');
+    if (data === undefined) return { kind: 'malformed', what: 'an audio part without data' };
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.length > 0) audio.push(bytes);
+  }
+  return { kind: 'audio', audio, finishReason: candidate?.['finishReason'] ?? undefined };
+}
