@@ -1,5 +1,6 @@
 import type { VendorMirror } from '@router/vendors-core';
 import { vendorCAccess } from './vendor-c.access';
+import { vendorCSocketRoutes } from './vendor-c.mirror-socket';
 import { vendorCDropIn } from './vendor-c.request-key';
 
 /** vendor_c's mirror: its key and refusals, its REST endpoints cached whole, its sockets. */
@@ -7,5 +8,5 @@ export const vendorCMirror: VendorMirror = {
   vendor: 'vendor_c',
   access: vendorCAccess,
   dropIn: vendorCDropIn,
-  sockets: [],
+  sockets: vendorCSocketRoutes,
 };

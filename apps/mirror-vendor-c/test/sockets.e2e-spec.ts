@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { type Sentence, type StreamSettings } from '@router/client';
+import { createOrgClient, readE2eStack } from '@router/testing';
+import { SimControl } from '@router/vendor-sim';
+
+const stack = readE2eStack();
+const sim = new SimControl(stack.simUrl);
+/** The mirror's socket base, as a vendor_c client is configured with it. */
+const WS_BASE = `${stack.gatewayUrl.replace(/^http/, 'ws')}/vendor_c`;
+const VOICE_SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
+
+/** A server frame as a vendor_c client reads it. */
+type Frame = Record<string, any>;
+
+/** One socket session: every frame the router sent, in order, and how the socket closed. */
+interface Session {
+  frames: Frame[];
+  closed: Promise<{ code: number; reason: string }>;
+  send(message: Record<string, unknown>): void;
+}
+
+async function connect(path: string, headers: Record<string, string> = {}): Promise<Session> {
+  const ws = new WebSocket(`${WS_BASE}${path}`, { headers });
+  const frames: Frame[] = [];
+  ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as Frame));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { frames, closed, send: (message) => ws.send(JSON.stringify(message)) };
+}
+
+/** The audio of the frames (of one context, when given), in order. */
+function audioOf(frames: readonly Frame[], context?: string): Buffer {
+  return Buffer.concat(
+    frames
+      .filter((f) => typeof f['audio'] === 'string' && (context === undefined || f['contextId'] === context))
+      .map((f) => Buffer.from(f['audio'] as string, 'base64')),
+  );
+}
+
+async function newOrg(): Promise<{
+  key: string;
+  vendorKey: string;
+  client: ReturnType<typeof createOrgClient>['client'];
+}> {
+  const org = createOrgClient(stack, `mirror-c-ws-${randomUUID().slice(0, 8)}`);
+  const vendorKey = `vk-mirror-c-ws-${randomUUID()}`;
+  await org.client.providerKeys.put('vendor_c', vendorKey);
+  return { key: org.key, vendorKey, client: org.client };
+}
+
+async function firstVoice(key: string): Promise<string> {
+  const answer = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {
+    headers: { 'vendor_c-api-key': key },
+  });
+  const { voices } = (await answer.json()) as { voices: Array<{ voice_id: string }> };
+  return voices[0]!.voice_id;
+}
+
+/** Says a reply on `stream-input` and waits for the router to close the socket. */
+async function sayOnStreamInput(
+  key: string,
+  voice: string,
+  texts: readonly string[],
+  query = 'model_id=c_model_1&output_format=pcm_16000',
+): Promise<{ frames: Frame[]; close: { code: number; reason: string } }> {
+  const session = await connect(`/v1/text-to-speech/${voice}/stream-input?${query}`, {
+    'vendor_c-api-key': key,
+  });
+  session.send({ text: ' ', voice_settings: VOICE_SETTINGS });
+  for (const text of texts) session.send({ text });
+  session.send({ text: '' });
+  return { frames: session.frames, close: await session.closed };
+}
+
+/**
+ * A vendor_c client's socket sessions, written from the vendor's notes (../shared/vendors/vendor_c.md), through
+ * the gateway with only the base URL and the key changed: sentences said on the mirror's sockets are sentence
+ * takes, replayed from the cache on the next session and shared with /v1/stream for equal settings.
+ */
+describe('vendor_c mirror, sockets (e2e)', () => {
+  it('speaks a stream-input session, ends it with isFinal and closes normally; said again it is all cached', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const id = randomUUID().slice(0, 8);
+    const texts = [`Hello there ${id}. `, 'How are ', 'you today? '];
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+    const first = await sayOnStreamInput(key, voice, texts);
+    expect(first.close.code).toBe(1000);
+    expect(first.frames.at(-1)).toEqual({ isFinal: true });
+    const audio = audioOf(first.frames);
+    expect(audio.length).toBeGreaterThan(0);
+    // One alignment frame per sentence, after its audio: the sentence's characters with their times.
+    const alignments = first.frames.filter((f) => f['alignment'] && f['audio'] === null);
+    expect(alignments.map((f) => f['alignment'].chars.join(''))).toEqual([
+      `Hello there ${id}.`,
+      'How are you today?',
+    ]);
+    for (const { alignment } of alignments) {
+      expect(alignment.charStartTimesMs).toHaveLength(alignment.chars.length);
+      expect(alignment.charDurationsMs).toHaveLength(alignment.chars.length);
+    }
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+
+    const again = await sayOnStreamInput(key, voice, texts);
+    expect(again.close.code).toBe(1000);
+    expect(audioOf(again.frames).equals(audio)).toBe(true);
+    expect(again.frames.filter((f) => f['audio'] === null)).toEqual(alignments);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+  });
+
+  it('takes the key from the first message when the handshake carries none', async () => {
+    const { key } = await newOrg();
+    const voice = await firstVoice(key);
+    const session = await connect(`/v1/text-to-speech/${voice}/stream-input?output_format=pcm_16000`);
+    session.send({ text: ' ', voice_settings: VOICE_SETTINGS, vendor_c_api_key: key });
+    session.send({ text: `Keyed in the message ${randomUUID().slice(0, 8)}. ` });
+    session.send({ text: '' });
+    expect((await session.closed).code).toBe(1000);
+    expect(audioOf(session.frames).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a wrong key in vendor_c's socket shape and closes with 1008", async () => {
+    const session = await connect('/v1/text-to-speech/any/stream-input', { 'vendor_c-api-key': 'rtr_wrong' });
+    const close = await session.closed;
+    expect(close.code).toBe(1008);
+    expect(session.frames).toEqual([
+      { message: expect.stringContaining('Invalid API key'), error: 'invalid_api_key', code: 1008 },
+    ]);
+  });
+
+  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
+    const { key, vendorKey, client } = await newOrg();
+    const voice = await firstVoice(key);
+    const settings: StreamSettings = {
+      model: 'vendor_c/c_model_1',
+      voice,
+      response_format: 'pcm',
+      sample_rate: 16000,
+      options: { voice_settings: VOICE_SETTINGS },
+    } as StreamSettings;
+    const saidOnMirror = `Said on the mirror first ${randomUUID().slice(0, 8)}.`;
+    const saidNatively = `Said natively first ${randomUUID().slice(0, 8)}.`;
+
+    const mirrored = await sayOnStreamInput(key, voice, [`${saidOnMirror} `]);
+    const calls = await sim.callCount('vendor_c', { key: vendorKey });
+    const native = await client.stream(settings);
+    const sentences = native.sentences();
+    native.send(`${saidOnMirror} ${saidNatively} `);
+    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
+    const closing = native.close();
+    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
+      const sentence: Sentence = next.value;
+      let audio = Buffer.alloc(0);
+      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
+      heard.push({ text: sentence.text, cached: sentence.cached, audio });
+    }
+    await closing;
+    expect(heard.map((h) => [h.text, h.cached])).toEqual([
+      [saidOnMirror, true],
+      [saidNatively, false],
+    ]);
+    expect(heard[0]!.audio.equals(audioOf(mirrored.frames))).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(calls + 1);
+
+    const back = await sayOnStreamInput(key, voice, [`${saidNatively} `]);
+    expect(audioOf(back.frames).equals(heard[1]!.audio)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(calls + 1);
+  });
+
+  it('plays multi-stream-input contexts side by side; a closed context ends with its isFinal', async () => {
+    const { key } = await newOrg();
+    const voice = await firstVoice(key);
+    const id = randomUUID().slice(0, 8);
+    const session = await connect(
+      `/v1/text-to-speech/${voice}/multi-stream-input?model_id=c_model_1&output_format=mp3_44100_128`,
+      { 'vendor_c-api-key': key },
+    );
+    session.send({ text: ' ', context_id: 'a', voice_settings: VOICE_SETTINGS });
+    session.send({ text: ' ', context_id: 'b', voice_settings: VOICE_SETTINGS });
+    session.send({ text: `First of a ${id}. Second of a ${id}. `, context_id: 'a', flush: true });
+    session.send({ text: `Only one in b ${id}.`, context_id: 'b', flush: true });
+    await until(() => session.frames.filter((f) => f['alignment']).length >= 3);
+    session.send({ context_id: 'a', close_context: true });
+    await until(() => session.frames.some((f) => f['isFinal'] === true));
+    session.send({ close_socket: true });
+    expect((await session.closed).code).toBe(1000);
+
+    const finals = session.frames.filter((f) => f['isFinal'] === true);
+    expect(finals.map((f) => f['contextId']).sort()).toEqual(['a', 'b']);
+    for (const frame of session.frames) expect(frame['contextId']).toBe(frame['context_id']);
+    // MP3: a context's first sentence starts with the vendor's ID3 tag, its later sentences carry none.
+    const aAudio = session.frames.filter((f) => f['contextId'] === 'a' && typeof f['audio'] === 'string');
+    const sentenceStarts = sentenceFirstChunks(session.frames, 'a');
+    expect(sentenceStarts).toHaveLength(2);
+    expect(sentenceStarts[0]!.subarray(0, 3).toString('latin1')).toBe('ID3');
+    expect(sentenceStarts[1]!.subarray(0, 3).toString('latin1')).not.toBe('ID3');
+    expect(aAudio.length).toBeGreaterThan(1);
+  });
+});
+
+/** The first audio bytes of each sentence of a context (a sentence ends with its alignment frame). */
+function sentenceFirstChunks(frames: readonly Frame[], context: string): Buffer[] {
+  const firsts: Buffer[] = [];
+  let starting = true;
+  for (const frame of frames.filter((f) => f['contextId'] === context)) {
+    if (typeof frame['audio'] === 'string') {
+      if (starting) firsts.push(Buffer.from(frame['audio'] as string, 'base64'));
+      starting = false;
+    } else if (frame['alignment']) {
+      starting = true;
+    }
+  }
+  return firsts;
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for frames');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
