@@ -59,7 +59,7 @@ async function firstVoice(key: string): Promise<string> {
     headers: { 'vendor_c-api-key': key },
   });
   const { voices } = (await answer.json()) as { voices: Array<{ voice_id: string }> };
-  return voices[0]!.voice_id;
+  return voices[0].voice_id;
 }
 
 /** Says a reply on `stream-input` and waits for the router to close the socket. */
@@ -144,7 +144,7 @@ describe('vendor_c mirror, sockets (e2e)', () => {
       response_format: 'pcm',
       sample_rate: 16000,
       options: { voice_settings: VOICE_SETTINGS },
-    } as StreamSettings;
+    };
     const saidOnMirror = `Said on the mirror first ${randomUUID().slice(0, 8)}.`;
     const saidNatively = `Said natively first ${randomUUID().slice(0, 8)}.`;
 
@@ -166,11 +166,11 @@ describe('vendor_c mirror, sockets (e2e)', () => {
       [saidOnMirror, true],
       [saidNatively, false],
     ]);
-    expect(heard[0]!.audio.equals(audioOf(mirrored.frames))).toBe(true);
+    expect(heard[0].audio.equals(audioOf(mirrored.frames))).toBe(true);
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(calls + 1);
 
     const back = await sayOnStreamInput(key, voice, [`${saidNatively} `]);
-    expect(audioOf(back.frames).equals(heard[1]!.audio)).toBe(true);
+    expect(audioOf(back.frames).equals(heard[1].audio)).toBe(true);
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(calls + 1);
   });
 
@@ -199,8 +199,8 @@ describe('vendor_c mirror, sockets (e2e)', () => {
     const aAudio = session.frames.filter((f) => f['contextId'] === 'a' && typeof f['audio'] === 'string');
     const sentenceStarts = sentenceFirstChunks(session.frames, 'a');
     expect(sentenceStarts).toHaveLength(2);
-    expect(sentenceStarts[0]!.subarray(0, 3).toString('latin1')).toBe('ID3');
-    expect(sentenceStarts[1]!.subarray(0, 3).toString('latin1')).not.toBe('ID3');
+    expect(sentenceStarts[0].subarray(0, 3).toString('latin1')).toBe('ID3');
+    expect(sentenceStarts[1].subarray(0, 3).toString('latin1')).not.toBe('ID3');
     expect(aAudio.length).toBeGreaterThan(1);
   });
 });
@@ -211,7 +211,7 @@ function sentenceFirstChunks(frames: readonly Frame[], context: string): Buffer[
   let starting = true;
   for (const frame of frames.filter((f) => f['contextId'] === context)) {
     if (typeof frame['audio'] === 'string') {
-      if (starting) firsts.push(Buffer.from(frame['audio'] as string, 'base64'));
+      if (starting) firsts.push(Buffer.from(frame['audio'], 'base64'));
       starting = false;
     } else if (frame['alignment']) {
       starting = true;
