@@ -9,20 +9,23 @@ import {
   identityEnv,
   loadConfig,
   pipelineEnv,
-  pipelineSettings,
+  replyServicesSettings,
+  requestBodyEnv,
   vendorBaseUrls,
   vendorReadEnv,
   vendorUpstreamEnv,
 } from '@router/config';
 import { createDatabase } from '@router/db';
 import { startEdgeGateway } from '@router/edge';
+import { startMirrorApp } from '@router/mirror';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import { BusChangeNotifier, closeAll, runService } from '@router/service-kit';
 import { SynthesisWorker } from '@router/synthesis';
 import { startVendorSim } from '@router/vendor-sim';
-import { createUpstreams, VENDOR_IDS } from '@router/vendors';
+import { createUpstreams, VENDOR_ENTRIES, VENDOR_IDS } from '@router/vendors';
+import type { MirrorAccess } from '@router/vendors-core';
 import { loadOrCreateSecrets } from './secrets';
 
 const SERVICE = 'router';
@@ -46,7 +49,8 @@ const schema = {
   ...identityEnv,
   PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
-  MAX_REQUEST_BODY_BYTES: env.int({ default: 1024 * 1024, min: 1024 }),
+  ...requestBodyEnv,
+  MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
   ...vendorUpstreamEnv,
   ...vendorReadEnv,
   ...pipelineEnv,
@@ -107,28 +111,47 @@ runService(SERVICE, async () => {
   );
   const workers = [...cache.subscriptions, ...worker.serve()];
 
+  const identity = {
+    secret: secrets.signingSecret,
+    maxAgeMs: config.IDENTITY_MAX_AGE_MS,
+    maxFutureSkewMs: config.IDENTITY_MAX_FUTURE_SKEW_MS,
+  };
   const api = await startNativeApi(
     {
       port: 0,
       host: '127.0.0.1',
-      identity: {
-        secret: secrets.signingSecret,
-        maxAgeMs: config.IDENTITY_MAX_AGE_MS,
-        maxFutureSkewMs: config.IDENTITY_MAX_FUTURE_SKEW_MS,
-      },
-      cacheKeySecret: secrets.cacheKeySecret,
-      pipeline: pipelineSettings(config),
-      lookAhead: config.LOOK_AHEAD,
-      orgSettingsTtlMs: config.ORG_SETTINGS_TTL_MS,
-      streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
+      identity,
+      ...replyServicesSettings({ ...config, CACHE_KEY_SECRET: secrets.cacheKeySecret }),
       vendorBaseUrls: baseUrls,
-      providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      lookAhead: config.LOOK_AHEAD,
+      streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
       voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
-      storedSettingsRefreshMs: config.STORED_SETTINGS_REFRESH_MS,
-      storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
     { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
+  );
+  // Every vendor whose folder has a mirror is served too, each as its own app on a loopback port.
+  const mirrors = await Promise.all(
+    VENDOR_IDS.flatMap((vendor) => {
+      const mirror = VENDOR_ENTRIES[vendor].mirror;
+      if (!mirror) return [];
+      return [
+        startMirrorApp(
+          {
+            ...replyServicesSettings({ ...config, CACHE_KEY_SECRET: secrets.cacheKeySecret }),
+            vendorBaseUrls: baseUrls,
+            port: 0,
+            host: '127.0.0.1',
+            identity,
+            lookAhead: config.LOOK_AHEAD,
+            maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
+            maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
+          },
+          { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
+          mirror,
+        ).then((app) => ({ vendor, app })),
+      ];
+    }),
   );
   const gateway = await startEdgeGateway(
     {
@@ -137,8 +160,9 @@ runService(SERVICE, async () => {
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
-      // No mirror app runs in this process yet: each joins here once written.
-      mirrorUrls: {},
+      mirrorUrls: Object.fromEntries(
+        mirrors.map(({ vendor, app }) => [vendor, `http://127.0.0.1:${app.port}`]),
+      ),
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
@@ -156,6 +180,7 @@ runService(SERVICE, async () => {
     dataDir,
     demoKey,
     simulated,
+    mirrors: mirrors.map(({ vendor }) => ({ vendor, keyAt: keyPlace(VENDOR_ENTRIES[vendor].access) })),
   });
   return closeAll(
     db,
@@ -165,6 +190,7 @@ runService(SERVICE, async () => {
     cache,
     () => Promise.resolve(workers.forEach((s) => s.unsubscribe())),
     api,
+    ...mirrors.map(({ app }) => app),
     gateway,
   );
 });
@@ -183,6 +209,7 @@ function printWelcome(info: {
   dataDir: string;
   demoKey: string | undefined;
   simulated: string[];
+  mirrors: Array<{ vendor: string; keyAt: string }>;
 }): void {
   const lines = [
     '',
@@ -201,7 +228,26 @@ function printWelcome(info: {
     'Then, for example:',
     `  curl http://localhost:${info.port}/v1/models`,
     `  curl -H "Authorization: Bearer <key>" http://localhost:${info.port}/v1/provider-keys`,
+    ...(info.mirrors.length > 0
+      ? [
+          '',
+          "A vendor's own client works with the router by changing its base URL and its key (the router key):",
+          ...info.mirrors.map(
+            ({ vendor, keyAt }) =>
+              `  ${vendor}: http://localhost:${info.port}/${vendor}, the key in ${keyAt}`,
+          ),
+        ]
+      : []),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Where a vendor's clients put their key, in words. */
+function keyPlace(access: MirrorAccess): string {
+  const places = [
+    ...access.keyHeaders.map((h) => `the ${h} header`),
+    ...access.keyQueryParams.map((q) => `the ${q} query parameter`),
+  ];
+  return places.join(' or ');
 }

@@ -128,4 +128,22 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
       'provider_key_missing',
     );
   });
+
+  it("serves vendor_c's own API under /vendor_c, said twice from its cache", async () => {
+    await call(base, 'PUT', '/v1/provider-keys/vendor_c', { key: demoKey, body: { api_key: 'demo-c-key' } });
+    const headers = { 'vendor_c-api-key': demoKey, 'content-type': 'application/json' };
+    const listed = await fetch(`${base}/vendor_c/v1/voices`, { headers });
+    expect(listed.status).toBe(200);
+    const { voices } = (await listed.json()) as { voices: Array<{ voice_id: string }> };
+    const say = () =>
+      fetch(`${base}/vendor_c/v1/text-to-speech/${voices[0]!.voice_id}?output_format=pcm_16000`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ text: 'A drop-in in one process.' }),
+      }).then(async (res) => ({ status: res.status, audio: Buffer.from(await res.arrayBuffer()) }));
+    const first = await say();
+    expect(first.status).toBe(200);
+    expect(first.audio.length).toBeGreaterThan(1000);
+    expect((await say()).audio.equals(first.audio)).toBe(true);
+  });
 });

@@ -9,6 +9,8 @@ import { HotTier } from './hot-tier';
 import { PieceResolver } from './piece-resolver';
 import { WorkerDirectory } from './worker-directory';
 
+const UNREADABLE = 'router_cache_unreadable_total';
+
 export interface PipelineSettings {
   hotTierBytes: number;
   hotTierTtlMs: number;
@@ -65,12 +67,15 @@ export async function createPipeline(
       if (event.kind === 'org') hot.invalidate(event.orgId);
     }),
   ];
-  const unreadable = new Counter({
-    name: 'router_cache_unreadable_total',
-    help: 'Cache reads that failed or timed out, by store (index or blob); each piece was synthesized instead',
-    labelNames: ['store'],
-    registers: deps.metrics ? [deps.metrics] : [],
-  });
+  // Apps composed in one process (standalone) share one registry, and so one counter.
+  const unreadable =
+    (deps.metrics?.getSingleMetric(UNREADABLE) as Counter<'store'> | undefined) ??
+    new Counter({
+      name: UNREADABLE,
+      help: 'Cache reads that failed or timed out, by store (index or blob); each piece was synthesized instead',
+      labelNames: ['store'],
+      registers: deps.metrics ? [deps.metrics] : [],
+    });
   await Promise.all([workers.ready(), index.ready(), ...subscriptions.map((s) => s.ready())]);
   return {
     resolver: new PieceResolver({
