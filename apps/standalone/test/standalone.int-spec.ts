@@ -136,7 +136,7 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
     expect(listed.status).toBe(200);
     const { voices } = (await listed.json()) as { voices: Array<{ voice_id: string }> };
     const say = () =>
-      fetch(`${base}/vendor_c/v1/text-to-speech/${voices[0]!.voice_id}?output_format=pcm_16000`, {
+      fetch(`${base}/vendor_c/v1/text-to-speech/${voices[0].voice_id}?output_format=pcm_16000`, {
         method: 'POST',
         headers,
         body: JSON.stringify({ text: 'A drop-in in one process.' }),
