@@ -235,6 +235,26 @@ describe('vendor_c mirror, REST (e2e)', () => {
     expect(shared.json).toEqual(await direct.json());
   });
 
+  it('adds a shared-library voice through the mirror, which then speaks', async () => {
+    const { key } = await newOrg();
+    const shared = await get(key, '/v1/shared-voices?page_size=1');
+    const pick = (shared.json.voices as Array<{ public_owner_id: string; voice_id: string }>)[0];
+    const added = await post(key, `/v1/voices/add/${pick.public_owner_id}/${pick.voice_id}`, {
+      new_name: 'Picked through the mirror',
+    });
+    expect(added.status).toBe(200);
+    const { voice_id: voiceId } = JSON.parse(added.bytes.toString('utf8')) as { voice_id: string };
+    const listed = await get(key, '/v1/voices');
+    expect(
+      (listed.json.voices as Array<{ voice_id: string; name: string }>).find((v) => v.voice_id === voiceId)
+        ?.name,
+    ).toBe('Picked through the mirror');
+    const spoken = await post(key, `/v1/text-to-speech/${voiceId}?output_format=pcm_16000`, {
+      text: `With a voice just added ${randomUUID().slice(0, 8)}.`,
+    });
+    expect(spoken.status).toBe(200);
+  });
+
   it("answers a path vendor_c does not have with the vendor's 404", async () => {
     const { key } = await newOrg();
     const answer = await fetch(`${BASE}/v1/no-such-endpoint`, { headers: { 'vendor_c-api-key': key } });
