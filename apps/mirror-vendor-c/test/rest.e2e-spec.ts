@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createBlobStore } from '@router/blob-store';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
 import { createTake, SimControl } from '@router/vendor-sim';
 
@@ -253,6 +254,42 @@ describe('vendor_c mirror, REST (e2e)', () => {
       text: `With a voice just added ${randomUUID().slice(0, 8)}.`,
     });
     expect(spoken.status).toBe(200);
+  });
+
+  it('stores a timed answer sealed: no blob holds its text, its characters or its JSON', async () => {
+    const org = createOrgWithKey(stack.adminUrl, `mirror-c-sealed-${randomUUID().slice(0, 8)}`);
+    await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_c', {
+      key: org.key,
+      body: { api_key: `vk-sealed-${randomUUID()}` },
+    });
+    const voice = await firstVoice(org.key);
+    const text = `Sealed words ${randomUUID().slice(0, 8)}`;
+    const path = `/v1/text-to-speech/${voice}/with-timestamps?output_format=pcm_16000`;
+    const first = await post(org.key, path, { text, voice_settings: SETTINGS });
+    expect(first.bytes.toString('utf8')).toContain('"characters"');
+    expect((await post(org.key, path, { text, voice_settings: SETTINGS })).bytes.equals(first.bytes)).toBe(
+      true,
+    );
+    const blobs = createBlobStore({
+      kind: 's3',
+      endpoint: stack.env['S3_ENDPOINT'],
+      accessKey: stack.env['S3_ACCESS_KEY'],
+      secretKey: stack.env['S3_SECRET_KEY'],
+      bucket: stack.env['S3_BUCKET'],
+    });
+    const names: string[] = [];
+    for await (const entry of blobs.list(`${org.orgId}/`)) names.push(entry.name);
+    expect(names.length).toBeGreaterThan(0);
+    const spelled = JSON.stringify([...text.slice(0, 6)]).slice(1, -1); // "S","e","a",… as the answer spells it
+    for (const name of names) {
+      const stored = (await blobs.get(name)).toString('latin1');
+      expect([
+        name,
+        stored.includes(text),
+        stored.includes(spelled),
+        stored.includes('audio_base64'),
+      ]).toEqual([name, false, false, false]);
+    }
   });
 
   it("answers a path vendor_c does not have with the vendor's 404", async () => {

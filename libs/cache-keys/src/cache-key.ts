@@ -92,20 +92,31 @@ export interface RequestKeyInput {
  * canonical body and stored-settings fingerprint. Never equal to a piece key for any input (the material names its kind).
  */
 export function requestCacheKey(secret: CacheKeySecret, input: RequestKeyInput): string {
-  return hmacHex(
-    secret,
-    canonicalJson({
-      kind: 'request',
-      version: keyVersion(input.keyVersion),
-      org: orgId(input.orgId),
-      vendor: input.vendor,
-      method: input.method.toUpperCase(),
-      path: input.path,
-      query: canonicalQuery(input.query ?? {}),
-      body: bodyMaterial(input.body),
-      storedSettings: input.storedSettingsFingerprint ?? null,
-    }),
-  );
+  return hmacHex(secret, requestMaterial('request', input));
+}
+
+/**
+ * The key a whole request's stored answer is sealed with (`sealStored`): an answer can echo the request's
+ * text (character timings), and the text is never stored readable. Derived from the whole request, text
+ * included, under the server secret, in a domain of its own: neither the index (which holds the cache key)
+ * nor the blob store can give it; only the same request again can.
+ */
+export function requestSealKey(secret: CacheKeySecret, input: RequestKeyInput): string {
+  return hmacHex(secret, requestMaterial('request-seal', input));
+}
+
+function requestMaterial(kind: 'request' | 'request-seal', input: RequestKeyInput): string {
+  return canonicalJson({
+    kind,
+    version: keyVersion(input.keyVersion),
+    org: orgId(input.orgId),
+    vendor: input.vendor,
+    method: input.method.toUpperCase(),
+    path: input.path,
+    query: canonicalQuery(input.query ?? {}),
+    body: bodyMaterial(input.body),
+    storedSettings: input.storedSettingsFingerprint ?? null,
+  });
 }
 
 /**

@@ -4,8 +4,10 @@ export {
   CACHE_KEY_VERSION,
   pieceCacheKey,
   requestCacheKey,
+  requestSealKey,
   storedSettingsFingerprint,
   type CacheKeySecret,
   type PieceKeyInput,
   type RequestKeyInput,
 } from './cache-key';
+export * from './sealed-blob';

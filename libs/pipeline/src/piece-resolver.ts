@@ -11,6 +11,7 @@ import {
   type WordTiming,
 } from '@router/contracts';
 import type { Logger } from '@router/observability';
+import { openStored } from '@router/cache-keys';
 import type { CacheIndex } from './cache-index';
 import type { HotEntry, HotTier } from './hot-tier';
 import { asRouterError } from './router-errors';
@@ -123,12 +124,11 @@ export class PieceResolver {
   async resolveRequest(take: SynthRequestTake): Promise<RequestAnswer> {
     try {
       if (take.cache) {
-        const found = await this.fromCache({
-          orgId: take.orgId,
-          cacheKey: take.cacheKey,
-          provider: take.vendor,
-          chars: take.chars,
-        });
+        const { sealKey } = take;
+        const found = await this.fromCache(
+          { orgId: take.orgId, cacheKey: take.cacheKey, provider: take.vendor, chars: take.chars },
+          sealKey ? (stored) => openStored(sealKey, stored) : undefined,
+        );
         if (found)
           return {
             cached: true,
@@ -147,11 +147,11 @@ export class PieceResolver {
   }
 
   /** The entry from the hot tier or the cache, counted as a hit; undefined for a miss. */
-  private async fromCache(ref: EntryRef): Promise<HotEntry | undefined> {
+  private async fromCache(ref: EntryRef, open?: (stored: Buffer) => Buffer): Promise<HotEntry | undefined> {
     const { bus, hot } = this.deps;
     let entry = hot.get(ref.orgId, ref.cacheKey);
     if (!entry) {
-      entry = await this.readStored(ref);
+      entry = await this.readStored(ref, open);
       if (!entry) return undefined;
       hot.set(ref.orgId, ref.cacheKey, entry);
     }
@@ -164,7 +164,7 @@ export class PieceResolver {
    * or does not answer within `cacheReadTimeoutMs` (PostgreSQL or S3 down) is a miss too, counted: the piece
    * is synthesized and the reply goes on.
    */
-  private async readStored(ref: EntryRef): Promise<HotEntry | undefined> {
+  private async readStored(ref: EntryRef, open?: (stored: Buffer) => Buffer): Promise<HotEntry | undefined> {
     const { index, blobs, cacheReadTimeoutMs } = this.deps;
     try {
       const hit = await withinDeadline(
@@ -176,7 +176,7 @@ export class PieceResolver {
           ? error
           : new CacheUnreadableError('index', { cause: error });
       });
-      return hit ? await readStoredTake(blobs, hit, cacheReadTimeoutMs) : undefined;
+      return hit ? await readStoredTake(blobs, hit, cacheReadTimeoutMs, open) : undefined;
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
       this.deps.onCacheUnreadable?.(error.store);

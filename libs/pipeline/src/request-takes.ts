@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type CacheKeySecret, requestCacheKey } from '@router/cache-keys';
+import { type CacheKeySecret, requestCacheKey, requestSealKey } from '@router/cache-keys';
 import type { SynthRequestTake } from '@router/contracts';
 import {
   type DropInRequest,
@@ -60,7 +60,7 @@ export class RequestTakePlanner {
       ? await this.deps.storedSettings.resolveReferences(orgId, vendor, keying.stored)
       : { fingerprint: null, cacheable: false };
     const { method, path, query, body } = keying.canonical;
-    const cacheKey = requestCacheKey(this.deps.secret, {
+    const material = {
       orgId,
       vendor,
       method,
@@ -68,10 +68,11 @@ export class RequestTakePlanner {
       query,
       body,
       storedSettingsFingerprint: stored.fingerprint,
-    });
+    };
     return {
       orgId,
-      cacheKey,
+      cacheKey: requestCacheKey(this.deps.secret, material),
+      sealKey: requestSealKey(this.deps.secret, material),
       vendor,
       request: wire,
       chars: keying.chars,

@@ -36,12 +36,14 @@ export async function withinDeadline<T>(
 /**
  * A committed take's audio and word timings from the blob store, or undefined when its blob has gone (swept
  * between the index read and this one: a miss). Any other failure, or no answer within `timeoutMs`, rejects
- * with CacheUnreadableError.
+ * with CacheUnreadableError. `open` unseals a sealed body (a whole request's answer, `openStored`); a body it
+ * cannot open is unreadable too.
  */
 export async function readStoredTake(
   blobs: BlobStore,
   hit: CachedTake,
   timeoutMs: number,
+  open?: (stored: Buffer) => Buffer,
 ): Promise<HotEntry | undefined> {
   const reading = Promise.all([
     blobs.get(hit.objectName),
@@ -54,7 +56,8 @@ export async function readStoredTake(
   // Both reads may fail; the one Promise.all does not report must not surface as unhandled.
   reading.catch(() => undefined);
   try {
-    const [audio, words] = await withinDeadline(reading, timeoutMs, 'blob');
+    const [stored, words] = await withinDeadline(reading, timeoutMs, 'blob');
+    const audio = open ? open(stored) : stored;
     return { audio, contentType: hit.contentType, words, ...(hit.head ? { head: hit.head } : {}) };
   } catch (error) {
     if (isBlobNotFoundError(error)) return undefined;

@@ -210,7 +210,10 @@ export class SynthesisWorker {
     const vendor = kind.vendor(req);
     const adapter = this.deps.adapter(vendor);
     if (!adapter) throw new RouterError('internal', `No upstream is configured for ${vendor}`);
-    if (!req.cache) return this.synthesize(running, id, adapter, req, { cache: false });
+    // A whole request's answer is stored only sealed: a take without its seal is not cached.
+    if (!req.cache || (kind.sealed && !kind.sealing(req))) {
+      return this.synthesize(running, id, adapter, req, { cache: false });
+    }
     const claim = await this.claims.claim(req.orgId, req.cacheKey);
     if (claim.kind === 'mine')
       return this.synthesize(running, id, adapter, req, { cache: true, claimed: true });
@@ -221,7 +224,12 @@ export class SynthesisWorker {
       return this.follow(running, id, adapter, req, claim.workerId);
     }
     try {
-      const stored = await readStoredTake(this.deps.blobs, claim.take, this.settings.cacheReadTimeoutMs);
+      const stored = await readStoredTake(
+        this.deps.blobs,
+        claim.take,
+        this.settings.cacheReadTimeoutMs,
+        kind.sealing(req)?.open,
+      );
       if (stored) {
         this.publishUsage(kind, req, 'hit');
         return kind.replay(stored);
@@ -428,7 +436,8 @@ export class SynthesisWorker {
     try {
       // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
       const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
-      const audio = Buffer.concat(take.audio);
+      const body = Buffer.concat(take.audio);
+      const audio = kind.sealing(req)?.seal(body) ?? body;
       const { words, contentType, head } = produced;
       if (words)
         await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), {

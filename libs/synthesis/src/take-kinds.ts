@@ -11,6 +11,7 @@ import {
   synthTakeV1,
   type WordTiming,
 } from '@router/contracts';
+import { openStored, sealStored } from '@router/cache-keys';
 import type { HotEntry } from '@router/pipeline';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
@@ -60,6 +61,15 @@ export interface TakeKind<Req extends KeyedTakeRequest, Head, Result extends Tak
   produce(take: Take<Head, Result>, adapter: VendorAdapter, call: ProduceCall<Req>): Promise<Produced>;
   /** The trailer of a take that ended: `cached` whether it is the key's committed take. */
   result(produced: Produced, cached: boolean): Result;
+  /** Whether the take's body is only ever stored sealed (a take without its `sealing` is not cached). */
+  readonly sealed: boolean;
+  /** How the take's body is sealed in the blob store and opened again. */
+  sealing(req: Req): Sealing | undefined;
+}
+
+export interface Sealing {
+  seal: (plain: Buffer) => Buffer;
+  open: (stored: Buffer) => Buffer;
 }
 
 /** A sentence take: one piece's settings and text, through the vendor's synthesis call. */
@@ -99,6 +109,9 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
     return { storable: true, contentType: take.head?.contentType ?? 'application/octet-stream', words };
   },
   result: (produced, cached) => ({ words: produced.words, cached }),
+  // A sentence's audio holds no text: its key is a keyed hash, its timings are offsets.
+  sealed: false,
+  sealing: () => undefined,
 };
 
 /**
@@ -143,4 +156,10 @@ export const requestTakes: TakeKind<SynthRequestTake, ResponseHead, SynthRequest
     };
   },
   result: (_produced, cached) => ({ cached }),
+  // An answer can echo the request's text (character timings): stored sealed under the request's own key.
+  sealed: true,
+  sealing: ({ sealKey }) =>
+    sealKey
+      ? { seal: (plain) => sealStored(sealKey, plain), open: (stored) => openStored(sealKey, stored) }
+      : undefined,
 };

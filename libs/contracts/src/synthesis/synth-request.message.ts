@@ -37,6 +37,11 @@ export interface SynthRequestTake {
   cache: boolean;
   /** Sent on by the worker that was asked, to the one making the key's take; never sent on again. */
   forwarded?: boolean;
+  /**
+   * `requestSealKey` of the request (hex): the stored answer is sealed with it, since an answer can echo the
+   * request's text. Present whenever `cache` is.
+   */
+  sealKey?: string;
 }
 
 export const synthRequestTake: Checker<SynthRequestTake> = check.object({
@@ -47,6 +52,7 @@ export const synthRequestTake: Checker<SynthRequestTake> = check.object({
   chars: check.integer({ min: 0 }),
   cache: check.boolean(),
   forwarded: check.optional(check.boolean()),
+  sealKey: check.optional(check.string({ pattern: /^[0-9a-f]{64}$/ })),
 });
 
 /** The vendor's status and the response headers its drop-in keeps; sent before the first body chunk. */
