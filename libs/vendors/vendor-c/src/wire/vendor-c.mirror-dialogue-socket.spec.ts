@@ -192,6 +192,12 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
       { is_final_audio_for_turn: true, contextId: 'scene', context_id: 'scene' },
     ]);
     expect(frames(render.finished())).toEqual([{ is_final: true, contextId: 'scene', context_id: 'scene' }]);
+    // A context closed before any of its commands reached the session keeps its tag.
+    send(connection, { context_id: 'quiet', keep_alive: true });
+    send(connection, { context_id: 'quiet', close_context: true });
+    expect(frames(connection.context('quiet').finished())).toEqual([
+      { is_final: true, contextId: 'quiet', context_id: 'quiet' },
+    ]);
     const failed = render.failed(RouterError.badRequest('no such voice'));
     expect(failed.close).toBeUndefined();
     expect(frames(failed.frames)).toEqual([

@@ -37,13 +37,16 @@ interface DialogueContext {
  */
 export class VendorCDialogueConnection extends VendorCConnection {
   private readonly contexts = new Map<string, DialogueContext>();
+  /** Contexts the client named by `context_id`, open or closed. */
+  private readonly named = new Set<string>();
 
   constructor(query: URLSearchParams) {
     super(query, 'dialogue');
   }
 
   context(id: string): SocketContextRenderer {
-    const context = this.contexts.get(id) ?? newContext(undefined);
+    // A context closed by the message that first reaches the session is no longer known here.
+    const context = this.contexts.get(id) ?? newContext(this.named.has(id) ? id : undefined);
     return new VendorCContextRenderer(context.tag, this.mp3, {
       final: dialogueFinalFrame,
       flushed: (tag): SocketFrame[] =>
@@ -65,7 +68,9 @@ export class VendorCDialogueConnection extends VendorCConnection {
       if (message.closeContext) return [];
       const full = this.contextLimit(this.contexts.size, id);
       if (full) return [full];
-      context = newContext(typeof json['context_id'] === 'string' ? id : undefined);
+      const named = typeof json['context_id'] === 'string';
+      if (named) this.named.add(id);
+      context = newContext(named ? id : undefined);
       this.contexts.set(id, context);
     }
     if (message.closeContext) {
