@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createBlobStore } from '@router/blob-store';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
-import { createTake, SimControl } from '@router/vendor-sim';
+import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
 
 const stack = readE2eStack();
 const sim = new SimControl(stack.simUrl);
@@ -93,6 +93,39 @@ describe('vendor_c mirror, REST (e2e)', () => {
     expect(again.bytes.equals(first.bytes)).toBe(true);
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
   });
+
+  it.each([
+    { format: 'mp3_22050_32', spec: { codec: 'mp3', sampleRate: 22050, bitrateKbps: 32, id3: true } },
+    { format: 'pcm_44100', spec: { codec: 'pcm', sampleRate: 44100 } },
+    { format: 'wav_16000', spec: { codec: 'wav', sampleRate: 16000 } },
+    { format: 'ulaw_8000', spec: { codec: 'mulaw', sampleRate: 8000 } },
+    { format: 'alaw_8000', spec: { codec: 'alaw', sampleRate: 8000 } },
+    { format: 'opus_48000_192', spec: { codec: 'opus', sampleRate: 48000, bitrateKbps: 192 } },
+  ] satisfies Array<{ format: string; spec: AudioSpec }>)(
+    "answers in $format with the vendor's bytes and type, then the same from the cache",
+    async ({ format, spec }) => {
+      const { key, vendorKey } = await newOrg();
+      const voice = await firstVoice(key);
+      const text = `Answered in ${format} ${randomUUID().slice(0, 8)}.`;
+      const path = `/v1/text-to-speech/${voice}?output_format=${format}`;
+      const body = { text, model_id: 'c_model_1', voice_settings: SETTINGS };
+
+      const first = await post(key, path, body);
+      expect(first.status).toBe(200);
+      const take = createTake(text, spec, {
+        takeId: (await sim.calls('vendor_c', { key: vendorKey })).at(-1)?.takeId,
+      });
+      expect(first.type).toBe(take.contentType);
+      expect(first.bytes.equals(take.bytes)).toBe(true);
+      const calls = await sim.callCount('vendor_c', { key: vendorKey });
+
+      const again = await post(key, path, body);
+      expect(again.status).toBe(200);
+      expect(again.type).toBe(first.type);
+      expect(again.bytes.equals(first.bytes)).toBe(true);
+      expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(calls);
+    },
+  );
 
   it.each([
     { endpoint: '/stream', format: 'mp3_44100_128', type: 'audio/mpeg' },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { type Sentence, type StreamSettings } from '@router/client';
 import { createOrgClient, readE2eStack } from '@router/testing';
-import { SimControl } from '@router/vendor-sim';
+import { createTake, readTakeId, SimControl, type AudioSpec } from '@router/vendor-sim';
 
 const stack = readE2eStack();
 const sim = new SimControl(stack.simUrl);
@@ -114,6 +114,42 @@ describe('vendor_c mirror, sockets (e2e)', () => {
     expect(again.frames.filter((f) => f['audio'] === null)).toEqual(alignments);
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
   });
+
+  it.each([
+    { format: 'mp3_44100_128', spec: { codec: 'mp3', sampleRate: 44100, bitrateKbps: 128, id3: true } },
+    { format: 'pcm_24000', spec: { codec: 'pcm', sampleRate: 24000 } },
+    { format: 'wav_22050', spec: { codec: 'wav', sampleRate: 22050 } },
+    { format: 'ulaw_8000', spec: { codec: 'mulaw', sampleRate: 8000 } },
+    { format: 'alaw_8000', spec: { codec: 'alaw', sampleRate: 8000 } },
+    ...[32, 64, 96, 128, 192].map((kbps) => ({
+      format: `opus_48000_${kbps}`,
+      spec: { codec: 'opus', sampleRate: 48000, bitrateKbps: kbps } as const,
+    })),
+  ] satisfies Array<{ format: string; spec: AudioSpec }>)(
+    "says a sentence in $format as the vendor's bytes, then the same bytes from the cache",
+    async ({ format, spec }) => {
+      const { key, vendorKey } = await newOrg();
+      const voice = await firstVoice(key);
+      const text = `Spoken in ${format} ${randomUUID().slice(0, 8)}.`;
+      const query = `model_id=c_model_1&output_format=${format}`;
+      const before = await sim.calls('vendor_c', { key: vendorKey });
+
+      const first = await sayOnStreamInput(key, voice, [`${text} `], query);
+      expect(first.close.code).toBe(1000);
+      const calls = (await sim.calls('vendor_c', { key: vendorKey })).slice(before.length);
+      expect(calls).toHaveLength(1);
+      const audio = audioOf(first.frames);
+      // The simulator's take for that call (its id is in the call log), untouched.
+      expect(audio.equals(createTake(text, spec, { takeId: calls[0].takeId }).bytes)).toBe(true);
+      if (spec.codec !== 'mp3' && spec.codec !== 'opus')
+        expect(readTakeId(audio, spec.codec)).toBe(calls[0].takeId);
+
+      const again = await sayOnStreamInput(key, voice, [`${text} `], query);
+      expect(again.close.code).toBe(1000);
+      expect(audioOf(again.frames).equals(audio)).toBe(true);
+      expect(await sim.calls('vendor_c', { key: vendorKey })).toHaveLength(before.length + 1);
+    },
+  );
 
   it('takes the key from the first message when the handshake carries none', async () => {
     const { key } = await newOrg();

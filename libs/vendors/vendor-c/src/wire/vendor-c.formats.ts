@@ -1,4 +1,6 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
+import { optionDefaultAt, SAMPLE_RATES, type SampleRate } from '@router/vendors-core';
+import { vendorC } from '../vendor-c.definition';
 
 /** The codecs vendor_c's `output_format` tokens name; `mulaw` is the token's `ulaw`. */
 export type VendorCCodec = 'mp3' | 'pcm' | 'wav' | 'mulaw' | 'alaw' | 'opus';
@@ -40,24 +42,20 @@ export function outputFormat(token: string): VendorCAudio | undefined {
   return VENDOR_C_OUTPUT_FORMATS.get(token);
 }
 
-/** The mp3 bitrate each rate comes at when the `bitrate` option is left out (spec: Options). */
-const DEFAULT_MP3_KBPS: Readonly<Record<number, number>> = { 22050: 32, 24000: 48, 44100: 128 };
-
 /**
  * The `output_format` token for the router's settings: format, sample rate and, for mp3 and opus, the
- * `bitrate` option (opus only in settings read from a vendor_c client, see vendor-c.settings.ts).
+ * `bitrate` option (opus only in settings read from a vendor_c client, see vendor-c.settings.ts). A bitrate
+ * left out is the catalogue's default at the rate: the per-rate one for mp3, the option's own (128k) for opus,
+ * whose settings lose the option at that default once canonical (the catalogue gives `bitrate` to mp3 only,
+ * so a default bitrate with another format is taken as never sent).
  */
 export function vendorCOutputFormat(settings: SynthSettings): string {
   const rate = settings.sampleRate;
   let kbps: number | undefined;
   if (settings.format === 'mp3' || settings.format === 'opus') {
-    const bitrate = settings.options['bitrate'];
-    kbps =
-      typeof bitrate === 'string'
-        ? Number.parseInt(bitrate, 10)
-        : settings.format === 'mp3'
-          ? DEFAULT_MP3_KBPS[rate]
-          : undefined;
+    const given = settings.options['bitrate'];
+    const bitrate = typeof given === 'string' ? given : defaultBitrate(rate);
+    kbps = typeof bitrate === 'string' ? Number.parseInt(bitrate, 10) : undefined;
     if (kbps === undefined || Number.isNaN(kbps)) {
       throw RouterError.badRequest(`vendor_c has no ${settings.format} at ${rate} Hz without a bitrate`);
     }
@@ -69,6 +67,11 @@ export function vendorCOutputFormat(settings: SynthSettings): string {
   throw RouterError.badRequest(
     `vendor_c cannot produce ${settings.format} audio at ${rate} Hz${kbps ? ` and ${kbps} kbps` : ''}`,
   );
+}
+
+function defaultBitrate(rate: number): unknown {
+  const known = (SAMPLE_RATES as readonly number[]).includes(rate);
+  return known ? optionDefaultAt(vendorC, 'bitrate', rate as SampleRate) : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { RouterError } from '@router/contracts';
 import type { SocketCommand } from '@router/vendors-core';
 import { Id3Skipper } from './vendor-c.id3';
-import { charAlignment, vendorCSocketRoutes } from './vendor-c.mirror-socket';
+import { charAlignment } from './vendor-c.mirror-connection';
+import { vendorCSocketRoutes } from './vendor-c.mirror-socket';
 
 const [streamInput, multiStreamInput] = vendorCSocketRoutes;
 

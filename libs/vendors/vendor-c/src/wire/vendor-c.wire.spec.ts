@@ -55,9 +55,15 @@ describe('output formats, both ways', () => {
     expect(vendorCOutputFormat(settings(token))).toBe(token);
   });
 
-  it('opus needs its bitrate; a format or rate the vendor does not make is refused', () => {
+  it("a bitrate left out is the catalogue's default (opus's, 128k, dropped from canonical settings)", () => {
+    expect(vendorCOutputFormat({ ...settings('opus_48000_64'), options: {} })).toBe('opus_48000_128');
+    expect(vendorCOutputFormat({ ...settings('mp3_24000_48'), options: {} })).toBe('mp3_24000_48');
+    expect(vendorCOutputFormat({ ...settings('mp3_44100_32'), options: {} })).toBe('mp3_44100_128');
+  });
+
+  it('a format or rate the vendor does not make is refused', () => {
     for (const unmade of [
-      { ...settings('opus_48000_64'), options: {} },
+      { ...settings('mp3_44100_32'), sampleRate: 16000, options: {} },
       { ...settings('pcm_8000'), format: 'aac' },
       { ...settings('ulaw_8000'), sampleRate: 16000 },
     ]) {
