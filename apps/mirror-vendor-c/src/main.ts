@@ -1,19 +1,10 @@
 import {
-  commonEnv,
-  databaseEnv,
   env,
-  identityEnv,
   identityPolicy,
   loadConfig,
-  natsEnv,
-  pipelineEnv,
-  providerKeyEnv,
+  replyAppEnv,
   replyServicesSettings,
   requestBodyEnv,
-  s3Env,
-  signingEnv,
-  vendorReadEnv,
-  vendorUpstreamEnv,
 } from '@router/config';
 import { startMirrorApp } from '@router/mirror';
 import { createLogger, Health } from '@router/observability';
@@ -24,16 +15,7 @@ import { vendorCMirror } from '@router/vendor-c';
 const SERVICE = 'mirror-vendor-c';
 
 const schema = {
-  ...commonEnv,
-  ...natsEnv,
-  ...databaseEnv,
-  ...s3Env,
-  ...signingEnv,
-  ...identityEnv,
-  ...providerKeyEnv,
-  ...pipelineEnv,
-  ...vendorUpstreamEnv,
-  ...vendorReadEnv,
+  ...replyAppEnv,
   ...requestBodyEnv,
   PORT: env.int({ default: 3013, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),

@@ -1,19 +1,4 @@
-import {
-  commonEnv,
-  databaseEnv,
-  env,
-  identityEnv,
-  identityPolicy,
-  loadConfig,
-  natsEnv,
-  pipelineEnv,
-  providerKeyEnv,
-  replyServicesSettings,
-  s3Env,
-  signingEnv,
-  vendorReadEnv,
-  vendorUpstreamEnv,
-} from '@router/config';
+import { env, identityPolicy, loadConfig, replyAppEnv, replyServicesSettings } from '@router/config';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing } from '@router/provider-keys';
@@ -22,16 +7,7 @@ import { closeAll, connectInfrastructure, runService } from '@router/service-kit
 const SERVICE = 'native-api';
 
 const schema = {
-  ...commonEnv,
-  ...natsEnv,
-  ...databaseEnv,
-  ...s3Env,
-  ...signingEnv,
-  ...identityEnv,
-  ...providerKeyEnv,
-  ...pipelineEnv,
-  ...vendorUpstreamEnv,
-  ...vendorReadEnv,
+  ...replyAppEnv,
   PORT: env.int({ default: 3001, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
   ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),

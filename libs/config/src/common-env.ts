@@ -220,3 +220,17 @@ export function replyServicesSettings(
     storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
   };
 }
+
+/** What every app that plays replies reads (the native API, each mirror), besides its own settings. */
+export const replyAppEnv = {
+  ...commonEnv,
+  ...natsEnv,
+  ...databaseEnv,
+  ...s3Env,
+  ...signingEnv,
+  ...identityEnv,
+  ...providerKeyEnv,
+  ...pipelineEnv,
+  ...vendorUpstreamEnv,
+  ...vendorReadEnv,
+};

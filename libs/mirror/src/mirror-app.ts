@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import type { BlobStore } from '@router/blob-store';
-import type { Bus } from '@router/bus';
 import { RouterError } from '@router/contracts';
-import type { PrismaClient, Sql } from '@router/db';
-import type { Health, Logger } from '@router/observability';
-import { type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
-import type { KeyRing } from '@router/provider-keys';
+import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
 import {
-  type Clock,
   composeModules,
   type IdentityPolicy,
   listeningPort,
@@ -35,16 +29,7 @@ export interface MirrorAppConfig extends ReplyServicesConfig {
   maxSocketMessageBytes: number;
 }
 
-export interface MirrorAppDeps {
-  prisma: PrismaClient;
-  sql: Sql;
-  bus: Bus;
-  blobs: BlobStore;
-  keyRing: KeyRing;
-  logger: Logger;
-  health: Health;
-  clock?: Clock;
-}
+export type MirrorAppDeps = ReplyAppDeps;
 
 export interface RunningMirrorApp {
   port: number;
@@ -68,7 +53,7 @@ export async function startMirrorApp(
 ): Promise<RunningMirrorApp> {
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const replies = await startReplyServices(config, { ...deps, now, metrics: deps.health.metrics });
+  const replies = await startReplyServices(config, deps);
   const http = new MirrorHttp({
     mirror,
     replies,

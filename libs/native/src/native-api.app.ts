@@ -1,15 +1,10 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { AdminModule } from '@router/admin';
-import type { BlobStore } from '@router/blob-store';
-import type { Bus } from '@router/bus';
-import type { PrismaClient, Sql } from '@router/db';
-import type { Health, Logger } from '@router/observability';
-import { type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
-import { type KeyRing, ProviderKeyStore } from '@router/provider-keys';
+import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
+import { ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
-  type Clock,
   composeModules,
   type IdentityPolicy,
   listeningPort,
@@ -38,17 +33,7 @@ export interface NativeApiConfig extends ReplyServicesConfig {
   voiceListTimeoutMs: number;
 }
 
-export interface NativeApiDeps {
-  prisma: PrismaClient;
-  /** The same database as `prisma`, for plain SQL on request paths (`Database.sql`). */
-  sql: Sql;
-  bus: Bus;
-  blobs: BlobStore;
-  keyRing: KeyRing;
-  logger: Logger;
-  health: Health;
-  clock?: Clock;
-}
+export type NativeApiDeps = ReplyAppDeps;
 
 export interface RunningNativeApi {
   port: number;
@@ -69,7 +54,7 @@ export async function startNativeApi(
   const changes = new BusChangeNotifier(deps.bus, deps.logger);
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const replies = await startReplyServices(config, { ...deps, now, metrics: deps.health.metrics });
+  const replies = await startReplyServices(config, deps);
   const { resolver, planner, keys, upstream } = replies;
   const speech = new SpeechService({
     resolver,

@@ -2,7 +2,7 @@ import type { BlobStore } from '@router/blob-store';
 import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient, Sql } from '@router/db';
-import type { Logger } from '@router/observability';
+import type { Health, Logger } from '@router/observability';
 import { type KeyRing, ProviderKeyCache, ProviderKeyStore } from '@router/provider-keys';
 import { createUpstreams, type VendorId } from '@router/vendors';
 import type { VendorAdapter } from '@router/vendors-core';
@@ -44,6 +44,13 @@ export interface ReplyServicesDeps {
   metrics: Registry;
 }
 
+/** What an app that plays replies (the native API, each mirror) is started with. */
+export interface ReplyAppDeps extends Omit<ReplyServicesDeps, 'now' | 'metrics'> {
+  health: Health;
+  /** The app's time (tests set it); the system's when left out. */
+  clock?: { now(): number };
+}
+
 /** What an app that plays replies uses, wired once and kept current by change events. */
 export interface ReplyServices {
   resolver: PieceResolver;
@@ -66,9 +73,11 @@ export interface ReplyServices {
  */
 export async function startReplyServices(
   config: ReplyServicesConfig,
-  deps: ReplyServicesDeps,
+  app: ReplyAppDeps,
 ): Promise<ReplyServices> {
-  const { now } = deps;
+  const clock = app.clock;
+  const now = clock ? () => clock.now() : Date.now;
+  const deps: ReplyServicesDeps = { ...app, now, metrics: app.health.metrics };
   const pipeline = await createPipeline(
     { bus: deps.bus, blobs: deps.blobs, sql: deps.sql, logger: deps.logger, now, metrics: deps.metrics },
     config.pipeline,
