@@ -14,12 +14,17 @@ import type { VendorEGeneration, VendorEVoiceModel } from './vendor-e.voices';
 export const VENDOR_E_TEXT_LIMIT = 2000;
 /** `/v1/speak`'s voice model when the query names none. */
 export const VENDOR_E_DEFAULT_V1_MODEL = 'e_model_1-orla-en';
-/** Which speak path serves each model family (`e_model_0` is an outdated family the router lacks). */
+/**
+ * Which speak path serves each model family: the catalogue's models by their `apiVersion`, and `e_model_0`, an
+ * outdated family the vendor still serves and the router's catalogue lacks.
+ */
 export const VENDOR_E_GENERATIONS: Readonly<Record<string, VendorEGeneration>> = {
   e_model_0: 'v1',
-  e_model_1: 'v1',
-  e_model_2: 'v1',
-  e_model_3: 'v2',
+  ...Object.fromEntries(
+    Object.entries(vendorE.modelTraits).flatMap(([model, traits]) =>
+      traits.apiVersion ? [[model, traits.apiVersion]] : [],
+    ),
+  ),
 };
 
 export interface VendorERequest {
