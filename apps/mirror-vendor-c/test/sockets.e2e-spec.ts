@@ -107,6 +107,16 @@ describe('vendor_c mirror, sockets (e2e)', () => {
       expect(alignment.charDurationsMs).toHaveLength(alignment.chars.length);
     }
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+    // The times are the vendor's own for each character of the take (the simulator's take, rebuilt).
+    const said = `Hello there ${id}.`;
+    const call = (await sim.calls('vendor_c', { key: vendorKey })).find((c) => c.chars === [...said].length);
+    const take = createTake(said, { codec: 'pcm', sampleRate: 16000 }, { takeId: call?.takeId, speed: 1 });
+    expect(alignments[0]['alignment'].charStartTimesMs).toEqual(
+      take.characters.map((c) => Math.round(c.startMs)),
+    );
+    expect(alignments[0]['alignment'].charDurationsMs).toEqual(
+      take.characters.map((c) => Math.round(c.endMs) - Math.round(c.startMs)),
+    );
 
     const again = await sayOnStreamInput(key, voice, texts);
     expect(again.close.code).toBe(1000);

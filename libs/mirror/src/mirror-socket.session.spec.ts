@@ -44,6 +44,7 @@ function resolverOf(held: Set<string>, release: Promise<void>, log: string[]): P
           yield Buffer.from(`${piece.text}:2`);
         })(),
         words: () => Promise.resolve(null),
+        chars: () => Promise.resolve(null),
         cancel: () => log.push(`cancel ${piece.text}`),
         interrupt: () => log.push(`interrupt ${piece.text}`),
       }),

@@ -143,7 +143,8 @@ export class MirrorSocketSession implements SocketSession {
           context.starting = null;
           return this.sendAndWait(render.audio(chunk, { sentence, first }));
         },
-        sentenceEnd: ({ sentence, text, words }) => this.send(render.sentenceEnd({ sentence, text, words })),
+        sentenceEnd: ({ sentence, text, words, chars }) =>
+          this.send(render.sentenceEnd({ sentence, text, words, chars })),
         sentenceFailed: (_sentence, error) => this.failed(context, error),
         failed: (error) => this.fail(error),
       }),

@@ -4,6 +4,8 @@ export interface HotEntry {
   audio: Buffer;
   contentType: string;
   words: WordTiming[] | null;
+  /** Each character's timing, where the vendor times characters. */
+  chars?: WordTiming[] | null;
   /** A whole-request take's status and kept response headers. */
   head?: ResponseHead;
 }

@@ -37,6 +37,8 @@ export interface PieceAudio {
   chunks: AsyncIterable<Buffer>;
   /** Word timings once the piece's audio has ended (null where the vendor gives none). */
   words(): Promise<WordTiming[] | null>;
+  /** Each character's timing once the piece's audio has ended, where the vendor times characters. */
+  chars(): Promise<WordTiming[] | null>;
   /** Stops reading; a take already running at a worker still finishes and is cached. */
   cancel(): void;
   /**
@@ -107,6 +109,7 @@ export class PieceResolver {
             contentType: found.contentType,
             chunks: asAsync([found.audio]),
             words: () => Promise.resolve(found.words),
+            chars: () => Promise.resolve(found.chars ?? null),
             cancel: () => undefined,
             interrupt: () => undefined,
           };
@@ -257,6 +260,7 @@ export class PieceResolver {
       contentType: header.contentType,
       chunks: chunksFrom(first, chunks),
       words: () => trailer.then((t) => t.words),
+      chars: () => trailer.then((t) => t.chars ?? null),
       cancel: () => stream.cancel(),
       interrupt: () => {
         stream.cancel();

@@ -13,6 +13,7 @@ function heldAudio(text: string, log: string[]): { audio: PieceAudio; chunks: As
       contentType: 'audio/pcm',
       chunks,
       words: () => Promise.resolve([{ start: 0, end: text.length, startMs: 0, endMs: 10 }]),
+      chars: () => Promise.resolve(null),
       cancel: () => log.push(`cancel ${text}`),
       interrupt: () => log.push(`interrupt ${text}`),
     },

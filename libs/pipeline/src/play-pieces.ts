@@ -10,14 +10,14 @@ import { asRouterError } from './router-errors';
  * `playPieces`'s; a sink only says how each event looks on its wire and whether a failure ends the reply.
  */
 export interface ReplySink<P extends PieceRequest> {
-  /** Word timings are awaited after each piece's audio and handed to `pieceEnd`. */
+  /** Word (and character) timings are awaited after each piece's audio and handed to `pieceEnd`. */
   readonly wantsWords: boolean;
   /** A piece's audio is about to be written. */
   pieceStart(piece: P, audio: PieceAudio): void | Promise<void>;
   /** One chunk of the piece's audio, as the vendor made it; resolves once the peer can take more. */
   write(chunk: Buffer, piece: P): void | Promise<void>;
   /** The piece's audio has all been written. */
-  pieceEnd(piece: P, end: { bytes: number; words: WordTiming[] | null }): void;
+  pieceEnd(piece: P, end: { bytes: number; words: WordTiming[] | null; chars: WordTiming[] | null }): void;
   /**
    * A piece failed: before its audio (`started` false: it could not be resolved) or during it (the take was
    * cut). `stop` ends the reply there; `continue` goes on with the next piece.
@@ -83,13 +83,14 @@ async function playPiece<P extends PieceRequest>(
         return 'halted';
       }
     }
-    let words: WordTiming[] | null = null;
+    let timings: [WordTiming[] | null, WordTiming[] | null] = [null, null];
     if (sink.wantsWords) {
-      const timings = await halt.haltedOrDone(audio.words());
-      if (timings === HALTED) return 'halted';
-      words = timings;
+      const read = await halt.haltedOrDone(Promise.all([audio.words(), audio.chars()]));
+      if (read === HALTED) return 'halted';
+      timings = read;
     }
-    sink.pieceEnd(piece, { bytes, words });
+    const [words, chars] = timings;
+    sink.pieceEnd(piece, { bytes, words, chars });
     return 'done';
   } catch (error) {
     release();

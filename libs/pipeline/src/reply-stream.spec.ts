@@ -53,6 +53,7 @@ function resolverRecording(
           if (gate && gated(piece.text)) await gate;
         })(),
         words: () => Promise.resolve(null),
+        chars: () => Promise.resolve(null),
         cancel: () => undefined,
         interrupt: () => undefined,
       };

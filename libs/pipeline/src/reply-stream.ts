@@ -19,6 +19,8 @@ export interface ReplyStreamEvents {
     /** How long the audio plays, where its format tells (see AudioClock). */
     durationMs: number | null;
     words: WordTiming[] | null;
+    /** Each character's timing, where the vendor times characters. */
+    chars: WordTiming[] | null;
   }): void;
   /** The sentence could not be spoken (or was cut); the stream goes on with the next one. */
   sentenceFailed(sentence: number, error: RouterError): void;
@@ -250,13 +252,14 @@ export class ReplyStream {
         clock?.push(chunk);
         return this.events.audio(chunk, piece.sentence);
       },
-      pieceEnd: (piece, { bytes, words }) => {
+      pieceEnd: (piece, { bytes, words, chars }) => {
         this.events.sentenceEnd({
           sentence: piece.sentence,
           text: piece.text,
           bytes,
           durationMs: clock?.durationMs() ?? null,
           words,
+          chars,
         });
         this.sentenceDone(piece.sentence);
       },

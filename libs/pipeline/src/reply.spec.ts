@@ -18,6 +18,7 @@ function fakeResolver(delays: Record<string, number>) {
           yield Buffer.from(piece.text);
         })(),
         words: () => Promise.resolve(null),
+        chars: () => Promise.resolve(null),
         cancel: () => cancelled.push(piece.text),
         interrupt: () => interrupted.push(piece.text),
       };

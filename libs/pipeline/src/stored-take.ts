@@ -48,20 +48,40 @@ export async function readStoredTake(
   const reading = Promise.all([
     blobs.get(hit.objectName),
     hit.hasTimings
-      ? blobs
-          .get(wordsObjectNameOf(hit.objectName))
-          .then((b) => JSON.parse(b.toString('utf8')) as WordTiming[])
+      ? blobs.get(wordsObjectNameOf(hit.objectName)).then((b) => readTimings(b))
       : Promise.resolve(null),
   ]);
   // Both reads may fail; the one Promise.all does not report must not surface as unhandled.
   reading.catch(() => undefined);
   try {
-    const [stored, words] = await withinDeadline(reading, timeoutMs, 'blob');
+    const [stored, timings] = await withinDeadline(reading, timeoutMs, 'blob');
     const audio = open ? open(stored) : stored;
-    return { audio, contentType: hit.contentType, words, ...(hit.head ? { head: hit.head } : {}) };
+    return {
+      audio,
+      contentType: hit.contentType,
+      words: timings?.words ?? null,
+      ...(timings?.chars ? { chars: timings.chars } : {}),
+      ...(hit.head ? { head: hit.head } : {}),
+    };
   } catch (error) {
     if (isBlobNotFoundError(error)) return undefined;
     if (error instanceof CacheUnreadableError) throw error;
     throw new CacheUnreadableError('blob', { cause: error });
   }
+}
+
+/** A take's timings as stored beside its audio. */
+export interface StoredTimings {
+  words: WordTiming[] | null;
+  chars?: WordTiming[] | null;
+}
+
+/** The timings blob: `{words, chars}`, or the word timings alone (as takes stored before character timings). */
+export function storedTimingsBlob(timings: StoredTimings): Buffer {
+  return Buffer.from(JSON.stringify(timings.chars ? timings : timings.words));
+}
+
+function readTimings(blob: Buffer): StoredTimings {
+  const parsed = JSON.parse(blob.toString('utf8')) as WordTiming[] | StoredTimings;
+  return Array.isArray(parsed) ? { words: parsed } : parsed;
 }

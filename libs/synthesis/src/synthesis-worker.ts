@@ -16,7 +16,7 @@ import {
 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
-import { CacheUnreadableError, readStoredTake } from '@router/pipeline';
+import { CacheUnreadableError, readStoredTake, storedTimingsBlob } from '@router/pipeline';
 import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
@@ -438,9 +438,9 @@ export class SynthesisWorker {
       const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
       const body = Buffer.concat(take.audio);
       const audio = kind.sealing(req)?.seal(body) ?? body;
-      const { words, contentType, head } = produced;
+      const { words, chars, contentType, head } = produced;
       if (words)
-        await this.deps.blobs.put(names.words, Buffer.from(JSON.stringify(words)), {
+        await this.deps.blobs.put(names.words, storedTimingsBlob({ words, chars }), {
           contentType: 'application/json',
         });
       await this.deps.blobs.put(names.audio, audio, { contentType });

@@ -30,6 +30,8 @@ export interface Produced {
   storable: boolean;
   contentType: string;
   words: WordTiming[] | null;
+  /** Each character's timing, where the vendor times characters. */
+  chars?: WordTiming[] | null;
   head?: ResponseHead;
 }
 
@@ -81,10 +83,12 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
   replay: (stored) =>
     Take.replaying<SynthTakeHeader, SynthTakeTrailer>({ contentType: stored.contentType }, stored.audio, {
       words: stored.words,
+      chars: stored.chars ?? null,
       cached: true,
     }),
   async produce(take, adapter, { apiKey, req, signal, onData }) {
     let words: WordTiming[] | null = null;
+    let chars: WordTiming[] | null = null;
     for await (const event of adapter.synthesize({
       apiKey,
       settings: req.settings,
@@ -97,6 +101,7 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
         take.push(event.data);
       } else {
         words = [...(words ?? []), ...event.words];
+        if (event.chars) chars = [...(chars ?? []), ...event.chars];
       }
     }
     if (signal.aborted) throw signal.reason;
@@ -106,9 +111,14 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
         `${req.settings.vendor} completed the take without audio`,
       );
     }
-    return { storable: true, contentType: take.head?.contentType ?? 'application/octet-stream', words };
+    return {
+      storable: true,
+      contentType: take.head?.contentType ?? 'application/octet-stream',
+      words,
+      chars,
+    };
   },
-  result: (produced, cached) => ({ words: produced.words, cached }),
+  result: (produced, cached) => ({ words: produced.words, chars: produced.chars ?? null, cached }),
   // A sentence's audio holds no text: its key is a keyed hash, its timings are offsets.
   sealed: false,
   sealing: () => undefined,

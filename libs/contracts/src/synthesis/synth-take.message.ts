@@ -76,12 +76,15 @@ export const wordTiming: Checker<WordTiming> = check.object({
 export interface SynthTakeTrailer {
   /** Word timings where the vendor gives them. */
   words: WordTiming[] | null;
+  /** Each character's timing, where the vendor times characters (absent from a worker older than the field). */
+  chars?: WordTiming[] | null;
   /** Whether this take is now in the cache (false at retention 0, or when the commit failed). */
   cached: boolean;
 }
 
 export const synthTakeTrailer: Checker<SynthTakeTrailer> = check.object({
   words: check.nullable(check.array(wordTiming)),
+  chars: check.optional(check.nullable(check.array(wordTiming))),
   cached: check.boolean(),
 });
 

@@ -41,6 +41,7 @@ class FakeResolver {
         if (endless) await new Promise(() => undefined);
       })(),
       words: () => Promise.resolve(null),
+      chars: () => Promise.resolve(null),
       cancel: () => void this.cancelled.push(piece.text),
       interrupt: () => void this.interrupted.push(piece.text),
     });

@@ -38,7 +38,13 @@ export interface SocketContextRenderer {
   /** One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk. */
   audio(chunk: Buffer, at: { sentence: number; first: boolean }): SocketFrame[];
   /** The sentence's audio has all been sent; its word timings where the vendor gives them. */
-  sentenceEnd(end: { sentence: number; text: string; words: WordTiming[] | null }): SocketFrame[];
+  sentenceEnd(end: {
+    sentence: number;
+    text: string;
+    words: WordTiming[] | null;
+    /** Each character's timing, where the vendor times characters (cached with the audio). */
+    chars: WordTiming[] | null;
+  }): SocketFrame[];
   /** A flush's sentences have all been sent. */
   flushed(): SocketFrame[];
   /** The context ended (finish or cancel). */

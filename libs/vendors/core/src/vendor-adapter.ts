@@ -22,7 +22,12 @@ export interface DropInCall {
 }
 
 /** What a vendor call yields as it goes: audio exactly as the vendor sent it, and word timings where given. */
-export type SynthesisEvent = { kind: 'audio'; data: Buffer } | { kind: 'words'; words: WordTiming[] };
+/**
+ * What a vendor call yields as it goes: audio exactly as the vendor sent it, and word timings where given;
+ * `chars`, where the vendor times each character of the text, one timing per character (offsets into the text).
+ */
+export type SynthesisEvent =
+  { kind: 'audio'; data: Buffer } | { kind: 'words'; words: WordTiming[]; chars?: WordTiming[] };
 
 /**
  * A vendor's synthesis upstream: the call that gives the earliest audio, the vendor's own auth header with

@@ -24,7 +24,7 @@ import { vendorCErrorMessage } from './wire/vendor-c.errors';
 import type { TimestampedChunk } from './wire/vendor-c.responses';
 import { vendorCRequest } from './wire/vendor-c.settings';
 import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
-import { CharacterTrack, preferredAlignment, wordTimings } from './vendor-c.word-timings';
+import { CharacterTrack, characterTimings, preferredAlignment, wordTimings } from './vendor-c.word-timings';
 
 const VENDOR: VendorId = 'vendor_c';
 
@@ -115,7 +115,9 @@ async function* timedAudio(
   }
   if (original.length > 0 || normalized.length > 0) {
     const preferred = preferredAlignment(settings.options['preferred_alignment'], settings.language);
-    yield { kind: 'words', words: wordTimings(text, { original, normalized }, preferred, settings.language) };
+    const words = wordTimings(text, { original, normalized }, preferred, settings.language);
+    const chars = characterTimings(text, original);
+    yield { kind: 'words', words, ...(chars ? { chars } : {}) };
   }
 }
 

@@ -1,4 +1,4 @@
-import { CharacterTrack, preferredAlignment, wordTimings } from './vendor-c.word-timings';
+import { CharacterTrack, characterTimings, preferredAlignment, wordTimings } from './vendor-c.word-timings';
 
 /** A track where every character takes 100 ms, optionally in chunks with their own time base. */
 function track(
@@ -101,5 +101,26 @@ describe('wordTimings', () => {
 
   it('gives no words without an alignment', () => {
     expect(wordTimings('Hello', {}, 'normalized', 'en')).toEqual([]);
+  });
+});
+
+describe('characterTimings', () => {
+  it("times each character of the text by the vendor's alignment, with UTF-16 offsets", () => {
+    const text = 'Hé 😀!';
+    const timings = characterTimings(text, track(text, [2, 3]));
+    expect(
+      timings?.map((c) => [text.slice(c.start, c.end), Math.round(c.startMs), Math.round(c.endMs)]),
+    ).toEqual([
+      ['H', 0, 100],
+      ['é', 100, 200],
+      [' ', 200, 300],
+      ['😀', 300, 400],
+      ['!', 400, 500],
+    ]);
+  });
+
+  it('gives none when the alignment does not spell the text (the vendor rewrote it)', () => {
+    expect(characterTimings('It costs 5.', track('It costs five.'))).toBeNull();
+    expect(characterTimings('Hello.', track('Hellp.'))).toBeNull();
   });
 });

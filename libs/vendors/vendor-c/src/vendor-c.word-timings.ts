@@ -167,3 +167,26 @@ function timing(word: Span, track: CharacterTrack, from: number, to: number): Wo
   const endMs = Math.round(Math.max(...track.endsMs.slice(from, to)));
   return { start: word.start, end: word.end, startMs, endMs: Math.max(startMs, endMs) };
 }
+
+/**
+ * Each character of `text` with the time the vendor speaks it, when the track spells the text character by
+ * character (the original alignment does, unless the vendor rewrote the text); null otherwise. Offsets are
+ * UTF-16, as `text.slice` takes them; the characters themselves are not kept (the text is never stored).
+ */
+export function characterTimings(text: string, track: CharacterTrack): WordTiming[] | null {
+  const chars = [...text];
+  if (chars.length !== track.length) return null;
+  const timings: WordTiming[] = [];
+  let offset = 0;
+  for (const [i, char] of chars.entries()) {
+    if (track.characters[i] !== char) return null;
+    timings.push({
+      start: offset,
+      end: offset + char.length,
+      startMs: track.startsMs[i] ?? 0,
+      endMs: track.endsMs[i] ?? 0,
+    });
+    offset += char.length;
+  }
+  return timings;
+}

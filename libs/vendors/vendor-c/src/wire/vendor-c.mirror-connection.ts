@@ -143,9 +143,18 @@ export class VendorCContextRenderer implements SocketContextRenderer {
     ];
   }
 
-  sentenceEnd(end: { sentence: number; text: string; words: WordTiming[] | null }): SocketFrame[] {
-    if (!end.words) return [];
-    const alignment = charAlignment(end.text, end.words);
+  sentenceEnd(end: {
+    sentence: number;
+    text: string;
+    words: WordTiming[] | null;
+    chars: WordTiming[] | null;
+  }): SocketFrame[] {
+    const alignment = end.chars
+      ? timedCharacters(end.text, end.chars)
+      : end.words
+        ? charAlignment(end.text, end.words)
+        : null;
+    if (!alignment) return [];
     return [
       JSON.stringify({
         audio: null,
@@ -189,8 +198,18 @@ function vendorCode(error: RouterError): string {
   }
 }
 
+/** The vendor's own character timings, cached with the audio, with the characters read from the sentence. */
+export function timedCharacters(text: string, chars: readonly WordTiming[]): MsAlignment {
+  return {
+    chars: chars.map((c) => text.slice(c.start, c.end)),
+    charStartTimesMs: chars.map((c) => Math.round(c.startMs)),
+    charDurationsMs: chars.map((c) => Math.max(0, Math.round(c.endMs - c.startMs))),
+  };
+}
+
 /**
- * Each character of a sentence with its time, from the word timings cached with its audio: a word's
+ * Each character of a sentence with its time where the vendor gave only word timings (a take cached before
+ * character timings were): a word's
  * characters share its span evenly; a character between words starts where the word before ended and takes
  * no time (ms from the start of the sentence's audio).
  */
