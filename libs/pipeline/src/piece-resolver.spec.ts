@@ -4,29 +4,14 @@ import { addressedTo, type CachedTake, synthTakeV1, synthWorkerHeartbeatV1 } fro
 import type { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { type PieceRequest, PieceResolver } from './piece-resolver';
+import { pieceOf } from './test/pieces.fixture';
 import { WorkerDirectory } from './worker-directory';
 
 const cacheKey = 'c'.repeat(64);
 const LIVE = 'live0000';
 const SILENT = 'silent00';
 const GONE = 'gone0000';
-const piece: PieceRequest = {
-  orgId: '00000000-0000-4000-8000-000000000001',
-  text: 'Hello there.',
-  cacheKey,
-  cache: true,
-  finishesOnInterrupt: false,
-  settings: {
-    vendor: 'vendor_a',
-    model: 'm',
-    voice: 'v',
-    language: null,
-    speed: null,
-    sampleRate: 8000,
-    format: 'pcm',
-    options: {},
-  },
-};
+const piece: PieceRequest = pieceOf('Hello there.', { cacheKey });
 
 async function drain(chunks: AsyncIterable<Buffer>): Promise<string> {
   const parts: Buffer[] = [];

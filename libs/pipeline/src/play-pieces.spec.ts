@@ -2,6 +2,7 @@ import type { RouterError } from '@router/contracts';
 import { AsyncQueue } from './async-queue';
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
 import { playPieces, type ReplySink } from './play-pieces';
+import { pieceOf } from './test/pieces.fixture';
 
 /** Audio whose chunks the test releases one by one, recording how the player released the piece. */
 function heldAudio(text: string, log: string[]): { audio: PieceAudio; chunks: AsyncQueue<Buffer> } {
@@ -31,23 +32,7 @@ function resolverOf(audios: Record<string, PieceAudio | Error>): PieceResolver {
   } as unknown as PieceResolver;
 }
 
-const piece = (text: string): PieceRequest => ({
-  orgId: 'o',
-  text,
-  cacheKey: 'k'.repeat(64),
-  cache: true,
-  finishesOnInterrupt: false,
-  settings: {
-    vendor: 'vendor_a',
-    model: 'm',
-    voice: 'v',
-    language: null,
-    speed: null,
-    sampleRate: 8000,
-    format: 'pcm',
-    options: {},
-  },
-});
+const piece = (text: string): PieceRequest => pieceOf(text);
 
 /** A sink that records every event and answers failures as told. */
 function recordingSink(

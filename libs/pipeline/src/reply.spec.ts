@@ -1,6 +1,7 @@
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
 import { AsyncQueue } from './async-queue';
 import { playReply } from './reply';
+import { pieceOf } from './test/pieces.fixture';
 
 function fakeResolver(delays: Record<string, number>) {
   const started: string[] = [];
@@ -27,23 +28,7 @@ function fakeResolver(delays: Record<string, number>) {
   return { resolver, started, cancelled, interrupted };
 }
 
-const piece = (text: string): PieceRequest => ({
-  orgId: 'o',
-  text,
-  cacheKey: 'k'.repeat(64),
-  cache: true,
-  finishesOnInterrupt: false,
-  settings: {
-    vendor: 'vendor_a',
-    model: 'm',
-    voice: 'v',
-    language: null,
-    speed: null,
-    sampleRate: 8000,
-    format: 'pcm',
-    options: {},
-  },
-});
+const piece = (text: string): PieceRequest => pieceOf(text);
 
 describe('playReply', () => {
   it('plays pieces in order even when later ones resolve first', async () => {
