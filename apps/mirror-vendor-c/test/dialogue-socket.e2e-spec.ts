@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { createOrgClient, readE2eStack } from '@router/testing';
+import { createOrgWithVendorKey, readE2eStack } from '@router/testing';
 import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
 
 const stack = readE2eStack();
@@ -11,12 +11,8 @@ const DIALOGUE = '/v1/text-to-dialogue/multi-stream-input?model_id=c_model_8&out
 /** A server frame as a vendor_c client reads it. */
 type Frame = Record<string, any>;
 
-async function newOrg(): Promise<{ key: string; vendorKey: string }> {
-  const org = createOrgClient(stack, `mirror-c-dialogue-${randomUUID().slice(0, 8)}`);
-  const vendorKey = `vk-mirror-c-dialogue-${randomUUID()}`;
-  await org.client.providerKeys.put('vendor_c', vendorKey);
-  return { key: org.key, vendorKey };
-}
+const newOrg = () =>
+  createOrgWithVendorKey(stack, 'vendor_c', `mirror-c-dialogue-${randomUUID().slice(0, 8)}`);
 
 async function twoVoices(key: string): Promise<[string, string]> {
   const answer = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {

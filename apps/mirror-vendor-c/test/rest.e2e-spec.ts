@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createBlobStore } from '@router/blob-store';
-import { call, createOrgWithKey, readE2eStack } from '@router/testing';
+import { createOrgWithKey, createOrgWithVendorKey, readE2eStack } from '@router/testing';
 import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
 
 const stack = readE2eStack();
@@ -17,16 +17,7 @@ const SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
  */
 describe('vendor_c mirror, REST (e2e)', () => {
   /** An org with its router key and its own vendor_c key, so the simulator's counts are this test's alone. */
-  async function newOrg(): Promise<{ key: string; vendorKey: string }> {
-    const org = createOrgWithKey(stack.adminUrl, `mirror-c-${randomUUID().slice(0, 8)}`);
-    const vendorKey = `vk-mirror-c-${randomUUID()}`;
-    const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_c', {
-      key: org.key,
-      body: { api_key: vendorKey },
-    });
-    expect(put.status).toBe(200);
-    return { key: org.key, vendorKey };
-  }
+  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_c', `mirror-c-${randomUUID().slice(0, 8)}`);
 
   async function post(
     key: string,
@@ -290,11 +281,7 @@ describe('vendor_c mirror, REST (e2e)', () => {
   });
 
   it('stores a timed answer sealed: no blob holds its text, its characters or its JSON', async () => {
-    const org = createOrgWithKey(stack.adminUrl, `mirror-c-sealed-${randomUUID().slice(0, 8)}`);
-    await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_c', {
-      key: org.key,
-      body: { api_key: `vk-sealed-${randomUUID()}` },
-    });
+    const org = await newOrg();
     const voice = await firstVoice(org.key);
     const text = `Sealed words ${randomUUID().slice(0, 8)}`;
     const path = `/v1/text-to-speech/${voice}/with-timestamps?output_format=pcm_16000`;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { type Sentence, type StreamSettings } from '@router/client';
-import { createOrgClient, readE2eStack } from '@router/testing';
+import { createOrgWithVendorKey, readE2eStack } from '@router/testing';
 import { createTake, readTakeId, SimControl, type AudioSpec } from '@router/vendor-sim';
 
 const stack = readE2eStack();
@@ -43,16 +43,7 @@ function audioOf(frames: readonly Frame[], context?: string): Buffer {
   );
 }
 
-async function newOrg(): Promise<{
-  key: string;
-  vendorKey: string;
-  client: ReturnType<typeof createOrgClient>['client'];
-}> {
-  const org = createOrgClient(stack, `mirror-c-ws-${randomUUID().slice(0, 8)}`);
-  const vendorKey = `vk-mirror-c-ws-${randomUUID()}`;
-  await org.client.providerKeys.put('vendor_c', vendorKey);
-  return { key: org.key, vendorKey, client: org.client };
-}
+const newOrg = () => createOrgWithVendorKey(stack, 'vendor_c', `mirror-c-ws-${randomUUID().slice(0, 8)}`);
 
 async function firstVoice(key: string): Promise<string> {
   const answer = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {

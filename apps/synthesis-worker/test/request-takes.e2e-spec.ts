@@ -18,7 +18,7 @@ import {
   RequestTakePlanner,
   StoredSettings,
 } from '@router/pipeline';
-import { call, createOrgWithKey, readE2eStack, waitFor } from '@router/testing';
+import { createOrgWithVendorKey, readE2eStack, waitFor } from '@router/testing';
 import { VendorCAdapter } from '@router/vendor-c';
 import { createTake, SimControl } from '@router/vendor-sim';
 import type { DropInRequest } from '@router/vendors-core';
@@ -106,15 +106,9 @@ describe('whole-request takes (e2e)', () => {
 
   /** An org with its own vendor_c key, so the simulator's counts are this test's alone. */
   async function newOrg(): Promise<{ orgId: string; vendorKey: string }> {
-    const org = createOrgWithKey(stack.adminUrl, `request-takes-${randomUUID().slice(0, 8)}`);
-    const vendorKey = `vk-request-takes-${randomUUID()}`;
-    const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_c', {
-      key: org.key,
-      body: { api_key: vendorKey },
-    });
-    expect(put.status).toBe(200);
-    vendorKeys.set(org.orgId, vendorKey);
-    return { orgId: org.orgId, vendorKey };
+    const org = await createOrgWithVendorKey(stack, 'vendor_c', `request-takes-${randomUUID().slice(0, 8)}`);
+    vendorKeys.set(org.orgId, org.vendorKey);
+    return org;
   }
 
   async function firstVoice(vendorKey: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { RouterClient } from '@router/client';
+import { type ProviderId, RouterClient } from '@router/client';
 import { REPO_ROOT } from './processes';
 import type { StackInfo } from './stack';
 
@@ -84,6 +85,21 @@ export function createOrgClient(
 ): { orgId: string; key: string; keyId: string; client: RouterClient } {
   const org = createOrgWithKey(stack.adminUrl, name);
   return { ...org, client: new RouterClient({ baseUrl: stack.gatewayUrl, apiKey: org.key }) };
+}
+
+/**
+ * A new org with one key and a vendor key of its own stored through the gateway, so a simulator's counts
+ * for that vendor key are the caller's alone.
+ */
+export async function createOrgWithVendorKey(
+  stack: Pick<StackInfo, 'adminUrl' | 'gatewayUrl'>,
+  vendor: ProviderId,
+  name: string,
+): Promise<{ orgId: string; key: string; keyId: string; vendorKey: string; client: RouterClient }> {
+  const org = createOrgClient(stack, name);
+  const vendorKey = `vk-${name}-${randomUUID()}`;
+  await org.client.providerKeys.put(vendor, vendorKey);
+  return { ...org, vendorKey };
 }
 
 /** Retries `probe` until it returns true; change propagation takes a moment by design. */
