@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import type { JsonValue } from '@router/vendors-core';
-import { canonicalJson, canonicalValue } from './canonical-json';
+import { CANONICAL_MAX_DEPTH, canonicalJson, canonicalValue } from './canonical-json';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and writes no whitespace', () => {
@@ -64,6 +64,15 @@ describe('canonicalJson', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => canonicalJson(cyclic as JsonValue)).toThrow(/cyclic/);
+  });
+
+  it('writes nesting up to its bound and refuses deeper with a TypeError, never a stack overflow', () => {
+    const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`) as JsonValue;
+    expect(canonicalJson(nested(CANONICAL_MAX_DEPTH))).toBe(JSON.stringify(nested(CANONICAL_MAX_DEPTH)));
+    for (const levels of [CANONICAL_MAX_DEPTH + 1, 20_000]) {
+      expect(() => canonicalJson(nested(levels))).toThrow(/^canonicalJson: nesting deeper than 64 levels$/);
+      expect(() => canonicalValue({ x: nested(levels) })).toThrow(TypeError);
+    }
   });
 
   it('never puts the value into its error message', () => {

@@ -1,12 +1,20 @@
 import type { JsonValue } from '@router/vendors-core';
 
 /**
+ * The deepest nesting of arrays and objects written. Client JSON is held to 32 levels before it reaches a key
+ * (`JSON_MAX_DEPTH`, libs/service-kit), and a canonical request wraps it in a few more; the bound keeps this
+ * recursive walk from ever running out of stack, whatever a caller forgot to check.
+ */
+export const CANONICAL_MAX_DEPTH = 64;
+
+/**
  * A stable JSON text for a JSON value: object keys sorted (by UTF-16 code units, at every depth), no
  * whitespace, numbers in their shortest form (so `1` and `1.0` are one text, and `-0` is written `0`).
  * Properties whose value is `undefined` are left out, as JSON.stringify would. Anything that is not plain
  * JSON (a non-finite number, a class instance, a function, a cycle, a hole or `undefined` in an array)
  * throws a TypeError instead of being written in some lossy form, because two different inputs must
- * never give one text. The error names the kind of value only, never the value: it may be sentence text.
+ * never give one text, and so does nesting deeper than `CANONICAL_MAX_DEPTH`. The error names the kind of
+ * value only, never the value: it may be sentence text.
  */
 export function canonicalJson(value: JsonValue): string {
   return write(value, new Set());
@@ -70,8 +78,12 @@ function finite(value: number): number {
   return value;
 }
 
+/** `open` holds the arrays and objects being written, outermost first: its size is the current depth. */
 function within<T>(value: object, open: Set<object>, body: () => T): T {
   if (open.has(value)) throw new TypeError('canonicalJson: a cyclic structure is not JSON');
+  if (open.size >= CANONICAL_MAX_DEPTH) {
+    throw new TypeError(`canonicalJson: nesting deeper than ${CANONICAL_MAX_DEPTH} levels`);
+  }
   open.add(value);
   try {
     return body();

@@ -12,7 +12,7 @@ import {
   SocketServer,
   startHttpApp,
 } from '@router/service-kit';
-import type { MirrorSocketRoute, VendorMirror } from '@router/vendors-core';
+import { decodePathSegment, type MirrorSocketRoute, type VendorMirror } from '@router/vendors-core';
 import { MirrorHttp } from './mirror-http';
 import { MirrorSocketSession } from './mirror-socket.session';
 
@@ -68,7 +68,7 @@ export async function startMirrorApp(
     const path = url.pathname.slice(prefix.length);
     for (const route of mirror.sockets) {
       const match = route.path.exec(path);
-      if (match) return { route, params: match.slice(1).map((p) => decodeURIComponent(p)) };
+      if (match) return { route, params: match.slice(1).map(decodePathSegment) };
     }
     return undefined;
   };

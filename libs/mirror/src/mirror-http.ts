@@ -5,12 +5,20 @@ import type { Logger } from '@router/observability';
 import { asRouterError, type ReplyServices } from '@router/pipeline';
 import {
   type IdentityPolicy,
+  type JsonProblem,
+  jsonValueProblem,
   logWhenFinished,
   NOT_FROM_GATEWAY,
   readWhole,
   vouchedFor,
 } from '@router/service-kit';
-import type { DropInRequest, MirrorReply, MirrorRequest, VendorMirror } from '@router/vendors-core';
+import {
+  type DropInRequest,
+  dropInServes,
+  type MirrorReply,
+  type MirrorRequest,
+  type VendorMirror,
+} from '@router/vendors-core';
 
 export interface MirrorHttpOptions {
   mirror: VendorMirror;
@@ -60,7 +68,7 @@ export class MirrorHttp {
       req.resume();
       return reply(res, access.fail(401, NOT_FROM_GATEWAY, request));
     }
-    if (!dropIn.serves(request.method, request.path)) {
+    if (!dropInServes(dropIn, request.method, request.path)) {
       req.resume();
       return reply(res, access.notFound(request));
     }
@@ -91,6 +99,8 @@ export class MirrorHttp {
     // The gateway's signature covers the body: a captured header replayed with another body is not its own.
     if (!bodyMatches(vouched, body)) throw RouterError.unauthorized(NOT_FROM_GATEWAY);
     const { replies, mirror } = this.options;
+    const problem = jsonBodyProblem(body);
+    if (problem) return reply(res, mirror.dropIn.invalidBody(problem));
     const days = await replies.retention.days(vouched.orgId);
     const take = await replies.requests.plan(
       vouched.orgId,
@@ -111,6 +121,22 @@ export class MirrorHttp {
     }
     res.end();
   }
+}
+
+/**
+ * What keeps a JSON body from being keyed (nesting past the client-JSON limit, a number `JSON.parse` read as
+ * ±Infinity), checked before the vendor's keying or the canonical JSON walks it. A body that is not JSON is
+ * the vendor's to refuse: it goes on, uncached.
+ */
+function jsonBodyProblem(body: Buffer): JsonProblem | undefined {
+  if (body.length === 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  return jsonValueProblem(value);
 }
 
 function dropInRequest(request: MirrorRequest, url: URL, body: Buffer): DropInRequest {

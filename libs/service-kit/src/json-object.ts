@@ -8,40 +8,70 @@ import { RouterError } from '@router/contracts';
  */
 export const JSON_MAX_DEPTH = 32;
 
+/** Why a client's parsed JSON cannot be taken: the top-level field it is in (if any) and the rule, in words. */
+export interface JsonProblem {
+  /** The top-level field holding the offending value; undefined when it is the value as a whole. */
+  readonly field: string | undefined;
+  /** A sentence naming the field and the rule (never the value: it may be sentence text). */
+  readonly message: string;
+}
+
+/**
+ * The first problem of a client's parsed JSON value, before anything walks or re-serialises it: arrays and
+ * objects nested deeper than `JSON_MAX_DEPTH`, or a number `JSON.parse` read as ±Infinity (`1e400`), which no
+ * serialiser can write back. Iterative, so no depth can overflow the stack. Undefined when the value is fine.
+ */
+export function jsonValueProblem(value: unknown): JsonProblem | undefined {
+  if (!isNested(value)) return numberProblem(value, undefined);
+  const top = Array.isArray(value) ? undefined : (value as Record<string, unknown>);
+  const entries: Array<[string | undefined, unknown]> = top ? Object.entries(top) : [[undefined, value]];
+  for (const [field, child] of entries) {
+    const problem = top ? nestedProblem(child, field, 2) : nestedProblem(child, field, 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 /**
  * A client's parsed JSON (an HTTP body, a WebSocket message) as its object of fields, checked before
  * anything walks it: `subject` ("the body", "a message") must be a JSON object, and no field may nest
- * arrays and objects deeper than `JSON_MAX_DEPTH`. Throws `bad_request` (with `status` where a surface's
- * contract gives validation another one, as 422 for provider keys) naming the rule and the field.
+ * arrays and objects deeper than `JSON_MAX_DEPTH` or hold a number out of range. Throws `bad_request` (with
+ * `status` where a surface's contract gives validation another one, as 422 for provider keys) naming the rule
+ * and the field.
  */
 export function jsonObjectOf(value: unknown, subject: string, status?: number): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw RouterError.badRequest(`${subject} must be a JSON object`, status);
   }
-  const fields = value as Record<string, unknown>;
-  const tooDeep = fieldNestedTooDeep(fields);
-  if (tooDeep !== undefined) {
-    throw RouterError.badRequest(
-      `${tooDeep} nests arrays and objects deeper than the limit of ${JSON_MAX_DEPTH} levels`,
-      status,
-    );
-  }
-  return fields;
+  const problem = jsonValueProblem(value);
+  if (problem) throw RouterError.badRequest(problem.message, status);
+  return value as Record<string, unknown>;
 }
 
-/** The first field whose value passes the depth limit; iterative, so no depth can overflow the stack. */
-function fieldNestedTooDeep(fields: Record<string, unknown>): string | undefined {
-  for (const [name, value] of Object.entries(fields)) {
-    if (!isNested(value)) continue;
-    const pending: Array<{ value: object; depth: number }> = [{ value, depth: 2 }];
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      if (next.depth > JSON_MAX_DEPTH) return name;
-      for (const child of Object.values(next.value)) {
-        if (isNested(child)) pending.push({ value: child, depth: next.depth + 1 });
-      }
+function nestedProblem(value: unknown, field: string | undefined, depth: number): JsonProblem | undefined {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (!isNested(next.value)) {
+      const problem = numberProblem(next.value, field);
+      if (problem) return problem;
+      continue;
     }
+    if (next.depth > JSON_MAX_DEPTH) {
+      const what = field ?? 'the value';
+      return {
+        field,
+        message: `${what} nests arrays and objects deeper than the limit of ${JSON_MAX_DEPTH} levels`,
+      };
+    }
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
   }
   return undefined;
+}
+
+function numberProblem(value: unknown, field: string | undefined): JsonProblem | undefined {
+  if (typeof value !== 'number' || Number.isFinite(value)) return undefined;
+  const what = field ?? 'the value';
+  return { field, message: `${what} holds a number too large to represent (it must be finite)` };
 }
 
 function isNested(value: unknown): value is object {

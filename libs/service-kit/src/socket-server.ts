@@ -7,6 +7,9 @@ import type { Logger } from '@router/observability';
 import type { SocketIdle } from '@router/vendors-core';
 import { identifiedOrg, type IdentityPolicy, NOT_FROM_GATEWAY } from './identity.guard';
 
+/** The close code of a connection the router failed on. */
+const CLOSE_INTERNAL = 1011;
+
 /** Above this much queued on a socket, a send waits for the client to read (flow control). */
 const SEND_HIGH_WATER_BYTES = 512 * 1024;
 
@@ -62,18 +65,14 @@ export class SocketServer {
 
   attach(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const url = new URL(req.url ?? '/', 'http://router');
-      const orgId = this.orgOf(req);
-      const refused = orgId ? this.options.check(url) : RouterError.unauthorized(NOT_FROM_GATEWAY);
-      if (refused) {
-        const { status, contentType, body } = this.options.refusal(refused);
-        socket.end(
-          `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
-            `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-        );
-        return;
+      socket.on('error', () => socket.destroy()); // a client that resets mid-handshake
+      // One upgrade's failure is that connection's: nothing a client sends may reach the process.
+      try {
+        this.upgrade(req, socket, head);
+      } catch (error) {
+        this.options.logger.error({ err: error, surface: this.options.name }, 'socket handshake failed');
+        this.refuse(socket, RouterError.internal(error));
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.open(ws, orgId, url));
     });
   }
 
@@ -81,6 +80,35 @@ export class SocketServer {
   close(): void {
     for (const session of this.sessions) session.shutdown();
     this.wss.close();
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://router');
+    const orgId = this.orgOf(req);
+    const refused = orgId ? this.options.check(url) : RouterError.unauthorized(NOT_FROM_GATEWAY);
+    if (refused) return this.refuse(socket, refused);
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      try {
+        this.open(ws, orgId, url);
+      } catch (error) {
+        this.options.logger.error({ err: error, surface: this.options.name }, 'socket open failed');
+        ws.close(CLOSE_INTERNAL, 'internal error');
+      }
+    });
+  }
+
+  /** A handshake refused in the surface's shape; a socket that cannot take even that is dropped. */
+  private refuse(socket: Duplex, error: RouterError): void {
+    try {
+      const { status, contentType, body } = this.options.refusal(error);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
+          `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    } catch (failure) {
+      this.options.logger.error({ err: failure, surface: this.options.name }, 'socket refusal failed');
+      socket.destroy();
+    }
   }
 
   private orgOf(req: IncomingMessage): string {
@@ -113,7 +141,13 @@ export class SocketServer {
     logger.info({ orgId, surface: name, sessionId: session.id }, 'socket opened');
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       idle.refresh();
-      session.receive(data, isBinary);
+      // A message's failure ends its connection, never the process.
+      try {
+        session.receive(data, isBinary);
+      } catch (error) {
+        logger.error({ err: error, surface: name, sessionId: session.id }, 'socket message failed');
+        ws.close(CLOSE_INTERNAL, 'internal error');
+      }
     });
     ws.on('error', (error) =>
       logger.warn({ err: error, surface: name, sessionId: session.id }, 'socket error'),
@@ -132,4 +166,5 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  500: 'Internal Server Error',
 };

@@ -1,4 +1,5 @@
 import type { JsonValue } from './catalogue.types';
+import type { MirrorReply } from './mirror-access';
 import type { StoredReference } from './stored-settings.types';
 
 /**
@@ -50,13 +51,18 @@ export type DropInKeying =
       readonly chars: number;
     };
 
+/** One endpoint of a vendor's REST or HTTP-stream API. */
+export interface DropInEndpoint {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** Matches the path under the vendor's API base, without the query; capture groups are ids (a voice). */
+  readonly path: RegExp;
+}
+
 /** A vendor's drop-in REST/SSE wire, as whole-request takes need it. One per vendor folder. */
 export interface DropInWire {
-  /**
-   * Whether the vendor's API has this endpoint (the spec's list for its mirror): any other answers the
-   * vendor's 404. `path` is under the vendor's API base, without the query.
-   */
-  serves(method: string, path: string): boolean;
+  /** The endpoints the vendor's API has (the spec's list for its mirror): any other answers the vendor's 404. */
+  readonly endpoints: readonly DropInEndpoint[];
   /** Whether the request is cached whole, and its canonical form. Pure: no I/O. */
   keying(request: DropInRequest): DropInKeying;
   /**
@@ -64,4 +70,15 @@ export interface DropInWire {
    * answer and replayed with it. `content-type` is always among them.
    */
   readonly responseHeaders: readonly string[];
+  /**
+   * The vendor's refusal of a JSON body the router will not walk: nested past the client-JSON depth limit, or
+   * with a number too large to represent (`1e400`). `field` is the top-level field it is in (undefined for the
+   * body as a whole); `message` names the field and the rule.
+   */
+  invalidBody(problem: { field: string | undefined; message: string }): MirrorReply;
+}
+
+/** Whether the vendor's API has this endpoint (`path` under its API base, without the query). */
+export function dropInServes(wire: Pick<DropInWire, 'endpoints'>, method: string, path: string): boolean {
+  return wire.endpoints.some((endpoint) => endpoint.method === method && endpoint.path.test(path));
 }

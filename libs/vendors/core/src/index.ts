@@ -21,4 +21,5 @@ export * from './wav-header';
 export * from './audio-format';
 export * from './mirror-socket.types';
 export * from './mirror-access';
+export * from './path-segment';
 export * from './vendor-mirror';

@@ -1,3 +1,4 @@
+import { decodePathSegment } from '@router/vendors-core';
 import type { HttpExchange } from './http-exchange';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -30,7 +31,7 @@ export function matchRoute<R extends { path: string; method?: string }>(
       const segment = segments[i] ?? '';
       if (part.startsWith(':')) {
         if (segment === '') return false;
-        params[part.slice(1)] = safeDecode(segment);
+        params[part.slice(1)] = decodePathSegment(segment);
         return true;
       }
       literals++;
@@ -47,12 +48,4 @@ export function matchRoute<R extends { path: string; method?: string }>(
 
 function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

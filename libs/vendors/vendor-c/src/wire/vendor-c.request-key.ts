@@ -1,4 +1,13 @@
-import type { DropInKeying, DropInRequest, DropInWire, JsonValue } from '@router/vendors-core';
+import {
+  decodePathSegment,
+  type DropInEndpoint,
+  type DropInKeying,
+  type DropInRequest,
+  type DropInWire,
+  jsonReply,
+  type JsonValue,
+} from '@router/vendors-core';
+import { schemaIssuesBody } from './vendor-c.errors';
 import { vendorCStoredReferencesOf } from '../vendor-c.stored-settings';
 import { DEFAULT_OUTPUT_FORMAT } from './vendor-c.formats';
 import { DEFAULT_DIALOGUE_MODEL, DEFAULT_MODEL } from './vendor-c.models';
@@ -51,8 +60,8 @@ export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
   let voices: string[];
   let chars: number;
   if (speech) {
-    const voice = decoded(speech[1] ?? '');
-    if (voice === undefined || typeof body['text'] !== 'string') return LIVE;
+    const voice = decodePathSegment(speech[1] ?? '');
+    if (typeof body['text'] !== 'string') return LIVE;
     voices = [voice];
     chars = [...body['text']].length;
   } else {
@@ -93,7 +102,7 @@ export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
 }
 
 /** The REST endpoints of vendor_c's mirror (spec: Vendor drop-ins, vendor_c); its sockets are apart. */
-const ENDPOINTS: ReadonlyArray<{ method: string; path: RegExp }> = [
+const ENDPOINTS: readonly DropInEndpoint[] = [
   { method: 'POST', path: TEXT_TO_SPEECH },
   { method: 'POST', path: /^\/v1\/text-to-dialogue\/stream$/ },
   { method: 'GET', path: /^\/v[12]\/voices$/ },
@@ -104,10 +113,18 @@ const ENDPOINTS: ReadonlyArray<{ method: string; path: RegExp }> = [
 
 /** vendor_c's drop-in REST/SSE wire for whole-request takes. */
 export const vendorCDropIn: DropInWire = {
-  serves: (method, path) => ENDPOINTS.some((e) => e.method === method && e.path.test(path)),
+  endpoints: ENDPOINTS,
   keying: vendorCRequestKeying,
   // `request-id` lets a client chain requests (`previous_request_ids`); `x-character-count` is what it paid for.
   responseHeaders: ['content-type', 'request-id', 'x-character-count'],
+  // The vendor's schema error (422, a pydantic-style list) at the field.
+  invalidBody: ({ field, message }) =>
+    jsonReply(
+      422,
+      schemaIssuesBody([
+        { loc: field === undefined ? ['body'] : ['body', field], msg: message, type: 'value_error' },
+      ]),
+    ),
 };
 
 function canonicalQuery(query: string): Record<string, string[]> {
@@ -125,14 +142,6 @@ function jsonObject(body: Uint8Array): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
     return isObject(value) ? (value as JsonObject) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function decoded(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
   } catch {
     return undefined;
   }
