@@ -113,6 +113,18 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     ]);
   });
 
+  it("takes voice_settings {} as the voices' stored settings, and keeps earlier fields under a later {}", () => {
+    const connection = openDialogue();
+    const line = (text: string, voiceSettings: unknown) =>
+      brief(send(connection, { voice_settings: voiceSettings, inputs: [{ text, voice_id: 'v1' }] }))[0];
+    expect(line('One. ', {})).toMatchObject({ kind: 'configure', voiceSettings: null });
+    expect(line('Two. ', { stability: 0.9 })).toMatchObject({
+      kind: 'configure',
+      voiceSettings: { stability: 0.9 },
+    });
+    expect(line('Three. ', {})).toMatchObject({ kind: 'configure', voiceSettings: { stability: 0.9 } });
+  });
+
   it('flushes on flush and, with auto_mode, after each line; keep_alive and empty lines ask nothing', () => {
     const connection = openDialogue('auto_mode=true');
     expect(send(connection, { flush: true })).toEqual([]);

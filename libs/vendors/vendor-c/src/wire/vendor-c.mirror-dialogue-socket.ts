@@ -88,7 +88,8 @@ export class VendorCDialogueConnection extends VendorCConnection {
     query: SocketQuery,
   ): SocketCommand[] {
     if (message.voiceSettings) {
-      context.voiceSettings = message.voiceSettings;
+      // As on the speech sockets: the fields sent override, the rest stay (`{}` changes nothing).
+      context.voiceSettings = { ...context.voiceSettings, ...message.voiceSettings };
       context.voice = undefined;
     }
     const commands: SocketCommand[] = [];

@@ -42,6 +42,21 @@ describe('vendor_c mirror sockets', () => {
     expect(kinds(say(c, { text: '' }))).toEqual(['close']);
   });
 
+  it("opens a context with voice_settings {} on the voice's stored settings; later fields override, the rest stay", () => {
+    const c = connection(multiStreamInput);
+    const settingsOf = (commands: SocketCommand[]) =>
+      (commands[0] as Extract<SocketCommand, { kind: 'configure' }>).settings.options['voice_settings'];
+    const opening = say(c, { text: ' ', voice_settings: {}, context_id: 'a' });
+    expect(kinds(opening)).toEqual(['configure a']);
+    expect(settingsOf(opening)).toBeUndefined();
+    expect(settingsOf(say(c, { text: 'Hi ', voice_settings: { speed: 1.1 }, context_id: 'a' }))).toEqual({
+      speed: 1.1,
+    });
+    const more = say(c, { text: 'there ', voice_settings: { stability: 0.3 }, context_id: 'a' });
+    expect(kinds(more)).toEqual(['configure a', 'text a there ']);
+    expect(settingsOf(more)).toEqual({ stability: 0.3, speed: 1.1 });
+  });
+
   it('flushes each message on its own with auto_mode', () => {
     const c = connection(streamInput, 'output_format=pcm_16000&auto_mode=true');
     say(c, { text: ' ' });

@@ -55,10 +55,13 @@ function socketRoute(
   };
 }
 
+/** What a context's messages have set of its settings so far. */
+type ContextSettings = Pick<StreamInputMessage, 'voiceSettings' | 'pronunciationDictionaryLocators'>;
+
 /** `stream-input` and `multi-stream-input`: one voice (the path's), contexts ending with `isFinal`. */
 class VendorCSpeechConnection extends VendorCConnection {
-  /** Contexts open now (the single socket's one included), by id. */
-  private readonly open = new Set<string>();
+  /** Contexts open now (the single socket's one included), by id, with their settings. */
+  private readonly open = new Map<string, ContextSettings>();
 
   constructor(
     private readonly kind: SpeechSocket,
@@ -84,10 +87,11 @@ class VendorCSpeechConnection extends VendorCConnection {
     const commands: SocketCommand[] = [];
     const opening = !this.open.has(id);
     if (opening || message.voiceSettings) {
-      const configured = this.configure(id, this.voiceId, query, message, undefined);
+      const settings = this.settingsWith(id, message);
+      const configured = this.configure(id, this.voiceId, query, settings, undefined);
       if (configured.kind === 'refuse') return [configured];
       commands.push(configured);
-      this.open.add(id);
+      this.open.set(id, settings);
     }
     const { text } = message;
     if (text === '' && !opening) return [...commands, { kind: 'close' }];
@@ -107,16 +111,33 @@ class VendorCSpeechConnection extends VendorCConnection {
     }
     const commands: SocketCommand[] = [];
     if (opening || message.voiceSettings) {
-      const configured = this.configure(id, this.voiceId, query, message, id);
+      const settings = this.settingsWith(id, message);
+      const configured = this.configure(id, this.voiceId, query, settings, id);
       if (configured.kind === 'refuse') return [{ kind: 'send', frame: configured.frame }];
       commands.push(configured);
-      this.open.add(id);
+      this.open.set(id, settings);
     }
     if (message.closeContext) {
       this.open.delete(id);
       return [...commands, { kind: 'cancel', context: id }];
     }
     return [...commands, ...this.textCommands(id, message, query)];
+  }
+
+  /**
+   * A context's settings once a message's are applied: the voice-settings fields it sends override those
+   * sent before, the others stay (the vendor takes fields never sent from the voice's stored settings), and
+   * dictionaries it sends replace the earlier ones.
+   */
+  private settingsWith(id: string, message: StreamInputMessage): ContextSettings {
+    const before = this.open.get(id);
+    return {
+      voiceSettings: message.voiceSettings
+        ? { ...before?.voiceSettings, ...message.voiceSettings }
+        : before?.voiceSettings,
+      pronunciationDictionaryLocators:
+        message.pronunciationDictionaryLocators ?? before?.pronunciationDictionaryLocators,
+    };
   }
 
   /** Text, and the flush that `flush` (or `auto_mode`: each message on its own) asks for. */
