@@ -5,6 +5,7 @@ import { charAlignment } from './vendor-c.mirror-connection';
 import { vendorCSocketRoutes } from './vendor-c.mirror-socket';
 
 const [streamInput, multiStreamInput] = vendorCSocketRoutes;
+const VOICE_SETTINGS = { stability: 0.4, similarity_boost: 0.6 };
 
 function connection(route: typeof streamInput, query = 'model_id=c_model_1&output_format=pcm_16000') {
   const params = route.path.exec(
@@ -91,6 +92,38 @@ describe('vendor_c mirror sockets', () => {
     expect(kinds(say(c, { context_id: 'b', close_context: true }))).toEqual(['cancel b']);
     expect(kinds(say(c, { text: ' ', context_id: 'f' }))).toEqual(['configure f']);
     expect(kinds(say(c, { close_socket: true }))).toEqual(['close']);
+  });
+
+  it('keeps a context refused on opening refused: each later message gets its error, close_context frees it', () => {
+    const c = connection(multiStreamInput);
+    const errorOf = (commands: SocketCommand[]) => {
+      expect(commands).toMatchObject([{ kind: 'send' }]);
+      return JSON.parse((commands[0] as { frame: string }).frame) as Record<string, unknown>;
+    };
+    const refusal = errorOf(say(c, { text: ' ', voice_settings: { stability: 7 }, context_id: 'a' }));
+    expect(refusal).toMatchObject({ error: 'invalid_request', code: 1008, context_id: 'a' });
+    expect(refusal['message']).toContain('stability');
+    expect(errorOf(say(c, { text: 'Never said. ', context_id: 'a', flush: true }))).toEqual(refusal);
+    expect(errorOf(say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' }))).toEqual(refusal);
+    // Settings the router refuses (a field the vendor lacks) are remembered the same way.
+    const unknownField = errorOf(say(c, { text: ' ', voice_settings: { loudness: 2 }, context_id: 'b' }));
+    expect(errorOf(say(c, { text: 'Hi. ', context_id: 'b' }))).toEqual(unknownField);
+    // Refused contexts count against the limit until closed.
+    for (const id of ['c', 'd', 'e']) say(c, { text: ' ', context_id: id });
+    expect(errorOf(say(c, { text: ' ', context_id: 'f' }))).toMatchObject({ error: 'max_active_contexts' });
+    expect(errorOf(say(c, { context_id: 'a', close_context: true }))).toEqual(refusal);
+    expect(kinds(say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' }))).toEqual([
+      'configure a',
+    ]);
+  });
+
+  it('keeps an open context on its settings when later ones are refused', () => {
+    const c = connection(multiStreamInput);
+    say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' });
+    expect(say(c, { text: 'Hi. ', voice_settings: { stability: 7 }, context_id: 'a' })).toMatchObject([
+      { kind: 'send' },
+    ]);
+    expect(kinds(say(c, { text: 'Hi. ', context_id: 'a' }))).toEqual(['text a Hi. ']);
   });
 
   it('tags multi-stream-input frames with both spellings of the context, and ends a context with isFinal', () => {

@@ -62,6 +62,8 @@ type ContextSettings = Pick<StreamInputMessage, 'voiceSettings' | 'pronunciation
 class VendorCSpeechConnection extends VendorCConnection {
   /** Contexts open now (the single socket's one included), by id, with their settings. */
   private readonly open = new Map<string, ContextSettings>();
+  /** `multi-stream-input` contexts whose opening settings were refused, with the refusal's error frame. */
+  private readonly refused = new Map<string, string>();
 
   constructor(
     private readonly kind: SpeechSocket,
@@ -98,22 +100,32 @@ class VendorCSpeechConnection extends VendorCConnection {
     return [...commands, ...this.textCommands(id, message, query)];
   }
 
-  /** `multi-stream-input`: contexts by `context_id`, each opened by its first message. */
+  /**
+   * `multi-stream-input`: contexts by `context_id`, each opened by its first message. A context whose opening
+   * settings are refused stays refused: each later message of it gets the same error frame (the socket stays
+   * open for the others), so no text of it is ever spoken with other settings; its `close_context` gets the
+   * error too and frees the id. It counts against the context limit until then.
+   */
   private multi(message: StreamInputMessage, query: SocketQuery): SocketCommand[] {
     if (message.closeSocket) return [{ kind: 'close' }];
     const id = message.contextId;
+    const refused = this.refused.get(id);
+    if (refused !== undefined) {
+      if (message.closeContext) this.refused.delete(id);
+      return [{ kind: 'send', frame: refused }];
+    }
     const opening = !this.open.has(id);
     if (opening && message.closeContext) return [];
-    const full = opening ? this.contextLimit(this.open.size, id) : undefined;
+    const full = opening ? this.contextLimit(this.open.size + this.refused.size, id) : undefined;
     if (full) return [full];
     if (message.settingsProblem) {
-      return [{ kind: 'send', frame: JSON.stringify(socketError(message.settingsProblem, id)) }];
+      return [this.refuseSettings(id, opening, JSON.stringify(socketError(message.settingsProblem, id)))];
     }
     const commands: SocketCommand[] = [];
     if (opening || message.voiceSettings) {
       const settings = this.settingsWith(id, message);
       const configured = this.configure(id, this.voiceId, query, settings, id);
-      if (configured.kind === 'refuse') return [{ kind: 'send', frame: configured.frame }];
+      if (configured.kind === 'refuse') return [this.refuseSettings(id, opening, configured.frame)];
       commands.push(configured);
       this.open.set(id, settings);
     }
@@ -122,6 +134,15 @@ class VendorCSpeechConnection extends VendorCConnection {
       return [...commands, { kind: 'cancel', context: id }];
     }
     return [...commands, ...this.textCommands(id, message, query)];
+  }
+
+  /**
+   * The error frame for a context's refused settings. Refused on opening, the context is remembered as
+   * refused; refused later, the context goes on with the settings it had.
+   */
+  private refuseSettings(id: string, opening: boolean, frame: string): SocketCommand {
+    if (opening) this.refused.set(id, frame);
+    return { kind: 'send', frame };
   }
 
   /**
