@@ -138,13 +138,13 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     expect(send(connection, { inputs: [{ text: '', voice_id: 'v2' }] })).toEqual([]);
   });
 
-  it('ends every open turn before closing the socket; close_context cancels the context', () => {
+  it('ends every open turn before closing the socket; close_context drains the context', () => {
     const connection = openDialogue();
     send(connection, { inputs: [{ text: 'Default. ', voice_id: 'v1' }] });
     send(connection, { context_id: 'b', inputs: [{ text: 'In b. ', voice_id: 'v2' }] });
     send(connection, { context_id: 'c', inputs: [{ text: 'In c. ', voice_id: 'v2' }] });
     expect(send(connection, { context_id: 'c', close_context: true })).toEqual([
-      { kind: 'cancel', context: 'c' },
+      { kind: 'drain', context: 'c' },
     ]);
     expect(send(connection, { context_id: 'never', close_context: true })).toEqual([]);
     expect(send(connection, { close_socket: true })).toEqual([

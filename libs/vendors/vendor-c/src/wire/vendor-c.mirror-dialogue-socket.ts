@@ -74,8 +74,9 @@ export class VendorCDialogueConnection extends VendorCConnection {
       this.contexts.set(id, context);
     }
     if (message.closeContext) {
+      // As on multi-stream-input: what was flushed is spoken, the rest dropped, then `is_final`.
       this.contexts.delete(id);
-      return [{ kind: 'cancel', context: id }];
+      return [{ kind: 'drain', context: id }];
     }
     return this.inputs(id, context, message, query);
   }

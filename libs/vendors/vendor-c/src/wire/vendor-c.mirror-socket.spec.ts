@@ -78,7 +78,7 @@ describe('vendor_c mirror sockets', () => {
     ]);
   });
 
-  it('keeps multi-stream-input contexts apart, refuses a sixth, and cancels a closed one', () => {
+  it('keeps multi-stream-input contexts apart, refuses a sixth, and drains a closed one', () => {
     const c = connection(multiStreamInput);
     for (const id of ['a', 'b', 'c', 'd', 'e'])
       expect(kinds(say(c, { text: ' ', context_id: id }))).toEqual([`configure ${id}`]);
@@ -89,7 +89,9 @@ describe('vendor_c mirror sockets', () => {
       context_id: 'f',
     });
     expect(kinds(say(c, { text: 'Hi. ', context_id: 'b' }))).toEqual(['text b Hi. ']);
-    expect(kinds(say(c, { context_id: 'b', close_context: true }))).toEqual(['cancel b']);
+    expect(kinds(say(c, { text: 'Unflushed', context_id: 'b' }))).toEqual(['text b Unflushed']);
+    expect(kinds(say(c, { text: '', context_id: 'b', flush: true }))).toEqual(['flush b']);
+    expect(kinds(say(c, { context_id: 'b', close_context: true }))).toEqual(['drain b']);
     expect(kinds(say(c, { text: ' ', context_id: 'f' }))).toEqual(['configure f']);
     expect(kinds(say(c, { close_socket: true }))).toEqual(['close']);
   });

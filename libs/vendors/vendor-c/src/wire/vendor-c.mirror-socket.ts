@@ -22,10 +22,10 @@ const CLOSE_POLICY = 1008;
  * vendor_c's sockets on its mirror: `stream-input`, `multi-stream-input` and the dialogue socket. The
  * vendor's messages become the router's commands (each context a reply of its own, split into sentences by
  * the router), and each sentence's audio goes back in the vendor's frames. Differences from the vendor are
- * written in the vendor lib's README: a sentence's character alignment (from its word timings, cached with
- * the audio) comes in one frame after its audio, with `audio: null`; `close_context` stops the context as a
- * barge-in (sentences not yet sent dropped, the one playing stopped for the client, finished and cached at
- * the vendor), then `isFinal` (`is_final` on dialogue).
+ * written in the vendor lib's README: a sentence's character alignment (from the character timings cached
+ * with the audio) comes in one frame after its audio, with `audio: null`. `close_context` ends a context as
+ * the vendor does: the text flushed before it is spoken (its audio and alignment), text not yet flushed is
+ * dropped, then `isFinal` (`is_final` on dialogue).
  */
 export const vendorCSocketRoutes: readonly MirrorSocketRoute[] = [
   socketRoute(/^\/v1\/text-to-speech\/([^/]+)\/stream-input$/, 'speech', (voice, query) => {
@@ -130,8 +130,9 @@ class VendorCSpeechConnection extends VendorCConnection {
       this.open.set(id, settings);
     }
     if (message.closeContext) {
+      // The vendor speaks what was flushed before the close, then ends the context; the rest is dropped.
       this.open.delete(id);
-      return [...commands, { kind: 'cancel', context: id }];
+      return [...commands, { kind: 'drain', context: id }];
     }
     return [...commands, ...this.textCommands(id, message, query)];
   }
