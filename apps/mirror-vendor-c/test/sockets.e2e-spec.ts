@@ -18,12 +18,23 @@ interface Session {
   frames: Frame[];
   closed: Promise<{ code: number; reason: string }>;
   send(message: Record<string, unknown>): void;
+  /** The first frame, from now on, that `matches` (no deadline of its own: the test's timeout bounds it). */
+  next(matches: (frame: Frame) => boolean): Promise<Frame>;
 }
 
 async function connect(path: string, headers: Record<string, string> = {}): Promise<Session> {
   const ws = new WebSocket(`${WS_BASE}${path}`, { headers });
   const frames: Frame[] = [];
-  ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as Frame));
+  const waiting = new Set<{ matches: (frame: Frame) => boolean; resolve: (frame: Frame) => void }>();
+  ws.on('message', (data: Buffer) => {
+    const frame = JSON.parse(data.toString('utf8')) as Frame;
+    frames.push(frame);
+    for (const waiter of waiting) {
+      if (!waiter.matches(frame)) continue;
+      waiting.delete(waiter);
+      waiter.resolve(frame);
+    }
+  });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
   );
@@ -31,7 +42,12 @@ async function connect(path: string, headers: Record<string, string> = {}): Prom
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
-  return { frames, closed, send: (message) => ws.send(JSON.stringify(message)) };
+  return {
+    frames,
+    closed,
+    send: (message) => ws.send(JSON.stringify(message)),
+    next: (matches) => new Promise((resolve) => waiting.add({ matches, resolve })),
+  };
 }
 
 /** The audio of the frames (of one context, when given), in order. */
@@ -239,6 +255,129 @@ describe('vendor_c mirror, sockets (e2e)', () => {
     expect(sentenceStarts[0].subarray(0, 3).toString('latin1')).toBe('ID3');
     expect(sentenceStarts[1].subarray(0, 3).toString('latin1')).not.toBe('ID3');
     expect(aAudio.length).toBeGreaterThan(1);
+  });
+});
+
+/**
+ * What a widely used voice-agent framework's vendor_c plugin does on `multi-stream-input`: each reply in a
+ * context of its own, opened with `voice_settings: {}` (the voice's stored settings), its text as it comes,
+ * then an empty flush and `close_context` back to back; it waits for the audio and `isFinal`.
+ */
+describe('vendor_c mirror, multi-stream-input as a voice-agent framework plugin uses it (e2e)', () => {
+  const QUERY = 'model_id=c_model_1&output_format=pcm_16000';
+
+  /** One reply in the plugin's messages; once its context's `isFinal` has come, the socket is closed. */
+  async function pluginReply(
+    key: string,
+    voice: string,
+    texts: readonly string[],
+    voiceSettings: Record<string, unknown> = {},
+  ): Promise<{ frames: Frame[]; context: string }> {
+    const session = await connect(`/v1/text-to-speech/${voice}/multi-stream-input?${QUERY}`, {
+      'vendor_c-api-key': key,
+    });
+    const context = randomUUID();
+    session.send({ text: ' ', voice_settings: voiceSettings, context_id: context });
+    for (const text of texts) session.send({ text, context_id: context });
+    session.send({ text: '', context_id: context, flush: true });
+    const final = session.next((f) => f['isFinal'] === true && f['contextId'] === context);
+    session.send({ context_id: context, close_context: true });
+    await final;
+    session.send({ close_socket: true });
+    expect((await session.closed).code).toBe(1000);
+    return { frames: session.frames, context };
+  }
+
+  /** The sentences a context's alignment frames spell, in order. */
+  const spoken = (frames: readonly Frame[]) =>
+    frames.filter((f) => f['alignment'] && f['audio'] === null).map((f) => f['alignment'].chars.join(''));
+
+  it('speaks every sentence flushed before close_context, then isFinal, on a miss and again from the cache', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const id = randomUUID().slice(0, 8);
+    const sentences = [`The plugin opens a context ${id}.`, `It closes it at once ${id}.`];
+    const texts = [`${sentences[0]} `, `${sentences[1]}`];
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+    const first = await pluginReply(key, voice, texts);
+    expect(first.frames.filter((f) => f['error'])).toEqual([]);
+    expect(spoken(first.frames)).toEqual(sentences);
+    expect(first.frames.at(-1)).toEqual({
+      isFinal: true,
+      contextId: first.context,
+      context_id: first.context,
+    });
+    const audio = audioOf(first.frames, first.context);
+    expect(audio.length).toBeGreaterThan(0);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+    // `{}` is the voice's stored settings: the router read them for the key.
+    expect(await sim.readCount('vendor_c', { key: vendorKey, what: 'voice-settings' })).toBeGreaterThan(0);
+
+    const again = await pluginReply(key, voice, texts);
+    expect(spoken(again.frames)).toEqual(sentences);
+    expect(again.frames.at(-1)).toEqual({
+      isFinal: true,
+      contextId: again.context,
+      context_id: again.context,
+    });
+    expect(audioOf(again.frames, again.context).equals(audio)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+  });
+
+  it('keys partial voice settings apart from each other and from {}, and follows a change of the stored ones', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const text = `Partial settings decide this one ${randomUUID().slice(0, 8)}.`;
+    const calls = () => sim.callCount('vendor_c', { key: vendorKey });
+    const before = await calls();
+
+    const stored = await pluginReply(key, voice, [text], {});
+    const slower = await pluginReply(key, voice, [text], { speed: 0.8 });
+    const slowerAgain = await pluginReply(key, voice, [text], { speed: 0.8 });
+    expect(await calls()).toBe(before + 2);
+    expect(spoken(slower.frames)).toEqual([text]);
+    // The vendor took the speed given and the rest from the stored settings: a longer take than theirs.
+    expect(audioOf(slower.frames).length).toBeGreaterThan(audioOf(stored.frames).length);
+    expect(audioOf(slowerAgain.frames).equals(audioOf(slower.frames))).toBe(true);
+
+    await sim.setVendorCVoiceSettings(vendorKey, voice, { stability: 0.2 });
+    await new Promise((resolve) =>
+      setTimeout(resolve, Number(stack.env['STORED_SETTINGS_REFRESH_MS']) + 300),
+    );
+    const afterChange = await pluginReply(key, voice, [text], { speed: 0.8 });
+    expect(spoken(afterChange.frames)).toEqual([text]);
+    expect(await calls()).toBe(before + 3);
+  });
+
+  it('keeps a context whose settings were refused refused: each later message of it gets the error', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const id = randomUUID().slice(0, 8);
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+    const session = await connect(`/v1/text-to-speech/${voice}/multi-stream-input?${QUERY}`, {
+      'vendor_c-api-key': key,
+    });
+    session.send({ text: ' ', context_id: 'refused', voice_settings: { stability: 7 } });
+    session.send({ text: `Never said ${id}. `, context_id: 'refused', flush: true });
+    session.send({ context_id: 'refused', flush: true });
+    session.send({ text: ' ', context_id: 'other', voice_settings: VOICE_SETTINGS });
+    session.send({ text: `Said in the other context ${id}.`, context_id: 'other', flush: true });
+    session.send({ close_socket: true });
+    expect((await session.closed).code).toBe(1000);
+
+    const refused = session.frames.filter((f) => f['context_id'] === 'refused');
+    expect(refused).toHaveLength(3);
+    for (const frame of refused) {
+      expect(frame).toEqual({
+        message: expect.stringContaining('stability'),
+        error: 'invalid_request',
+        code: 1008,
+        context_id: 'refused',
+      });
+    }
+    expect(spoken(session.frames)).toEqual([`Said in the other context ${id}.`]);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
   });
 });
 

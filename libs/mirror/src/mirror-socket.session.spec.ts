@@ -52,8 +52,8 @@ function resolverOf(held: Set<string>, release: Promise<void>, log: string[]): P
 }
 
 /**
- * A made-up vendor wire, enough to drive every command: `{c, text?, settings?, flush?, end?, cancel?, close?,
- * ping?, bad?}`; frames are `<context> <event> [detail]`.
+ * A made-up vendor wire, enough to drive every command: `{c, text?, settings?, flush?, end?, cancel?, drain?,
+ * close?, ping?, bad?}`; frames are `<context> <event> [detail]`.
  */
 const toyConnection: SocketConnection = {
   opened: () => [],
@@ -68,6 +68,7 @@ const toyConnection: SocketConnection = {
     if (m['flush']) commands.push({ kind: 'flush', context: c });
     if (m['end']) commands.push({ kind: 'finish', context: c });
     if (m['cancel']) commands.push({ kind: 'cancel', context: c });
+    if (m['drain']) commands.push({ kind: 'drain', context: c });
     if (m['close']) commands.push({ kind: 'close' });
     return commands;
   },
@@ -161,6 +162,34 @@ describe('MirrorSocketSession', () => {
     await settle();
     expect(frames).toEqual(['a audio Long one.:1 first', 'a final']);
     expect(log).toContain('interrupt Long one.');
+  });
+
+  it('drains a context: the sentences flushed before play out, text held since is dropped, then its final', async () => {
+    const { say, frames, log, release } = session(['Long one.']);
+    say({ c: 'a', settings: true, text: 'Long one. Flushed', flush: true });
+    say({ c: 'a', text: ' never flushed', drain: true });
+    say({ c: 'b', settings: true, text: 'Other. ', end: true });
+    await settle();
+    // Context b is not held up while a drains.
+    expect(frames.filter((f) => f.startsWith('b '))).toEqual([
+      'b audio Other.:1 first',
+      'b audio Other.:2',
+      'b end 0',
+      'b final',
+    ]);
+    release();
+    await settle();
+    expect(frames.filter((f) => f.startsWith('a '))).toEqual([
+      'a audio Long one.:1 first',
+      'a audio Long one.:2',
+      'a end 0',
+      'a audio Flushed:1 first',
+      'a audio Flushed:2',
+      'a end 1',
+      'a flushed',
+      'a final',
+    ]);
+    expect(log).toEqual([]);
   });
 
   it('closes normally once every context has finished', async () => {

@@ -113,6 +113,8 @@ export class MirrorSocketSession implements SocketSession {
         case 'finish':
           await context.stream.refresh();
           return this.end(command.context, context, context.stream.finish());
+        case 'drain':
+          return this.end(command.context, context, context.stream.drain());
         case 'cancel':
           return this.end(
             command.context,

@@ -144,6 +144,25 @@ describe('ReplyStream', () => {
     expect(log).toEqual(['start 0 One two three.']);
   });
 
+  it('drains: plays every sentence released and answers its flush, drops the text held since', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const resolved: PieceRequest[] = [];
+    const { events, log } = recordingEvents();
+    const resolver = resolverRecording(resolved, gate, (text) => text === 'Slow to say.');
+    const stream = new ReplyStream('org', deps(resolver), events);
+    await stream.configure(DEF, settings('v1'));
+    stream.push('Slow to say. Flushed');
+    const flushed = new Promise<number | null>((resolve) => stream.flush(resolve));
+    stream.push(' and held');
+    const drained = stream.drain();
+    open();
+    await drained;
+    await expect(flushed).resolves.toBe(1);
+    expect(resolved.map((p) => p.text)).toEqual(['Slow to say.', 'Flushed']);
+    expect(log).toEqual(['start 0 Slow to say.', 'end 0 300ms', 'start 1 Flushed', 'end 1 100ms']);
+  });
+
   it('forgets a flush that an interrupt overtook', async () => {
     const gate = new Promise<void>(() => undefined);
     const { events } = recordingEvents();

@@ -180,11 +180,18 @@ export class ReplyStream {
   /** No more text: what is held is spoken, and this resolves once every sentence has played. */
   async finish(): Promise<void> {
     this.release(this.splitter?.flush() ?? []);
-    const run = this.run;
-    if (run) {
-      run.queue.end();
-      await run.done;
-    }
+    await this.playOut();
+  }
+
+  /**
+   * No more text, and what no flush has ended is dropped: text the splitter still holds (not yet a sentence)
+   * is never spoken, and this resolves once every sentence released before has played (pending flushes are
+   * answered as their sentences end).
+   */
+  async drain(): Promise<void> {
+    this.splitter?.flush();
+    this.heldChars = 0;
+    await this.playOut();
   }
 
   /** The client closed the socket or lost it: running takes finish and are cached; nothing new starts. */
@@ -192,6 +199,15 @@ export class ReplyStream {
     this.gone = true;
     this.run?.left.abort();
     this.run?.queue.end();
+  }
+
+  /** Ends the run: nothing more is queued, and this resolves once what was queued has played. */
+  private async playOut(): Promise<void> {
+    const run = this.run;
+    if (run) {
+      run.queue.end();
+      await run.done;
+    }
   }
 
   private requireSplitter(): IncrementalSplitter {

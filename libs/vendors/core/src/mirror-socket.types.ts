@@ -14,6 +14,12 @@ export type SocketCommand =
   /** No more text for the context: what is held is spoken, then the renderer's `finished`. */
   | { kind: 'finish'; context: string }
   /**
+   * End the context once the text flushed so far has been spoken: text held since the last sentence the
+   * splitter released (what no flush has ended yet) is dropped, every released sentence plays out in order,
+   * then the renderer's `finished` (a vendor's close of a context that speaks what was flushed first).
+   */
+  | { kind: 'drain'; context: string }
+  /**
    * Stop the context: sentences not yet sent to the vendor are dropped, the one playing is stopped (a vendor
    * that finishes takes on interruption finishes and caches it), then the renderer's `finished`.
    */

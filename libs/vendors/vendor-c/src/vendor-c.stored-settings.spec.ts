@@ -24,6 +24,19 @@ describe('vendor_c stored settings', () => {
     ).toEqual([]);
   });
 
+  it("names the voice's stored settings when voice_settings leave a required field to them", () => {
+    const withSettings = (model: string, voiceSettings: unknown) =>
+      vendorCStoredReferences({ ...base, model, options: { voice_settings: voiceSettings } });
+    const stored = [{ name: 'voice-settings/voice1', kind: 'fingerprint' }];
+    expect(withSettings('c_model_3', {})).toEqual(stored);
+    expect(withSettings('c_model_3', { speed: 1.1 })).toEqual(stored);
+    expect(withSettings('c_model_3', { stability: 0.5, similarity_boost: null })).toEqual(stored);
+    expect(withSettings('c_model_3', { stability: 0.5, similarity_boost: 0.5, speed: 1.1 })).toEqual([]);
+    // A dialogue model takes stability only: with it, nothing is left to the stored settings.
+    expect(withSettings('c_model_8', {})).toEqual(stored);
+    expect(withSettings('c_model_8', { stability: 0.5 })).toEqual([]);
+  });
+
   it('names each dictionary without a version, not one with a version', () => {
     const references = vendorCStoredReferences({
       ...base,

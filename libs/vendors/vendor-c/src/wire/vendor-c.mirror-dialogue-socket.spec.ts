@@ -113,6 +113,18 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     ]);
   });
 
+  it("takes voice_settings {} as the voices' stored settings, and keeps earlier fields under a later {}", () => {
+    const connection = openDialogue();
+    const line = (text: string, voiceSettings: unknown) =>
+      brief(send(connection, { voice_settings: voiceSettings, inputs: [{ text, voice_id: 'v1' }] }))[0];
+    expect(line('One. ', {})).toMatchObject({ kind: 'configure', voiceSettings: null });
+    expect(line('Two. ', { stability: 0.9 })).toMatchObject({
+      kind: 'configure',
+      voiceSettings: { stability: 0.9 },
+    });
+    expect(line('Three. ', {})).toMatchObject({ kind: 'configure', voiceSettings: { stability: 0.9 } });
+  });
+
   it('flushes on flush and, with auto_mode, after each line; keep_alive and empty lines ask nothing', () => {
     const connection = openDialogue('auto_mode=true');
     expect(send(connection, { flush: true })).toEqual([]);
@@ -126,13 +138,13 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     expect(send(connection, { inputs: [{ text: '', voice_id: 'v2' }] })).toEqual([]);
   });
 
-  it('ends every open turn before closing the socket; close_context cancels the context', () => {
+  it('ends every open turn before closing the socket; close_context drains the context', () => {
     const connection = openDialogue();
     send(connection, { inputs: [{ text: 'Default. ', voice_id: 'v1' }] });
     send(connection, { context_id: 'b', inputs: [{ text: 'In b. ', voice_id: 'v2' }] });
     send(connection, { context_id: 'c', inputs: [{ text: 'In c. ', voice_id: 'v2' }] });
     expect(send(connection, { context_id: 'c', close_context: true })).toEqual([
-      { kind: 'cancel', context: 'c' },
+      { kind: 'drain', context: 'c' },
     ]);
     expect(send(connection, { context_id: 'never', close_context: true })).toEqual([]);
     expect(send(connection, { close_socket: true })).toEqual([

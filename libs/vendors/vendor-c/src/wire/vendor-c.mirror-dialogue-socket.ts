@@ -74,8 +74,9 @@ export class VendorCDialogueConnection extends VendorCConnection {
       this.contexts.set(id, context);
     }
     if (message.closeContext) {
+      // As on multi-stream-input: what was flushed is spoken, the rest dropped, then `is_final`.
       this.contexts.delete(id);
-      return [{ kind: 'cancel', context: id }];
+      return [{ kind: 'drain', context: id }];
     }
     return this.inputs(id, context, message, query);
   }
@@ -88,7 +89,8 @@ export class VendorCDialogueConnection extends VendorCConnection {
     query: SocketQuery,
   ): SocketCommand[] {
     if (message.voiceSettings) {
-      context.voiceSettings = message.voiceSettings;
+      // As on the speech sockets: the fields sent override, the rest stay (`{}` changes nothing).
+      context.voiceSettings = { ...context.voiceSettings, ...message.voiceSettings };
       context.voice = undefined;
     }
     const commands: SocketCommand[] = [];

@@ -5,6 +5,7 @@ import { charAlignment } from './vendor-c.mirror-connection';
 import { vendorCSocketRoutes } from './vendor-c.mirror-socket';
 
 const [streamInput, multiStreamInput] = vendorCSocketRoutes;
+const VOICE_SETTINGS = { stability: 0.4, similarity_boost: 0.6 };
 
 function connection(route: typeof streamInput, query = 'model_id=c_model_1&output_format=pcm_16000') {
   const params = route.path.exec(
@@ -42,6 +43,21 @@ describe('vendor_c mirror sockets', () => {
     expect(kinds(say(c, { text: '' }))).toEqual(['close']);
   });
 
+  it("opens a context with voice_settings {} on the voice's stored settings; later fields override, the rest stay", () => {
+    const c = connection(multiStreamInput);
+    const settingsOf = (commands: SocketCommand[]) =>
+      (commands[0] as Extract<SocketCommand, { kind: 'configure' }>).settings.options['voice_settings'];
+    const opening = say(c, { text: ' ', voice_settings: {}, context_id: 'a' });
+    expect(kinds(opening)).toEqual(['configure a']);
+    expect(settingsOf(opening)).toBeUndefined();
+    expect(settingsOf(say(c, { text: 'Hi ', voice_settings: { speed: 1.1 }, context_id: 'a' }))).toEqual({
+      speed: 1.1,
+    });
+    const more = say(c, { text: 'there ', voice_settings: { stability: 0.3 }, context_id: 'a' });
+    expect(kinds(more)).toEqual(['configure a', 'text a there ']);
+    expect(settingsOf(more)).toEqual({ stability: 0.3, speed: 1.1 });
+  });
+
   it('flushes each message on its own with auto_mode', () => {
     const c = connection(streamInput, 'output_format=pcm_16000&auto_mode=true');
     say(c, { text: ' ' });
@@ -62,7 +78,7 @@ describe('vendor_c mirror sockets', () => {
     ]);
   });
 
-  it('keeps multi-stream-input contexts apart, refuses a sixth, and cancels a closed one', () => {
+  it('keeps multi-stream-input contexts apart, refuses a sixth, and drains a closed one', () => {
     const c = connection(multiStreamInput);
     for (const id of ['a', 'b', 'c', 'd', 'e'])
       expect(kinds(say(c, { text: ' ', context_id: id }))).toEqual([`configure ${id}`]);
@@ -73,9 +89,43 @@ describe('vendor_c mirror sockets', () => {
       context_id: 'f',
     });
     expect(kinds(say(c, { text: 'Hi. ', context_id: 'b' }))).toEqual(['text b Hi. ']);
-    expect(kinds(say(c, { context_id: 'b', close_context: true }))).toEqual(['cancel b']);
+    expect(kinds(say(c, { text: 'Unflushed', context_id: 'b' }))).toEqual(['text b Unflushed']);
+    expect(kinds(say(c, { text: '', context_id: 'b', flush: true }))).toEqual(['flush b']);
+    expect(kinds(say(c, { context_id: 'b', close_context: true }))).toEqual(['drain b']);
     expect(kinds(say(c, { text: ' ', context_id: 'f' }))).toEqual(['configure f']);
     expect(kinds(say(c, { close_socket: true }))).toEqual(['close']);
+  });
+
+  it('keeps a context refused on opening refused: each later message gets its error, close_context frees it', () => {
+    const c = connection(multiStreamInput);
+    const errorOf = (commands: SocketCommand[]) => {
+      expect(commands).toMatchObject([{ kind: 'send' }]);
+      return JSON.parse((commands[0] as { frame: string }).frame) as Record<string, unknown>;
+    };
+    const refusal = errorOf(say(c, { text: ' ', voice_settings: { stability: 7 }, context_id: 'a' }));
+    expect(refusal).toMatchObject({ error: 'invalid_request', code: 1008, context_id: 'a' });
+    expect(refusal['message']).toContain('stability');
+    expect(errorOf(say(c, { text: 'Never said. ', context_id: 'a', flush: true }))).toEqual(refusal);
+    expect(errorOf(say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' }))).toEqual(refusal);
+    // Settings the router refuses (a field the vendor lacks) are remembered the same way.
+    const unknownField = errorOf(say(c, { text: ' ', voice_settings: { loudness: 2 }, context_id: 'b' }));
+    expect(errorOf(say(c, { text: 'Hi. ', context_id: 'b' }))).toEqual(unknownField);
+    // Refused contexts count against the limit until closed.
+    for (const id of ['c', 'd', 'e']) say(c, { text: ' ', context_id: id });
+    expect(errorOf(say(c, { text: ' ', context_id: 'f' }))).toMatchObject({ error: 'max_active_contexts' });
+    expect(errorOf(say(c, { context_id: 'a', close_context: true }))).toEqual(refusal);
+    expect(kinds(say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' }))).toEqual([
+      'configure a',
+    ]);
+  });
+
+  it('keeps an open context on its settings when later ones are refused', () => {
+    const c = connection(multiStreamInput);
+    say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' });
+    expect(say(c, { text: 'Hi. ', voice_settings: { stability: 7 }, context_id: 'a' })).toMatchObject([
+      { kind: 'send' },
+    ]);
+    expect(kinds(say(c, { text: 'Hi. ', context_id: 'a' }))).toEqual(['text a Hi. ']);
   });
 
   it('tags multi-stream-input frames with both spellings of the context, and ends a context with isFinal', () => {

@@ -22,10 +22,10 @@ const CLOSE_POLICY = 1008;
  * vendor_c's sockets on its mirror: `stream-input`, `multi-stream-input` and the dialogue socket. The
  * vendor's messages become the router's commands (each context a reply of its own, split into sentences by
  * the router), and each sentence's audio goes back in the vendor's frames. Differences from the vendor are
- * written in the vendor lib's README: a sentence's character alignment (from its word timings, cached with
- * the audio) comes in one frame after its audio, with `audio: null`; `close_context` stops the context as a
- * barge-in (sentences not yet sent dropped, the one playing stopped for the client, finished and cached at
- * the vendor), then `isFinal` (`is_final` on dialogue).
+ * written in the vendor lib's README: a sentence's character alignment (from the character timings cached
+ * with the audio) comes in one frame after its audio, with `audio: null`. `close_context` ends a context as
+ * the vendor does: the text flushed before it is spoken (its audio and alignment), text not yet flushed is
+ * dropped, then `isFinal` (`is_final` on dialogue).
  */
 export const vendorCSocketRoutes: readonly MirrorSocketRoute[] = [
   socketRoute(/^\/v1\/text-to-speech\/([^/]+)\/stream-input$/, 'speech', (voice, query) => {
@@ -55,10 +55,15 @@ function socketRoute(
   };
 }
 
+/** What a context's messages have set of its settings so far. */
+type ContextSettings = Pick<StreamInputMessage, 'voiceSettings' | 'pronunciationDictionaryLocators'>;
+
 /** `stream-input` and `multi-stream-input`: one voice (the path's), contexts ending with `isFinal`. */
 class VendorCSpeechConnection extends VendorCConnection {
-  /** Contexts open now (the single socket's one included), by id. */
-  private readonly open = new Set<string>();
+  /** Contexts open now (the single socket's one included), by id, with their settings. */
+  private readonly open = new Map<string, ContextSettings>();
+  /** `multi-stream-input` contexts whose opening settings were refused, with the refusal's error frame. */
+  private readonly refused = new Map<string, string>();
 
   constructor(
     private readonly kind: SpeechSocket,
@@ -84,39 +89,77 @@ class VendorCSpeechConnection extends VendorCConnection {
     const commands: SocketCommand[] = [];
     const opening = !this.open.has(id);
     if (opening || message.voiceSettings) {
-      const configured = this.configure(id, this.voiceId, query, message, undefined);
+      const settings = this.settingsWith(id, message);
+      const configured = this.configure(id, this.voiceId, query, settings, undefined);
       if (configured.kind === 'refuse') return [configured];
       commands.push(configured);
-      this.open.add(id);
+      this.open.set(id, settings);
     }
     const { text } = message;
     if (text === '' && !opening) return [...commands, { kind: 'close' }];
     return [...commands, ...this.textCommands(id, message, query)];
   }
 
-  /** `multi-stream-input`: contexts by `context_id`, each opened by its first message. */
+  /**
+   * `multi-stream-input`: contexts by `context_id`, each opened by its first message. A context whose opening
+   * settings are refused stays refused: each later message of it gets the same error frame (the socket stays
+   * open for the others), so no text of it is ever spoken with other settings; its `close_context` gets the
+   * error too and frees the id. It counts against the context limit until then.
+   */
   private multi(message: StreamInputMessage, query: SocketQuery): SocketCommand[] {
     if (message.closeSocket) return [{ kind: 'close' }];
     const id = message.contextId;
+    const refused = this.refused.get(id);
+    if (refused !== undefined) {
+      if (message.closeContext) this.refused.delete(id);
+      return [{ kind: 'send', frame: refused }];
+    }
     const opening = !this.open.has(id);
     if (opening && message.closeContext) return [];
-    const full = opening ? this.contextLimit(this.open.size, id) : undefined;
+    const full = opening ? this.contextLimit(this.open.size + this.refused.size, id) : undefined;
     if (full) return [full];
     if (message.settingsProblem) {
-      return [{ kind: 'send', frame: JSON.stringify(socketError(message.settingsProblem, id)) }];
+      return [this.refuseSettings(id, opening, JSON.stringify(socketError(message.settingsProblem, id)))];
     }
     const commands: SocketCommand[] = [];
     if (opening || message.voiceSettings) {
-      const configured = this.configure(id, this.voiceId, query, message, id);
-      if (configured.kind === 'refuse') return [{ kind: 'send', frame: configured.frame }];
+      const settings = this.settingsWith(id, message);
+      const configured = this.configure(id, this.voiceId, query, settings, id);
+      if (configured.kind === 'refuse') return [this.refuseSettings(id, opening, configured.frame)];
       commands.push(configured);
-      this.open.add(id);
+      this.open.set(id, settings);
     }
     if (message.closeContext) {
+      // The vendor speaks what was flushed before the close, then ends the context; the rest is dropped.
       this.open.delete(id);
-      return [...commands, { kind: 'cancel', context: id }];
+      return [...commands, { kind: 'drain', context: id }];
     }
     return [...commands, ...this.textCommands(id, message, query)];
+  }
+
+  /**
+   * The error frame for a context's refused settings. Refused on opening, the context is remembered as
+   * refused; refused later, the context goes on with the settings it had.
+   */
+  private refuseSettings(id: string, opening: boolean, frame: string): SocketCommand {
+    if (opening) this.refused.set(id, frame);
+    return { kind: 'send', frame };
+  }
+
+  /**
+   * A context's settings once a message's are applied: the voice-settings fields it sends override those
+   * sent before, the others stay (the vendor takes fields never sent from the voice's stored settings), and
+   * dictionaries it sends replace the earlier ones.
+   */
+  private settingsWith(id: string, message: StreamInputMessage): ContextSettings {
+    const before = this.open.get(id);
+    return {
+      voiceSettings: message.voiceSettings
+        ? { ...before?.voiceSettings, ...message.voiceSettings }
+        : before?.voiceSettings,
+      pronunciationDictionaryLocators:
+        message.pronunciationDictionaryLocators ?? before?.pronunciationDictionaryLocators,
+    };
   }
 
   /** Text, and the flush that `flush` (or `auto_mode`: each message on its own) asks for. */

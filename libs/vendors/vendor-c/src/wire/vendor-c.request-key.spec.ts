@@ -90,6 +90,18 @@ describe('vendor_c request keying', () => {
     expect(withSettings.stored).toEqual([{ name: 'dictionary/d1', kind: 'fingerprint' }]);
   });
 
+  it("names the voice's stored settings that partial voice settings fall back on, on dialogue too", () => {
+    const stored = [{ name: 'voice-settings/voice1', kind: 'fingerprint' }];
+    expect(canonical(post(SPEECH, { text: 'Hi.', voice_settings: { speed: 1.1 } })).stored).toEqual(stored);
+    expect(canonical(post(SPEECH, { text: 'Hi.', voice_settings: {} })).stored).toEqual(stored);
+    const dialogue = (settings: unknown) =>
+      canonical(
+        post('/v1/text-to-dialogue/stream', { inputs: [{ text: 'Hi.', voice_id: 'voice1' }], settings }),
+      ).stored;
+    expect(dialogue({})).toEqual(stored);
+    expect(dialogue({ stability: 0.5 })).toEqual([]);
+  });
+
   it('caches all four text-to-speech shapes and dialogue streaming, nothing else', () => {
     for (const suffix of ['', '/stream', '/with-timestamps', '/stream/with-timestamps']) {
       expect(

@@ -46,9 +46,9 @@ const LIVE: DropInKeying = Object.freeze({ cacheable: false });
  * A vendor_c drop-in request's cache identity. Its synthesis endpoints are cached whole: the query with
  * `output_format` and `enable_logging` filled in, the JSON body with `model_id` and
  * `apply_text_normalization` filled in and `null` dropped where it means "left out", every other parameter
- * and field kept verbatim (the text too: the vendor reads its whitespace). A voice sent without
- * `voice_settings` (`settings` on dialogue) and a dictionary without a version are stored at the vendor and
- * fingerprinted. Voice lists and everything else, and a body that is not a JSON object, are never cached.
+ * and field kept verbatim (the text too: the vendor reads its whitespace). A voice's stored settings (relied
+ * on without `voice_settings`, `settings` on dialogue, or with partial ones) and a dictionary without a
+ * version are stored at the vendor and fingerprinted. Voice lists and everything else, and a body that is not a JSON object, are never cached.
  */
 export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
   if (request.method !== 'POST') return LIVE;
@@ -96,6 +96,7 @@ export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
       voices,
       dialogue ? body['settings'] : body['voice_settings'],
       body['pronunciation_dictionary_locators'],
+      dialogue,
     ),
     chars,
   };

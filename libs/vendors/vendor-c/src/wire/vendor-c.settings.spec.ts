@@ -108,7 +108,7 @@ describe('vendor_c settings → vendor request → settings', () => {
   it('refuses, in the router words, what the router settings cannot say', () => {
     const url = new URLSearchParams();
     const output = parseOutputQuery(url);
-    const request = parseTtsRequest({ text: 'Hi.', voice_settings: { speed: 1.1 } }, 'v', noVoiceProblem);
+    const request = parseTtsRequest({ text: 'Hi.', voice_settings: { loudness: 2 } }, 'v', noVoiceProblem);
     if (!output.ok || !request.ok) throw new Error('refused');
     expect(() => vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url))).toThrow(
       expect.objectContaining({ code: 'bad_request' }),
@@ -172,6 +172,32 @@ describe('a stream-input socket and /v1/stream with equal settings', () => {
         },
       }),
     );
+  });
+
+  it("reads {} (or fields all null) as the voice's stored settings, as if left out", () => {
+    expect(socketSettings({}, { voice_settings: {} })).toEqual(socketSettings({}, {}));
+    expect(socketSettings({}, { voice_settings: { stability: null, speed: null } })).toEqual(
+      socketSettings({}, {}),
+    );
+  });
+
+  it('keeps partial voice settings as sent (checked by the same field rules), each apart from the others', () => {
+    const faster = socketSettings({}, { voice_settings: { speed: 1.1 } });
+    expect(faster).toEqual({
+      ...socketSettings({}, {}),
+      options: { ...faster.options, voice_settings: { speed: 1.1 } },
+    });
+    expect(socketSettings({}, { voice_settings: { speed: 1.1, similarity_boost: null } })).toEqual(faster);
+    expect(socketSettings({}, { voice_settings: { speed: 1.2 } })).not.toEqual(faster);
+    expect(socketSettings({}, { voice_settings: { style: 0.3 } }).options['voice_settings']).toEqual({
+      style: 0.3,
+    });
+    expect(() => socketSettings({}, { voice_settings: { speed: 1.1, loudness: 2 } })).toThrow(
+      expect.objectContaining({ code: 'bad_request', message: expect.stringContaining('loudness') }),
+    );
+    expect(
+      socketSettings({ model_id: 'c_model_8' }, { voice_settings: {} }).options['voice_settings'],
+    ).toBeUndefined();
   });
 
   it('the socket and the REST request for the same settings agree', () => {

@@ -1,9 +1,11 @@
 import type { SynthSettings } from '@router/contracts';
-import { resolveSettings, type ClientSettings } from '@router/vendors-core';
+import { optionRule, resolveSettings, type ClientSettings } from '@router/vendors-core';
 import { vendorC } from '../vendor-c.definition';
+import { requiredVoiceSettings, usesStoredVoiceSettings } from '../vendor-c.stored-settings';
 import { outputFormat, vendorCOutputFormat } from './vendor-c.formats';
 import { isDialogueModel } from './vendor-c.models';
 import type { DialogueRequest, OutputQuery, TtsRequest } from './vendor-c.requests';
+import { isObject } from './vendor-c.schema';
 import type { SocketQuery, StreamInputMessage } from './vendor-c.socket';
 
 /*
@@ -164,7 +166,7 @@ export function vendorCClientSettings(source: VendorCSettingsSource): ClientSett
     enable_ssml_parsing: source.enableSsmlParsing,
   };
   for (const name of OPTION_FIELDS) {
-    const value = source.fields[name];
+    const value = name === 'voice_settings' ? sentVoiceSettings(source.fields[name]) : source.fields[name];
     if (value !== undefined && value !== null) options[name] = value;
   }
   if (audio?.codec === 'mp3' && audio.bitrateKbps !== undefined) options['bitrate'] = `${audio.bitrateKbps}k`;
@@ -180,12 +182,22 @@ export function vendorCClientSettings(source: VendorCSettingsSource): ClientSett
 }
 
 /**
+ * Voice settings as the vendor reads them: a field sent as null is left out, and settings that leave every
+ * field out (`{}`) are the voice's stored settings, as if left out.
+ */
+function sentVoiceSettings(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  const sent = Object.entries(value).filter(([, field]) => field !== null && field !== undefined);
+  return sent.length === 0 ? undefined : Object.fromEntries(sent);
+}
+
+/**
  * The SynthSettings a vendor_c request stands for, resolved as the native surfaces resolve theirs (streaming
  * rates), and the fields it holds that no setting carries (see `FIELDS_WITHOUT_SETTING`). Opus, which the
  * router's catalogue does not offer (no native client can ask for it, so no key is shared), becomes format
- * `opus` with its `bitrate`, the rest resolved as for pcm at its rate. Throws the router's `bad_request`
- * where the request asks what the router's settings cannot say (voice settings without `stability` and
- * `similarity_boost`, say).
+ * `opus` with its `bitrate`, the rest resolved as for pcm at its rate. Partial voice settings are taken as
+ * the vendor takes them (see `withPartialVoiceSettings`). Throws the router's `bad_request` where the request
+ * asks what the router's settings cannot say (a voice-settings field the vendor does not have, say).
  */
 export function vendorCSynthSettings(source: VendorCSettingsSource): {
   settings: SynthSettings;
@@ -193,10 +205,11 @@ export function vendorCSynthSettings(source: VendorCSettingsSource): {
 } {
   const client = vendorCClientSettings(source);
   const audio = outputFormat(source.outputFormat);
-  const settings =
+  const settings = withPartialVoiceSettings(client, (checked) =>
     audio?.codec === 'opus' && audio.bitrateKbps !== undefined
-      ? opusSettings(client, audio.bitrateKbps)
-      : resolveSettings(vendorC, client, 'stream');
+      ? opusSettings(checked, audio.bitrateKbps)
+      : resolveSettings(vendorC, checked, 'stream'),
+  );
   const unmapped = FIELDS_WITHOUT_SETTING.filter(
     (name) => source.fields[name] !== undefined && source.fields[name] !== null,
   );
@@ -206,4 +219,33 @@ export function vendorCSynthSettings(source: VendorCSettingsSource): {
 function opusSettings(client: ClientSettings, kbps: number): SynthSettings {
   const resolved = resolveSettings(vendorC, { ...client, format: 'pcm' }, 'stream');
   return { ...resolved, format: 'opus', options: { ...resolved.options, bitrate: `${kbps}k` } };
+}
+
+/**
+ * Settings resolved by `resolve` when voice settings may be partial. The router's own surfaces require
+ * `stability` and `similarity_boost`; the vendor takes any field left out from the voice's stored settings
+ * (whose fingerprint then enters the key, see `usesStoredVoiceSettings`). Partial settings are checked by the
+ * same field rules as complete ones, each missing required field stood in for while checking, and then kept
+ * as sent: the fields they override are part of the key, so two different partial settings never share an
+ * entry.
+ */
+function withPartialVoiceSettings(
+  client: ClientSettings,
+  resolve: (client: ClientSettings) => SynthSettings,
+): SynthSettings {
+  const given = client.options['voice_settings'];
+  const dialogue = isDialogueModel(client.model);
+  if (!isObject(given) || !usesStoredVoiceSettings(given, dialogue)) return resolve(client);
+  const fields = optionRule(vendorC, 'voice_settings').fields ?? [];
+  const standIns = Object.fromEntries(
+    requiredVoiceSettings(dialogue).map((name) => [name, fields.find((f) => f.name === name)?.min ?? 0]),
+  );
+  const resolved = resolve({
+    ...client,
+    options: { ...client.options, voice_settings: { ...standIns, ...given } },
+  });
+  const checked = resolved.options['voice_settings'];
+  if (!isObject(checked)) return resolved;
+  const partial = Object.fromEntries(Object.entries(checked).filter(([name]) => Object.hasOwn(given, name)));
+  return { ...resolved, options: { ...resolved.options, voice_settings: partial } };
 }
