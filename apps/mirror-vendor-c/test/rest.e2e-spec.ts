@@ -350,4 +350,30 @@ describe('vendor_c mirror, REST (e2e)', () => {
       '/dashboard/provider-keys',
     );
   });
+
+  it("refuses a body nested past 32 levels or holding a number past a double with the vendor's schema error at the field", async () => {
+    const { key } = await newOrg();
+    const voice = await firstVoice(key);
+    const cases = [
+      {
+        raw: `{"text":"Hi.","voice_settings":${'['.repeat(4000)}${']'.repeat(4000)}}`,
+        field: 'voice_settings',
+      },
+      { raw: `{"text":"Hi.","x":${'{"a":'.repeat(32)}1${'}'.repeat(32)}}`, field: 'x' },
+      { raw: '{"text":"Hi.","seed":1e400}', field: 'seed' },
+    ];
+    for (const path of ['', '/stream', '/with-timestamps', '/stream/with-timestamps']) {
+      for (const { raw, field } of cases) {
+        const answer = await fetch(`${BASE}/v1/text-to-speech/${voice}${path}`, {
+          method: 'POST',
+          headers: { 'vendor_c-api-key': key, 'content-type': 'application/json' },
+          body: raw,
+        });
+        expect(answer.status).toBe(422);
+        const body = (await answer.json()) as { detail: Array<{ loc: string[]; msg: string }> };
+        expect(body.detail[0]?.loc).toEqual(['body', field]);
+        expect(body.detail[0]?.msg).toMatch(new RegExp(`^${field} (nests|holds)`));
+      }
+    }
+  });
 });
