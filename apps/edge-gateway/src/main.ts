@@ -29,6 +29,7 @@ const schema = {
   ...mirrorUpstreamEnv,
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
   ...requestBodyEnv,
+  MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
 };
 
 runService(SERVICE, async () => {
@@ -47,6 +48,7 @@ runService(SERVICE, async () => {
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
+      maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
     },
     { prisma: infra.db.prisma, bus: infra.bus, logger, health },
   );

@@ -166,6 +166,7 @@ runService(SERVICE, async () => {
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
+      maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
     },
     { prisma: db.prisma, bus, logger, health },
   );

@@ -57,6 +57,7 @@ describe('startEdgeGateway on PostgreSQL: stored vendor keys', () => {
         // Long enough that only the change event can make the gateway see a stored key this soon.
         authCacheTtlMs: 60_000,
         maxRequestBodyBytes: 64 * 1024,
+        maxSocketMessageBytes: 256 * 1024,
       },
       { prisma: db.prisma, bus, logger: pino({ level: 'silent' }), health: new Health('edge-int') },
     );

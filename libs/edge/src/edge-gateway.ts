@@ -22,6 +22,8 @@ export interface EdgeGatewayConfig {
   authCacheTtlMs: number;
   /** The largest request body forwarded (each is read whole to sign its digest); larger ones get 413. */
   maxRequestBodyBytes: number;
+  /** The largest WebSocket message read on a relayed socket (a larger one closes it with 1009). */
+  maxSocketMessageBytes: number;
 }
 
 export interface EdgeGatewayDeps {
@@ -101,6 +103,7 @@ export async function startEdgeGateway(
     now,
     upstreamHeadersTimeoutMs: 30_000,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
+    maxSocketMessageBytes: config.maxSocketMessageBytes,
   });
   const port = await server.listen(config.port, config.host);
   const internalPort = await server.listenInternal(config.internalPort, config.internalHost);

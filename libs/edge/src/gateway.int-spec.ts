@@ -121,6 +121,7 @@ describe('GatewayServer over real sockets', () => {
       now: Date.now,
       upstreamHeadersTimeoutMs: 5000,
       maxRequestBodyBytes: MAX_BODY,
+      maxSocketMessageBytes: 256 * 1024,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
@@ -354,6 +355,22 @@ describe('GatewayServer over real sockets', () => {
     directory.forgetOrg('org-1');
   });
 
+  it('answers 500 to a request target no URL parser takes, on a request and a handshake, and goes on serving', async () => {
+    for (const extra of [[], ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13']]) {
+      const answer = await rawExchange(
+        base,
+        ['GET http://[ HTTP/1.1', 'Host: gateway', 'Connection: close', ...extra],
+        '',
+        { halfClose: true },
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 500 /);
+      expect(JSON.parse(bodyOf(answer))).toEqual({
+        error: { code: 'internal', message: expect.any(String), retryable: true },
+      });
+    }
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
   it('answers readiness and metrics on its internal port only, liveness on both', async () => {
     for (const path of ['/readyz', '/metrics']) {
       expect([path, (await fetch(`${base}${path}`)).status]).toEqual([path, 404]);
@@ -375,6 +392,7 @@ describe('GatewayServer over real sockets', () => {
       now: Date.now,
       upstreamHeadersTimeoutMs: 1000,
       maxRequestBodyBytes: MAX_BODY,
+      maxSocketMessageBytes: 256 * 1024,
     });
     const port = await down.listen(0, '127.0.0.1');
     try {

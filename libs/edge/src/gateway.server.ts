@@ -13,6 +13,7 @@ import { WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
+import { failureCause } from './failure-cause';
 import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
@@ -36,6 +37,8 @@ export interface GatewayOptions {
   upstreamHeadersTimeoutMs: number;
   /** The largest request body forwarded; each is read whole, since the identity signs its digest. */
   maxRequestBodyBytes: number;
+  /** The largest WebSocket message the gateway reads (relayed sockets); a larger one closes the socket with 1009. */
+  maxSocketMessageBytes: number;
 }
 
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
@@ -63,10 +66,11 @@ export class GatewayServer {
   private readonly pools = new Map<string, Pool>();
   private readonly requests: Counter<'surface' | 'outcome'>;
   /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
-  private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly sockets: WebSocketServer;
   private readonly gate: RelayGate;
 
   constructor(private readonly options: GatewayOptions) {
+    this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxSocketMessageBytes });
     this.gate = {
       authorize: (route, request, key, rawHeaders) => this.authorize(route, request, key, rawHeaders),
       identity: (path, orgId) =>
@@ -78,7 +82,7 @@ export class GatewayServer {
       logger: options.logger,
       count: (surface, outcome) => this.count(surface, outcome),
     };
-    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => void this.onRequest(req, res));
+    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.serveRequest(req, res));
     // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
     // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
     // (Node's own switch for it: undocumented, absent from its types, there since Node 0.x.)
@@ -86,12 +90,21 @@ export class GatewayServer {
     // Node would answer `Expect: 100-continue` itself; a body declared too large is refused without it instead.
     this.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
       if (!(Number(req.headers['content-length']) > options.maxRequestBodyBytes)) res.writeContinue();
-      void this.onRequest(req, res);
+      this.serveRequest(req, res);
     });
-    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      void this.onUpgrade(req, socket as Socket, head);
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.serveUpgrade(req, socket as Socket, head),
+    );
+    this.internal = createServer((req, res) => {
+      this.onInternalRequest(req, res).catch((error: unknown) => {
+        this.options.logger.error(
+          { stage: 'internal', cause: failureCause(error) },
+          'gateway request failed',
+        );
+        if (res.headersSent) return void res.destroy();
+        writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+      });
     });
-    this.internal = createServer((req, res) => void this.onInternalRequest(req, res));
     this.requests = new Counter({
       name: 'gateway_requests_total',
       help: 'Requests and WebSocket handshakes seen by the gateway, by surface and outcome',
@@ -117,6 +130,19 @@ export class GatewayServer {
     for (const client of this.sockets.clients) client.terminate();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+  }
+
+  /**
+   * One request inside its own boundary: whatever fails in the gateway's handling of it (a request target no
+   * URL parser takes, a surface's reader) is logged with its cause and answered 500, or the answer begun is
+   * cut; the process and every other connection go on.
+   */
+  private serveRequest(req: IncomingMessage, res: ServerResponse): void {
+    this.onRequest(req, res).catch((error: unknown) => {
+      this.options.logger.error({ stage: 'request', cause: failureCause(error) }, 'gateway request failed');
+      if (res.headersSent) return void res.destroy();
+      writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+    });
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -264,8 +290,24 @@ export class GatewayServer {
     });
   }
 
-  private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+  /**
+   * One WebSocket handshake inside its own boundary, as a request is: a failure before anything was answered
+   * gets the surface's refusal for a failure of the router (the native envelope's 500 when no surface is
+   * known), one after is a cut connection; either way it is logged with its cause.
+   */
+  private serveUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
+    this.onUpgrade(req, socket, head).catch((error: unknown) => {
+      this.options.logger.error(
+        { stage: 'handshake', cause: failureCause(error) },
+        'gateway handshake failed',
+      );
+      if (socket.destroyed || socket.bytesWritten > 0) return void socket.destroy();
+      writeHandshakeRefusal(socket, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+    });
+  }
+
+  private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const route = this.options.routes.find(url.pathname);
     if (!route) {
@@ -276,11 +318,8 @@ export class GatewayServer {
       return;
     }
     if (route.socket.refusal === 'after-accept') {
-      this.sockets.handleUpgrade(
-        req,
-        socket,
-        head,
-        (client) => void relayKeyedSocket(this.gate, route, req, url, client),
+      this.sockets.handleUpgrade(req, socket, head, (client) =>
+        relayKeyedSocket(this.gate, route, req, url, client),
       );
       return;
     }

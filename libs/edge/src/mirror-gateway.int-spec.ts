@@ -20,6 +20,8 @@ interface Seen {
   headers: IncomingHttpHeaders;
   body: string;
   messages: string[];
+  /** A WebSocket's close code as the app saw it, once closed. */
+  closeCode?: number;
 }
 
 /** A fake mirror app: records and echoes HTTP requests and WebSocket messages. */
@@ -44,6 +46,7 @@ async function startMirrorApp() {
       record.messages.push(text);
       socket.send(`echo:${text}`);
     });
+    socket.once('close', (code) => (record.closeCode = code));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -55,6 +58,15 @@ async function startMirrorApp() {
         server.close(r);
       }),
   };
+}
+
+/** Waits (bounded, never timed) until `done` holds. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** How each vendor's own client sends its key, and one of its paths. */
@@ -198,6 +210,7 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       now: Date.now,
       upstreamHeadersTimeoutMs: 5000,
       maxRequestBodyBytes: 64 * 1024,
+      maxSocketMessageBytes: 256 * 1024,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     wsBase = base.replace('http', 'ws');
@@ -416,6 +429,69 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       const seen = app.seen.at(-1)!;
       expect(seen.headers['vendor_c-api-key']).toBeUndefined();
       expect(JSON.stringify(seen)).not.toContain('rtr_');
+    });
+  });
+
+  describe('vendor_c WebSocket messages no client should send', () => {
+    const path = '/vendor_c/v1/text-to-speech/voice-1/multi-stream-input?model_id=c_model_1';
+    /** `{...fields, "x": [[…]]}` with `levels` levels in all, the message itself being level 1. */
+    const deep = (fields: Record<string, string>, levels: number): string =>
+      `${JSON.stringify(fields).slice(0, -1)},"x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const refusedAsBadMessage = {
+      messages: [
+        {
+          message: 'x nests arrays and objects deeper than the limit of 32 levels',
+          error: 'invalid_request',
+          code: 1008,
+        },
+      ],
+      closeCode: 1008,
+    };
+    const parsedResult = (result: Awaited<ReturnType<typeof openSocket>>) =>
+      'refused' in result
+        ? result
+        : { messages: result.messages.map((m) => JSON.parse(m) as unknown), closeCode: result.closeCode };
+
+    it('refuses a first message with a key field nested 20,000 levels as a bad message, and goes on serving', async () => {
+      const before = app.seen.length;
+      const result = await openSocket(`${wsBase}${path}`, {}, [deep({ authorization: 'x' }, 20_000)]);
+      expect(parsedResult(result)).toEqual(refusedAsBadMessage);
+      expect(app.seen.length).toBe(before);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    });
+
+    it('refuses a later message with a key field nested too deep on an admitted socket, and closes the app side', async () => {
+      const ws = new WebSocket(`${wsBase}${path}`, { headers: { 'vendor_c-api-key': ok.key } });
+      const messages: string[] = [];
+      const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+      ws.on('message', (data) => {
+        messages.push((data as Buffer).toString());
+        // Once the app has echoed the first message the relay is open: the deep one goes on it.
+        if (messages.length === 1) ws.send(deep({ vendor_c_api_key: ok.key }, 20_000));
+      });
+      ws.once('open', () => ws.send('{"text":"Hello. "}'));
+      expect(await closed).toBe(1008);
+      expect(messages[0]).toBe('echo:{"text":"Hello. "}');
+      expect(messages.slice(1).map((m) => JSON.parse(m) as unknown)).toEqual(refusedAsBadMessage.messages);
+      const appSide = app.seen.at(-1)!;
+      expect(appSide.messages).toEqual(['{"text":"Hello. "}']);
+      await until(() => appSide.closeCode !== undefined, 'the app side to be closed');
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    });
+
+    it('forwards a deep message without a key field untouched (the app refuses it by its own rules)', async () => {
+      const message = deep({ text: 'Hello. ' }, 20_000);
+      const result = await openSocket(`${wsBase}${path}`, { 'vendor_c-api-key': ok.key }, [message]);
+      expect(result).toEqual({ messages: [`echo:${message}`], closeCode: 1000 });
+      expect(app.seen.at(-1)!.messages).toEqual([message]);
+    });
+
+    it('closes a socket whose message is over the size limit with 1009, without reading it', async () => {
+      const result = await openSocket(`${wsBase}${path}`, { 'vendor_c-api-key': ok.key }, [
+        JSON.stringify({ text: 'x'.repeat(300 * 1024) }),
+      ]);
+      expect(result).toEqual({ messages: [], closeCode: 1009 });
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
     });
   });
 

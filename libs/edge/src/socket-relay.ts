@@ -2,7 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import WebSocket, { type RawData } from 'ws';
 import { IDENTITY_HEADER } from '@router/auth';
 import type { Logger } from '@router/observability';
-import type { KeylessMessage } from '@router/vendors-core';
+import {
+  type KeylessMessage,
+  type MirrorSocketAccess,
+  type MirrorSocketRefusal,
+  type UnreadableMessage,
+  unreadableMessageRefusal,
+} from '@router/vendors-core';
+import { failureCause } from './failure-cause';
 import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { AccessProblem, RouteRequest, SurfaceRoute } from './surface-routes';
 
@@ -23,92 +30,207 @@ export interface RelayGate {
   count(surface: string, outcome: string): void;
 }
 
+type AfterAccept = Extract<MirrorSocketAccess, { refusal: 'after-accept' }>;
+
 /**
  * A socket whose vendor refuses after accepting, and whose clients may send the key in their first message
  * instead of the handshake: the gateway completes the client's handshake, finds the key (the header, else
  * the first message), and then either sends the vendor's refusal and closes, or opens the app's socket with
  * the signed identity and relays every message, taking the key's fields out of each client message.
  */
-export async function relayKeyedSocket(
+export function relayKeyedSocket(
   gate: RelayGate,
   route: SurfaceRoute,
   req: IncomingMessage,
   url: URL,
   client: WebSocket,
-): Promise<void> {
-  if (route.socket.refusal !== 'after-accept') return;
-  const access = route.socket;
-  const waiting: Array<{ data: RawData; isBinary: boolean }> = [];
-  let upstream: WebSocket | undefined = undefined; // opened once the client is admitted
-  const forward = (data: RawData, isBinary: boolean): void => {
-    if (!upstream || upstream.readyState !== WebSocket.OPEN) return void waiting.push({ data, isBinary });
-    sendPaced(client, upstream, isBinary ? data : access.takeKey(rawText(data)).message, isBinary);
-  };
-  let onFirst: ((message: KeylessMessage) => void) | undefined;
-  client.on('message', (data, isBinary) => {
-    if (onFirst && !isBinary) {
-      const first = access.takeKey(rawText(data));
-      const deliver = onFirst;
-      onFirst = undefined;
-      return deliver(first);
-    }
-    forward(data, isBinary);
-  });
-  client.on('error', () => client.terminate());
-  let clientGone = false;
-  const noFirstMessage: KeylessMessage = { key: undefined, message: '', fields: undefined };
-  client.once('close', (code, reason) => {
-    clientGone = true;
-    onFirst?.(noFirstMessage);
-    if (upstream) closeWith(upstream, code, reason.toString());
-  });
+): void {
+  if (route.socket.refusal !== 'after-accept') return void client.close(1011, 'the router failed');
+  new KeyedSocketRelay(gate, route, route.socket, req, url, client).start();
+}
 
-  const request = routeRequest(req, url);
-  const headerKey = route.readKey(request);
-  let first: KeylessMessage | undefined;
-  if (headerKey === undefined) {
-    first = await new Promise<KeylessMessage>((resolve) => {
-      onFirst = resolve;
-      // A client that never says anything is refused as one without a key, as the vendor would time out.
-      const timer = setTimeout(() => onFirst?.(noFirstMessage), FIRST_MESSAGE_TIMEOUT_MS);
-      client.once('close', () => clearTimeout(timer));
-      client.once('message', () => clearTimeout(timer));
+/**
+ * One relayed connection. Everything it does for the connection (each client and app message, each close,
+ * the admission) runs inside its own boundary: a failure there is logged with its cause (never a message's
+ * text or a key) and closes this connection with 1011, and nothing else.
+ */
+class KeyedSocketRelay {
+  /** The app's socket, opened once the client is admitted. */
+  private app: WebSocket | undefined;
+  /** Client messages that came before the app's socket was open, in order. */
+  private readonly waiting: Array<{ data: RawData | string; isBinary: boolean }> = [];
+  /** Set while the key is awaited from the first message: it gets that message (undefined: none came). */
+  private onFirst: ((message: KeylessMessage | UnreadableMessage | undefined) => void) | undefined;
+  /** Refused, failed or gone: nothing more is relayed either way. */
+  private ended = false;
+
+  constructor(
+    private readonly gate: RelayGate,
+    private readonly route: SurfaceRoute,
+    private readonly access: AfterAccept,
+    private readonly req: IncomingMessage,
+    private readonly url: URL,
+    private readonly client: WebSocket,
+  ) {}
+
+  start(): void {
+    const { client } = this;
+    client.on(
+      'message',
+      this.guarded('client message', (data: RawData, isBinary: boolean) => this.fromClient(data, isBinary)),
+    );
+    // A protocol error (a message over the size limit, a bad frame) has already sent its close; the rest end here.
+    client.on('error', () => {
+      if (client.readyState !== WebSocket.CLOSING) client.terminate();
     });
-    onFirst = undefined;
+    client.once(
+      'close',
+      this.guarded('client close', (code: number, reason: Buffer) => {
+        this.ended = true;
+        this.onFirst?.(undefined);
+        if (this.app) closeWith(this.app, code, reason.toString());
+      }),
+    );
+    this.admit().catch((error: unknown) => this.fail('admission', error));
   }
-  const admitted = await gate.authorize(route, request, headerKey ?? first?.key, req.rawHeaders);
-  if (clientGone) return;
-  if ('kind' in admitted) {
-    if (admitted.kind === 'failure') return void client.close(1011, 'the router failed');
-    const refusal = access.refuse(admitted.kind, first);
-    for (const message of refusal.messages) client.send(message);
-    client.close(refusal.closeCode, refusal.closeReason);
-    return;
+
+  private fromClient(data: RawData, isBinary: boolean): void {
+    if (this.ended) return;
+    if (isBinary) return this.forward(data, true);
+    const taken = this.access.takeKey(rawText(data));
+    if (this.onFirst) {
+      const deliver = this.onFirst;
+      this.onFirst = undefined;
+      return deliver(taken);
+    }
+    if ('unreadable' in taken) return this.refuse(unreadableMessageRefusal(this.access, taken.unreadable));
+    this.forward(taken.message, false);
   }
-  const path = forwardedPath(route, req, url);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('sec-websocket-')) continue;
-    if (route.keyHeaders.includes(name) || name === IDENTITY_HEADER) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+
+  private forward(data: RawData | string, isBinary: boolean): void {
+    const app = this.app;
+    if (!app || app.readyState !== WebSocket.OPEN) return void this.waiting.push({ data, isBinary });
+    sendPaced(this.client, app, data, isBinary);
   }
-  headers[IDENTITY_HEADER] = gate.identity(path, admitted.orgId);
-  headers[REQUEST_ID] = readRequestId(req);
-  headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
-  const target = new URL(path, route.upstream.replace(/^http/, 'ws'));
-  upstream = new WebSocket(target, { headers, perMessageDeflate: false });
-  const app = upstream;
-  app.once('open', () => {
-    gate.count(route.name, 'upgraded');
-    if (first) app.send(first.message);
-    for (const { data, isBinary } of waiting.splice(0)) forward(data, isBinary);
-  });
-  app.on('message', (data, isBinary) => sendPaced(app, client, data, isBinary));
-  app.on('error', (error) => {
-    gate.logger.warn({ err: error, surface: route.name }, 'socket relay failed');
-    if (client.readyState === WebSocket.OPEN) client.close(1011, 'upstream unavailable');
-  });
-  app.once('close', (code, reason) => closeWith(client, code, reason.toString()));
+
+  /** The key from the handshake or the first message, checked; then the app's socket, or the refusal. */
+  private async admit(): Promise<void> {
+    const { gate, route, req, url } = this;
+    const request = routeRequest(req, url);
+    const headerKey = route.readKey(request);
+    let first: KeylessMessage | undefined;
+    if (headerKey === undefined) {
+      const taken = await this.firstMessage();
+      if (taken !== undefined && 'unreadable' in taken) {
+        return this.refuse(unreadableMessageRefusal(this.access, taken.unreadable));
+      }
+      first = taken;
+    }
+    if (this.ended) return;
+    const admitted = await gate.authorize(route, request, headerKey ?? first?.key, req.rawHeaders);
+    if (this.ended) return;
+    if ('kind' in admitted) {
+      if (admitted.kind === 'failure') return this.close(1011, 'the router failed');
+      return this.refuse(this.access.refuse(admitted.kind, first));
+    }
+    // The first message goes on without its key; nothing here keeps the key once the app's socket is asked for.
+    this.openApp(admitted.orgId, first?.message);
+  }
+
+  /** The first client message with its key taken out; undefined when the client left or sent none in time. */
+  private firstMessage(): Promise<KeylessMessage | UnreadableMessage | undefined> {
+    return new Promise((resolve) => {
+      // A client that never says anything is refused as one without a key, as the vendor would time out.
+      const timer = setTimeout(() => this.onFirst?.(undefined), FIRST_MESSAGE_TIMEOUT_MS);
+      this.onFirst = (message) => {
+        this.onFirst = undefined;
+        clearTimeout(timer);
+        resolve(message);
+      };
+    });
+  }
+
+  private openApp(orgId: string, first: string | undefined): void {
+    const { gate, route, req, url } = this;
+    const path = forwardedPath(route, req, url);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('sec-websocket-')) continue;
+      if (route.keyHeaders.includes(name) || name === IDENTITY_HEADER) continue;
+      headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    headers[IDENTITY_HEADER] = gate.identity(path, orgId);
+    headers[REQUEST_ID] = readRequestId(req);
+    headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    const target = new URL(path, route.upstream.replace(/^http/, 'ws'));
+    const app = new WebSocket(target, { headers, perMessageDeflate: false });
+    this.app = app;
+    app.once(
+      'open',
+      this.guarded('app open', () => {
+        gate.count(route.name, 'upgraded');
+        if (first !== undefined) app.send(first);
+        for (const { data, isBinary } of this.waiting.splice(0)) this.forward(data, isBinary);
+      }),
+    );
+    app.on(
+      'message',
+      this.guarded('app message', (data: RawData, isBinary: boolean) => {
+        if (!this.ended) sendPaced(app, this.client, data, isBinary);
+      }),
+    );
+    app.on('error', (error) => {
+      gate.logger.warn({ surface: route.name, cause: failureCause(error) }, 'socket relay failed');
+      this.close(1011, 'upstream unavailable');
+    });
+    app.once(
+      'close',
+      this.guarded('app close', (code: number, reason: Buffer) =>
+        closeWith(this.client, code, reason.toString()),
+      ),
+    );
+  }
+
+  /** The vendor's refusal: its messages, then its close; the app's socket, if open, is closed too. */
+  private refuse(refusal: MirrorSocketRefusal): void {
+    this.ended = true;
+    for (const message of refusal.messages) {
+      if (this.client.readyState === WebSocket.OPEN) this.client.send(message);
+    }
+    this.close(refusal.closeCode, refusal.closeReason);
+  }
+
+  private close(code: number, reason: string): void {
+    this.ended = true;
+    closeWith(this.client, code, reason);
+    if (this.app) closeWith(this.app, 1000, '');
+  }
+
+  /** A failure of the router's own on this connection: logged, and this connection alone closed with 1011. */
+  private fail(stage: string, error: unknown): void {
+    this.gate.logger.error(
+      { surface: this.route.name, stage, cause: failureCause(error) },
+      'socket relay failed',
+    );
+    this.ended = true;
+    try {
+      closeWith(this.client, 1011, 'the router failed');
+    } catch {
+      this.client.terminate();
+    }
+    this.app?.terminate();
+  }
+
+  /** `run` inside this connection's boundary. */
+  private guarded<A extends unknown[]>(stage: string, run: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      try {
+        run(...args);
+      } catch (error) {
+        this.fail(stage, error);
+      }
+    };
+  }
 }
 
 /** Bytes queued on a socket past which the side feeding it is paused (audio flows faster than some clients read). */
@@ -132,6 +254,13 @@ function rawText(data: RawData): string {
 function closeWith(ws: WebSocket, code: number, reason: string): void {
   if (ws.readyState === WebSocket.CLOSED || ws.readyState === WebSocket.CLOSING) return;
   if (code === 1006) return void ws.terminate();
-  if (code === 1005 || code < 1000 || code === 1015) return void ws.close();
-  ws.close(code, reason);
+  if (!isSendableCloseCode(code)) return void ws.close();
+  ws.close(code, Buffer.byteLength(reason) > 123 ? '' : reason);
+}
+
+/** The close codes a close frame may carry (RFC 6455 7.4; ws refuses the others). */
+function isSendableCloseCode(code: number): boolean {
+  return (
+    (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999)
+  );
 }

@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import { JSON_MAX_DEPTH, jsonObjectOf, jsonValueProblem } from './json-object';
+import { JSON_MAX_DEPTH, jsonObjectOf } from './json-object';
 
 /** `{"field": [[…]]}` with the top-level object at level 1 and `levels` levels in all. */
 function nested(levels: number, field = 'field'): unknown {
@@ -55,33 +55,7 @@ describe('jsonObjectOf', () => {
   });
 });
 
-describe('jsonValueProblem', () => {
-  it('finds nothing wrong with plain JSON of any kind within the limit', () => {
-    for (const value of [null, 'text', 42, true, [], {}, nested(JSON_MAX_DEPTH), [[1, { a: [2] }]]]) {
-      expect(jsonValueProblem(value)).toBeUndefined();
-    }
-  });
-
-  it('names the field holding a number that overflowed to Infinity, at any depth', () => {
-    expect(jsonValueProblem(JSON.parse('{"text":"hi","seed":1e400}'))).toEqual({
-      field: 'seed',
-      message: 'seed holds a number too large to represent (it must be finite)',
-    });
-    expect(jsonValueProblem(JSON.parse('{"a":{"b":[1,-1e999]}}'))?.field).toBe('a');
-    expect(jsonValueProblem(JSON.parse('1e400'))).toEqual({
-      field: undefined,
-      message: 'the value holds a number too large to represent (it must be finite)',
-    });
-  });
-
-  it('counts a top-level array as level 1, as a top-level object is', () => {
-    const deep = (levels: number) => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`) as unknown;
-    expect(jsonValueProblem(deep(JSON_MAX_DEPTH))).toBeUndefined();
-    expect(jsonValueProblem(deep(JSON_MAX_DEPTH + 1))?.message).toBe(
-      `the value nests arrays and objects deeper than the limit of ${JSON_MAX_DEPTH} levels`,
-    );
-  });
-
+describe('jsonObjectOf and numbers', () => {
   it('jsonObjectOf refuses a non-finite number as bad_request naming the field', () => {
     expect(refusal(() => jsonObjectOf(JSON.parse('{"speed":1e400}'), 'the body'))).toMatchObject({
       code: 'bad_request',

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { jsonValueProblem } from '@router/contracts';
 import type { VendorId } from './vendor-id';
 
 /**
@@ -53,18 +54,80 @@ export interface KeylessMessage {
 }
 
 /**
+ * A client message that carries a key field but cannot be re-serialised without it safely (it nests deeper
+ * than `JSON_MAX_DEPTH`): it is neither read for its key nor forwarded, and the socket answers it with the
+ * vendor's refusal of a bad message (`refuseMessage`).
+ */
+export interface UnreadableMessage {
+  /** Why, in words a client may read (no part of the message). */
+  readonly unreadable: string;
+}
+
+/** Why a socket open for a while is closed by the router: its key was revoked, or its org disabled. */
+export type MirrorRevocationKind = Extract<MirrorRefusalKind, 'invalid-key' | 'org-disabled'>;
+
+/**
  * How a vendor refuses a WebSocket. Most refuse at the handshake with their HTTP refusal (`refuse`); a vendor
  * whose clients may send the key in their first message accepts first and refuses with messages and a close.
+ * Either way, a socket already open whose key is revoked or whose org is disabled is closed with
+ * `refuseOpen` (see `openSocketRefusal` for what a vendor that does not say gets).
  */
 export type MirrorSocketAccess =
-  | { readonly refusal: 'handshake' }
+  | {
+      readonly refusal: 'handshake';
+      /** An open socket closed by the router: the vendor's messages, then its close. */
+      refuseOpen?(kind: MirrorRevocationKind): MirrorSocketRefusal;
+    }
   | {
       readonly refusal: 'after-accept';
-      /** The router key a client message carries, and the message without it; used on every client message. */
-      takeKey(message: string): KeylessMessage;
+      /**
+       * The router key a client message carries, and the message without it; used on every client message.
+       * A message that carries a key field too deep to re-serialise is `UnreadableMessage`.
+       */
+      takeKey(message: string): KeylessMessage | UnreadableMessage;
       /** `first` is the first client message when the key came in it (some refusals echo its ids). */
       refuse(kind: MirrorRefusalKind, first: KeylessMessage | undefined): MirrorSocketRefusal;
+      /** An open socket closed by the router; `refuse(kind, undefined)` when left out. */
+      refuseOpen?(kind: MirrorRevocationKind): MirrorSocketRefusal;
+      /** The vendor's answer to a client message it cannot take (`UnreadableMessage`). */
+      refuseMessage?(reason: string): MirrorSocketRefusal;
     };
+
+/** The close of a socket refused without the vendor's own messages: 1008 (policy violation), as most use. */
+const POLICY_CLOSE = 1008;
+
+/** A WebSocket close reason is at most 123 bytes; these are short ASCII words. */
+const REVOKED_REASON: Readonly<Record<MirrorRevocationKind, string>> = {
+  'invalid-key': 'API key revoked',
+  'org-disabled': 'organisation disabled',
+};
+
+/**
+ * How an open socket is closed when its key is revoked or its org disabled: the vendor's `refuseOpen`, else
+ * (refusing after accepting) its refusal of a wrong key, else a 1008 close with a short reason.
+ */
+export function openSocketRefusal(
+  socket: MirrorSocketAccess,
+  kind: MirrorRevocationKind,
+): MirrorSocketRefusal {
+  if (socket.refuseOpen) return socket.refuseOpen(kind);
+  if (socket.refusal === 'after-accept') return socket.refuse(kind, undefined);
+  return { messages: [], closeCode: POLICY_CLOSE, closeReason: REVOKED_REASON[kind] };
+}
+
+/** How a socket refusing after accepting answers an `UnreadableMessage`: its `refuseMessage`, else a 1008 close. */
+export function unreadableMessageRefusal(
+  socket: Extract<MirrorSocketAccess, { refusal: 'after-accept' }>,
+  reason: string,
+): MirrorSocketRefusal {
+  return (
+    socket.refuseMessage?.(reason) ?? {
+      messages: [],
+      closeCode: POLICY_CLOSE,
+      closeReason: 'invalid message',
+    }
+  );
+}
 
 /**
  * One vendor's door to its mirror: where its clients put the router key (the spec's "Where the router key
@@ -146,12 +209,15 @@ export function authorizationCredential(
 
 /**
  * Takes a key out of a JSON client message: `read` names the key the object carries (if any) and the fields
- * that carried it, which are dropped from the forwarded message. Non-JSON messages pass untouched.
+ * that carried it, which are dropped from the forwarded message. Non-JSON messages, and messages without a
+ * key field, pass untouched (their text as it came: nothing walks them). A message with a key field is
+ * measured before it is re-serialised: one nested past `JSON_MAX_DEPTH` is `UnreadableMessage`, its key
+ * unread (so a message no app would take is never authenticated either).
  */
 export function takeKeyFromJson(
   message: string,
   read: (fields: Readonly<Record<string, unknown>>) => { key: string | undefined; fields: readonly string[] },
-): KeylessMessage {
+): KeylessMessage | UnreadableMessage {
   let parsed: unknown;
   try {
     parsed = JSON.parse(message);
@@ -163,9 +229,12 @@ export function takeKeyFromJson(
   }
   const fields = parsed as Record<string, unknown>;
   const found = read(fields);
-  const present = found.fields.filter((name) => name in fields);
-  if (present.length === 0) return { key: found.key, message, fields };
-  const rest = Object.fromEntries(Object.entries(fields).filter(([name]) => !present.includes(name)));
+  const keyFields = found.fields.filter((name) => name in fields);
+  if (keyFields.length === 0) return { key: found.key, message, fields };
+  // Re-serialising walks the value, and would write a number past a double's range as `null`.
+  const problem = jsonValueProblem(fields);
+  if (problem) return { unreadable: problem.message };
+  const rest = Object.fromEntries(Object.entries(fields).filter(([name]) => !keyFields.includes(name)));
   return { key: found.key, message: JSON.stringify(rest), fields };
 }
 

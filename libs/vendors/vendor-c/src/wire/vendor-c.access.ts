@@ -7,6 +7,7 @@ import {
   mirrorRefusalMessage,
   type MirrorReply,
   takeKeyFromJson,
+  type UnreadableMessage,
 } from '@router/vendors-core';
 import { problemBody, socketError } from './vendor-c.errors';
 
@@ -34,7 +35,7 @@ export function vendorCMessageKey(fields: Readonly<Record<string, unknown>>): st
 }
 
 /** A client message with its key taken out: both key fields are dropped from what is forwarded. */
-export function takeVendorCMessageKey(message: string): KeylessMessage {
+export function takeVendorCMessageKey(message: string): KeylessMessage | UnreadableMessage {
   return takeKeyFromJson(message, (fields) => ({
     key: vendorCMessageKey(fields),
     fields: MESSAGE_KEY_FIELDS,
@@ -45,10 +46,15 @@ function socketErrorCode(kind: MirrorRefusalKind): string {
   return kind === 'out-of-credit' ? 'insufficient_credits' : 'invalid_api_key';
 }
 
+/** The vendor's refusal of a message it cannot take (the mirror's sockets refuse a bad message so too). */
+const INVALID_MESSAGE = { status: 422, code: 'invalid_request' } as const;
+
 /**
  * vendor_c: the key in `vendor_c-api-key` (or, on sockets, in the first message). A key refusal is a 400
  * `authentication_error`, 401 when no key was sent; on a socket the vendor accepts, sends
- * `{message, error, code: 1008}` and closes with 1008.
+ * `{message, error, code: 1008}` and closes with 1008, as for a socket whose key is revoked while it is open.
+ * A message the gateway cannot take the key out of is refused as the vendor refuses a bad message: an
+ * `invalid_request` error, then close 1008.
  */
 export const vendorCAccess: MirrorAccess = {
   vendor: 'vendor_c',
@@ -83,6 +89,11 @@ export const vendorCAccess: MirrorAccess = {
       ],
       closeCode: 1008,
       closeReason: socketErrorCode(kind),
+    }),
+    refuseMessage: (reason) => ({
+      messages: [JSON.stringify(socketError({ ...INVALID_MESSAGE, message: reason }))],
+      closeCode: 1008,
+      closeReason: INVALID_MESSAGE.code,
     }),
   },
 };

@@ -44,6 +44,7 @@ describe('vendor_g mirror access', () => {
     const socket = vendorGAccess.socket;
     if (socket.refusal !== 'after-accept') throw new Error('vendor_g refuses after accepting');
     const first = socket.takeKey('{"api_key":"rtr_k","stream_id":"s1","model":"m"}');
+    if ('unreadable' in first) throw new Error('the message is readable');
     expect([first.key, first.message]).toEqual(['rtr_k', '{"stream_id":"s1","model":"m"}']);
     const refusal = socket.refuse('invalid-key', first);
     expect(refusal.closeCode).toBe(1008);
