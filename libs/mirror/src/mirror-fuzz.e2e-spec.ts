@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { createOrgWithVendorKey, httpOk, readE2eStack } from '@router/testing';
+import { VENDOR_ENTRIES, VENDOR_IDS } from '@router/vendors';
+import {
+  fuzzBody,
+  fuzzHeaders,
+  fuzzMessage,
+  fuzzQuery,
+  fuzzSocket,
+  keyPlacementOf,
+  onRequestLine,
+  pathMatching,
+  plainPath,
+  queryString,
+  type RawAnswer,
+  sendRaw,
+  type SocketOutcome,
+  VendorShapes,
+  withId,
+} from './test/mirror-fuzz.kit';
+
+const stack = readE2eStack();
+/** Cases per property; `MIRROR_FUZZ_RUNS` raises it for a longer hunt (fast-check prints the seed of a failure). */
+const RUNS = Number(process.env['MIRROR_FUZZ_RUNS'] ?? 25);
+const MIRRORS = VENDOR_IDS.flatMap((id) => VENDOR_ENTRIES[id].mirror ?? []);
+const DEEP = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/**
+ * Every mirror in the registry, fuzzed through the gateway as a hostile client would: its REST endpoints
+ * (paths, queries, headers, bodies) and its sockets (paths, queries, messages), with the router key where the
+ * vendor takes it and without. The rules: never a 5xx, never a 1011 (or a socket cut without a close) for bad
+ * input, never a hang, every refusal in the vendor's shape, and every app process alive afterwards. The inputs
+ * that once ended a process are fixed cases.
+ */
+describe.each(MIRRORS.map((mirror) => [mirror.vendor, mirror] as const))(
+  'mirror fuzz: %s (e2e)',
+  (vendor, mirror) => {
+    const base = `/${vendor}`;
+    const shapes = new VendorShapes(mirror);
+    const placement = keyPlacementOf(mirror.access);
+    let key = '';
+
+    beforeAll(async () => {
+      ({ key } = await createOrgWithVendorKey(stack, vendor, `fuzz-${vendor}-${randomUUID().slice(0, 8)}`));
+    });
+
+    /** The key's headers and query parameters for a case: the org's key, a key that is not one, or none. */
+    function keyed(how: 'key' | 'wrong' | 'none'): {
+      headers: Record<string, string>;
+      query: Array<[string, string]>;
+    } {
+      const sent = how === 'key' ? key : how === 'wrong' ? 'rtr_not_a_key' : undefined;
+      if (sent === undefined) return { headers: {}, query: [] };
+      return { headers: placement.headers(sent), query: placement.query(sent) };
+    }
+
+    function checkHttp(answer: RawAnswer): void {
+      if (answer.status >= 500)
+        throw new Error(`a 5xx: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`);
+      if (answer.status >= 400) {
+        const mismatch = shapes.httpMismatch(answer);
+        if (mismatch) throw new Error(mismatch);
+      }
+    }
+
+    function checkSocket(outcome: SocketOutcome): void {
+      if (outcome.kind === 'refused') return checkHttp(outcome.answer);
+      if (outcome.code === 1011 || outcome.code === 1006) {
+        throw new Error(
+          `the socket ended with ${outcome.code}; frames: ${outcome.frames.slice(-3).join(' | ')}`,
+        );
+      }
+      const last = outcome.frames.at(-1);
+      if (outcome.by === 'server' && outcome.code !== 1000 && last !== undefined) {
+        const mismatch = shapes.socketMismatch(last);
+        if (mismatch) throw new Error(mismatch);
+      }
+    }
+
+    const how = fc.constantFrom<'key' | 'wrong' | 'none'>('key', 'key', 'wrong', 'none');
+
+    it('answers any request to its REST endpoints without a 5xx or a hang, refusing in its shape', async () => {
+      const endpoint = fc.constantFrom(...mirror.dropIn.endpoints);
+      const input = endpoint.chain((e) =>
+        fc.record({
+          method: fc.constant(e.method),
+          path: pathMatching(e.path),
+          query: fuzzQuery,
+          headers: fuzzHeaders,
+          body: fuzzBody,
+          how,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(input, async ({ method, path, query, headers, body, how: keyedHow }) => {
+          const key = keyed(keyedHow);
+          const answer = await sendRaw(stack.gatewayUrl, {
+            method,
+            target: `${base}${path}${queryString([...query, ...key.query])}`,
+            headers: [...headers, ...Object.entries(key.headers)],
+            ...(body && method !== 'GET' ? { body } : {}),
+          });
+          checkHttp(answer);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('answers paths it does not have, any method, in its shape', async () => {
+      const input = fc.record({
+        method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+        path: fc.oneof(
+          fc
+            .array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 5 })
+            .map((parts) => `/${parts.join('/')}`),
+          fc
+            .constantFrom(...mirror.dropIn.endpoints)
+            .chain((e) => pathMatching(e.path))
+            .map((p) => `${p}/more`),
+        ),
+        body: fuzzBody,
+        how,
+      });
+      await fc.assert(
+        fc.asyncProperty(input, async ({ method, path, body, how: keyedHow }) => {
+          const key = keyed(keyedHow);
+          const answer = await sendRaw(stack.gatewayUrl, {
+            method,
+            target: `${base}${onRequestLine(path)}${queryString(key.query)}`,
+            headers: Object.entries(key.headers),
+            ...(body && method !== 'GET' ? { body } : {}),
+          });
+          checkHttp(answer);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('takes any socket handshake and messages without a 1011, a cut or a hang, refusing in its shape', async () => {
+      if (mirror.sockets.length === 0) return;
+      const route = fc.constantFrom(...mirror.sockets);
+      const input = route.chain((r) =>
+        fc.record({
+          path: pathMatching(r.path),
+          query: fuzzQuery,
+          messages: fc.array(fuzzMessage, { maxLength: 6 }),
+          how,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(input, async ({ path, query, messages, how: keyedHow }) => {
+          const key = keyed(keyedHow);
+          const target = `${base}${path}${queryString([...query, ...key.query])}`;
+          checkSocket(await fuzzSocket(stack.gatewayUrl, target, key.headers, messages));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('refuses a socket on a path it has no socket for at the handshake, with its 404', async () => {
+      const socketPath = (path: string): boolean =>
+        mirror.sockets.some((s) => s.path.test(path.split('?')[0] ?? ''));
+      const paths = fc
+        .oneof(
+          fc.constantFrom(...mirror.dropIn.endpoints).chain((e) => pathMatching(e.path)),
+          fc
+            .constantFrom(...(mirror.sockets.length > 0 ? mirror.sockets : [{ path: /^\/x$/ }]))
+            .chain((s) => pathMatching(s.path).map((p) => `${p}/more`)),
+          fc
+            .array(fc.stringMatching(/^[a-z0-9-]{1,12}$/), { minLength: 1, maxLength: 4 })
+            .map((parts) => `/${parts.join('/')}`),
+        )
+        .filter((path) => !socketPath(path));
+      await fc.assert(
+        fc.asyncProperty(paths, how, async (path, keyedHow) => {
+          const key = keyed(keyedHow);
+          const outcome = await fuzzSocket(
+            stack.gatewayUrl,
+            `${base}${path}${queryString(key.query)}`,
+            key.headers,
+            [],
+          );
+          expect(outcome.kind).toBe('refused');
+          if (outcome.kind !== 'refused') return;
+          expect(outcome.answer.status).toBe(404);
+          expect(shapes.httpMismatch(outcome.answer)).toBeUndefined();
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    describe('inputs that once ended a process', () => {
+      /** Each socket route once, its ids plain. */
+      const sockets = (): string[] => mirror.sockets.map((s) => plainPath(s.path));
+
+      it('a first message carrying a key field beside 20,000 levels of nesting, without a key', async () => {
+        for (const path of sockets()) {
+          for (const field of ['authorization', 'api_key', `${vendor}_api_key`]) {
+            const message = `{"${field}":"x","x":${DEEP(20_000)}}`;
+            checkSocket(await fuzzSocket(stack.gatewayUrl, `${base}${path}`, {}, [message]));
+          }
+        }
+      });
+
+      it('a later message with a key field beside 20,000 levels of nesting, on a keyed socket', async () => {
+        for (const path of sockets()) {
+          const message = `{"authorization":"Bearer ${key}","${vendor}_api_key":"${key}","x":${DEEP(20_000)}}`;
+          const { headers, query } = keyed('key');
+          checkSocket(
+            await fuzzSocket(stack.gatewayUrl, `${base}${path}${queryString(query)}`, headers, [
+              '{}',
+              message,
+            ]),
+          );
+        }
+      });
+
+      it('a malformed percent-escape in a socket path, with a key', async () => {
+        const { headers, query } = keyed('key');
+        for (const route of mirror.sockets) {
+          for (const segment of ['%ZZ', '%E0%A4']) {
+            const path = withId(route.path, plainPath(route.path), segment);
+            if (!path) continue; // a socket path without ids
+            const outcome = await fuzzSocket(
+              stack.gatewayUrl,
+              `${base}${path}${queryString(query)}`,
+              headers,
+              ['{"text":" "}', '{"text":"Hello there. ","flush":true}'],
+            );
+            checkSocket(outcome);
+          }
+        }
+      });
+
+      it('REST bodies nesting 5,000 levels deep and numbers past a double, on every endpoint', async () => {
+        const { headers, query } = keyed('key');
+        for (const endpoint of mirror.dropIn.endpoints.filter((e) => e.method !== 'GET')) {
+          const path = plainPath(endpoint.path);
+          for (const body of [`{"text":"Hello.","x":${DEEP(5000)}}`, '{"text":"Hello.","seed":1e400}']) {
+            const answer = await sendRaw(stack.gatewayUrl, {
+              method: endpoint.method,
+              target: `${base}${path}${queryString(query)}`,
+              headers: [['content-type', 'application/json'], ...Object.entries(headers)],
+              body: Buffer.from(body),
+            });
+            checkHttp(answer);
+            expect(answer.status).toBeGreaterThanOrEqual(400);
+          }
+        }
+      });
+    });
+
+    afterAll(async () => {
+      // Every app of the stack still answers: no input ended a process.
+      for (const [app, port] of Object.entries(stack.ports)) {
+        expect({ app, alive: await httpOk(`http://127.0.0.1:${port}/healthz`) }).toEqual({
+          app,
+          alive: true,
+        });
+      }
+    });
+  },
+);

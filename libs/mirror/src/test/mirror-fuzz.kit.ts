@@ -1,0 +1,491 @@
+import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
+import WebSocket from 'ws';
+import {
+  MIRROR_REFUSAL_KINDS,
+  type MirrorAccess,
+  type MirrorReply,
+  type MirrorRequest,
+  type VendorMirror,
+} from '@router/vendors-core';
+
+/*
+ * The mirror fuzz kit: hostile inputs for any vendor's mirror, derived from its `VendorMirror` alone (its
+ * endpoints, socket paths, key placement and refusal shapes), and the checks every answer must pass. A mirror
+ * added to the registry is fuzzed without a test of its own.
+ */
+
+/** How long one request or socket may take before it counts as a hang. */
+export const FUZZ_HANG_MS = 15_000;
+
+/** A request as sent on the wire, byte for byte (the path is not normalised by any URL parser). */
+export interface RawRequest {
+  method: string;
+  /** Path and query, as they go on the request line. */
+  target: string;
+  headers: ReadonlyArray<readonly [string, string]>;
+  body?: Buffer;
+}
+
+export interface RawAnswer {
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+/** Sends `request` to `origin` as written; rejects on a hang (no whole answer within FUZZ_HANG_MS). */
+export function sendRaw(origin: string, request: RawRequest): Promise<RawAnswer> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    // Repeated names go as one name with several values (a flat list would make Node add its own framing).
+    const headers: Record<string, string[]> = {};
+    for (const [name, value] of request.headers) (headers[name.toLowerCase()] ??= []).push(value);
+    if (request.body) headers['content-length'] = [String(request.body.length)];
+    const req = httpRequest({
+      host: hostname,
+      port,
+      method: request.method,
+      path: request.target,
+      headers,
+      setHost: true,
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`hang: no whole answer within ${FUZZ_HANG_MS} ms`));
+    }, FUZZ_HANG_MS);
+    req.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      res.once('end', () => {
+        clearTimeout(timer);
+        const type = res.headers['content-type'];
+        resolve({ status: res.statusCode ?? 0, contentType: type, body: Buffer.concat(chunks) });
+      });
+    });
+    req.end(request.body);
+  });
+}
+
+/** How a fuzzed socket went: refused at the handshake, or opened and then closed by one side. */
+export type SocketOutcome =
+  | { kind: 'refused'; answer: RawAnswer }
+  | { kind: 'closed'; by: 'server' | 'client'; code: number; frames: string[] };
+
+/**
+ * Opens a socket at `target`, sends `messages` one after another, gives the server `settleMs` to answer,
+ * then closes (unless the server did). Rejects on a hang: a handshake or a close that does not complete
+ * within FUZZ_HANG_MS.
+ */
+export function fuzzSocket(
+  origin: string,
+  target: string,
+  headers: Readonly<Record<string, string>>,
+  messages: ReadonlyArray<string | Buffer>,
+  settleMs = 300,
+): Promise<SocketOutcome> {
+  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}${target}`, {
+    headers,
+    perMessageDeflate: false,
+  });
+  const frames: string[] = [];
+  let closedByClient = false;
+  return new Promise<SocketOutcome>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error(`hang: the socket did not finish within ${FUZZ_HANG_MS} ms`));
+    }, FUZZ_HANG_MS);
+    const done = (outcome: SocketOutcome): void => {
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (!isBinary) frames.push(data.toString('utf8'));
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => {
+        const answer = {
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'],
+          body: Buffer.concat(chunks),
+        };
+        done({ kind: 'refused', answer });
+      });
+    });
+    ws.once('error', (error) => {
+      if (ws.readyState !== WebSocket.CLOSED) return;
+      clearTimeout(timer);
+      reject(error);
+    });
+    ws.once('close', (code: number) =>
+      done({ kind: 'closed', by: closedByClient ? 'client' : 'server', code, frames }),
+    );
+    ws.once('open', () => {
+      void (async () => {
+        for (const message of messages) {
+          if (ws.readyState !== WebSocket.OPEN) return;
+          ws.send(message, { binary: typeof message !== 'string' });
+          await pause(20);
+        }
+        await pause(settleMs);
+        if (ws.readyState !== WebSocket.OPEN) return;
+        closedByClient = true;
+        ws.close(1000);
+      })();
+    });
+  });
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Where a client puts the key for this vendor, found by asking the access itself which placement it reads. */
+export interface KeyPlacement {
+  headers(key: string): Record<string, string>;
+  query(key: string): Array<[string, string]>;
+}
+
+/**
+ * The vendor's key placement, read off its access: the first header (raw, or after a scheme its clients use)
+ * or query parameter from which `readKey` takes the key back.
+ */
+export function keyPlacementOf(access: MirrorAccess): KeyPlacement {
+  const probe = 'rtr_probe';
+  const read = (headers: Record<string, string>, query: Array<[string, string]>): boolean =>
+    access.readKey({ method: 'GET', path: '/', headers, query: new URLSearchParams(query) }) === probe;
+  for (const name of access.keyHeaders) {
+    for (const scheme of ['', 'Bearer ', 'Token ', 'Key ']) {
+      if (read({ [name]: `${scheme}${probe}` }, [])) {
+        return { headers: (key) => ({ [name]: `${scheme}${key}` }), query: () => [] };
+      }
+    }
+  }
+  for (const name of access.keyQueryParams) {
+    if (read({}, [[name, probe]])) return { headers: () => ({}), query: (key) => [[name, key]] };
+  }
+  throw new Error(`${access.vendor}: no key placement its access reads`);
+}
+
+/**
+ * The shape of a refusal body: its media type and, for a JSON object, each field's kind, one level into
+ * object fields (`detail:{code,message}`). Two bodies of one shape differ only in their values.
+ */
+interface Shape {
+  type: string;
+  fields?: ReadonlyMap<string, string>;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return `{${Object.keys(value).sort().join(',')}}`;
+  return typeof value;
+}
+
+function shapeOf(contentType: string | undefined, body: string): Shape {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (body.length === 0) return { type: `${type}|empty` };
+  if (!type.endsWith('json')) return { type: `${type}|text` };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { type: `${type}|not json` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { type: `${type}|${kindOf(value)}` };
+  return { type, fields: new Map(Object.entries(value).map(([name, field]) => [name, kindOf(field)])) };
+}
+
+/** Whether `observed` has every field of `known` with its kind (an object field at least `known`'s fields). */
+function fits(observed: Shape, known: Shape): boolean {
+  if (observed.type !== known.type) return false;
+  if (!known.fields || !observed.fields) return !known.fields && !observed.fields;
+  for (const [name, kind] of known.fields) {
+    const seen = observed.fields.get(name);
+    if (seen === undefined) return false;
+    if (kind.startsWith('{') && seen.startsWith('{')) {
+      const need = kind.slice(1, -1).split(',').filter(Boolean);
+      const have = new Set(seen.slice(1, -1).split(','));
+      if (!need.every((field) => have.has(field))) return false;
+    } else if (seen !== kind) return false;
+  }
+  return true;
+}
+
+/** The shapes the vendor refuses in, over HTTP and on its sockets, as its folder writes them. */
+export class VendorShapes {
+  private readonly http: Shape[];
+  private readonly socket: Shape[];
+
+  constructor(mirror: VendorMirror) {
+    const request: MirrorRequest = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams() };
+    const replies: MirrorReply[] = [
+      ...MIRROR_REFUSAL_KINDS.map((kind) => mirror.access.refuse(kind, request)),
+      ...[400, 401, 413, 422, 500].map((status) => mirror.access.fail(status, 'a failure', request)),
+      mirror.access.notFound(request),
+      mirror.dropIn.invalidBody({ field: 'field', message: 'a rule' }),
+    ];
+    this.http = replies.map((reply) => shapeOf(reply.headers['content-type'], reply.body));
+    const socket = mirror.access.socket;
+    this.socket =
+      socket.refusal === 'after-accept'
+        ? MIRROR_REFUSAL_KINDS.flatMap((kind) => socket.refuse(kind, undefined).messages).map((message) =>
+            shapeOf('application/json', message),
+          )
+        : [];
+  }
+
+  /** Why an HTTP refusal is not in the vendor's shape, or undefined when it is. */
+  httpMismatch(answer: RawAnswer): string | undefined {
+    const body = answer.body.toString('utf8');
+    const shape = shapeOf(answer.contentType, body);
+    return this.http.some((known) => fits(shape, known))
+      ? undefined
+      : `${answer.status} ${answer.contentType ?? '(no type)'} is not the vendor's shape: ${body.slice(0, 300)}`;
+  }
+
+  /** Why an error frame before a refusing close is not in the vendor's shape, or undefined when it is. */
+  socketMismatch(frame: string): string | undefined {
+    if (this.socket.length === 0) return undefined;
+    const shape = shapeOf('application/json', frame);
+    return this.socket.some((known) => fits(shape, known))
+      ? undefined
+      : `socket frame is not the vendor's refusal shape: ${frame.slice(0, 300)}`;
+  }
+}
+
+/**
+ * A path as a client could put it on the request line: characters a request line cannot carry, or that would
+ * end the path (`?`, `#`), percent-encoded; a `%` left as it is, so malformed escapes reach the router.
+ */
+export function onRequestLine(path: string): string {
+  return path.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (char) => encodeURIComponent(char));
+}
+
+/** Path segments that broke routers before: malformed and overlong escapes, dots, encoded slashes. */
+const HOSTILE_SEGMENTS = ['%ZZ', '%E0%A4', '%', '%2F', '%00', '..', '.', '%C0%AE', 'a%2Fb', '%FF%FE'];
+
+/**
+ * `path` (matching `pattern`) with its first id (capture group) replaced by `segment`, or undefined when the
+ * pattern has no id or would not take the segment there.
+ */
+export function withId(pattern: RegExp, path: string, segment: string): string | undefined {
+  const span = new RegExp(pattern.source, `${pattern.flags}d`).exec(path)?.indices?.[1];
+  if (!span) return undefined;
+  const swapped = `${path.slice(0, span[0])}${segment}${path.slice(span[1])}`;
+  return pattern.test(swapped) ? swapped : undefined;
+}
+
+/** One plain path matching `pattern` (ids of letters and digits where the pattern allows them). */
+export function plainPath(pattern: RegExp): string {
+  const [path] = fc.sample(fc.stringMatching(pattern), { numRuns: 1, seed: 42 });
+  if (path === undefined) throw new Error(`no path matches ${String(pattern)}`);
+  return onRequestLine(withId(pattern, path, 'id1') ?? path);
+}
+
+/** A path matching `pattern`, its ids (capture groups) any text or, as often, a hostile segment. */
+export function pathMatching(pattern: RegExp): fc.Arbitrary<string> {
+  const hostile = fc
+    .tuple(fc.stringMatching(pattern), fc.constantFrom(...HOSTILE_SEGMENTS))
+    .map(([path, segment]) => withId(pattern, path, segment) ?? path);
+  return fc.oneof(fc.stringMatching(pattern), hostile).map(onRequestLine);
+}
+
+/** Field names from the vendors' bodies and messages, so some inputs get past the first check. */
+const FIELD_NAMES = [
+  'text',
+  'model_id',
+  'model',
+  'voice_id',
+  'voice',
+  'input',
+  'transcript',
+  'speaker',
+  'language',
+  'language_code',
+  'output_format',
+  'response_format',
+  'sample_rate',
+  'codec',
+  'encoding',
+  'container',
+  'voice_settings',
+  'stability',
+  'similarity_boost',
+  'speed',
+  'seed',
+  'context_id',
+  'flush',
+  'close_context',
+  'close_socket',
+  'generation_config',
+  'pronunciation_dictionary_locators',
+  'inputs',
+  'settings',
+  'type',
+  'authorization',
+  'api_key',
+  'contents',
+  'generationConfig',
+  'instructions',
+  'stream_format',
+  'config',
+  'continue',
+  'cancel',
+  'data',
+  'delta',
+];
+const QUERY_NAMES = [
+  'output_format',
+  'model_id',
+  'model',
+  'enable_logging',
+  'optimize_streaming_latency',
+  'sample_rate',
+  'encoding',
+  'container',
+  'inactivity_timeout',
+  'auto_mode',
+  'sync_alignment',
+  'language_code',
+  'seed',
+  'timeout',
+  'key',
+  'alt',
+  'send_completion_event',
+  'voice',
+  'codec',
+  'pageSize',
+  'show_legacy',
+];
+
+const shortText = fc.string({ maxLength: 40 });
+const fieldName = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...FIELD_NAMES) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
+const leaf = fc.oneof(
+  shortText,
+  fc.constantFrom('Hello there.', ' ', '', 'pcm_16000', 'c_model_1', 'true'),
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+);
+const jsonish: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  object: fc.dictionary(fieldName, tie('value'), { maxKeys: 6 }),
+})).value;
+
+/** Text that `JSON.parse` reads as something hostile: nesting past any limit, numbers past a double's. */
+const hostileJson = fc.oneof(
+  fc
+    .tuple(fc.constantFrom(...FIELD_NAMES), fc.integer({ min: 30, max: 6000 }))
+    .map(([name, depth]) => `{"text":"Hello.","${name}":${'['.repeat(depth)}${']'.repeat(depth)}}`),
+  fc.constantFrom(...FIELD_NAMES).map((name) => `{"text":"Hello.","${name}":1e400}`),
+  fc.integer({ min: 30, max: 6000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+  fc.constantFrom(
+    '1e400',
+    '-1e400',
+    '[1e999]',
+    'null',
+    '"text"',
+    '{"__proto__":{"x":1}}',
+    '{"text":"\\ud800"}',
+  ),
+);
+
+/** A body: JSON objects of the vendors' fields, any JSON, hostile JSON, text and bytes. */
+export const fuzzBody: fc.Arbitrary<Buffer | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.dictionary(fieldName, jsonish, { maxKeys: 8 }).map((value) => Buffer.from(JSON.stringify(value))),
+  jsonish.map((value) => Buffer.from(JSON.stringify(value) ?? 'null')),
+  hostileJson.map((text) => Buffer.from(text)),
+  fc.string({ maxLength: 200 }).map((text) => Buffer.from(text)),
+  fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+);
+
+/** A socket message: JSON of the vendors' fields, hostile JSON, text and binary frames. */
+export const fuzzMessage: fc.Arbitrary<string | Buffer> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.dictionary(fieldName, jsonish, { maxKeys: 6 }).map((value) => JSON.stringify(value)),
+  },
+  { weight: 1, arbitrary: hostileJson },
+  { weight: 1, arbitrary: fc.string({ maxLength: 100 }) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 100 }).map((bytes) => Buffer.from(bytes)) },
+);
+
+/** A query: the vendors' parameter names (and others) with any values, some repeated. */
+export const fuzzQuery: fc.Arbitrary<Array<[string, string]>> = fc.array(
+  fc.tuple(
+    fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 10 })),
+    fc.oneof(
+      shortText,
+      fc.constantFrom('1e400', '-1', '99999999999999999999', '', 'true', '%ZZ', 'pcm_16000'),
+    ),
+  ),
+  { maxLength: 5 },
+);
+
+/** Extra headers: content types and encodings a body does not have, ids, junk a vendor's client may add. */
+export const fuzzHeaders: fc.Arbitrary<Array<[string, string]>> = fc.array(
+  fc.oneof(
+    fc.tuple(
+      fc.constant('content-type'),
+      fc.constantFrom(
+        'application/json',
+        'text/plain',
+        'application/json; charset=utf-16',
+        'multipart/form-data',
+        '*/*',
+        '',
+      ),
+    ),
+    fc.tuple(fc.constant('content-encoding'), fc.constantFrom('gzip', 'br', 'identity', 'x-junk')),
+    fc.tuple(fc.constant('accept'), fc.constantFrom('audio/mpeg', 'text/event-stream', '*/*', 'junk')),
+    fc.tuple(fc.constant('x-request-id'), fc.string({ maxLength: 300 }).map(printable)),
+    fc.tuple(
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/).filter((name) => !FRAMING_HEADERS.has(name)),
+      fc.string({ maxLength: 60 }).map(printable),
+    ),
+  ),
+  { maxLength: 4 },
+);
+
+/** Headers that frame the request itself (its length, its host, a 100-continue): not the vendor's to see. */
+const FRAMING_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'expect',
+  'connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+]);
+
+/** A header value Node will send: printable ASCII only. */
+function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '');
+}
+
+/** `name=value&…` with both percent-encoded, except values meant to stay raw (`%ZZ`). */
+export function queryString(pairs: ReadonlyArray<readonly [string, string]>): string {
+  if (pairs.length === 0) return '';
+  const encode = (text: string): string => (text === '%ZZ' ? text : encodeURIComponent(text));
+  return `?${pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}`;
+}
