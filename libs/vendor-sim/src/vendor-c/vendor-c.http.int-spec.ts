@@ -343,6 +343,14 @@ describe('vendor_c simulator over HTTP', () => {
       ).toMatchObject({ stability: 0.5 });
       const audio = await (await tts('', '?output_format=pcm_8000', { text: TEXT })).arrayBuffer();
       expect(audio.byteLength).toBe(sampleCount(spokenMs(TEXT, { speed: 1.2 }), 8000) * 2);
+      // Settings sent without `speed` take its default, not the stored one; `{}` is no settings at all.
+      const bytesWith = async (voice_settings: unknown): Promise<number> =>
+        (await (await tts('', '?output_format=pcm_8000', { text: TEXT, voice_settings })).arrayBuffer())
+          .byteLength;
+      expect(await bytesWith({ stability: 0.3, similarity_boost: 0.3 })).toBe(
+        sampleCount(spokenMs(TEXT, { speed: 1 }), 8000) * 2,
+      );
+      expect(await bytesWith({})).toBe(sampleCount(spokenMs(TEXT, { speed: 1.2 }), 8000) * 2);
       expect((await request('/v1/voices/nope/settings')).status).toBe(400);
       await t.control.reset();
       expect(await (await request(`/v1/voices/${VOICE}/settings`)).json()).toMatchObject({ stability: 0.5 });

@@ -149,6 +149,22 @@ describe('vendor_c simulator sockets', () => {
   });
 
   describe('multi-stream-input', () => {
+    it('speaks what was flushed before close_context, drops what was not, then isFinal', async () => {
+      const probe = await open('multi-stream-input', '?output_format=pcm_8000');
+      probe.send({ text: ' ', context_id: 'c' });
+      probe.send({ text: 'Flushed words. ', context_id: 'c', flush: true });
+      probe.send({ text: 'Words never flushed ', context_id: 'c' });
+      probe.send({ context_id: 'c', close_context: true });
+      await probe.waitFor((m) => m['isFinal'] === true && m['context_id'] === 'c');
+      const audio = joinAudio(
+        probe.messages.filter((m) => m['context_id'] === 'c'),
+        audioOf,
+      );
+      expect(audio.length).toBe(sampleCount(spokenMs('Flushed words. '), 8000) * 2);
+      probe.send({ close_socket: true });
+      await probe.closed;
+    });
+
     it('keeps contexts apart, tags every frame, and ends each with isFinal', async () => {
       const probe = await open('multi-stream-input', '?output_format=pcm_8000');
       probe.send({ text: ' ', context_id: 'a' });

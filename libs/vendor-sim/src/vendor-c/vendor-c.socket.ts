@@ -24,7 +24,7 @@ import { checkKey, simKeyId } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import { charsInPiece, takeSpec, vendorCFaultProblem } from './vendor-c.replies';
-import type { VoiceStore } from './vendor-c.voices';
+import { speedOf, type VoiceStore } from './vendor-c.voices';
 
 type SocketKind = 'stream-input' | 'multi-stream-input';
 
@@ -70,6 +70,8 @@ class SpeechContext {
   private generations = 0;
   private schedule: readonly number[] = DEFAULT_CHUNK_SCHEDULE;
   private speed: number;
+  /** Whether settings were sent yet (until then the voice's stored speed holds). */
+  private configured = false;
   private readonly queue: SerialQueue;
   closing = false;
 
@@ -84,8 +86,11 @@ class SpeechContext {
   /** Applies `voice_settings` and `generation_config` (init message, or any later text message). */
   configure(message: StreamInputMessage): VendorCProblem | undefined {
     if (message.settingsProblem) return message.settingsProblem;
+    // The first settings sent decide as on REST; a later message's only change what they name.
     const speed = message.voiceSettings?.['speed'];
     if (typeof speed === 'number') this.speed = speed;
+    else if (!this.configured) this.speed = speedOf(message.voiceSettings, this.speed);
+    if (message.voiceSettings) this.configured = true;
     if (message.chunkSchedule) this.schedule = message.chunkSchedule;
     return undefined;
   }
@@ -122,6 +127,12 @@ class SpeechContext {
     this.closing = true;
     this.flush();
     return this.queue.push(() => this.session.send(finalFrame(this.id)));
+  }
+
+  /** `close_context`: the text not flushed yet is dropped; what was is spoken, then `isFinal`. */
+  close(): Promise<void> {
+    this.buffer = '';
+    return this.finish();
   }
 
   private enqueue(text: string): void {
@@ -236,7 +247,7 @@ class VendorCSession {
     if (problem) return void this.send(socketError(problem, id));
     if (message.closeContext) {
       this.contexts.delete(id);
-      void context.finish();
+      void context.close();
       return;
     }
     const { text } = message;

@@ -5,7 +5,6 @@ import { playChunked } from '../kit/http/play-stream';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   dialogueVoiceSegments,
-  isObject,
   parseDialogueRequest,
   parseOutputQuery,
   parseTtsRequest,
@@ -24,7 +23,7 @@ import {
   vendorCFaultProblem,
 } from './vendor-c.replies';
 import { vendorCAccount } from './vendor-c.voice-routes';
-import type { VoiceStore } from './vendor-c.voices';
+import { speedOf, type VoiceStore } from './vendor-c.voices';
 
 /** The four shapes of a synthesis answer. */
 type Variant = 'audio' | 'stream' | 'with-timestamps' | 'stream-with-timestamps';
@@ -107,14 +106,11 @@ export function vendorCTtsRoutes(kit: SimKit, store: VoiceStore): HttpRoute[] {
         voiceProblem(store.find(account.keyId, id), id),
       );
       if (!request.ok) return sendCheckFailure(exchange, request);
-      // `voice_settings.speed`, else the voice's stored speed.
-      const settings = request.value.body['voice_settings'];
-      const speed = isObject(settings) ? settings['speed'] : undefined;
       await synthesize(kit, exchange, {
         key: account.key,
         text: request.value.text,
         output: output.value,
-        speed: typeof speed === 'number' ? speed : store.settings(account.keyId, voiceId).speed,
+        speed: speedOf(request.value.body['voice_settings'], store.settings(account.keyId, voiceId).speed),
         endpoint: endpointName('tts', variant),
         variant,
       });

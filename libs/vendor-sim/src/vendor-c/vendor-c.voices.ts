@@ -18,6 +18,20 @@ export const DEFAULT_VOICE_SETTINGS: Readonly<VoiceSettings> = {
   speed: 1.0,
 };
 
+/**
+ * The speed a request speaks at: `voice_settings.speed` when sent; the vendor's default (1.0) when other
+ * settings are sent without it (a field the request leaves out of its settings takes the field's default,
+ * only `stability` and `similarity_boost` vary by voice); the voice's stored speed when no settings are sent
+ * (left out, null, `{}` or every field null).
+ */
+export function speedOf(voiceSettings: unknown, storedSpeed: number): number {
+  if (typeof voiceSettings !== 'object' || voiceSettings === null) return storedSpeed;
+  const fields = voiceSettings as Record<string, unknown>;
+  const speed = fields['speed'];
+  if (typeof speed === 'number') return speed;
+  return Object.values(fields).some((value) => value !== null) ? DEFAULT_VOICE_SETTINGS.speed : storedSpeed;
+}
+
 export type VoiceCategory = 'premade' | 'cloned' | 'generated' | 'professional';
 
 /** The vendor's Voice object, with the fields its clients read. */
