@@ -39,10 +39,11 @@ const schema = {
   ...commonEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
-  // Readiness and metrics: not to be published beside PORT.
-  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  // Readiness and metrics: not to be published beside PORT. Both ports follow PORT unless set, so a second
+  // router on the machine needs only another PORT.
+  INTERNAL_PORT: env.portBeside('PORT', 1),
   INTERNAL_HOST: env.string({ default: '127.0.0.1' }),
-  ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
+  ADMIN_PORT: env.portBeside('PORT', 2),
   DATA_DIR: env.string({ default: '.router' }),
   DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
   INTERNAL_SIGNING_SECRET: env.optionalString(),
