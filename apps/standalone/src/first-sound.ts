@@ -1,6 +1,6 @@
 import { VENDOR_ENTRIES } from '@router/vendors';
 
-/** The vendor of the printed request: its voices are in the router's catalogue, so no vendor call lists them. */
+/** The printed request's vendor: its voices are in the router's catalogue, so no vendor call lists them. */
 const VENDOR = 'vendor_a';
 const FILE = 'hello.mp3';
 

@@ -220,7 +220,8 @@ function printWelcome(info: {
     '',
     ...(info.demoKey
       ? [
-          `A demo org was created, with a simulated key for each simulated vendor. Its API key (shown once, store it now):`,
+          'A demo org was created, with a simulated key for each simulated vendor.',
+          'Its API key (shown once, store it now):',
           `  ${info.demoKey}`,
           '',
         ]
