@@ -22,8 +22,8 @@ const schema = {
   ...signingEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
-  // Readiness and metrics: not to be published beside PORT.
-  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  // Readiness and metrics: not to be published beside PORT (PORT+1 unless set).
+  INTERNAL_PORT: env.portBeside('PORT', 1),
   INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   ...mirrorUpstreamEnv,

@@ -26,6 +26,8 @@ import { SynthesisWorker } from '@router/synthesis';
 import { startVendorSim } from '@router/vendor-sim';
 import { createUpstreams, VENDOR_ENTRIES, VENDOR_IDS } from '@router/vendors';
 import type { MirrorAccess } from '@router/vendors-core';
+import { createDemoOrgOnEmptyDatabase } from './demo-org';
+import { firstSoundCommand, firstSoundIsSimulated } from './first-sound';
 import { loadOrCreateSecrets } from './secrets';
 
 const SERVICE = 'router';
@@ -39,10 +41,11 @@ const schema = {
   ...commonEnv,
   PORT: env.int({ default: 8080, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
-  // Readiness and metrics: not to be published beside PORT.
-  INTERNAL_PORT: env.int({ default: 8081, min: 0, max: 65535 }),
+  // Readiness and metrics: not to be published beside PORT. Both ports follow PORT unless set, so a second
+  // router on the machine needs only another PORT.
+  INTERNAL_PORT: env.portBeside('PORT', 1),
   INTERNAL_HOST: env.string({ default: '127.0.0.1' }),
-  ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
+  ADMIN_PORT: env.portBeside('PORT', 2),
   DATA_DIR: env.string({ default: '.router' }),
   DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
   INTERNAL_SIGNING_SECRET: env.optionalString(),
@@ -91,12 +94,13 @@ runService(SERVICE, async () => {
     ...Object.fromEntries(simulated.map((v) => [v, `http://127.0.0.1:${sim?.port ?? 0}/${v}`])),
     ...configured,
   };
+  const vendorKeys = new ProviderKeyStore(db.prisma, keyRing);
   const worker = new SynthesisWorker(
     {
       bus,
       blobs,
       sql: db.sql,
-      keys: new ProviderKeyStore(db.prisma, keyRing),
+      keys: vendorKeys,
       adapter: createUpstreams(baseUrls),
       logger,
     },
@@ -173,6 +177,8 @@ runService(SERVICE, async () => {
 
   const demoKey = await createDemoOrgOnEmptyDatabase(
     new AdminService(db.prisma, new BusChangeNotifier(bus, logger)),
+    vendorKeys,
+    simulated,
   );
   printWelcome({
     port: gateway.port,
@@ -196,13 +202,6 @@ runService(SERVICE, async () => {
   );
 });
 
-/** A first start on an empty database gets a demo org, and its key is printed this once. */
-async function createDemoOrgOnEmptyDatabase(admin: AdminService): Promise<string | undefined> {
-  if ((await admin.listOrgs()).length > 0) return undefined;
-  const org = await admin.createOrg({ name: 'demo' });
-  return (await admin.issueKey(org.id)).key;
-}
-
 function printWelcome(info: {
   port: number;
   adminPort: number;
@@ -221,8 +220,18 @@ function printWelcome(info: {
       : `Vendors simulated: ${info.simulated.join(', ') || 'none'}; the others use their VENDOR_X_BASE_URL.`,
     '',
     ...(info.demoKey
-      ? [`A demo org was created. Its API key (shown once, store it now):`, `  ${info.demoKey}`, '']
+      ? [
+          'A demo org was created, with a simulated key for each simulated vendor.',
+          'Its API key (shown once, store it now):',
+          `  ${info.demoKey}`,
+          '',
+        ]
       : []),
+    firstSoundIsSimulated(info.simulated)
+      ? 'Your first sound (hello.mp3, from the simulated vendor_a):'
+      : 'Your first sound (hello.mp3), once the org has stored its vendor_a key (PUT /v1/provider-keys/vendor_a):',
+    `  ${firstSoundCommand(`http://localhost:${info.port}`, info.demoKey ?? '<key>')}`,
+    '',
     'Create an org and a key with the admin CLI:',
     `  ADMIN_URL=http://127.0.0.1:${info.adminPort} npm run admin -- org create --name "My org"`,
     `  ADMIN_URL=http://127.0.0.1:${info.adminPort} npm run admin -- key issue <org id>`,

@@ -124,8 +124,15 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
     const voices = await call(base, 'GET', '/v1/voices?provider=vendor_c', { key: demoKey });
     expect(voices.status).toBe(200);
     expect(voices.body.voices.length).toBeGreaterThan(100);
-    expect((await call(base, 'GET', '/v1/voices?provider=vendor_b', { key: demoKey })).body.error.code).toBe(
-      'provider_key_missing',
+    // The demo org came with a simulated key for every vendor; without one, the vendor is refused.
+    expect((await call(base, 'GET', '/v1/voices?provider=vendor_b', { key: demoKey })).status).toBe(200);
+    expect((await call(base, 'DELETE', '/v1/provider-keys/vendor_b', { key: demoKey })).status).toBe(204);
+    await waitFor(
+      'the deleted vendor_b key to be refused',
+      async () =>
+        (await call(base, 'GET', '/v1/voices?provider=vendor_b', { key: demoKey })).body?.error?.code ===
+        'provider_key_missing',
+      10_000,
     );
   });
 

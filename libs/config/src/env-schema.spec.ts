@@ -43,3 +43,41 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('env.portBeside', () => {
+  const schema = {
+    PORT: env.int({ default: 8080, min: 0, max: 65535 }),
+    INTERNAL_PORT: env.portBeside('PORT', 1),
+  };
+
+  it('puts an unset port beside the one it follows, so a second process given another PORT moves with it', () => {
+    expect(loadConfig(schema, {})).toEqual({ PORT: 8080, INTERNAL_PORT: 8081 });
+    expect(loadConfig(schema, { PORT: '18080' })).toEqual({ PORT: 18080, INTERNAL_PORT: 18081 });
+  });
+
+  it('takes a port that is set as it is', () => {
+    expect(loadConfig(schema, { PORT: '18080', INTERNAL_PORT: '9999' }).INTERNAL_PORT).toBe(9999);
+    expect(() => loadConfig(schema, { INTERNAL_PORT: '70000' })).toThrow(
+      'INTERNAL_PORT must be at most 65535',
+    );
+  });
+
+  it('leaves it to the system when the port it follows is (PORT 0: any free port)', () => {
+    expect(loadConfig(schema, { PORT: '0' }).INTERNAL_PORT).toBe(0);
+  });
+
+  it('asks for it by name when the port beside would be past the last one', () => {
+    expect(() => loadConfig(schema, { PORT: '65535' })).toThrow(
+      'INTERNAL_PORT must be set when PORT is above 65534',
+    );
+  });
+
+  it('names only the bad variable when the one it follows is bad', () => {
+    expect(() => loadConfig(schema, { PORT: 'x' })).toThrow(ConfigError);
+    try {
+      loadConfig(schema, { PORT: 'x' });
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual(['PORT must be an integer, got "x"']);
+    }
+  });
+});

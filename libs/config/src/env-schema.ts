@@ -2,7 +2,15 @@
  * Each app declares the environment it reads as a schema and validates it once at start-up; nothing else
  * reads `process.env`. A bad or missing variable stops the app with a message naming it.
  */
-export type EnvReader<T> = (raw: string | undefined, name: string) => T;
+/**
+ * Reads one variable from its raw value; `earlier` holds the variables the schema declares before it (one that
+ * failed is there as undefined), for a default that follows another variable.
+ */
+export type EnvReader<T> = (
+  raw: string | undefined,
+  name: string,
+  earlier: Readonly<Record<string, unknown>>,
+) => T;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -26,6 +34,23 @@ export const env = {
         fail(`${name} must be at least ${options.minLength} characters long`);
       }
       return value;
+    };
+  },
+  /**
+   * A port that, left unset, sits `offset` above the port variable `base` (declared before it), so the ports
+   * of one process move together: a second process given another `base` starts beside the first. A `base` of
+   * 0 (any free port) leaves this one to the system as well.
+   */
+  portBeside(base: string, offset: number): EnvReader<number> {
+    const given = env.int({ min: 0, max: 65535 });
+    return (raw, name, earlier) => {
+      if (raw !== undefined && raw !== '') return given(raw, name, earlier);
+      if (!(base in earlier)) throw new Error(`${name} follows ${base}: declare ${base} before it`);
+      const port = earlier[base];
+      if (typeof port !== 'number') return 0; // `base` is invalid: its own problem is reported
+      if (port === 0) return 0;
+      if (port + offset > 65535) fail(`${name} must be set when ${base} is above ${65535 - offset}`);
+      return port + offset;
     };
   },
   optionalString(): EnvReader<string | undefined> {
@@ -73,7 +98,8 @@ export const env = {
   },
   optionalUrl(options: { protocols: string[] }): EnvReader<string | undefined> {
     const required = env.url(options);
-    return (raw, name) => (raw === undefined || raw === '' ? undefined : required(raw, name));
+    return (raw, name, earlier) =>
+      raw === undefined || raw === '' ? undefined : required(raw, name, earlier);
   },
   oneOf<T extends string>(values: readonly T[], options: { default?: T } = {}): EnvReader<T> {
     return (raw, name) => {
@@ -94,9 +120,10 @@ export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.Proces
   const result: Record<string, unknown> = {};
   for (const [name, read] of Object.entries(schema)) {
     try {
-      result[name] = read(source[name], name);
+      result[name] = read(source[name], name, result);
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
+      result[name] = undefined;
       problems.push(error.message);
     }
   }

@@ -7,6 +7,7 @@ import {
   type IdentityPolicy,
   type JsonProblem,
   jsonValueProblem,
+  logRequestFailure,
   logWhenFinished,
   NOT_FROM_GATEWAY,
   readWhole,
@@ -81,7 +82,9 @@ export class MirrorHttp {
     void this.answer(vouched, request, url, req, res).catch((error: unknown) => {
       const failure = asRouterError(error);
       if (failure.code === 'internal') {
-        this.options.logger.error({ err: error, orgId, path: url.pathname }, 'mirror request failed');
+        // A client that left cancelled its take's stream: that is at info, the router's own failures at error.
+        const fields = { orgId, path: url.pathname };
+        logRequestFailure(this.options.logger, res, error, fields, 'mirror request failed');
       }
       if (!res.headersSent) reply(res, access.fail(failure.status, failure.message, request));
       else res.destroy(failure);

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from '@router/observability';
 import { RouterError } from '@router/contracts';
+import { logRequestFailure } from './client-left';
 import { LOGGER } from './tokens';
 
 /**
@@ -60,9 +61,9 @@ function clientErrorStatus(exception: unknown): number | undefined {
 }
 
 /**
- * Answers a failed request with the envelope (an unexpected error is logged as `internal`), or aborts the
- * body when audio has started: the only honest signal left then. The one way errors leave an HTTP route,
- * through Nest's filter or a plain route.
+ * Answers a failed request with the envelope (an unexpected error is logged as `internal`, at error unless
+ * the client had left), or aborts the body when audio has started: the only honest signal left then. The one
+ * way errors leave an HTTP route, through Nest's filter or a plain route.
  */
 export function sendError(
   res: ServerResponse,
@@ -70,7 +71,9 @@ export function sendError(
   context: { logger: Logger; method: string | undefined; path: string; exception: unknown },
 ): void {
   const { logger, method, path, exception } = context;
-  if (error.code === 'internal') logger.error({ err: exception, path, method }, 'request failed');
+  if (error.code === 'internal') {
+    logRequestFailure(logger, res, exception, { path, method }, 'request failed');
+  }
   if (res.headersSent) {
     res.destroy(error);
     return;

@@ -12,3 +12,4 @@ export * from './run-service';
 export * from './infrastructure';
 export * from './json-object';
 export * from './socket-server';
+export * from './client-left';

@@ -1,4 +1,4 @@
-import { request as httpRequest, type ServerResponse } from 'node:http';
+import { request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Controller, Inject, Module, Post, Req, Res } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
@@ -245,6 +245,45 @@ describe('plain routes ahead of Express and Nest (loopback HTTP)', () => {
         body: { error: { code: 'bad_request', message: 'the body must be a JSON object', retryable: false } },
       });
     }
+  });
+
+  it("logs a request its client cut while sending the body at info, and the router's own failure at error", async () => {
+    const lines = () => logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const body = JSON.stringify({ text: 'a sentence cut short' });
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      [IDENTITY_HEADER]: signIdentity(
+        { method: 'POST', path: PATH, orgId: 'org-1', bodyDigest: digestBody(Buffer.from(body)) },
+        SECRET,
+        Date.now(),
+      ),
+    };
+    // The cut comes once the server has the request, its body still on the way.
+    const arrived = new Promise<void>((resolve) =>
+      (app.getHttpServer() as Server).once('request', () => resolve()),
+    );
+    const cut = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: PATH, headers, agent: false });
+    cut.on('error', () => undefined); // destroyed on purpose
+    cut.write(body.slice(0, 10));
+    await arrived;
+    cut.destroy();
+    await new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + 10_000;
+      const check = (): void => {
+        if (lines().some((line) => line['msg'] === 'request cut by the client')) return resolve();
+        if (Date.now() > deadline) return reject(new Error(`no cut logged: ${logs.join('')}`));
+        setTimeout(check, 20);
+      };
+      check();
+    });
+    expect(lines().filter((line) => line['level'] === 'error')).toEqual([]);
+    expect(logs.join('\n')).not.toContain('cut short');
+
+    await post(JSON.stringify({ fail: 'crash' }));
+    expect(lines().filter((line) => line['level'] === 'error')).toEqual([
+      expect.objectContaining({ msg: 'request failed', path: PATH }),
+    ]);
   });
 
   it('names the field in a refusal and hides an unexpected failure behind internal', async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ANONYMOUS_ORG, bodyMatches } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
+import { clientLeft } from './client-left';
 import { sendError } from './envelope.filter';
 import { type IdentityPolicy, NOT_FROM_GATEWAY, vouchedFor } from './identity.guard';
 
@@ -123,8 +124,9 @@ export function readWhole(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * One JSON line per request once its response has finished, with the gateway's request id and the caller's
- * org. Only the route's path is logged: queries and bodies can carry keys and text.
+ * One JSON line per request once its response has finished, or once its client cut it (at info too: clients
+ * going away is normal traffic), with the gateway's request id and the caller's org. Only the route's path is
+ * logged: queries and bodies can carry keys and text.
  */
 export function logWhenFinished(
   logger: Logger,
@@ -133,18 +135,19 @@ export function logWhenFinished(
   describe: () => { orgId: string | undefined; path: string },
 ): void {
   const started = process.hrtime.bigint();
-  res.once('finish', () => {
+  const line = () => {
     const { orgId, path } = describe();
-    logger.info(
-      {
-        requestId: req.headers['x-request-id'],
-        orgId,
-        method: req.method,
-        path,
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      },
-      'request',
-    );
+    return {
+      requestId: req.headers['x-request-id'],
+      orgId,
+      method: req.method,
+      path,
+      status: res.statusCode,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+    };
+  };
+  res.once('finish', () => logger.info(line(), 'request'));
+  res.once('close', () => {
+    if (clientLeft(res)) logger.info(line(), 'request cut by the client');
   });
 }
