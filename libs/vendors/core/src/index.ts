@@ -6,6 +6,7 @@ export * from './vendor-entry';
 export * from './public-view';
 export * from './catalogue.queries';
 export * from './vendor-adapter';
+export * from './vendor-errors';
 export * from './voice.types';
 export * from './stored-settings.types';
 export * from './drop-in.types';

@@ -4,13 +4,12 @@ import type { DropInAnswer, DropInWire } from './drop-in.types';
 import {
   FORMAT_CONTENT_TYPES,
   type DropInCall,
-  vendorFailure,
-  vendorUnreachable,
   type AdapterOptions,
   type SynthesisCall,
   type SynthesisEvent,
   type VendorAdapter,
 } from './vendor-adapter';
+import { vendorFailure, vendorUnreachable } from './vendor-errors';
 import { parseJsonObject, parseSse, type SseEvent } from './upstream-parse';
 import type { VendorId } from './vendor-id';
 

@@ -1,4 +1,4 @@
-import { vendorMalformed } from './vendor-adapter';
+import { vendorMalformed } from './vendor-errors';
 import type { VendorId } from './vendor-id';
 
 /**

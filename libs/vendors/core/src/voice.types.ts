@@ -1,5 +1,5 @@
 import { findModel } from './catalogue.queries';
-import { vendorMalformed } from './vendor-adapter';
+import { vendorMalformed } from './vendor-errors';
 import type { CatalogueVoice, VendorDefinition, VoiceGender } from './vendor-definition.types';
 import type { VendorId } from './vendor-id';
 

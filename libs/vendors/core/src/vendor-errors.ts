@@ -1,0 +1,38 @@
+import { RouterError } from '@router/contracts';
+import type { VendorId } from './vendor-id';
+
+/**
+ * A vendor's refusal or failure as the router reports it: 429 is the org's own quota, 5xx the vendor's
+ * trouble, anything else a refusal whose status and message are passed through.
+ */
+export function vendorFailure(vendor: VendorId, status: number, vendorMessage: string): RouterError {
+  if (status === 429) {
+    return new RouterError('provider_rate_limited', vendorMessage || `${vendor} rate limit reached`, {
+      providerStatus: status,
+    });
+  }
+  if (status >= 500) {
+    return new RouterError('provider_unavailable', vendorMessage || `${vendor} answered HTTP ${status}`, {
+      providerStatus: status,
+    });
+  }
+  return new RouterError(
+    'provider_rejected',
+    vendorMessage || `${vendor} refused the request (HTTP ${status})`,
+    { providerStatus: status },
+  );
+}
+
+/** The connection to the vendor failed or closed before the take was complete. */
+export function vendorUnreachable(vendor: VendorId, cause: unknown): RouterError {
+  return new RouterError(
+    'provider_unavailable',
+    `${vendor} could not be reached or closed the connection early`,
+    { cause },
+  );
+}
+
+/** The vendor sent something its protocol does not allow (a body that cannot be read as the take). */
+export function vendorMalformed(vendor: VendorId, what: string): RouterError {
+  return new RouterError('provider_unavailable', `${vendor} sent ${what}`);
+}

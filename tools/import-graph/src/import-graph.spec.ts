@@ -1,0 +1,45 @@
+// Reads the workspace's source files (repo files only): the import graph must stay free of circles.
+import { join, relative } from 'node:path';
+import { importCycles, workspaceImportGraph } from './import-graph';
+
+const repoRoot = join(__dirname, '..', '..', '..');
+
+describe('importCycles', () => {
+  const cyclesOf = (edges: Record<string, string[]>): string[][] =>
+    importCycles(new Map(Object.entries(edges)));
+
+  it('finds none in a graph without a circle, shared imports included', () => {
+    expect(cyclesOf({ a: ['b', 'c'], b: ['c'], c: [] })).toEqual([]);
+  });
+
+  it('finds a circle of two files once', () => {
+    expect(cyclesOf({ a: ['b'], b: ['a'], c: ['a'] })).toEqual([['a', 'b']]);
+  });
+
+  it('finds a longer circle with the files that only lead into it left out', () => {
+    expect(cyclesOf({ entry: ['a'], a: ['b'], b: ['c'], c: ['a', 'leaf'], leaf: [] })).toEqual([
+      ['a', 'b', 'c'],
+    ]);
+  });
+
+  it('finds a file that imports itself', () => {
+    expect(cyclesOf({ a: ['a'] })).toEqual([['a']]);
+  });
+});
+
+describe('the workspace', () => {
+  const graph = workspaceImportGraph(repoRoot);
+  const importsOf = (file: string): string[] =>
+    (graph.get(join(repoRoot, file)) ?? []).map((target) => relative(repoRoot, target));
+
+  it('resolves relative imports and the path aliases to files', () => {
+    expect(importsOf('libs/pipeline/src/piece-resolver.ts')).toEqual(
+      expect.arrayContaining(['libs/pipeline/src/hot-tier.ts', 'libs/contracts/src/index.ts']),
+    );
+  });
+
+  it('has no import circle between files or projects', () => {
+    const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(repoRoot, file)));
+    expect(cycles).toEqual([]);
+  });
+});
