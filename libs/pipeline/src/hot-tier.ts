@@ -1,14 +1,4 @@
-import type { ResponseHead, WordTiming } from '@router/contracts';
-
-export interface HotEntry {
-  audio: Buffer;
-  contentType: string;
-  words: WordTiming[] | null;
-  /** Each character's timing, where the vendor times characters. */
-  chars?: WordTiming[] | null;
-  /** A whole-request take's status and kept response headers. */
-  head?: ResponseHead;
-}
+import type { HotEntry } from '@router/stored-takes';
 
 /**
  * Recently served takes in this process, answering a repeat without a bus round trip. Bounded by bytes,

@@ -7,7 +7,6 @@ export * from './pipeline';
 export * from './async-queue';
 export * from './stored-settings';
 export * from './cache-index';
-export * from './stored-take';
 export * from './reply-planner';
 export * from './org-retention';
 export * from './audio-clock';

@@ -12,10 +12,10 @@ import {
 } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import { openStored } from '@router/cache-keys';
+import { CacheUnreadableError, type HotEntry, readStoredTake, withinDeadline } from '@router/stored-takes';
 import type { CacheIndex } from './cache-index';
-import type { HotEntry, HotTier } from './hot-tier';
+import type { HotTier } from './hot-tier';
 import { asRouterError } from './router-errors';
-import { CacheUnreadableError, readStoredTake, withinDeadline } from './stored-take';
 import type { WorkerDirectory } from './worker-directory';
 
 /** One piece of a reply, ready to resolve: its settings, text and cache key. */

@@ -16,7 +16,7 @@ import {
 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
-import { CacheUnreadableError, readStoredTake, storedTimingsBlob } from '@router/pipeline';
+import { CacheUnreadableError, readStoredTake, storedTimingsBlob } from '@router/stored-takes';
 import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';

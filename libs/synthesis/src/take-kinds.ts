@@ -12,7 +12,7 @@ import {
   type WordTiming,
 } from '@router/contracts';
 import { openStored, sealStored } from '@router/cache-keys';
-import type { HotEntry } from '@router/pipeline';
+import type { HotEntry } from '@router/stored-takes';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
 

@@ -1,6 +1,16 @@
 import { isBlobNotFoundError, type BlobStore } from '@router/blob-store';
-import { type CachedTake, type WordTiming, wordsObjectNameOf } from '@router/contracts';
-import type { HotEntry } from './hot-tier';
+import { type CachedTake, type ResponseHead, type WordTiming, wordsObjectNameOf } from '@router/contracts';
+
+/** A take held whole: as read back from the store, and as a requester's hot tier keeps it. */
+export interface HotEntry {
+  audio: Buffer;
+  contentType: string;
+  words: WordTiming[] | null;
+  /** Each character's timing, where the vendor times characters. */
+  chars?: WordTiming[] | null;
+  /** A whole-request take's status and kept response headers. */
+  head?: ResponseHead;
+}
 
 /** Why a cached take could not be read: the store failed or did not answer in time. */
 export class CacheUnreadableError extends Error {
