@@ -25,6 +25,8 @@ const moduleBoundaries = (allow) => ({
     { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
     { sourceTag: 'scope:mirror', onlyDependOnLibsWithTags: ['scope:mirror', 'scope:shared'] },
     { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
+    // The worker answers takes; what it shares with the requesters lives in shared libs, not in theirs.
+    { sourceTag: 'scope:synthesis', notDependOnLibsWithTags: ['role:requester'] },
     { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
     { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
