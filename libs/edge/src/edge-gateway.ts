@@ -2,7 +2,7 @@ import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
-import { mirrorAccess, type VendorId } from '@router/vendors';
+import { mirrorAccess, VENDOR_ENTRIES, type VendorId } from '@router/vendors';
 import { GatewayServer } from './gateway.server';
 import { type AuthSource, KeyDirectory } from './key-directory';
 import { mirrorRoute } from './mirror-route';
@@ -67,14 +67,23 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
   };
 }
 
-/** The native API and one route per configured mirror, each built from its vendor's access. */
+/** The native API and one route per configured mirror, each built from its vendor's registry entry. */
 export function gatewayRoutes(
   config: Pick<EdgeGatewayConfig, 'nativeApiUrl' | 'mirrorUrls'>,
 ): SurfaceRoute[] {
   const mirrors = (Object.entries(config.mirrorUrls) as Array<[VendorId, string | undefined]>).flatMap(
-    ([vendor, url]) => (url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url)]),
+    ([vendor, url]) =>
+      url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url, mirrorSocketPaths(vendor))],
   );
   return [nativeRoute(config.nativeApiUrl), ...mirrors];
+}
+
+/**
+ * The WebSocket paths a vendor's mirror serves, from its registry entry (`VendorMirror.sockets`), so a new
+ * mirror's sockets need no gateway change; a vendor whose folder has no mirror yet serves none.
+ */
+export function mirrorSocketPaths(vendor: VendorId): readonly RegExp[] {
+  return VENDOR_ENTRIES[vendor].mirror?.sockets.map((socket) => socket.path) ?? [];
 }
 
 export async function startEdgeGateway(

@@ -20,6 +20,7 @@ import { type RelayGate, relayKeyedSocket } from './socket-relay';
 import {
   type AccessProblem,
   jsonRefusal,
+  notFoundRefusal,
   type Refusal,
   type RouteRequest,
   type RouteTable,
@@ -153,7 +154,7 @@ export class GatewayServer {
     const route = this.options.routes.find(url.pathname);
     if (!route) {
       this.count('none', 'not_found');
-      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeRefusal(res, notFoundRefusal());
       return;
     }
     const request = routeRequest(req, url);
@@ -311,11 +312,13 @@ export class GatewayServer {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const route = this.options.routes.find(url.pathname);
     if (!route) {
-      writeHandshakeRefusal(
-        socket,
-        jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()),
-      );
-      return;
+      this.count('none', 'not_found');
+      return writeHandshakeRefusal(socket, notFoundRefusal());
+    }
+    // Before any key is read: a path the surface has no socket on is the surface's 404, whoever asks.
+    if (!route.hasSocket(url.pathname)) {
+      this.count(route.name, 'not_found');
+      return writeHandshakeRefusal(socket, route.notFound(routeRequest(req, url)));
     }
     if (route.socket.refusal === 'after-accept') {
       this.sockets.handleUpgrade(req, socket, head, (client) =>
@@ -385,7 +388,7 @@ export class GatewayServer {
   private async onInternalRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname;
     if (req.method !== 'GET') {
-      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeRefusal(res, notFoundRefusal());
     } else if (path === '/healthz') {
       this.answerLiveness(res);
     } else if (path === '/readyz') {
@@ -400,7 +403,7 @@ export class GatewayServer {
       res.writeHead(200, { 'content-type': this.options.health.metrics.contentType });
       res.end(text);
     } else {
-      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeRefusal(res, notFoundRefusal());
     }
   }
 

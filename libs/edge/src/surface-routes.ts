@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { readBearer } from '@router/auth';
-import { type RouterError } from '@router/contracts';
+import { RouterError } from '@router/contracts';
 import type { MirrorRefusalKind, MirrorSocketAccess, VendorId } from '@router/vendors-core';
 
 /** A refusal ready to write, on an HTTP response or on a socket during a WebSocket handshake. */
@@ -50,6 +50,10 @@ export interface SurfaceRoute {
   refuse(problem: AccessProblem, request: RouteRequest): Refusal;
   /** How a WebSocket is refused: at the handshake (spliced once admitted), or after accepting (relayed). */
   socket: MirrorSocketAccess;
+  /** Whether `path` (as the client sent it, without its query) is one of the surface's WebSocket paths. */
+  hasSocket(path: string): boolean;
+  /** The surface's answer to a path it does not have; a handshake on any other path gets it at once. */
+  notFound(request: RouteRequest): Refusal;
 }
 
 export function jsonRefusal(status: number, body: unknown, headers: Record<string, string> = {}): Refusal {
@@ -62,6 +66,14 @@ export function jsonRefusal(status: number, body: unknown, headers: Record<strin
 
 const OPEN_NATIVE = new Set(['GET /v1/models', 'GET /openapi.json', 'HEAD /v1/models', 'HEAD /openapi.json']);
 
+/** The native API's one WebSocket (libs/native's `STREAM_PATH`, which the gateway may not import). */
+const NATIVE_SOCKET_PATH = '/v1/stream';
+
+/** The router's own 404, in the native envelope: unknown routes, and native paths that are no socket. */
+export function notFoundRefusal(): Refusal {
+  return jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope());
+}
+
 export function nativeRoute(upstream: string): SurfaceRoute {
   return {
     name: 'native',
@@ -73,6 +85,8 @@ export function nativeRoute(upstream: string): SurfaceRoute {
     isOpen: (method, path) => OPEN_NATIVE.has(`${method} ${path}`),
     refuse: ({ error }) => jsonRefusal(error.status, error.toEnvelope()),
     socket: { refusal: 'handshake' },
+    hasSocket: (path) => path === NATIVE_SOCKET_PATH,
+    notFound: notFoundRefusal,
   };
 }
 
