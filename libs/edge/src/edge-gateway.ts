@@ -41,6 +41,12 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/**
+ * How often every open socket is checked again against the key directory, for a revocation whose change event
+ * was lost: with the directory's TTL, such a change closes a socket within the TTL and a second or two.
+ */
+const SOCKET_RECHECK_MS = 1000;
+
 /** Postgres as the key directory's source, read only on misses and refreshes. */
 export function prismaAuthSource(prisma: PrismaClient): AuthSource {
   return {
@@ -97,12 +103,7 @@ export async function startEdgeGateway(
     maxEntries: 100_000,
     now,
   });
-  const subscription = deps.bus.subscribe(authChangedV1, (event) => {
-    // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too.
-    if (event.kind === 'org' || event.kind === 'provider_key') directory.forgetOrg(event.orgId);
-    if (event.kind === 'api_key' && event.keyHash) directory.forgetKey(event.keyHash);
-  });
-  await subscription.ready();
+  // Created before the subscription, which checks its open sockets; it listens only once subscribed.
   const server = new GatewayServer({
     routes: new RouteTable(gatewayRoutes(config)),
     directory,
@@ -113,7 +114,19 @@ export async function startEdgeGateway(
     upstreamHeadersTimeoutMs: 30_000,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSocketMessageBytes: config.maxSocketMessageBytes,
+    socketRecheckMs: SOCKET_RECHECK_MS,
   });
+  const subscription = deps.bus.subscribe(authChangedV1, (event) => {
+    // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too. A change
+    // of an org or key checks that org's or key's open sockets at once (a vendor key's closes none).
+    if (event.kind === 'org' || event.kind === 'provider_key') directory.forgetOrg(event.orgId);
+    if (event.kind === 'org') void server.recheckSockets({ orgId: event.orgId });
+    if (event.kind === 'api_key' && event.keyHash) {
+      directory.forgetKey(event.keyHash);
+      void server.recheckSockets({ keyHash: event.keyHash });
+    }
+  });
+  await subscription.ready();
   const port = await server.listen(config.port, config.host);
   const internalPort = await server.listenInternal(config.internalPort, config.internalHost);
   deps.logger.info({ port, internalPort }, 'edge gateway listening');

@@ -122,6 +122,7 @@ describe('GatewayServer over real sockets', () => {
       upstreamHeadersTimeoutMs: 5000,
       maxRequestBodyBytes: MAX_BODY,
       maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
@@ -393,6 +394,7 @@ describe('GatewayServer over real sockets', () => {
       upstreamHeadersTimeoutMs: 1000,
       maxRequestBodyBytes: MAX_BODY,
       maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
     });
     const port = await down.listen(0, '127.0.0.1');
     try {

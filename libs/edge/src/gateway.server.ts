@@ -5,18 +5,28 @@ import {
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Dispatcher, Pool } from 'undici';
 import { Counter } from 'prom-client';
 import { WebSocketServer } from 'ws';
-import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import {
+  ANONYMOUS_ORG,
+  digestBody,
+  EMPTY_BODY_DIGEST,
+  hashApiKey,
+  IDENTITY_HEADER,
+  signIdentity,
+} from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import { failureCause } from './failure-cause';
 import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
+import type { MirrorRevocationKind } from '@router/vendors-core';
+import { type SocketFilter, SocketRegistry } from './socket-registry';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
+import { type SpliceGate, SplicedSocket } from './spliced-socket';
 import {
   type AccessProblem,
   jsonRefusal,
@@ -40,6 +50,8 @@ export interface GatewayOptions {
   maxRequestBodyBytes: number;
   /** The largest WebSocket message the gateway reads (relayed sockets); a larger one closes the socket with 1009. */
   maxSocketMessageBytes: number;
+  /** How often every open socket's key and org are checked again (a change event checks its own at once). */
+  socketRecheckMs: number;
 }
 
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
@@ -68,10 +80,16 @@ export class GatewayServer {
   private readonly requests: Counter<'surface' | 'outcome'>;
   /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
   private readonly sockets: WebSocketServer;
-  private readonly gate: RelayGate;
+  private readonly gate: RelayGate & SpliceGate;
+  /** Every open socket (spliced or relayed) with its key's hash and org, closed when either is revoked. */
+  private readonly openSockets: SocketRegistry;
+  /** The spliced sockets open now, cut when the gateway closes. */
+  private readonly splices = new Set<SplicedSocket>();
 
   constructor(private readonly options: GatewayOptions) {
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxSocketMessageBytes });
+    this.openSockets = new SocketRegistry(options.directory, options.logger);
+    this.openSockets.startSweeps(options.socketRecheckMs);
     this.gate = {
       authorize: (route, request, key, rawHeaders) => this.authorize(route, request, key, rawHeaders),
       identity: (path, orgId) =>
@@ -80,8 +98,10 @@ export class GatewayServer {
           this.options.signingSecret,
           this.options.now(),
         ),
+      track: (route, key, orgId, revoke) => this.track(route, key, orgId, revoke),
       logger: options.logger,
       count: (surface, outcome) => this.count(surface, outcome),
+      writeHandshakeRefusal,
     };
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.serveRequest(req, res));
     // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
@@ -124,11 +144,23 @@ export class GatewayServer {
     return listenOn(this.internal, port, host);
   }
 
+  /**
+   * Checks the open sockets a change concerns (a key's, an org's) against the key directory at once, closing
+   * those it no longer admits; the periodic sweep does the same for every socket, for changes whose event was lost.
+   */
+  recheckSockets(filter: SocketFilter): Promise<void> {
+    return this.openSockets.recheck(filter);
+  }
+
   async close(): Promise<void> {
+    this.openSockets.stop();
     if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Sockets are connections of the server too, and would hold its close until their clients left.
     for (const client of this.sockets.clients) client.terminate();
+    for (const splice of this.splices) splice.destroy();
+    await closed;
+    this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
   }
@@ -327,61 +359,34 @@ export class GatewayServer {
       return;
     }
     const request = routeRequest(req, url);
-    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    const key = route.readKey(request);
+    const admitted = await this.authorize(route, request, key, req.rawHeaders);
     if ('kind' in admitted) {
       writeHandshakeRefusal(socket, route.refuse(admitted, request));
       return;
     }
-    this.splice(route, req, url, socket, head, admitted.orgId);
+    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId);
+    const untrack = this.track(route, key, admitted.orgId, (kind) => splice.revoke(route.refuseOpen(kind)));
+    this.splices.add(splice);
+    splice.onClose(() => {
+      untrack();
+      this.splices.delete(splice);
+    });
+    splice.start();
   }
 
-  /** An admitted upgrade goes on as raw bytes: the app behind completes the handshake itself. */
-  private splice(
+  /**
+   * Registers an admitted socket for re-checks by its key's hash (the key itself is not kept); returns the
+   * function that forgets it. A socket admitted without a key (an open route) has nothing to revoke.
+   */
+  private track(
     route: SurfaceRoute,
-    req: IncomingMessage,
-    url: URL,
-    socket: Socket,
-    head: Buffer,
+    key: string | undefined,
     orgId: string,
-  ): void {
-    const path = forwardedPath(route, req, url);
-    const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i] ?? '';
-      const lower = name.toLowerCase();
-      if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
-      lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
-    }
-    lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, orgId)}`);
-    lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
-    const target = new URL(route.upstream);
-    const upstream = connect(Number(target.port || 80), target.hostname);
-    upstream.setNoDelay(true);
-    socket.setNoDelay(true);
-    const teardown = (): void => {
-      upstream.destroy();
-      socket.destroy();
-    };
-    let spliced = false;
-    upstream.on('error', (error) => {
-      this.options.logger.warn({ err: error, surface: route.name }, 'upgrade forwarding failed');
-      if (spliced) teardown();
-      else {
-        const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
-        writeHandshakeRefusal(socket, route.refuse(failure, routeRequest(req, url)));
-      }
-    });
-    upstream.once('connect', () => {
-      spliced = true;
-      this.count(route.name, 'upgraded');
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      socket.pipe(upstream).pipe(socket);
-    });
-    socket.once('close', teardown);
-    upstream.once('close', () => {
-      if (spliced) teardown();
-    });
+    revoke: (kind: MirrorRevocationKind) => void,
+  ): () => void {
+    if (key === undefined || orgId === ANONYMOUS_ORG) return () => undefined;
+    return this.openSockets.add({ keyHash: hashApiKey(key), orgId, surface: route.name, revoke });
   }
 
   /** The gateway's own health, readiness and metrics; they need no key. Nothing else is served here. */

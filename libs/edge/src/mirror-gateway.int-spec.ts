@@ -221,6 +221,7 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       upstreamHeadersTimeoutMs: 5000,
       maxRequestBodyBytes: 64 * 1024,
       maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     wsBase = base.replace('http', 'ws');

@@ -1,4 +1,9 @@
-import type { MirrorAccess, MirrorReply, MirrorRequest } from '@router/vendors-core';
+import {
+  type MirrorAccess,
+  type MirrorReply,
+  type MirrorRequest,
+  openSocketRefusal,
+} from '@router/vendors-core';
 import type { Refusal, RouteRequest, SurfaceRoute } from './surface-routes';
 
 /**
@@ -41,6 +46,7 @@ export function mirrorRoute(
       return socketPaths.some((socketPath) => socketPath.test(vendorPath));
     },
     notFound: (request) => toRefusal(access.notFound(asVendorSees(request))),
+    refuseOpen: (kind) => openSocketRefusal(access.socket, kind),
   };
 }
 
