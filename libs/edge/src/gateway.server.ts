@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type Dispatcher, Pool } from 'undici';
+import { Pool } from 'undici';
 import { Counter } from 'prom-client';
 import { WebSocketServer } from 'ws';
 import {
@@ -21,6 +21,7 @@ import {
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import { failureCause } from './failure-cause';
+import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
 import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
 import type { MirrorRevocationKind } from '@router/vendors-core';
@@ -118,10 +119,7 @@ export class GatewayServer {
     );
     this.internal = createServer((req, res) => {
       this.onInternalRequest(req, res).catch((error: unknown) => {
-        this.options.logger.error(
-          { stage: 'internal', cause: failureCause(error) },
-          'gateway request failed',
-        );
+        this.logFailure('internal', error);
         if (res.headersSent) return void res.destroy();
         writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
       });
@@ -167,14 +165,15 @@ export class GatewayServer {
 
   /**
    * One request inside its own boundary: whatever fails in the gateway's handling of it (a request target no
-   * URL parser takes, a surface's reader) is logged with its cause and answered 500, or the answer begun is
+   * URL parser takes, a surface's reader) is logged with its cause and answered with the surface's refusal
+   * for a failure of the router (the native envelope's 500 when no surface is known), or the answer begun is
    * cut; the process and every other connection go on.
    */
   private serveRequest(req: IncomingMessage, res: ServerResponse): void {
     this.onRequest(req, res).catch((error: unknown) => {
-      this.options.logger.error({ stage: 'request', cause: failureCause(error) }, 'gateway request failed');
+      this.logFailure('request', error);
       if (res.headersSent) return void res.destroy();
-      writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+      writeRefusal(res, this.failureRefusal(req, error));
     });
   }
 
@@ -331,13 +330,31 @@ export class GatewayServer {
   private serveUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     this.onUpgrade(req, socket, head).catch((error: unknown) => {
-      this.options.logger.error(
-        { stage: 'handshake', cause: failureCause(error) },
-        'gateway handshake failed',
-      );
+      this.logFailure('handshake', error);
       if (socket.destroyed || socket.bytesWritten > 0) return void socket.destroy();
-      writeHandshakeRefusal(socket, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+      writeHandshakeRefusal(socket, this.failureRefusal(req, error));
     });
+  }
+
+  /** A failure of the gateway's own on one connection, logged with its cause (never its message). */
+  private logFailure(stage: string, error: unknown): void {
+    this.options.logger.error({ stage, cause: failureCause(error) }, 'gateway failed on a connection');
+  }
+
+  /**
+   * The answer to a failure of the gateway's own: the surface's refusal for it, or the native envelope's 500
+   * when no surface can be told from the request (its target is what failed).
+   */
+  private failureRefusal(req: IncomingMessage, error: unknown): Refusal {
+    const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
+    try {
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      const route = this.options.routes.find(url.pathname);
+      if (route) return route.refuse(failure, routeRequest(req, url));
+    } catch {
+      // no surface to answer in: the router's own answer below
+    }
+    return jsonRefusal(500, failure.error.toEnvelope());
   }
 
   private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
@@ -428,112 +445,6 @@ export class GatewayServer {
   private count(surface: string, outcome: string): void {
     this.requests.inc({ surface, outcome });
   }
-}
-
-/**
- * The app's answer written straight into the client's response as undici parses it: no body stream, no
- * promise pipeline or AbortController per request (each was a measurable share of the gateway's CPU).
- * The client's backpressure pauses the upstream; a client that leaves aborts it; an app that aborts its body
- * after the head (an error after audio started) aborts the client's.
- */
-class ForwardedResponse implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
-  private clientGone = false;
-  private settled = false;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly resolve: () => void,
-    private readonly reject: (error: Error) => void,
-  ) {
-    // The server keeps half-open sockets (a client may half-close once its request is sent), so a FIN is not
-    // a close: one that comes once the answer has begun is a client that stopped listening mid-answer.
-    const socket = res.socket;
-    const onEnd = (): void => {
-      if (res.headersSent && !res.writableFinished) socket?.destroy();
-    };
-    socket?.once('end', onEnd);
-    res.once('close', () => {
-      socket?.off('end', onEnd);
-      if (res.writableFinished) return;
-      this.clientGone = true;
-      this.controller?.abort(new Error('the client went away'));
-    });
-    res.on('drain', () => this.controller?.resume());
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.clientGone) controller.abort(new Error('the client went away'));
-  }
-
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
-    if (statusCode < 200) return; // an informational head; the real one follows
-    const responseHeaders: Record<string, string | string[]> = {};
-    for (const name of Object.keys(headers)) {
-      const value = headers[name];
-      if (value !== undefined && !HOP_BY_HOP.has(name)) responseHeaders[name] = value;
-    }
-    this.res.writeHead(statusCode, responseHeaders);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.res.write(chunk)) controller.pause();
-  }
-
-  onResponseEnd(): void {
-    this.res.end();
-    this.settle();
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    // The app aborted its body or the client left: pass the abort on. A client that left once audio flowed
-    // ends a forwarded request; before the head it is an upstream error nobody is told about (onRequest).
-    if (this.res.headersSent) this.res.destroy();
-    if (this.clientGone && this.res.headersSent) this.resolve();
-    else this.reject(error);
-  }
-
-  private settle(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve();
-  }
-}
-
-/**
- * A request body whole, or undefined once it is longer than maxBytes (declared so, or sent so in chunks: the
- * HTTP parser bounds neither), without holding more than that; rejects if the client goes away first.
- */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const onData = (chunk: Buffer): void => {
-      length += chunk.length;
-      if (length <= maxBytes) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      resolve(undefined);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
-    req.once('error', reject);
-    req.once('close', () => {
-      if (!req.complete) reject(new Error('the client went away while sending its request'));
-    });
-  });
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return req.method !== 'GET' && req.method !== 'HEAD';
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<number> {
