@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import WebSocket from 'ws';
 import { issueApiKey } from '@router/auth';
 import { type Bus, createBus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
@@ -126,5 +127,23 @@ describe('startEdgeGateway on PostgreSQL: stored vendor keys', () => {
     expect(await res.json()).toEqual({
       error: { code: 'not_found', message: 'No such route.', retryable: false },
     });
+  });
+
+  it("refuses a handshake on a path the mirror has no socket on with the vendor's 404, before any key", async () => {
+    for (const path of ['/vendor_c/v1/text-to-dialogue/stream-input', '/vendor_c/v1/voices']) {
+      const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const ws = new WebSocket(`${base.replace('http', 'ws')}${path}`);
+        ws.on('unexpected-response', (_req, res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
+        });
+        ws.on('open', () => reject(new Error(`the handshake on ${path} was accepted`)));
+        ws.on('error', () => undefined);
+      });
+      expect([path, refused.status, JSON.parse(refused.body)]).toEqual([path, 404, { detail: 'Not Found' }]);
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { Bus } from '@router/bus';
 import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
-import { mirrorAccess, type VendorId } from '@router/vendors';
+import { mirrorAccess, VENDOR_ENTRIES, type VendorId } from '@router/vendors';
 import { GatewayServer } from './gateway.server';
 import { type AuthSource, KeyDirectory } from './key-directory';
 import { mirrorRoute } from './mirror-route';
@@ -41,6 +41,12 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/**
+ * How often every open socket is checked again against the key directory, for a revocation whose change event
+ * was lost: with the directory's TTL, such a change closes a socket within the TTL and a second or two.
+ */
+const SOCKET_RECHECK_MS = 1000;
+
 /** Postgres as the key directory's source, read only on misses and refreshes. */
 export function prismaAuthSource(prisma: PrismaClient): AuthSource {
   return {
@@ -67,14 +73,23 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
   };
 }
 
-/** The native API and one route per configured mirror, each built from its vendor's access. */
+/** The native API and one route per configured mirror, each built from its vendor's registry entry. */
 export function gatewayRoutes(
   config: Pick<EdgeGatewayConfig, 'nativeApiUrl' | 'mirrorUrls'>,
 ): SurfaceRoute[] {
   const mirrors = (Object.entries(config.mirrorUrls) as Array<[VendorId, string | undefined]>).flatMap(
-    ([vendor, url]) => (url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url)]),
+    ([vendor, url]) =>
+      url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url, mirrorSocketPaths(vendor))],
   );
   return [nativeRoute(config.nativeApiUrl), ...mirrors];
+}
+
+/**
+ * The WebSocket paths a vendor's mirror serves, from its registry entry (`VendorMirror.sockets`), so a new
+ * mirror's sockets need no gateway change; a vendor whose folder has no mirror yet serves none.
+ */
+export function mirrorSocketPaths(vendor: VendorId): readonly RegExp[] {
+  return VENDOR_ENTRIES[vendor].mirror?.sockets.map((socket) => socket.path) ?? [];
 }
 
 export async function startEdgeGateway(
@@ -88,12 +103,7 @@ export async function startEdgeGateway(
     maxEntries: 100_000,
     now,
   });
-  const subscription = deps.bus.subscribe(authChangedV1, (event) => {
-    // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too.
-    if (event.kind === 'org' || event.kind === 'provider_key') directory.forgetOrg(event.orgId);
-    if (event.kind === 'api_key' && event.keyHash) directory.forgetKey(event.keyHash);
-  });
-  await subscription.ready();
+  // Created before the subscription, which checks its open sockets; it listens only once subscribed.
   const server = new GatewayServer({
     routes: new RouteTable(gatewayRoutes(config)),
     directory,
@@ -104,7 +114,19 @@ export async function startEdgeGateway(
     upstreamHeadersTimeoutMs: 30_000,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSocketMessageBytes: config.maxSocketMessageBytes,
+    socketRecheckMs: SOCKET_RECHECK_MS,
   });
+  const subscription = deps.bus.subscribe(authChangedV1, (event) => {
+    // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too. A change
+    // of an org or key checks that org's or key's open sockets at once (a vendor key's closes none).
+    if (event.kind === 'org' || event.kind === 'provider_key') directory.forgetOrg(event.orgId);
+    if (event.kind === 'org') void server.recheckSockets({ orgId: event.orgId });
+    if (event.kind === 'api_key' && event.keyHash) {
+      directory.forgetKey(event.keyHash);
+      void server.recheckSockets({ keyHash: event.keyHash });
+    }
+  });
+  await subscription.ready();
   const port = await server.listen(config.port, config.host);
   const internalPort = await server.listenInternal(config.internalPort, config.internalHost);
   deps.logger.info({ port, internalPort }, 'edge gateway listening');

@@ -1,3 +1,5 @@
+import { isNativeError } from 'node:util/types';
+
 /** What a log line says of an unexpected failure at the gateway. */
 export interface FailureCause {
   /** The error's class (`RangeError`, `TypeError` …), or the type of what was thrown. */
@@ -13,7 +15,8 @@ export interface FailureCause {
  * since a parser's or serialiser's message can quote what the client sent (a sentence, a key).
  */
 export function failureCause(error: unknown): FailureCause {
-  if (!(error instanceof Error)) return { type: typeof error };
+  // isNativeError as well: an error made in another realm (a vm context) is no `instanceof Error` here.
+  if (!(error instanceof Error) && !isNativeError(error)) return { type: typeof error };
   const code = (error as { code?: unknown }).code;
   // V8's stack opens with `<name>: <message>`, which may span lines: only what follows it is read.
   const header = error.message === '' ? error.name : `${error.name}: ${error.message}`;

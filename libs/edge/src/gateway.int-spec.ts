@@ -105,6 +105,8 @@ describe('GatewayServer over real sockets', () => {
   let directory: KeyDirectory;
   let base: string;
   let internalBase: string;
+  /** The gateway's log lines, as JSON. */
+  const logLines: Array<Record<string, any>> = [];
 
   beforeAll(async () => {
     upstream = await startUpstream();
@@ -116,12 +118,13 @@ describe('GatewayServer over real sockets', () => {
       routes: new RouteTable([nativeRoute(upstream.url)]),
       directory,
       signingSecret: secret,
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) }),
       health: new Health('edge-test'),
       now: Date.now,
       upstreamHeadersTimeoutMs: 5000,
       maxRequestBodyBytes: MAX_BODY,
       maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
@@ -369,6 +372,14 @@ describe('GatewayServer over real sockets', () => {
       });
     }
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    // Each failure is logged with where it happened and its cause, never its message (it quotes the target).
+    const failures = logLines.filter((line) => line.msg === 'gateway failed on a connection');
+    expect(failures.map((line) => [line.level, line.stage, line.cause.type, line.cause.code])).toEqual([
+      [50, 'request', 'TypeError', 'ERR_INVALID_URL'],
+      [50, 'handshake', 'TypeError', 'ERR_INVALID_URL'],
+    ]);
+    expect(failures[0].cause.at.length).toBeGreaterThan(0);
+    expect(JSON.stringify(failures)).not.toContain('http://[');
   });
 
   it('answers readiness and metrics on its internal port only, liveness on both', async () => {
@@ -393,6 +404,7 @@ describe('GatewayServer over real sockets', () => {
       upstreamHeadersTimeoutMs: 1000,
       maxRequestBodyBytes: MAX_BODY,
       maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
     });
     const port = await down.listen(0, '127.0.0.1');
     try {

@@ -5,21 +5,33 @@ import {
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type Dispatcher, Pool } from 'undici';
+import { Pool } from 'undici';
 import { Counter } from 'prom-client';
 import { WebSocketServer } from 'ws';
-import { ANONYMOUS_ORG, digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import {
+  ANONYMOUS_ORG,
+  digestBody,
+  EMPTY_BODY_DIGEST,
+  hashApiKey,
+  IDENTITY_HEADER,
+  signIdentity,
+} from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import { failureCause } from './failure-cause';
+import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
 import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
+import type { MirrorRevocationKind } from '@router/vendors-core';
+import { type SocketFilter, SocketRegistry } from './socket-registry';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
+import { type SpliceGate, SplicedSocket } from './spliced-socket';
 import {
   type AccessProblem,
   jsonRefusal,
+  notFoundRefusal,
   type Refusal,
   type RouteRequest,
   type RouteTable,
@@ -39,6 +51,8 @@ export interface GatewayOptions {
   maxRequestBodyBytes: number;
   /** The largest WebSocket message the gateway reads (relayed sockets); a larger one closes the socket with 1009. */
   maxSocketMessageBytes: number;
+  /** How often every open socket's key and org are checked again (a change event checks its own at once). */
+  socketRecheckMs: number;
 }
 
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
@@ -67,10 +81,16 @@ export class GatewayServer {
   private readonly requests: Counter<'surface' | 'outcome'>;
   /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
   private readonly sockets: WebSocketServer;
-  private readonly gate: RelayGate;
+  private readonly gate: RelayGate & SpliceGate;
+  /** Every open socket (spliced or relayed) with its key's hash and org, closed when either is revoked. */
+  private readonly openSockets: SocketRegistry;
+  /** The spliced sockets open now, cut when the gateway closes. */
+  private readonly splices = new Set<SplicedSocket>();
 
   constructor(private readonly options: GatewayOptions) {
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxSocketMessageBytes });
+    this.openSockets = new SocketRegistry(options.directory, options.logger);
+    this.openSockets.startSweeps(options.socketRecheckMs);
     this.gate = {
       authorize: (route, request, key, rawHeaders) => this.authorize(route, request, key, rawHeaders),
       identity: (path, orgId) =>
@@ -79,8 +99,10 @@ export class GatewayServer {
           this.options.signingSecret,
           this.options.now(),
         ),
+      track: (route, key, orgId, revoke) => this.track(route, key, orgId, revoke),
       logger: options.logger,
       count: (surface, outcome) => this.count(surface, outcome),
+      writeHandshakeRefusal,
     };
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.serveRequest(req, res));
     // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
@@ -97,10 +119,7 @@ export class GatewayServer {
     );
     this.internal = createServer((req, res) => {
       this.onInternalRequest(req, res).catch((error: unknown) => {
-        this.options.logger.error(
-          { stage: 'internal', cause: failureCause(error) },
-          'gateway request failed',
-        );
+        this.logFailure('internal', error);
         if (res.headersSent) return void res.destroy();
         writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
       });
@@ -123,25 +142,38 @@ export class GatewayServer {
     return listenOn(this.internal, port, host);
   }
 
+  /**
+   * Checks the open sockets a change concerns (a key's, an org's) against the key directory at once, closing
+   * those it no longer admits; the periodic sweep does the same for every socket, for changes whose event was lost.
+   */
+  recheckSockets(filter: SocketFilter): Promise<void> {
+    return this.openSockets.recheck(filter);
+  }
+
   async close(): Promise<void> {
+    this.openSockets.stop();
     if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Sockets are connections of the server too, and would hold its close until their clients left.
     for (const client of this.sockets.clients) client.terminate();
+    for (const splice of this.splices) splice.destroy();
+    await closed;
+    this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
   }
 
   /**
    * One request inside its own boundary: whatever fails in the gateway's handling of it (a request target no
-   * URL parser takes, a surface's reader) is logged with its cause and answered 500, or the answer begun is
+   * URL parser takes, a surface's reader) is logged with its cause and answered with the surface's refusal
+   * for a failure of the router (the native envelope's 500 when no surface is known), or the answer begun is
    * cut; the process and every other connection go on.
    */
   private serveRequest(req: IncomingMessage, res: ServerResponse): void {
     this.onRequest(req, res).catch((error: unknown) => {
-      this.options.logger.error({ stage: 'request', cause: failureCause(error) }, 'gateway request failed');
+      this.logFailure('request', error);
       if (res.headersSent) return void res.destroy();
-      writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+      writeRefusal(res, this.failureRefusal(req, error));
     });
   }
 
@@ -153,7 +185,7 @@ export class GatewayServer {
     const route = this.options.routes.find(url.pathname);
     if (!route) {
       this.count('none', 'not_found');
-      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeRefusal(res, notFoundRefusal());
       return;
     }
     const request = routeRequest(req, url);
@@ -298,24 +330,44 @@ export class GatewayServer {
   private serveUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     this.onUpgrade(req, socket, head).catch((error: unknown) => {
-      this.options.logger.error(
-        { stage: 'handshake', cause: failureCause(error) },
-        'gateway handshake failed',
-      );
+      this.logFailure('handshake', error);
       if (socket.destroyed || socket.bytesWritten > 0) return void socket.destroy();
-      writeHandshakeRefusal(socket, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+      writeHandshakeRefusal(socket, this.failureRefusal(req, error));
     });
+  }
+
+  /** A failure of the gateway's own on one connection, logged with its cause (never its message). */
+  private logFailure(stage: string, error: unknown): void {
+    this.options.logger.error({ stage, cause: failureCause(error) }, 'gateway failed on a connection');
+  }
+
+  /**
+   * The answer to a failure of the gateway's own: the surface's refusal for it, or the native envelope's 500
+   * when no surface can be told from the request (its target is what failed).
+   */
+  private failureRefusal(req: IncomingMessage, error: unknown): Refusal {
+    const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
+    try {
+      const url = new URL(req.url ?? '/', 'http://gateway');
+      const route = this.options.routes.find(url.pathname);
+      if (route) return route.refuse(failure, routeRequest(req, url));
+    } catch {
+      // no surface to answer in: the router's own answer below
+    }
+    return jsonRefusal(500, failure.error.toEnvelope());
   }
 
   private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const route = this.options.routes.find(url.pathname);
     if (!route) {
-      writeHandshakeRefusal(
-        socket,
-        jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()),
-      );
-      return;
+      this.count('none', 'not_found');
+      return writeHandshakeRefusal(socket, notFoundRefusal());
+    }
+    // Before any key is read: a path the surface has no socket on is the surface's 404, whoever asks.
+    if (!route.hasSocket(url.pathname)) {
+      this.count(route.name, 'not_found');
+      return writeHandshakeRefusal(socket, route.notFound(routeRequest(req, url)));
     }
     if (route.socket.refusal === 'after-accept') {
       this.sockets.handleUpgrade(req, socket, head, (client) =>
@@ -324,68 +376,41 @@ export class GatewayServer {
       return;
     }
     const request = routeRequest(req, url);
-    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    const key = route.readKey(request);
+    const admitted = await this.authorize(route, request, key, req.rawHeaders);
     if ('kind' in admitted) {
       writeHandshakeRefusal(socket, route.refuse(admitted, request));
       return;
     }
-    this.splice(route, req, url, socket, head, admitted.orgId);
+    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId);
+    const untrack = this.track(route, key, admitted.orgId, (kind) => splice.revoke(route.refuseOpen(kind)));
+    this.splices.add(splice);
+    splice.onClose(() => {
+      untrack();
+      this.splices.delete(splice);
+    });
+    splice.start();
   }
 
-  /** An admitted upgrade goes on as raw bytes: the app behind completes the handshake itself. */
-  private splice(
+  /**
+   * Registers an admitted socket for re-checks by its key's hash (the key itself is not kept); returns the
+   * function that forgets it. A socket admitted without a key (an open route) has nothing to revoke.
+   */
+  private track(
     route: SurfaceRoute,
-    req: IncomingMessage,
-    url: URL,
-    socket: Socket,
-    head: Buffer,
+    key: string | undefined,
     orgId: string,
-  ): void {
-    const path = forwardedPath(route, req, url);
-    const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i] ?? '';
-      const lower = name.toLowerCase();
-      if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
-      lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
-    }
-    lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, orgId)}`);
-    lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
-    const target = new URL(route.upstream);
-    const upstream = connect(Number(target.port || 80), target.hostname);
-    upstream.setNoDelay(true);
-    socket.setNoDelay(true);
-    const teardown = (): void => {
-      upstream.destroy();
-      socket.destroy();
-    };
-    let spliced = false;
-    upstream.on('error', (error) => {
-      this.options.logger.warn({ err: error, surface: route.name }, 'upgrade forwarding failed');
-      if (spliced) teardown();
-      else {
-        const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
-        writeHandshakeRefusal(socket, route.refuse(failure, routeRequest(req, url)));
-      }
-    });
-    upstream.once('connect', () => {
-      spliced = true;
-      this.count(route.name, 'upgraded');
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      socket.pipe(upstream).pipe(socket);
-    });
-    socket.once('close', teardown);
-    upstream.once('close', () => {
-      if (spliced) teardown();
-    });
+    revoke: (kind: MirrorRevocationKind) => void,
+  ): () => void {
+    if (key === undefined || orgId === ANONYMOUS_ORG) return () => undefined;
+    return this.openSockets.add({ keyHash: hashApiKey(key), orgId, surface: route.name, revoke });
   }
 
   /** The gateway's own health, readiness and metrics; they need no key. Nothing else is served here. */
   private async onInternalRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname;
     if (req.method !== 'GET') {
-      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeRefusal(res, notFoundRefusal());
     } else if (path === '/healthz') {
       this.answerLiveness(res);
     } else if (path === '/readyz') {
@@ -400,7 +425,7 @@ export class GatewayServer {
       res.writeHead(200, { 'content-type': this.options.health.metrics.contentType });
       res.end(text);
     } else {
-      writeRefusal(res, jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope()));
+      writeRefusal(res, notFoundRefusal());
     }
   }
 
@@ -420,112 +445,6 @@ export class GatewayServer {
   private count(surface: string, outcome: string): void {
     this.requests.inc({ surface, outcome });
   }
-}
-
-/**
- * The app's answer written straight into the client's response as undici parses it: no body stream, no
- * promise pipeline or AbortController per request (each was a measurable share of the gateway's CPU).
- * The client's backpressure pauses the upstream; a client that leaves aborts it; an app that aborts its body
- * after the head (an error after audio started) aborts the client's.
- */
-class ForwardedResponse implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
-  private clientGone = false;
-  private settled = false;
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly resolve: () => void,
-    private readonly reject: (error: Error) => void,
-  ) {
-    // The server keeps half-open sockets (a client may half-close once its request is sent), so a FIN is not
-    // a close: one that comes once the answer has begun is a client that stopped listening mid-answer.
-    const socket = res.socket;
-    const onEnd = (): void => {
-      if (res.headersSent && !res.writableFinished) socket?.destroy();
-    };
-    socket?.once('end', onEnd);
-    res.once('close', () => {
-      socket?.off('end', onEnd);
-      if (res.writableFinished) return;
-      this.clientGone = true;
-      this.controller?.abort(new Error('the client went away'));
-    });
-    res.on('drain', () => this.controller?.resume());
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.clientGone) controller.abort(new Error('the client went away'));
-  }
-
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
-    if (statusCode < 200) return; // an informational head; the real one follows
-    const responseHeaders: Record<string, string | string[]> = {};
-    for (const name of Object.keys(headers)) {
-      const value = headers[name];
-      if (value !== undefined && !HOP_BY_HOP.has(name)) responseHeaders[name] = value;
-    }
-    this.res.writeHead(statusCode, responseHeaders);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.res.write(chunk)) controller.pause();
-  }
-
-  onResponseEnd(): void {
-    this.res.end();
-    this.settle();
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    // The app aborted its body or the client left: pass the abort on. A client that left once audio flowed
-    // ends a forwarded request; before the head it is an upstream error nobody is told about (onRequest).
-    if (this.res.headersSent) this.res.destroy();
-    if (this.clientGone && this.res.headersSent) this.resolve();
-    else this.reject(error);
-  }
-
-  private settle(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve();
-  }
-}
-
-/**
- * A request body whole, or undefined once it is longer than maxBytes (declared so, or sent so in chunks: the
- * HTTP parser bounds neither), without holding more than that; rejects if the client goes away first.
- */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const onData = (chunk: Buffer): void => {
-      length += chunk.length;
-      if (length <= maxBytes) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      resolve(undefined);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
-    req.once('error', reject);
-    req.once('close', () => {
-      if (!req.complete) reject(new Error('the client went away while sending its request'));
-    });
-  });
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return req.method !== 'GET' && req.method !== 'HEAD';
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<number> {

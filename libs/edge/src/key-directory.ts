@@ -52,7 +52,15 @@ export class KeyDirectory {
    */
   async authenticate(key: string | undefined, vendor?: string): Promise<AuthVerdict> {
     if (key === undefined || !looksLikeApiKey(key)) return { ok: false, reason: 'unknown-key' };
-    const record = await this.keys.get(hashApiKey(key));
+    return this.authenticateHash(hashApiKey(key), vendor);
+  }
+
+  /**
+   * The verdict for a key known by its hash alone: an open socket's, re-checked while it lasts (the gateway
+   * keeps no key once a socket is admitted). Answered from the same memory, refreshed the same way.
+   */
+  async authenticateHash(keyHash: string, vendor?: string): Promise<AuthVerdict> {
+    const record = await this.keys.get(keyHash);
     if (!record) return { ok: false, reason: 'unknown-key' };
     if (record.revoked) return { ok: false, reason: 'revoked' };
     let org = await this.orgs.get(record.orgId);

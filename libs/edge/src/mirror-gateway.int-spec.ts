@@ -6,10 +6,11 @@ import { digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, issueApiKey, verifyIden
 import { Health } from '@router/observability';
 import { mirrorAccess, VENDOR_IDS, type VendorId } from '@router/vendors';
 import { MIRROR_REFUSAL_KINDS, type MirrorRefusalKind, type MirrorReply } from '@router/vendors-core';
-import { gatewayRoutes } from './edge-gateway';
+import { mirrorSocketPaths } from './edge-gateway';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
-import { RouteTable } from './surface-routes';
+import { mirrorRoute } from './mirror-route';
+import { nativeRoute, RouteTable } from './surface-routes';
 
 const secret = 'mirror-gateway-test-secret-0123456789';
 
@@ -58,6 +59,10 @@ async function startMirrorApp() {
         server.close(r);
       }),
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Waits (bounded, never timed) until `done` holds. */
@@ -200,9 +205,14 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       { findKey: async (h) => keys.get(h) ?? null, findOrg: async (id) => orgs.get(id) ?? null },
       { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
     );
-    const mirrorUrls = Object.fromEntries(VENDOR_IDS.map((vendor) => [vendor, app.url]));
+    // vendor_c's sockets are its mirror's; the vendors without a mirror yet get the paths their clients use here.
+    const routes = VENDOR_IDS.map((vendor) => {
+      const clientPath = new RegExp(`^${escapeRegExp(CLIENTS[vendor].path.split('?')[0] ?? '')}$`);
+      const sockets = vendor === 'vendor_c' ? mirrorSocketPaths(vendor) : [clientPath, /^\/tts-websocket$/];
+      return mirrorRoute(mirrorAccess(vendor), app.url, sockets);
+    });
     gateway = new GatewayServer({
-      routes: new RouteTable(gatewayRoutes({ nativeApiUrl: app.url, mirrorUrls })),
+      routes: new RouteTable([nativeRoute(app.url), ...routes]),
       directory,
       signingSecret: secret,
       logger: pino({ level: 'silent' }),
@@ -211,6 +221,7 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       upstreamHeadersTimeoutMs: 5000,
       maxRequestBodyBytes: 64 * 1024,
       maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     wsBase = base.replace('http', 'ws');
@@ -430,6 +441,29 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       expect(seen.headers['vendor_c-api-key']).toBeUndefined();
       expect(JSON.stringify(seen)).not.toContain('rtr_');
     });
+  });
+
+  describe.each(['vendor_c', 'vendor_a'] as const)('%s WebSocket on a path it has no socket on', (vendor) => {
+    const unknownPath = {
+      vendor_c: '/v1/text-to-dialogue/stream-input',
+      vendor_a: '/text-to-speech/nowhere',
+    }[vendor];
+
+    it.each([undefined, ...Object.values(keyFor).filter((key) => key !== undefined), ok.key])(
+      "is refused at the handshake with the vendor's 404, whatever the key (%#)",
+      async (key) => {
+        const before = app.seen.length;
+        const result = await openSocket(`${wsBase}/${vendor}${unknownPath}`, mirrorHeaders(vendor, key));
+        if (!('refused' in result)) throw new Error('the handshake was accepted');
+        const expected = expectedReply(mirrorAccess(vendor).notFound({ method: 'GET', path: unknownPath }));
+        expect({
+          status: result.refused.status,
+          contentType: result.refused.contentType,
+          body: comparable(result.refused.body, result.refused.contentType),
+        }).toEqual({ status: 404, contentType: expected.contentType, body: expected.body });
+        expect(app.seen.length).toBe(before);
+      },
+    );
   });
 
   describe('vendor_c WebSocket messages no client should send', () => {

@@ -1,5 +1,6 @@
 import { RouterError } from '@router/contracts';
 import { gatewayRoutes } from './edge-gateway';
+import type { RouteRequest } from './surface-routes';
 import { RouteTable } from './surface-routes';
 
 describe('mirror routes', () => {
@@ -35,5 +36,49 @@ describe('mirror routes', () => {
         request_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     });
+  });
+
+  const handshake = (path: string): RouteRequest => ({
+    method: 'GET',
+    path,
+    headers: {},
+    query: new URLSearchParams(),
+  });
+
+  it("knows a mirror's socket paths from its registry entry, and no others", () => {
+    const route = table.find('/vendor_c/v1/text-to-speech/voice-1/stream-input')!;
+    for (const path of [
+      '/vendor_c/v1/text-to-speech/voice-1/stream-input',
+      '/vendor_c/v1/text-to-speech/voice-1/multi-stream-input',
+      '/vendor_c/v1/text-to-dialogue/multi-stream-input',
+    ]) {
+      expect([path, route.hasSocket(path)]).toEqual([path, true]);
+    }
+    for (const path of [
+      '/vendor_c/v1/text-to-dialogue/stream-input',
+      '/vendor_c/v1/text-to-speech/voice-1',
+      '/vendor_c/v1/text-to-speech/voice-1/stream-input/x',
+      '/vendor_c/v1/voices',
+      '/vendor_c',
+    ]) {
+      expect([path, route.hasSocket(path)]).toEqual([path, false]);
+    }
+  });
+
+  it("answers a path that is no socket with the vendor's 404", () => {
+    const route = table.find('/vendor_c/v1/text-to-dialogue/stream-input')!;
+    const refusal = route.notFound(handshake('/vendor_c/v1/text-to-dialogue/stream-input'));
+    expect([refusal.status, JSON.parse(refusal.body.toString())]).toEqual([404, { detail: 'Not Found' }]);
+  });
+
+  it('has one native socket, /v1/stream, and the envelope 404 for any other', () => {
+    const route = table.find('/v1/stream')!;
+    expect(route.hasSocket('/v1/stream')).toBe(true);
+    expect(route.hasSocket('/v1/audio/speech')).toBe(false);
+    const refusal = route.notFound(handshake('/v1/audio/speech'));
+    expect([refusal.status, JSON.parse(refusal.body.toString())]).toEqual([
+      404,
+      { error: { code: 'not_found', message: 'No such route.', retryable: false } },
+    ]);
   });
 });

@@ -1,12 +1,23 @@
-import type { MirrorAccess, MirrorReply, MirrorRequest } from '@router/vendors-core';
+import {
+  type MirrorAccess,
+  type MirrorReply,
+  type MirrorRequest,
+  openSocketRefusal,
+} from '@router/vendors-core';
 import type { Refusal, RouteRequest, SurfaceRoute } from './surface-routes';
 
 /**
- * A vendor mirror's way in, built from its access alone: it owns `/<vendor token>` and everything under it,
- * reads the router key where the vendor's clients send it, and refuses in the vendor's shape. The app behind
- * gets the path as the client sent it (prefix included), without the key's headers and query parameters.
+ * A vendor mirror's way in, built from its access and its mirror's socket paths: it owns `/<vendor token>` and
+ * everything under it, reads the router key where the vendor's clients send it, refuses in the vendor's
+ * shape, and answers a WebSocket handshake on any path but `socketPaths` (as the vendor sees paths, e.g.
+ * `/v1/text-to-speech/{voice}/stream-input`) with the vendor's 404. The app behind gets the path as the
+ * client sent it (prefix included), without the key's headers and query parameters.
  */
-export function mirrorRoute(access: MirrorAccess, upstream: string): SurfaceRoute {
+export function mirrorRoute(
+  access: MirrorAccess,
+  upstream: string,
+  socketPaths: readonly RegExp[],
+): SurfaceRoute {
   const prefix = `/${access.vendor}`;
   const asVendorSees = (request: RouteRequest): MirrorRequest => ({
     method: request.method,
@@ -30,6 +41,12 @@ export function mirrorRoute(access: MirrorAccess, upstream: string): SurfaceRout
           : access.refuse(kind, asVendorSees(request)),
       ),
     socket: access.socket,
+    hasSocket: (path) => {
+      const vendorPath = path.slice(prefix.length) || '/';
+      return socketPaths.some((socketPath) => socketPath.test(vendorPath));
+    },
+    notFound: (request) => toRefusal(access.notFound(asVendorSees(request))),
+    refuseOpen: (kind) => openSocketRefusal(access.socket, kind),
   };
 }
 

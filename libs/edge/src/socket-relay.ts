@@ -4,6 +4,7 @@ import { IDENTITY_HEADER } from '@router/auth';
 import type { Logger } from '@router/observability';
 import {
   type KeylessMessage,
+  type MirrorRevocationKind,
   type MirrorSocketAccess,
   type MirrorSocketRefusal,
   type UnreadableMessage,
@@ -26,6 +27,13 @@ export interface RelayGate {
   ): Promise<{ orgId: string } | AccessProblem>;
   /** The signed identity header for an upgrade of `path` by `orgId`. */
   identity(path: string, orgId: string): string;
+  /** Registers an admitted socket for re-checks of its key and org; returns the function that forgets it. */
+  track(
+    route: SurfaceRoute,
+    key: string | undefined,
+    orgId: string,
+    revoke: (kind: MirrorRevocationKind) => void,
+  ): () => void;
   logger: Logger;
   count(surface: string, outcome: string): void;
 }
@@ -63,6 +71,8 @@ class KeyedSocketRelay {
   private onFirst: ((message: KeylessMessage | UnreadableMessage | undefined) => void) | undefined;
   /** Refused, failed or gone: nothing more is relayed either way. */
   private ended = false;
+  /** Forgets the socket in the gateway's registry of open sockets, once it was admitted. */
+  private untrack: () => void = () => undefined;
 
   constructor(
     private readonly gate: RelayGate,
@@ -87,6 +97,7 @@ class KeyedSocketRelay {
       'close',
       this.guarded('client close', (code: number, reason: Buffer) => {
         this.ended = true;
+        this.untrack();
         this.onFirst?.(undefined);
         if (this.app) closeWith(this.app, code, reason.toString());
       }),
@@ -127,13 +138,16 @@ class KeyedSocketRelay {
       first = taken;
     }
     if (this.ended) return;
-    const admitted = await gate.authorize(route, request, headerKey ?? first?.key, req.rawHeaders);
+    const key = headerKey ?? first?.key;
+    const admitted = await gate.authorize(route, request, key, req.rawHeaders);
     if (this.ended) return;
     if ('kind' in admitted) {
       if (admitted.kind === 'failure') return this.close(1011, 'the router failed');
       return this.refuse(this.access.refuse(admitted.kind, first));
     }
-    // The first message goes on without its key; nothing here keeps the key once the app's socket is asked for.
+    // Registered by the key's hash; nothing here keeps the key once the app's socket is asked for, and the
+    // first message goes on without it.
+    this.untrack = gate.track(route, key, admitted.orgId, (kind) => this.refuse(route.refuseOpen(kind)));
     this.openApp(admitted.orgId, first?.message);
   }
 

@@ -1,7 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { readBearer } from '@router/auth';
-import { type RouterError } from '@router/contracts';
-import type { MirrorRefusalKind, MirrorSocketAccess, VendorId } from '@router/vendors-core';
+import { RouterError } from '@router/contracts';
+import type {
+  MirrorRefusalKind,
+  MirrorRevocationKind,
+  MirrorSocketAccess,
+  MirrorSocketRefusal,
+  VendorId,
+} from '@router/vendors-core';
 
 /** A refusal ready to write, on an HTTP response or on a socket during a WebSocket handshake. */
 export interface Refusal {
@@ -50,6 +56,12 @@ export interface SurfaceRoute {
   refuse(problem: AccessProblem, request: RouteRequest): Refusal;
   /** How a WebSocket is refused: at the handshake (spliced once admitted), or after accepting (relayed). */
   socket: MirrorSocketAccess;
+  /** Whether `path` (as the client sent it, without its query) is one of the surface's WebSocket paths. */
+  hasSocket(path: string): boolean;
+  /** The surface's answer to a path it does not have; a handshake on any other path gets it at once. */
+  notFound(request: RouteRequest): Refusal;
+  /** How the gateway closes one of the surface's open sockets when its key is revoked or its org disabled. */
+  refuseOpen(kind: MirrorRevocationKind): MirrorSocketRefusal;
 }
 
 export function jsonRefusal(status: number, body: unknown, headers: Record<string, string> = {}): Refusal {
@@ -62,6 +74,35 @@ export function jsonRefusal(status: number, body: unknown, headers: Record<strin
 
 const OPEN_NATIVE = new Set(['GET /v1/models', 'GET /openapi.json', 'HEAD /v1/models', 'HEAD /openapi.json']);
 
+/** The native API's one WebSocket (libs/native's `STREAM_PATH`, which the gateway may not import). */
+const NATIVE_SOCKET_PATH = '/v1/stream';
+
+/** /v1/stream's close for a policy violation: the key or org no longer admits the connection. */
+const NATIVE_REVOKED_CLOSE = 1008;
+
+const NATIVE_REVOKED_MESSAGE: Readonly<Record<MirrorRevocationKind, string>> = {
+  'invalid-key': 'The API key was revoked or deleted while the connection was open.',
+  'org-disabled': 'The org was disabled while the connection was open.',
+};
+
+/**
+ * /v1/stream closed by the router (docs/stream-protocol.md): an `error` message with the envelope's
+ * `unauthorized` error object, then close 1008.
+ */
+function nativeOpenSocketRefusal(kind: MirrorRevocationKind): MirrorSocketRefusal {
+  const { error } = RouterError.unauthorized(NATIVE_REVOKED_MESSAGE[kind]).toEnvelope();
+  return {
+    messages: [JSON.stringify({ type: 'error', error })],
+    closeCode: NATIVE_REVOKED_CLOSE,
+    closeReason: 'unauthorized',
+  };
+}
+
+/** The router's own 404, in the native envelope: unknown routes, and native paths that are no socket. */
+export function notFoundRefusal(): Refusal {
+  return jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope());
+}
+
 export function nativeRoute(upstream: string): SurfaceRoute {
   return {
     name: 'native',
@@ -73,6 +114,9 @@ export function nativeRoute(upstream: string): SurfaceRoute {
     isOpen: (method, path) => OPEN_NATIVE.has(`${method} ${path}`),
     refuse: ({ error }) => jsonRefusal(error.status, error.toEnvelope()),
     socket: { refusal: 'handshake' },
+    hasSocket: (path) => path === NATIVE_SOCKET_PATH,
+    notFound: notFoundRefusal,
+    refuseOpen: nativeOpenSocketRefusal,
   };
 }
 
