@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { DropInAnswer } from './drop-in.types';
@@ -257,10 +258,21 @@ export function upstreamFailure(vendor: VendorId, error: unknown, signal: AbortS
 function bodyOf(body: Dispatcher.ResponseData['body']): UpstreamBody {
   return {
     chunks: () => body as AsyncIterable<Buffer>,
-    textChunks: () => {
-      body.setEncoding('utf8');
-      return body as AsyncIterable<string>;
-    },
+    textChunks: () => utf8Text(body as AsyncIterable<Buffer>),
     text: () => body.text(),
   };
+}
+
+/**
+ * Bytes as UTF-8 text, a character split across chunks kept whole. (undici's body takes `setEncoding` without
+ * decoding: its chunks stay Buffers.)
+ */
+async function* utf8Text(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of chunks) {
+    const text = decoder.write(chunk);
+    if (text !== '') yield text;
+  }
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
 }
