@@ -13,7 +13,10 @@ export interface DropInRequest {
   readonly path: string;
   /** The query string as the client sent it, without the `?` (empty for none). */
   readonly query: string;
-  /** The request headers the vendor needs (`content-type`, `accept`), lower-case names. */
+  /**
+   * Lower-case names. At the mirror, every header the client sent (the gateway took the key's off); sent on to
+   * the vendor, only those the planner keeps (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones).
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The body bytes as the client sent them (empty for none). */
   readonly body: Uint8Array;
