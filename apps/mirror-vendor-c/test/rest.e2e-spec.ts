@@ -240,6 +240,73 @@ describe('vendor_c mirror, REST (e2e)', () => {
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 3);
   });
 
+  it.each([
+    {
+      answer: "the vendor's error line after the 200",
+      endpoint: '/stream/with-timestamps',
+      fault: { kind: 'error', status: 500, message: 'The take failed midway.' },
+    },
+    { answer: 'lines ended inside a line', endpoint: '/stream/with-timestamps', fault: { kind: 'end' } },
+    { answer: 'a JSON document ended short', endpoint: '/with-timestamps', fault: { kind: 'end' } },
+  ] as const)(
+    'passes $answer on as the vendor sent it, stores none of it: the same request reaches the vendor again',
+    async ({ endpoint, fault }) => {
+      const { key, vendorKey } = await newOrg();
+      const voice = await firstVoice(key);
+      const path = `/v1/text-to-speech/${voice}${endpoint}?output_format=pcm_16000`;
+      const body = {
+        text: `Not whole, then whole, then from the cache ${randomUUID().slice(0, 8)}.`,
+        voice_settings: SETTINGS,
+      };
+      const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+      const injected = await sim.injectFault({
+        vendor: 'vendor_c',
+        key: vendorKey,
+        afterBytes: 600,
+        ...fault,
+      });
+      const broken = await post(key, path, body);
+      await sim.removeFault(injected.id).catch(() => undefined);
+      // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
+      expect(broken.status).toBe(200);
+      const text = broken.bytes.toString('utf8');
+      if (fault.kind === 'error') {
+        const last = JSON.parse(text.trimEnd().split('\n').at(-1) ?? '') as { detail: { message: string } };
+        expect(last.detail.message).toBe('The take failed midway.');
+      } else {
+        expect(() =>
+          text
+            .trimEnd()
+            .split('\n')
+            .forEach((line) => JSON.parse(line)),
+        ).toThrow();
+      }
+
+      const whole = await post(key, path, body);
+      expect(whole.status).toBe(200);
+      expect(whole.bytes.equals(broken.bytes)).toBe(false);
+      expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+      const again = await post(key, path, body);
+      expect(again.bytes.equals(whole.bytes)).toBe(true);
+      expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 2);
+    },
+  );
+
+  it('replays the request id of the take it stores, but not the characters billed for it', async () => {
+    const { key } = await newOrg();
+    const voice = await firstVoice(key);
+    const path = `/v1/text-to-speech/${voice}/stream?output_format=pcm_16000`;
+    const text = `Billed once ${randomUUID().slice(0, 8)}.`;
+    const first = await post(key, path, { text, voice_settings: SETTINGS });
+    expect(first.headers.get('x-character-count')).toBe(String(text.length));
+    expect(first.headers.get('request-id')).toMatch(/^[0-9a-f]{32}$/);
+    const again = await post(key, path, { text, voice_settings: SETTINGS });
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(again.headers.get('x-character-count')).toBeNull();
+    expect(again.headers.get('request-id')).toBe(first.headers.get('request-id'));
+  });
+
   it('reads every voice endpoint from the vendor, every time', async () => {
     const { key, vendorKey } = await newOrg();
     const voice = await firstVoice(key);

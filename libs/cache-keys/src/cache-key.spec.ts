@@ -376,6 +376,16 @@ describe('requestCacheKey', () => {
     expect(requestCacheKey(`${SECRET}x`, base)).not.toBe(key);
   });
 
+  it('counts keyed request headers by name and value, and none is the key without headers', () => {
+    const versioned = requestCacheKey(SECRET, { ...base, headers: { 'x-api-version': '2026-03-01' } });
+    expect(versioned).not.toBe(key);
+    expect(requestCacheKey(SECRET, { ...base, headers: { 'x-api-version': '2025-04-16' } })).not.toBe(
+      versioned,
+    );
+    expect(requestCacheKey(SECRET, { ...base, headers: { 'x-other': '2026-03-01' } })).not.toBe(versioned);
+    expect(requestCacheKey(SECRET, { ...base, headers: {} })).toBe(key);
+  });
+
   it('hashes non-JSON bodies byte for byte, apart from JSON bodies', () => {
     const bytes = Buffer.from('{"a":1}');
     const withBytes = requestCacheKey(SECRET, { ...base, body: bytes });

@@ -82,6 +82,11 @@ export interface RequestKeyInput {
    * bytes (compared byte for byte). Left out for a request without a body.
    */
   readonly body?: JsonValue | Uint8Array;
+  /**
+   * The request headers that change the vendor's answer (`DropInHeaders.keyed`), lower-case names, as sent;
+   * left out or empty for none (so a vendor that keys no header has the keys it had before the field).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
   /** As `PieceKeyInput.storedSettingsFingerprint`: settings stored at the vendor that the request names. */
   readonly storedSettingsFingerprint?: string | null;
 }
@@ -89,7 +94,7 @@ export interface RequestKeyInput {
 /**
  * The cache key of a whole drop-in REST/SSE request (spec "What is cached": same body again, same audio):
  * hex HMAC-SHA256 under the server secret of the key version, org, vendor, method, path, canonical query,
- * canonical body and stored-settings fingerprint. Never equal to a piece key for any input (the material names its kind).
+ * canonical body, keyed request headers and stored-settings fingerprint. Never equal to a piece key for any input (the material names its kind).
  */
 export function requestCacheKey(secret: CacheKeySecret, input: RequestKeyInput): string {
   return hmacHex(secret, requestMaterial('request', input));
@@ -115,6 +120,7 @@ function requestMaterial(kind: 'request' | 'request-seal', input: RequestKeyInpu
     path: input.path,
     query: canonicalQuery(input.query ?? {}),
     body: bodyMaterial(input.body),
+    ...(input.headers && Object.keys(input.headers).length > 0 ? { headers: { ...input.headers } } : {}),
     storedSettings: input.storedSettingsFingerprint ?? null,
   });
 }

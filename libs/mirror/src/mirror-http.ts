@@ -107,7 +107,7 @@ export class MirrorHttp {
     const days = await replies.retention.days(vouched.orgId);
     const take = await replies.requests.plan(
       vouched.orgId,
-      mirror.vendor,
+      mirror,
       dropInRequest(request, url, body),
       days > 0,
     );

@@ -105,7 +105,7 @@ export async function startReplyServices(
   return {
     resolver: pipeline.resolver,
     planner: new ReplyPlanner({ retention, storedSettings, cacheKeySecret: config.cacheKeySecret }),
-    requests: new RequestTakePlanner({ secret: config.cacheKeySecret, upstream, storedSettings }),
+    requests: new RequestTakePlanner({ secret: config.cacheKeySecret, storedSettings }),
     retention,
     keys,
     upstream,

@@ -4,24 +4,24 @@ import type { SynthRequestTake } from '@router/contracts';
 import {
   type DropInRequest,
   FORWARDED_REQUEST_HEADERS,
-  type VendorAdapter,
-  type VendorId,
+  pickHeaders,
+  type VendorMirror,
 } from '@router/vendors-core';
 import type { StoredSettings } from './stored-settings';
 
 export interface RequestTakePlannerDeps {
   /** The server secret piece keys are HMACed with (`CACHE_KEY_SECRET`). */
   secret: CacheKeySecret;
-  upstream: (vendor: string) => VendorAdapter | undefined;
   storedSettings: StoredSettings;
 }
 
 /**
  * Turns a drop-in REST/SSE request into its whole-request take (spec "What is cached": same body again, same
- * audio) for `PieceResolver.resolveRequest`. The vendor folder's `DropInWire` says whether it is cached and its
- * canonical form; the key is `requestCacheKey` of that form with the fingerprint of any stored settings it
- * names. A request that is never cached gets a key of its own (random), so it is neither looked up nor shared
- * with another in flight: each one reaches the vendor (a voice added twice is added twice).
+ * audio) for `PieceResolver.resolveRequest`. The mirror's `DropInWire` says whether it is cached, its
+ * canonical form and the request headers that enter its key; the key is `requestCacheKey` of that form with
+ * those headers and the fingerprint of any stored settings it names. A request that is never cached gets a key
+ * of its own (random), so it is neither looked up nor shared with another in flight: each one reaches the
+ * vendor (a voice added twice is added twice).
  */
 export class RequestTakePlanner {
   constructor(private readonly deps: RequestTakePlannerDeps) {}
@@ -29,21 +29,19 @@ export class RequestTakePlanner {
   /** `orgCaches`: the org's cache switch (false at retention 0). */
   async plan(
     orgId: string,
-    vendor: VendorId,
+    mirror: Pick<VendorMirror, 'vendor' | 'dropIn'>,
     request: DropInRequest,
     orgCaches: boolean,
   ): Promise<SynthRequestTake> {
-    const keying = this.deps.upstream(vendor)?.dropIn?.keying(request) ?? { cacheable: false as const };
-    const headers: Record<string, string> = {};
-    for (const name of FORWARDED_REQUEST_HEADERS) {
-      const value = request.headers[name];
-      if (value !== undefined) headers[name] = value;
-    }
+    const { vendor, dropIn } = mirror;
+    const keying = dropIn.keying(request);
+    const keyed = pickHeaders(request.headers, dropIn.headers.keyed);
     const wire = {
       method: request.method,
       path: request.path,
       query: request.query,
-      headers,
+      // What the vendor reads goes with the request: the body's type and the keyed headers.
+      headers: { ...pickHeaders(request.headers, FORWARDED_REQUEST_HEADERS), ...keyed },
       body: Buffer.from(request.body).toString('base64'),
     };
     if (!keying.cacheable) {
@@ -67,6 +65,7 @@ export class RequestTakePlanner {
       path,
       query,
       body,
+      headers: keyed,
       storedSettingsFingerprint: stored.fingerprint,
     };
     return {

@@ -427,6 +427,13 @@ export class SynthesisWorker {
     produced: Produced,
     keeping: Keeping,
   ): Promise<boolean> {
+    if (produced.notWhole) {
+      // Passed on as the vendor sent it, never stored: the reason is the router's words, never the vendor's.
+      this.deps.logger.warn(
+        { orgId: req.orgId, vendor: kind.vendor(req), reason: produced.notWhole },
+        'answer not whole; nothing cached',
+      );
+    }
     if (!keeping.cache || !produced.storable) {
       if (produced.storable) this.publishUsage(kind, req, 'synthesized');
       if (keeping.cache && keeping.claimed) await this.release(req);
@@ -436,7 +443,9 @@ export class SynthesisWorker {
     try {
       // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
       const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
-      const body = Buffer.concat(take.audio);
+      const whole = Buffer.concat(take.audio);
+      // The replay differences applied once, here: every hit replays these bytes as they are.
+      const body = produced.storedBody?.(whole) ?? whole;
       const audio = kind.sealing(req)?.seal(body) ?? body;
       const { words, chars, contentType, head } = produced;
       if (words)

@@ -1,11 +1,26 @@
 import type { ResponseHead, SynthRequestTake, SynthRequestTrailer } from '@router/contracts';
-import type { DropInAnswer, DropInCall, VendorAdapter } from '@router/vendors-core';
+import {
+  type DropInAnswer,
+  type DropInCall,
+  type DropInWire,
+  jsonReply,
+  NOT_WHOLE,
+  sseAnswer,
+  type VendorAdapter,
+  wholeBodyAnswer,
+} from '@router/vendors-core';
 import { Take } from './take';
-import { requestTakes } from './take-kinds';
+import { requestTakeKind, type Produced } from './take-kinds';
 
-function adapterAnswering(status: number, body: string[], seen: DropInCall[] = []): VendorAdapter {
+interface Answer {
+  status: number;
+  body: string[];
+  headers?: Record<string, string>;
+}
+
+function adapterAnswering(answer: Answer, seen: DropInCall[] = []): VendorAdapter {
   return {
-    vendor: 'vendor_c',
+    vendor: 'vendor_b',
     contentType: () => 'audio/mpeg',
     synthesize: () => {
       throw new Error('not a sentence take');
@@ -13,34 +28,69 @@ function adapterAnswering(status: number, body: string[], seen: DropInCall[] = [
     forward: (call): Promise<DropInAnswer> => {
       seen.push(call);
       return Promise.resolve({
-        status,
-        headers: { 'content-type': status === 200 ? 'audio/mpeg' : 'application/json' },
+        status: answer.status,
+        headers: answer.headers ?? {
+          'content-type': answer.status === 200 ? 'audio/mpeg' : 'application/json',
+        },
         body: (async function* () {
-          for (const part of body) yield Buffer.from(part);
+          for (const part of answer.body) yield Buffer.from(part);
         })(),
       });
     },
   };
 }
 
-const req: SynthRequestTake = {
-  orgId: 'org',
-  cacheKey: 'a'.repeat(64),
-  vendor: 'vendor_c',
-  chars: 3,
-  cache: true,
-  request: {
-    method: 'POST',
-    path: '/v1/text-to-speech/v1/stream',
-    query: 'output_format=mp3_44100_128',
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from('{"text":"Hi."}').toString('base64'),
+/**
+ * A wire as a vendor with an event stream writes it: `/stream` answers with `chunk` events and a final `done`
+ * (an `error` event once the stream began), replayed without `step_time`; `x-request-id` is live only.
+ */
+const wire: DropInWire = {
+  endpoints: [],
+  keying: () => ({ cacheable: false }),
+  headers: {
+    keyed: [],
+    passed: ['content-type', 'x-request-id'],
+    liveOnly: ['x-request-id'],
   },
+  readAnswer: (request) =>
+    request.path.endsWith('/stream')
+      ? sseAnswer({
+          event: ({ event }) => (event === 'done' ? 'final' : event === 'error' ? 'error' : 'part'),
+          stored: (event) => {
+            if (event.event !== 'chunk') return event;
+            const { step_time: _time, ...rest } = JSON.parse(event.data) as Record<string, unknown>;
+            return { event: event.event, data: JSON.stringify(rest) };
+          },
+        })
+      : wholeBodyAnswer(),
+  invalidBody: () => jsonReply(422, {}),
 };
 
-async function produce(adapter: VendorAdapter) {
+const kind = requestTakeKind((vendor) => (vendor === 'vendor_b' ? wire : undefined));
+
+function request(path = '/v1/text-to-speech'): SynthRequestTake {
+  return {
+    orgId: 'org',
+    cacheKey: 'a'.repeat(64),
+    vendor: 'vendor_b',
+    chars: 3,
+    cache: true,
+    request: {
+      method: 'POST',
+      path,
+      query: 'codec=mp3',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"text":"Hi."}').toString('base64'),
+    },
+  };
+}
+
+async function produce(
+  adapter: VendorAdapter,
+  req = request(),
+): Promise<{ take: Take<ResponseHead, SynthRequestTrailer>; produced: Produced }> {
   const take = new Take<ResponseHead, SynthRequestTrailer>();
-  const produced = await requestTakes.produce(take, adapter, {
+  const produced = await kind.produce(take, adapter, {
     apiKey: 'vk',
     req,
     signal: new AbortController().signal,
@@ -49,31 +99,90 @@ async function produce(adapter: VendorAdapter) {
   return { take, produced };
 }
 
+const SSE = { 'content-type': 'text/event-stream', 'x-request-id': 'req-1', 'set-cookie': 'a=b' };
+const chunk = (data: string) => `event: chunk\ndata: {"data":"${data}","step_time":41.7}\n\n`;
+const done = 'event: done\ndata: {"done":true}\n\n';
+
 describe('request takes', () => {
   it('sends the request on with its body bytes and keeps a complete 2xx answer', async () => {
     const seen: DropInCall[] = [];
-    const { take, produced } = await produce(adapterAnswering(200, ['ab', 'cd'], seen));
-    expect(seen[0]?.request).toMatchObject({ method: 'POST', query: 'output_format=mp3_44100_128' });
+    const { take, produced } = await produce(adapterAnswering({ status: 200, body: ['ab', 'cd'] }, seen));
+    expect(seen[0]?.request).toMatchObject({ method: 'POST', query: 'codec=mp3' });
     expect(Buffer.from(seen[0]?.request.body ?? []).toString()).toBe('{"text":"Hi."}');
     expect(seen[0]?.apiKey).toBe('vk');
     expect(take.head).toEqual({ status: 200, headers: { 'content-type': 'audio/mpeg' } });
     expect(Buffer.concat(take.audio).toString()).toBe('abcd');
     expect(produced).toMatchObject({ storable: true, contentType: 'audio/mpeg' });
+    expect(produced.notWhole).toBeUndefined();
   });
 
-  it('passes a refusal through without storing it', async () => {
-    const { take, produced } = await produce(adapterAnswering(422, ['{"detail":"no"}']));
+  it('passes the headers the wire passes on live, and stores the head without its live-only ones', async () => {
+    const { take, produced } = await produce(
+      adapterAnswering({ status: 200, body: [chunk('QQ'), done], headers: SSE }),
+      request('/v1/text-to-speech/stream'),
+    );
+    expect(take.head).toEqual({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req-1' },
+    });
+    expect(produced.head).toEqual({ status: 200, headers: { 'content-type': 'text/event-stream' } });
+  });
+
+  it("stores a whole event stream in the wire's stored form, while the take keeps what the vendor sent", async () => {
+    const sent = [chunk('QQ').slice(0, 20), chunk('QQ').slice(20) + chunk('Qg'), done];
+    const { take, produced } = await produce(
+      adapterAnswering({ status: 200, body: sent, headers: SSE }),
+      request('/v1/text-to-speech/stream'),
+    );
+    expect(produced.storable).toBe(true);
+    const body = Buffer.concat(take.audio);
+    expect(body.toString()).toBe(sent.join(''));
+    expect(produced.storedBody?.(body).toString()).toBe(
+      `event: chunk\ndata: {"data":"QQ"}\n\nevent: chunk\ndata: {"data":"Qg"}\n\n${done}`,
+    );
+  });
+
+  it('passes an event stream with an error inside it on as it came, and stores none of it', async () => {
+    const sent = [chunk('QQ'), 'event: error\ndata: {"status_code":500}\n\n'];
+    const { take, produced } = await produce(
+      adapterAnswering({ status: 200, body: sent, headers: SSE }),
+      request('/v1/text-to-speech/stream'),
+    );
+    expect(Buffer.concat(take.audio).toString()).toBe(sent.join(''));
+    expect(produced).toMatchObject({ storable: false, notWhole: NOT_WHOLE.error });
+  });
+
+  it('stores none of an event stream that ended before its final event', async () => {
+    const { produced } = await produce(
+      adapterAnswering({ status: 200, body: [chunk('QQ'), chunk('Qg')], headers: SSE }),
+      request('/v1/text-to-speech/stream'),
+    );
+    expect(produced).toMatchObject({ storable: false, notWhole: NOT_WHOLE.noFinal });
+  });
+
+  it('passes a refusal through without reading or storing it', async () => {
+    const { take, produced } = await produce(
+      adapterAnswering({ status: 422, body: ['{"detail":"no"}'] }),
+      request('/v1/text-to-speech/stream'),
+    );
     expect(take.head?.status).toBe(422);
     expect(Buffer.concat(take.audio).toString()).toBe('{"detail":"no"}');
     expect(produced.storable).toBe(false);
+    expect(produced.notWhole).toBeUndefined();
   });
 
   it('stores no empty answer', async () => {
-    expect((await produce(adapterAnswering(200, []))).produced.storable).toBe(false);
+    expect((await produce(adapterAnswering({ status: 200, body: [] }))).produced.storable).toBe(false);
+  });
+
+  it('fails a take of a vendor without a drop-in wire', async () => {
+    await expect(
+      produce(adapterAnswering({ status: 200, body: ['ab'] }), { ...request(), vendor: 'vendor_e' }),
+    ).rejects.toMatchObject({ code: 'internal' });
   });
 
   it('replays an entry committed without its head as 200 with its content type', async () => {
-    const take = requestTakes.replay({ audio: Buffer.from('x'), contentType: 'audio/mpeg', words: null });
+    const take = kind.replay({ audio: Buffer.from('x'), contentType: 'audio/mpeg', words: null });
     expect(take.head).toEqual({ status: 200, headers: { 'content-type': 'audio/mpeg' } });
     await expect(take.result).resolves.toEqual({ cached: true });
   });

@@ -13,7 +13,8 @@ import {
 } from '@router/contracts';
 import { openStored, sealStored } from '@router/cache-keys';
 import type { HotEntry } from '@router/stored-takes';
-import type { VendorAdapter } from '@router/vendors-core';
+import { dropInWire } from '@router/vendors';
+import { type DropInWire, pickHeaders, type VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
 
 /** What every take request carries: the key it is one take of, and whether it may be cached. */
@@ -26,13 +27,18 @@ export interface KeyedTakeRequest {
 
 /** What a finished vendor call leaves for the cache. */
 export interface Produced {
-  /** False for an answer that must never be stored (a vendor refusal passed through). */
+  /** False for an answer that must never be stored (a vendor refusal passed through, one not whole). */
   storable: boolean;
+  /** Why a 2xx answer is not whole (an error inside it, its final event missing), in the router's words. */
+  notWhole?: string;
   contentType: string;
   words: WordTiming[] | null;
   /** Each character's timing, where the vendor times characters. */
   chars?: WordTiming[] | null;
+  /** The head as stored (without the live-only headers). */
   head?: ResponseHead;
+  /** The body as stored, from the body as it came (the replay differences); the body itself where absent. */
+  storedBody?: (body: Buffer) => Buffer;
 }
 
 export interface ProduceCall<Req> {
@@ -126,50 +132,70 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
 
 /**
  * A whole-request take: a drop-in request sent on verbatim (`VendorAdapter.forward`), the vendor's answer
- * passed back as it arrives. Only a complete 2xx answer with a body is stored; a refusal is passed back as
- * the vendor sent it and never stored.
+ * passed back as it arrives with the headers the vendor's `DropInWire` passes on. Only a 2xx answer with a body
+ * that the wire finds whole (read chunk by chunk as it passes, decided once it ended) is stored, in the wire's
+ * stored form and without its live-only headers; a refusal, or an answer with an error inside it or cut before
+ * its final event, reaches the client as the vendor sent it and is never stored. `wireOf`: the vendor's wire.
  */
-export const requestTakes: TakeKind<SynthRequestTake, ResponseHead, SynthRequestTrailer> = {
-  stream: synthRequestV1,
-  vendor: (req) => req.vendor,
-  chars: (req) => req.chars,
-  headBefore: () => undefined,
-  replay: (stored) =>
-    Take.replaying<ResponseHead, SynthRequestTrailer>(
-      // An entry committed without its head (through a cache-service older than the field) has its type only.
-      stored.head ?? { status: 200, headers: { 'content-type': stored.contentType } },
-      stored.audio,
-      { cached: true },
-    ),
-  async produce(take, adapter, { apiKey, req, signal, onData }) {
-    if (!adapter.forward) throw new RouterError('internal', `${req.vendor} has no drop-in REST endpoints`);
-    const { request } = req;
-    const answer = await adapter.forward({
-      apiKey,
-      signal,
-      request: { ...request, body: Buffer.from(request.body, 'base64') },
-    });
-    const head: ResponseHead = { status: answer.status, headers: { ...answer.headers } };
-    take.open(head);
-    for await (const chunk of answer.body) {
-      if (signal.aborted) break;
-      onData();
-      if (chunk.length > 0) take.push(chunk);
-    }
-    if (signal.aborted) throw signal.reason;
-    const ok = answer.status >= 200 && answer.status < 300;
-    return {
-      storable: ok && take.audio.length > 0,
-      contentType: head.headers['content-type'] ?? 'application/octet-stream',
-      words: null,
-      head,
-    };
-  },
-  result: (_produced, cached) => ({ cached }),
-  // An answer can echo the request's text (character timings): stored sealed under the request's own key.
-  sealed: true,
-  sealing: ({ sealKey }) =>
-    sealKey
-      ? { seal: (plain) => sealStored(sealKey, plain), open: (stored) => openStored(sealKey, stored) }
-      : undefined,
-};
+export function requestTakeKind(
+  wireOf: (vendor: string) => DropInWire | undefined,
+): TakeKind<SynthRequestTake, ResponseHead, SynthRequestTrailer> {
+  return {
+    stream: synthRequestV1,
+    vendor: (req) => req.vendor,
+    chars: (req) => req.chars,
+    headBefore: () => undefined,
+    replay: (stored) =>
+      Take.replaying<ResponseHead, SynthRequestTrailer>(
+        // An entry committed without its head (through a cache-service older than the field) has its type only.
+        stored.head ?? { status: 200, headers: { 'content-type': stored.contentType } },
+        stored.audio,
+        { cached: true },
+      ),
+    async produce(take, adapter, { apiKey, req, signal, onData }) {
+      const wire = wireOf(req.vendor);
+      if (!adapter.forward || !wire)
+        throw new RouterError('internal', `${req.vendor} has no drop-in REST endpoints`);
+      const request = { ...req.request, body: Buffer.from(req.request.body, 'base64') };
+      const answer = await adapter.forward({ apiKey, signal, request });
+      const head: ResponseHead = {
+        status: answer.status,
+        headers: pickHeaders(answer.headers, wire.headers.passed),
+      };
+      take.open(head);
+      const ok = answer.status >= 200 && answer.status < 300;
+      const reading = ok ? wire.readAnswer(request, head) : undefined;
+      for await (const chunk of answer.body) {
+        if (signal.aborted) break;
+        onData();
+        if (chunk.length === 0) continue;
+        take.push(chunk);
+        reading?.push(chunk);
+      }
+      if (signal.aborted) throw signal.reason;
+      const verdict = reading?.end();
+      const liveOnly = new Set(wire.headers.liveOnly);
+      return {
+        storable: ok && take.audio.length > 0 && verdict?.complete === true,
+        ...(verdict && !verdict.complete ? { notWhole: verdict.reason } : {}),
+        contentType: head.headers['content-type'] ?? 'application/octet-stream',
+        words: null,
+        head: {
+          status: head.status,
+          headers: Object.fromEntries(Object.entries(head.headers).filter(([name]) => !liveOnly.has(name))),
+        },
+        ...(reading ? { storedBody: (body: Buffer) => reading.stored(body) } : {}),
+      };
+    },
+    result: (_produced, cached) => ({ cached }),
+    // An answer can echo the request's text (character timings): stored sealed under the request's own key.
+    sealed: true,
+    sealing: ({ sealKey }) =>
+      sealKey
+        ? { seal: (plain) => sealStored(sealKey, plain), open: (stored) => openStored(sealKey, stored) }
+        : undefined,
+  };
+}
+
+/** Every whole-request take of this worker, read and stored with the wire of its vendor's mirror. */
+export const requestTakes = requestTakeKind(dropInWire);

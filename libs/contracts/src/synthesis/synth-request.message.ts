@@ -10,7 +10,7 @@ export interface DropInRequestWire {
   path: string;
   /** Without the `?`; empty for none. */
   query: string;
-  /** Only the request headers the vendor needs (`content-type`, `accept`), lower-case names. */
+  /** Only the request headers the vendor reads (`content-type`, `accept`, the wire's keyed ones), lower-case. */
   headers: Record<string, string>;
   /** The body bytes, base64. */
   body: string;
@@ -55,7 +55,10 @@ export const synthRequestTake: Checker<SynthRequestTake> = check.object({
   sealKey: check.optional(check.string({ pattern: /^[0-9a-f]{64}$/ })),
 });
 
-/** The vendor's status and the response headers its drop-in keeps; sent before the first body chunk. */
+/**
+ * The vendor's status and the response headers its drop-in wire passes on; sent before the first body chunk.
+ * Stored without the wire's live-only headers.
+ */
 export interface ResponseHead {
   status: number;
   /** Lower-case names. */

@@ -49,6 +49,7 @@ describe('FaultBook', () => {
   it('checks specs', () => {
     expect(faultProblem({ vendor: 'vendor_a', kind: 'error', status: 503, afterBytes: 10 })).toBeNull();
     expect(faultProblem({ vendor: 'vendor_a', kind: 'stall', stallMs: null })).toBeNull();
+    expect(faultProblem({ vendor: 'vendor_a', kind: 'end', afterBytes: 10 })).toBeNull();
     expect(faultProblem({ vendor: 'vendor_a', kind: 'nope' })).toMatch(/kind/);
     expect(faultProblem({ vendor: 'vendor_a', kind: 'error', nth: 0 })).toMatch(/nth/);
     expect(faultProblem({ vendor: 'vendor_a', kind: 'error', times: 0 })).toMatch(/times/);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-export const FAULT_KINDS = ['error', 'stall', 'cut'] as const;
+export const FAULT_KINDS = ['error', 'stall', 'cut', 'end'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -12,6 +12,11 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  *   event, a socket error message); a raw audio stream can only be cut there.
  * - `stall`: no audio for `stallMs` (absent or null = never) before any audio, or after `afterBytes`.
  * - `cut`: the connection is destroyed (TCP, no close frame, no final chunk) after `afterBytes` of audio.
+ * - `end`: after `afterBytes` of audio the HTTP body ends as a whole one would (its last chunk sent, the
+ *   connection kept), with the rest of the piece that carries that byte sent only in part (half of its
+ *   frame: a JSON line or an event cut inside) and no end marker (no done event): a stream a proxy or the
+ *   vendor's server ended early. A one-shot body is its first `afterBytes` bytes, sent as the whole answer.
+ *   Where an answer has no HTTP body to end (a socket), it is a cut.
  *
  * `afterBytes` counts audio bytes (the decoded audio of base64 protocols), or the body's bytes for a one-shot
  * response.

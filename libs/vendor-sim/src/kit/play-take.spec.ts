@@ -2,7 +2,7 @@ import { createTake, type TakePiece } from './audio/take';
 import type { FaultSpec } from './faults';
 import { playTake, type StreamTarget } from './play-take';
 
-function recorder(): StreamTarget & { sent: TakePiece[]; events: string[] } {
+function recorder(withEnd = true): StreamTarget & { sent: TakePiece[]; events: string[] } {
   const controller = new AbortController();
   const sent: TakePiece[] = [];
   const events: string[] = [];
@@ -22,6 +22,13 @@ function recorder(): StreamTarget & { sent: TakePiece[]; events: string[] } {
       events.push('cut');
       controller.abort();
     },
+    ...(withEnd
+      ? {
+          end: (partial: TakePiece | undefined) => {
+            events.push(`end:${partial?.bytes.length ?? 'none'}`);
+          },
+        }
+      : {}),
   };
 }
 
@@ -67,5 +74,23 @@ describe('playTake', () => {
     ).toBe('done');
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     expect(Buffer.concat(target.sent.map((p) => p.bytes)).equals(take.bytes)).toBe(true);
+  });
+
+  it('ends the body after afterBytes with the rest of that piece, for the target to send in part', async () => {
+    const target = recorder();
+    const fault: FaultSpec = { vendor: 'v', kind: 'end', afterBytes: 1234 };
+    expect(await playTake(take, target, pacing, fault)).toBe('ended');
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).length).toBe(1234);
+    // Pieces of 100 ms at 8 kHz, 16 bits: 1600 bytes, so the fault falls 1234 bytes into the first.
+    expect(target.events.at(-1)).toBe(`end:${1600 - 1234}`);
+  });
+
+  it('ends an opened, empty body for an end fault with no afterBytes, and cuts where there is no body to end', async () => {
+    const opened = recorder();
+    expect(await playTake(take, opened, pacing, { vendor: 'v', kind: 'end' })).toBe('ended');
+    expect(opened.events).toEqual(['open', 'end:none']);
+    const socket = recorder(false);
+    expect(await playTake(take, socket, pacing, { vendor: 'v', kind: 'end', afterBytes: 100 })).toBe('cut');
+    expect(socket.events.at(-1)).toBe('cut');
   });
 });

@@ -13,11 +13,17 @@ export interface StreamTarget {
   fail(fault: FaultSpec, started: boolean): void | Promise<void>;
   /** Drops the connection (no end marker, no close frame). */
   cut(): void;
+  /**
+   * Ends the body as a whole one would end but without the end marker, after the first half of `partial`'s
+   * frame (the rest of the piece the fault fell in; none when it fell on a piece's end). Absent where there is
+   * no body to end (a socket): the `end` fault cuts instead.
+   */
+  end?(partial: TakePiece | undefined): void | Promise<void>;
   /** Aborted when the client is gone: the take stops. */
   readonly signal: AbortSignal;
 }
 
-export type PlayOutcome = 'done' | 'failed' | 'cut' | 'gone';
+export type PlayOutcome = 'done' | 'failed' | 'cut' | 'ended' | 'gone';
 
 /**
  * Plays a take into a target: the first audio after `ttfaMs`, then each piece when playback would reach it
@@ -58,7 +64,10 @@ export async function playTake(
         await target.send(slice(piece, 0, head));
         sent += head;
       }
-      if (pending.kind !== 'stall') return applyFault(pending, target, true);
+      if (pending.kind !== 'stall') {
+        const partial = head < piece.bytes.length ? slice(piece, head, piece.bytes.length) : undefined;
+        return applyFault(pending, target, true, partial);
+      }
       const stallStart = Date.now();
       if (!(await sleep(pending.stallMs ?? Infinity, signal))) return 'gone';
       stalledMs += Date.now() - stallStart;
@@ -77,8 +86,18 @@ export async function playTake(
   return 'done';
 }
 
-async function applyFault(fault: FaultSpec, target: StreamTarget, started: boolean): Promise<PlayOutcome> {
-  if (fault.kind === 'cut') {
+async function applyFault(
+  fault: FaultSpec,
+  target: StreamTarget,
+  started: boolean,
+  partial?: TakePiece,
+): Promise<PlayOutcome> {
+  if (fault.kind === 'end' && target.end) {
+    if (!started) target.open();
+    await target.end(partial);
+    return 'ended';
+  }
+  if (fault.kind === 'cut' || fault.kind === 'end') {
     target.cut();
     return 'cut';
   }

@@ -149,6 +149,33 @@ describe('vendor_c simulator over HTTP', () => {
       expect(audio.length).toBe(sampleCount(spokenMs(long), 8000) * 2);
     });
 
+    it("ends /stream/with-timestamps with the vendor's error line when the take fails after the 200", async () => {
+      await t.control.injectFault({ vendor: 'vendor_c', kind: 'error', status: 500, afterBytes: 500 });
+      const response = await tts('/stream/with-timestamps', '?output_format=pcm_8000');
+      expect(response.status).toBe(200);
+      const lines = (await response.text()).split('\n').filter((l) => l !== '');
+      const objects = lines.map((l) => JSON.parse(l) as Record<string, any>);
+      const audio = objects.slice(0, -1).map((o) => Buffer.from(o['audio_base64'] as string, 'base64'));
+      expect(Buffer.concat(audio).length).toBe(500);
+      expect(objects.at(-1)).toEqual({
+        detail: expect.objectContaining({ status: 'internal_server_error' }),
+      });
+    });
+
+    it('ends a body early on an end fault: JSON lines inside a line, a JSON document short', async () => {
+      await t.control.injectFault({ vendor: 'vendor_c', kind: 'end', afterBytes: 500 });
+      const lines = await (await tts('/stream/with-timestamps', '?output_format=pcm_8000')).text();
+      const [first, cut, ...rest] = lines.split('\n');
+      expect(JSON.parse(first ?? '')).toHaveProperty('audio_base64');
+      expect(() => JSON.parse(cut ?? '')).toThrow();
+      expect(rest).toEqual([]);
+
+      await t.control.injectFault({ vendor: 'vendor_c', kind: 'end', afterBytes: 100 });
+      const document = await tts('/with-timestamps', '?output_format=pcm_8000');
+      expect(document.status).toBe(200);
+      expect((await document.arrayBuffer()).byteLength).toBe(100);
+    });
+
     it('slows the take by the voice settings speed', async () => {
       const response = await tts('', '?output_format=pcm_8000', {
         text: TEXT,

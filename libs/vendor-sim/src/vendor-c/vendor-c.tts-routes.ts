@@ -10,6 +10,7 @@ import {
   parseTtsRequest,
   synthesisHeaders,
   timestampedBody,
+  timestampedErrorLine,
   timestampedLine,
   voiceProblem,
   type OutputQuery,
@@ -79,11 +80,12 @@ async function synthesize(kit: SimKit, exchange: HttpExchange, job: Synthesis): 
     await playChunked(exchange, begun, pacing, { headers, sendError: sendFault });
     return;
   }
-  // JSON lines: each piece's audio with the characters spoken in it.
+  // JSON lines: each piece's audio with the characters spoken in it; a failure once they began, the error line.
   await playChunked(exchange, begun, pacing, {
     contentType: 'application/json',
     headers,
     frame: (piece) => timestampedLine(piece.bytes, charsInPiece(take, piece)),
+    errorFrame: (fault) => timestampedErrorLine(vendorCFaultProblem(fault)),
     sendError: sendFault,
   });
 }

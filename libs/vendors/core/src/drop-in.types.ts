@@ -13,7 +13,10 @@ export interface DropInRequest {
   readonly path: string;
   /** The query string as the client sent it, without the `?` (empty for none). */
   readonly query: string;
-  /** The request headers the vendor needs (`content-type`, `accept`), lower-case names. */
+  /**
+   * Lower-case names. At the mirror, every header the client sent (the gateway took the key's off); sent on to
+   * the vendor, only those the planner keeps (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones).
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The body bytes as the client sent them (empty for none). */
   readonly body: Uint8Array;
@@ -22,7 +25,10 @@ export interface DropInRequest {
 /** The vendor's answer to a drop-in request, as it arrives. */
 export interface DropInAnswer {
   readonly status: number;
-  /** Only the headers the vendor's `DropInWire.responseHeaders` keeps, lower-case names. */
+  /**
+   * Every response header, lower-case names (several values joined with `, `); which of them reach a client
+   * is the wire's `headers.passed`.
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The body bytes as they arrive; a cut throws (provider_unavailable). */
   readonly body: AsyncIterable<Buffer>;
@@ -59,17 +65,70 @@ export interface DropInEndpoint {
   readonly path: RegExp;
 }
 
-/** A vendor's drop-in REST/SSE wire, as whole-request takes need it. One per vendor folder. */
+/** An answer's status and the headers a client gets of it (lower-case names), before its body. */
+export interface DropInHead {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Which headers of a drop-in exchange matter, lower-case names. */
+export interface DropInHeaders {
+  /**
+   * Request headers that change the vendor's answer (a version header): sent on with the request and part of
+   * its key. `content-type` and `accept` are always sent on and never keyed; the router key's header never is.
+   */
+  readonly keyed: readonly string[];
+  /** Response headers a client gets from a live answer; `content-type` is always among them. */
+  readonly passed: readonly string[];
+  /**
+   * Of `passed`, those true of one answer only (an id of the vendor's, what it billed): passed on live, never
+   * stored, so never replayed. Never `content-type`.
+   */
+  readonly liveOnly: readonly string[];
+}
+
+/** Whether an answer whose body ended normally is whole; `reason` (the router's words only) says why not. */
+export type AnswerVerdict =
+  { readonly complete: true } | { readonly complete: false; readonly reason: string };
+
+/**
+ * One 2xx answer read as it arrives, for the worker that stores it (`DropInWire.readAnswer`). The worker passes
+ * each chunk on to the client as it comes and feeds it here too; only once the body ended does `end` say
+ * whether the answer is whole (its final event there, no error reported inside it after the 200), and only a
+ * whole one is stored, in the form `stored` gives. Per chunk it only finds frame boundaries and reads each
+ * frame's kind, never holding the audio back. It never throws: what it cannot read is not whole.
+ */
+export interface AnswerReading {
+  /** The next chunk of the body, in order. */
+  push(chunk: Buffer): void;
+  /** Once the body ended normally (a lost connection fails the take before this). */
+  end(): AnswerVerdict;
+  /**
+   * The body as stored and so replayed, from the whole body of a whole answer: the replay differences the
+   * spec lists for the vendor (a field nulled, usage zeroed, timing fields or ids left out), applied once
+   * at commit, so every hit replays the same bytes at no cost. The body itself where there are none.
+   */
+  stored(body: Buffer): Buffer;
+}
+
+/**
+ * A vendor's drop-in REST/SSE wire, as whole-request takes need it. One per vendor folder, held by its
+ * `VendorMirror` (`dropIn`): the mirror app's planner keys requests with it, the worker reads and stores
+ * answers with it.
+ */
 export interface DropInWire {
   /** The endpoints the vendor's API has (the spec's list for its mirror): any other answers the vendor's 404. */
   readonly endpoints: readonly DropInEndpoint[];
   /** Whether the request is cached whole, and its canonical form. Pure: no I/O. */
   keying(request: DropInRequest): DropInKeying;
+  /** The request headers in the key, the response headers passed on and those never replayed. */
+  readonly headers: DropInHeaders;
   /**
-   * The vendor's response headers a client needs, lower-case: passed on live, stored with a committed
-   * answer and replayed with it. `content-type` is always among them.
+   * How a 2xx answer to `request` is read: its framing (audio, one JSON document, JSON lines, server-sent
+   * events), when it is whole, and its stored form. `head` is the answer's status and passed headers (its
+   * content type tells an event stream from audio where the request alone does not).
    */
-  readonly responseHeaders: readonly string[];
+  readAnswer(request: DropInRequest, head: DropInHead): AnswerReading;
   /**
    * The vendor's refusal of a JSON body the router will not walk: nested past the client-JSON depth limit, or
    * with a number too large to represent (`1e400`). `field` is the top-level field it is in (undefined for the
@@ -81,4 +140,17 @@ export interface DropInWire {
 /** Whether the vendor's API has this endpoint (`path` under its API base, without the query). */
 export function dropInServes(wire: Pick<DropInWire, 'endpoints'>, method: string, path: string): boolean {
   return wire.endpoints.some((endpoint) => endpoint.method === method && endpoint.path.test(path));
+}
+
+/** The headers of `names` (lower-case) that `headers` has, with their values. */
+export function pickHeaders(
+  headers: Readonly<Record<string, string>>,
+  names: readonly string[],
+): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
 }

@@ -10,6 +10,7 @@ export * from './vendor-errors';
 export * from './voice.types';
 export * from './stored-settings.types';
 export * from './drop-in.types';
+export * from './drop-in.answers';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,

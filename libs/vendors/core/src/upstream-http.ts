@@ -1,6 +1,7 @@
+import { StringDecoder } from 'node:string_decoder';
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { DropInAnswer, DropInWire } from './drop-in.types';
+import type { DropInAnswer } from './drop-in.types';
 import {
   FORMAT_CONTENT_TYPES,
   type DropInCall,
@@ -47,8 +48,6 @@ export type RefusalReader = (body: string) => string;
 export abstract class HttpVendorAdapter implements VendorAdapter {
   private readonly baseUrl: string;
   private readonly dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
-  /** Set by a vendor whose drop-in has REST/SSE endpoints (with `upstreamAuth`). */
-  readonly dropIn?: DropInWire;
 
   protected constructor(
     readonly vendor: VendorId,
@@ -71,43 +70,36 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
   protected upstreamAuth?(apiKey: string): Record<string, string>;
 
   /**
-   * A drop-in request sent on verbatim: the client's method, path, query and body, only the request headers
-   * the vendor needs (`FORWARDED_REQUEST_HEADERS`) and the org's key in the vendor's auth header. Whatever the
-   * vendor answers comes back with the headers its `dropIn.responseHeaders` keeps; only a connection that fails
-   * or is cut throws.
+   * A drop-in request sent on verbatim: the client's method, path, query and body, the request headers the
+   * planner kept of it (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones) and the org's key in the
+   * vendor's auth header. Whatever the vendor answers comes back with all its headers (the wire says which a
+   * client gets); only a connection that fails or is cut throws.
    */
   async forward(call: DropInCall): Promise<DropInAnswer> {
     const { request: sent, signal } = call;
-    if (!this.upstreamAuth || !this.dropIn)
-      throw new RouterError('internal', `${this.vendor} has no drop-in REST endpoints`);
+    if (!this.upstreamAuth) throw new RouterError('internal', `${this.vendor} has no drop-in REST endpoints`);
     if (signal.aborted) throw signal.reason;
-    const headers: Record<string, string> = {};
-    for (const name of FORWARDED_REQUEST_HEADERS) {
-      const value = sent.headers[name];
-      if (value !== undefined) headers[name] = value;
-    }
     let response: Dispatcher.ResponseData;
     try {
       response = await request(`${this.baseUrl}${sent.path}${sent.query ? `?${sent.query}` : ''}`, {
         method: sent.method,
         dispatcher: this.dispatcher,
         signal,
-        headers: { ...headers, ...this.upstreamAuth(call.apiKey) },
+        headers: { ...sent.headers, ...this.upstreamAuth(call.apiKey) },
         body: sent.method === 'GET' || sent.method === 'HEAD' ? null : Buffer.from(sent.body),
       });
     } catch (error) {
       throw upstreamFailure(this.vendor, error, signal);
     }
-    const kept: Record<string, string> = {};
-    for (const name of this.dropIn.responseHeaders) {
-      const value = response.headers[name];
-      if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     const vendor = this.vendor;
     const body = response.body;
     return {
       status: response.statusCode,
-      headers: kept,
+      headers,
       body: (async function* () {
         try {
           for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
@@ -265,10 +257,21 @@ export function upstreamFailure(vendor: VendorId, error: unknown, signal: AbortS
 function bodyOf(body: Dispatcher.ResponseData['body']): UpstreamBody {
   return {
     chunks: () => body as AsyncIterable<Buffer>,
-    textChunks: () => {
-      body.setEncoding('utf8');
-      return body as AsyncIterable<string>;
-    },
+    textChunks: () => utf8Text(body as AsyncIterable<Buffer>),
     text: () => body.text(),
   };
+}
+
+/**
+ * Bytes as UTF-8 text, a character split across chunks kept whole. (undici's body takes `setEncoding` without
+ * decoding: its chunks stay Buffers.)
+ */
+async function* utf8Text(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of chunks) {
+    const text = decoder.write(chunk);
+    if (text !== '') yield text;
+  }
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
 }

@@ -7,18 +7,48 @@ import type { VendorId } from './vendor-id';
  * adapter; these know only the framing.
  */
 
+/**
+ * Lines of a text that arrives in parts, without their `\n` or `\r\n`: each part gives the lines it
+ * completes, `end()` what is left after the last line end. A part without a line end is only appended, so
+ * a long line costs no more than its bytes however finely it is split.
+ */
+export class LineSplitter {
+  private pending = '';
+
+  push(text: string): string[] {
+    let end = text.indexOf('\n');
+    if (end === -1) {
+      this.pending += text;
+      return [];
+    }
+    const lines = [withoutCr(this.pending + text.slice(0, end))];
+    let start = end + 1;
+    while ((end = text.indexOf('\n', start)) !== -1) {
+      lines.push(withoutCr(text.slice(start, end)));
+      start = end + 1;
+    }
+    this.pending = text.slice(start);
+    return lines;
+  }
+
+  /** What followed the last line end (a last line without one, or a line cut short); then empty. */
+  end(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return rest;
+  }
+}
+
+function withoutCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
 /** Complete lines of a text stream without their `\n` or `\r\n` (any chunking; the last line also without an end). */
 export async function* textLines(text: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = '';
-  for await (const part of text) {
-    buffer += part;
-    let end: number;
-    while ((end = buffer.indexOf('\n')) !== -1) {
-      yield buffer.slice(0, end).replace(/\r$/, '');
-      buffer = buffer.slice(end + 1);
-    }
-  }
-  if (buffer.trim() !== '') yield buffer;
+  const lines = new LineSplitter();
+  for await (const part of text) yield* lines.push(part);
+  const rest = lines.end();
+  if (rest.trim() !== '') yield rest;
 }
 
 export interface SseEvent {
@@ -26,24 +56,66 @@ export interface SseEvent {
   readonly data: string;
 }
 
-/** Server-sent events from a text stream; an event the stream cut before its blank line is dropped. */
-export async function* parseSse(text: AsyncIterable<string>): AsyncGenerator<SseEvent> {
-  let event = '';
-  let data: string[] = [];
-  for await (const line of textLines(text)) {
-    if (line === '') {
-      if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
-      event = '';
-      data = [];
-      continue;
+/**
+ * Server-sent events of a text that arrives in parts: each part gives the events it completes (an event is
+ * complete at its blank line; comments are skipped; an unnamed event is `message`), `end()` whether the text
+ * stopped inside an event (one the stream cut before its blank line, which is never given).
+ */
+export class SseFramer {
+  private readonly lines = new LineSplitter();
+  private event = '';
+  private data: string[] = [];
+  /** Whether a field of an event not yet complete was read. */
+  private open = false;
+
+  push(text: string): SseEvent[] {
+    const events: SseEvent[] = [];
+    for (const line of this.lines.push(text)) {
+      const complete = this.line(line);
+      if (complete) events.push(complete);
     }
-    if (line.startsWith(':')) continue;
+    return events;
+  }
+
+  /** Whether the text stopped inside an event: fields read but no blank line after them, or a line cut short. */
+  end(): boolean {
+    const rest = this.lines.end();
+    return this.open || rest.trim() !== '';
+  }
+
+  private line(line: string): SseEvent | undefined {
+    if (line === '') {
+      const complete =
+        this.data.length > 0 ? { event: this.event || 'message', data: this.data.join('\n') } : undefined;
+      this.event = '';
+      this.data = [];
+      this.open = false;
+      return complete;
+    }
+    if (line.startsWith(':')) return undefined;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
     const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
+    this.open = true;
+    if (field === 'event') this.event = value;
+    else if (field === 'data') this.data.push(value);
+    return undefined;
   }
+}
+
+/** Server-sent events from a text stream; an event the stream cut before its blank line is dropped. */
+export async function* parseSse(text: AsyncIterable<string>): AsyncGenerator<SseEvent> {
+  const framer = new SseFramer();
+  for await (const part of text) yield* framer.push(part);
+}
+
+/** An event as the vendor would write it: its name (none for `message`), its data one `data:` line a line. */
+export function writeSseEvent({ event, data }: SseEvent): string {
+  const name = event === 'message' ? '' : `event: ${event}\n`;
+  return `${name}${data
+    .split('\n')
+    .map((line) => `data: ${line}\n`)
+    .join('')}\n`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { SynthSettings, WordTiming } from '@router/contracts';
-import type { DropInAnswer, DropInRequest, DropInWire } from './drop-in.types';
+import type { DropInAnswer, DropInRequest } from './drop-in.types';
 import type { StoredSettingsReader } from './stored-settings.types';
 import type { VendorId } from './vendor-id';
 import type { Voice, VoiceListRequest } from './voice.types';
@@ -47,12 +47,10 @@ export interface VendorAdapter {
   listVoices?(request: VoiceListRequest): Promise<Voice[]>;
   /** Present where settings can name something the vendor stores and may change (spec: What is cached). */
   readonly storedSettings?: StoredSettingsReader;
-  /** Present where the vendor's drop-in has REST/SSE endpoints (spec: Vendor drop-ins). */
-  readonly dropIn?: DropInWire;
   /**
    * Sends a drop-in request to the vendor as the client sent it, with the org's key where the vendor takes it,
-   * and gives back the answer as it arrives, refusals included (only a lost connection throws). Present with
-   * `dropIn`.
+   * and gives back the answer as it arrives, refusals included (only a lost connection throws). Present where
+   * the vendor's mirror has REST/SSE endpoints (its `DropInWire`).
    */
   forward?(call: DropInCall): Promise<DropInAnswer>;
 }

@@ -2,7 +2,6 @@ import { RouterError } from '@router/contracts';
 import {
   HttpVendorAdapter,
   audioPassThrough,
-  parseJsonObject,
   textLines,
   type AdapterFactory,
   type AdapterOptions,
@@ -19,9 +18,8 @@ import {
   type StoredSettingsReader,
 } from '@router/vendors-core';
 import { vendorCStoredPath, vendorCStoredReferences } from './vendor-c.stored-settings';
-import { vendorCDropIn } from './wire/vendor-c.request-key';
 import { vendorCErrorMessage } from './wire/vendor-c.errors';
-import type { TimestampedChunk } from './wire/vendor-c.responses';
+import { readTimestampedLine } from './wire/vendor-c.responses';
 import { vendorCRequest } from './wire/vendor-c.settings';
 import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
 import { CharacterTrack, characterTimings, preferredAlignment, wordTimings } from './vendor-c.word-timings';
@@ -40,9 +38,6 @@ export class VendorCAdapter extends HttpVendorAdapter {
     references: vendorCStoredReferences,
     read: (reference, call) => this.readStored(reference, call),
   };
-
-  /** The REST/SSE endpoints of the drop-in, sent on whole (libs/pipeline request takes). */
-  override readonly dropIn = vendorCDropIn;
 
   constructor(options: AdapterOptions) {
     super(VENDOR, options, vendorCErrorMessage);
@@ -106,7 +101,7 @@ async function* timedAudio(
   const normalized = new CharacterTrack();
   for await (const line of textLines(body.textChunks())) {
     if (line.trim() === '') continue;
-    const chunk = parseJsonObject<TimestampedChunk>(VENDOR, line, 'a stream line');
+    const chunk = readTimestampedLine(line);
     if (typeof chunk.audio_base64 === 'string' && chunk.audio_base64 !== '') {
       yield { kind: 'audio', data: Buffer.from(chunk.audio_base64, 'base64') };
     }

@@ -20,7 +20,8 @@ export interface OneShotReply {
  * Answers a one-shot synthesis (the whole take in one 200 body) after the time the vendor would need to make
  * it (`ttfaMs` + `factor` × the take's length), applying an injected fault: an error or a cut before any
  * byte, a stall before the response, or after `afterBytes` of the body a stall or a cut (an error cannot
- * follow bytes already sent, so it becomes a cut there).
+ * follow bytes already sent, so it becomes a cut there); `end` answers the first `afterBytes` bytes as if
+ * they were the whole body.
  */
 export async function playOneShot(
   exchange: HttpExchange,
@@ -36,6 +37,10 @@ export async function playOneShot(
     if (!(await sleep(fault.stallMs ?? Infinity, signal))) return 'gone';
   }
   if (!(await sleep(pacing.ttfaMs + pacing.factor * take.durationMs, signal))) return 'gone';
+  if (fault?.kind === 'end') {
+    exchange.send(200, contentType, body.subarray(0, after), reply.headers);
+    return 'ended';
+  }
   if (fault && after === 0 && fault.kind !== 'stall') {
     if (fault.kind === 'error') {
       reply.sendError(fault);

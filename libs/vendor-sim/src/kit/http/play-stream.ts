@@ -18,14 +18,19 @@ export interface ChunkedReply {
   readonly headers?: OpenHeaders;
   /** How one piece goes on the wire; the piece's bytes where absent (raw audio). */
   readonly frame?: (piece: TakePiece) => Buffer | string;
+  /**
+   * The frame that reports an injected error once the body started, where the framing can carry one (a JSON
+   * line); absent for raw audio, which cannot.
+   */
+  readonly errorFrame?: (fault: FaultSpec) => Buffer | string;
   /** The vendor's own error answer to an injected error before any byte. */
   readonly sendError: (fault: FaultSpec) => void;
 }
 
 /**
- * Streams a take as one chunked 200 body, each piece as it is made. Such a body cannot carry an error once
- * it started: an injected error then drops the connection, as a cut does; before the first byte the
- * vendor's own error answer goes out instead.
+ * Streams a take as one chunked 200 body, each piece as it is made. Once it started, an injected error is the
+ * error frame and the end of the body where the framing has one; a raw body cannot carry an error, so the
+ * connection drops, as a cut does. Before the first byte the vendor's own error answer goes out instead.
  */
 export async function playChunked(
   exchange: HttpExchange,
@@ -40,8 +45,14 @@ export async function playChunked(
       signal: exchange.signal,
       open: () => exchange.open(200, reply.contentType ?? take.contentType, headersAt(reply.headers)),
       send: (piece) => exchange.write(frame(piece)),
-      fail: (f, started) => (started ? exchange.destroy() : reply.sendError(f)),
+      fail: async (f, started) => {
+        if (!started) return reply.sendError(f);
+        if (!reply.errorFrame) return exchange.destroy();
+        await exchange.write(reply.errorFrame(f));
+        exchange.end();
+      },
       cut: () => exchange.destroy(),
+      end: (partial) => endEarly(exchange, partial ? [frame(partial)] : []),
     },
     pacing,
     fault,
@@ -93,6 +104,10 @@ export async function playSse(
         exchange.end();
       },
       cut: () => exchange.destroy(),
+      end: (partial) => {
+        const events = partial ? reply.events(partial) : [];
+        return endEarly(exchange, typeof events === 'string' ? [events] : events);
+      },
     },
     pacing,
     fault,
@@ -101,4 +116,11 @@ export async function playSse(
   await exchange.write(reply.doneEvent());
   exchange.end();
   return outcome;
+}
+
+/** Ends the body early as a whole one ends, after the first half of these frames' bytes (the `end` fault). */
+async function endEarly(exchange: HttpExchange, frames: readonly (Buffer | string)[]): Promise<void> {
+  const bytes = Buffer.concat(frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+  if (bytes.length > 0) await exchange.write(bytes.subarray(0, Math.ceil(bytes.length / 2)));
+  exchange.end();
 }

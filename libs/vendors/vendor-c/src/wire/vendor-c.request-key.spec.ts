@@ -1,5 +1,6 @@
-import type { DropInKeying, DropInRequest } from '@router/vendors-core';
-import { vendorCRequestKeying } from './vendor-c.request-key';
+import { type DropInKeying, type DropInRequest, NOT_WHOLE } from '@router/vendors-core';
+import { vendorCDropIn, vendorCRequestKeying } from './vendor-c.request-key';
+import { timestampedBody, timestampedErrorLine, timestampedLine } from './vendor-c.responses';
 
 function post(path: string, body: unknown, query = ''): DropInRequest {
   return {
@@ -135,3 +136,74 @@ function sorted(value: unknown): unknown {
       .map(([k, v]) => [k, sorted(v)]),
   );
 }
+
+describe("vendor_c's answers", () => {
+  const head = { status: 200, headers: { 'content-type': 'application/json' } };
+  const chars = [...'Hi.'].map((char, i) => ({ char, startMs: i * 90, endMs: (i + 1) * 90 }));
+  const audio = Buffer.from('ID3 and some audio');
+  const problem = { status: 500, code: 'internal_server_error', type: 'server_error', message: 'Failed.' };
+
+  /** The body of an answer to `path`, fed in chunks of 5 bytes (lines and characters split anywhere). */
+  function read(path: string, body: string | Buffer) {
+    const reading = vendorCDropIn.readAnswer(post(path, { text: 'Hi.' }), head);
+    const bytes = Buffer.from(body);
+    for (let at = 0; at < bytes.length; at += 5) reading.push(bytes.subarray(at, at + 5));
+    return { verdict: reading.end(), stored: reading.stored(bytes) };
+  }
+
+  it('reads /stream/with-timestamps as JSON lines: whole when every line is a timed chunk', () => {
+    const body =
+      timestampedLine(audio.subarray(0, 9), chars.slice(0, 2)) + timestampedLine(audio.subarray(9), []);
+    const { verdict, stored } = read(`${SPEECH}/with-timestamps`, body);
+    expect(verdict).toEqual({ complete: true });
+    expect(stored.toString()).toBe(body);
+  });
+
+  it("finds the vendor's error line after the 200: not whole", () => {
+    const body = timestampedLine(audio, chars) + timestampedErrorLine(problem);
+    expect(read(`${SPEECH}/with-timestamps`, body).verdict).toEqual({
+      complete: false,
+      reason: NOT_WHOLE.error,
+    });
+  });
+
+  it('finds a stream stopped inside a line: not whole', () => {
+    const line = timestampedLine(audio, chars);
+    expect(read(`${SPEECH}/with-timestamps`, line + line.slice(0, 30)).verdict).toEqual({
+      complete: false,
+      reason: NOT_WHOLE.cut,
+    });
+  });
+
+  it('reads /with-timestamps as one JSON document with the audio', () => {
+    const body = JSON.stringify(timestampedBody(audio, chars));
+    expect(read('/v1/text-to-speech/voice1/with-timestamps', body).verdict).toEqual({ complete: true });
+    expect(read('/v1/text-to-speech/voice1/with-timestamps', body.slice(0, -10)).verdict).toMatchObject({
+      complete: false,
+    });
+    expect(
+      read('/v1/text-to-speech/voice1/with-timestamps', JSON.stringify({ detail: { status: 'busy' } }))
+        .verdict,
+    ).toEqual({ complete: false, reason: NOT_WHOLE.error });
+  });
+
+  it('takes audio (and a voice named with-timestamps) as whole once its body ended, stored as it came', () => {
+    for (const path of [
+      SPEECH,
+      '/v1/text-to-speech/voice1',
+      '/v1/text-to-speech/with-timestamps',
+      '/v1/text-to-dialogue/stream',
+    ]) {
+      const { verdict, stored } = read(path, audio);
+      expect([path, verdict, stored.equals(audio)]).toEqual([path, { complete: true }, true]);
+    }
+  });
+
+  it('passes its request id and character count on live, and replays the id but not what was billed', () => {
+    expect(vendorCDropIn.headers).toEqual({
+      keyed: [],
+      passed: ['content-type', 'request-id', 'x-character-count'],
+      liveOnly: ['x-character-count'],
+    });
+  });
+});

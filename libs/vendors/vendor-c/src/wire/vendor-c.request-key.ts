@@ -1,20 +1,28 @@
 import {
+  type AnswerReading,
   decodePathSegment,
   type DropInEndpoint,
   type DropInKeying,
   type DropInRequest,
   type DropInWire,
+  jsonDocumentAnswer,
+  jsonLinesAnswer,
   jsonReply,
   type JsonValue,
+  wholeBodyAnswer,
 } from '@router/vendors-core';
 import { schemaIssuesBody } from './vendor-c.errors';
+import { isTimestampedChunk } from './vendor-c.responses';
 import { vendorCStoredReferencesOf } from '../vendor-c.stored-settings';
 import { DEFAULT_OUTPUT_FORMAT } from './vendor-c.formats';
 import { DEFAULT_DIALOGUE_MODEL, DEFAULT_MODEL } from './vendor-c.models';
 import { isObject } from './vendor-c.schema';
 
-/** The synthesis endpoints cached whole (spec: vendor_c drop-in); every other path is proxied live. */
-const TEXT_TO_SPEECH = /^\/v1\/text-to-speech\/([^/]+)(?:\/stream)?(?:\/with-timestamps)?$/;
+/**
+ * The synthesis endpoints cached whole (spec: vendor_c drop-in); every other path is proxied live. Groups: the
+ * voice, `/stream`, `/with-timestamps`.
+ */
+const TEXT_TO_SPEECH = /^\/v1\/text-to-speech\/([^/]+)(\/stream)?(\/with-timestamps)?$/;
 const TEXT_TO_DIALOGUE = '/v1/text-to-dialogue/stream';
 
 /** Query parameters the vendor reads with a default: sending the default is leaving it out. */
@@ -41,6 +49,11 @@ const NULL_IS_ABSENT: ReadonlySet<string> = new Set([
 const BODY_DEFAULTS: Readonly<Record<string, JsonValue>> = { apply_text_normalization: 'auto' };
 
 const LIVE: DropInKeying = Object.freeze({ cacheable: false });
+
+/*
+ * vendor_c's drop-in wire (`vendorCDropIn`): which REST endpoints it has, a request's cache identity, the
+ * headers that matter and how an answer is read and stored.
+ */
 
 /**
  * A vendor_c drop-in request's cache identity. Its synthesis endpoints are cached whole: the query with
@@ -112,12 +125,33 @@ const ENDPOINTS: readonly DropInEndpoint[] = [
   { method: 'POST', path: /^\/v1\/voices\/add\/[^/]+\/[^/]+$/ },
 ];
 
+/**
+ * How a 2xx answer of vendor_c is read. `/stream/with-timestamps` is JSON lines, with no final line of its own:
+ * whole when its body ended normally on whole lines, none of them the vendor's error body (which it sends on a
+ * line of its own when the take fails after the 200). `/with-timestamps` is one JSON document with the audio.
+ * The audio endpoints (and the dialogue stream) are whole when their body ended normally. Nothing of an answer
+ * differs in a replay.
+ */
+export function vendorCAnswerReading(request: DropInRequest): AnswerReading {
+  const speech = request.method === 'POST' ? TEXT_TO_SPEECH.exec(request.path) : null;
+  if (!speech?.[3]) return wholeBodyAnswer();
+  if (speech[2])
+    return jsonLinesAnswer({ line: (v) => (isTimestampedChunk(v) ? 'part' : 'error'), finalFrame: false });
+  return jsonDocumentAnswer({ document: (v) => (isTimestampedChunk(v) ? 'whole' : 'error') });
+}
+
 /** vendor_c's drop-in REST/SSE wire for whole-request takes. */
 export const vendorCDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorCRequestKeying,
-  // `request-id` lets a client chain requests (`previous_request_ids`); `x-character-count` is what it paid for.
-  responseHeaders: ['content-type', 'request-id', 'x-character-count'],
+  headers: {
+    keyed: [],
+    // `request-id` names the generation whose audio it is, which a client may chain (`previous_request_ids`):
+    // replayed with it. `x-character-count` is what the vendor billed for it, which a replay was not.
+    passed: ['content-type', 'request-id', 'x-character-count'],
+    liveOnly: ['x-character-count'],
+  },
+  readAnswer: vendorCAnswerReading,
   // The vendor's schema error (422, a pydantic-style list) at the field.
   invalidBody: ({ field, message }) =>
     jsonReply(

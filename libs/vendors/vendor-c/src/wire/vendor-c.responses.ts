@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { RouterError } from '@router/contracts';
+import { parseJsonObject } from '@router/vendors-core';
 import { secondsAlignment, type CharTiming } from './vendor-c.alignment';
-import { vendorCRequestId } from './vendor-c.errors';
+import { problemBody, vendorCErrorMessage, vendorCRequestId, type VendorCProblem } from './vendor-c.errors';
+import { isObject } from './vendor-c.schema';
 
 /*
  * The REST synthesis answers: headers, the `/with-timestamps` body, the `/stream/with-timestamps` lines and
@@ -46,11 +49,41 @@ export function timestampedLine(audio: Buffer, chars: readonly CharTiming[]): st
   return `${JSON.stringify({ audio_base64: audio.toString('base64'), alignment, normalized_alignment: alignment })}\n`;
 }
 
+/**
+ * A `/stream/with-timestamps` line that reports a failure once the 200 and some lines went out: the vendor's
+ * error body on a line of its own, after which the body ends.
+ */
+export function timestampedErrorLine(problem: VendorCProblem): string {
+  return `${JSON.stringify(problemBody(problem))}\n`;
+}
+
+/**
+ * Whether a timestamped object (a `/with-timestamps` body, a line of its stream) is the take's, with its
+ * `audio_base64` (null on a line without audio), rather than the vendor's error body (`detail`).
+ */
+export function isTimestampedChunk(value: unknown): boolean {
+  if (!isObject(value) || 'detail' in value) return false;
+  const audio = value['audio_base64'];
+  return typeof audio === 'string' || audio === null;
+}
+
 /** One timestamped line as a client reads it; its alignments are read by `readSecondsAlignment`. */
 export interface TimestampedChunk {
   audio_base64?: unknown;
   alignment?: unknown;
   normalized_alignment?: unknown;
+}
+
+/**
+ * A `/stream/with-timestamps` line read back: its chunk, or, for the vendor's error line, the take's failure
+ * (provider_unavailable with the vendor's message); a line that is not JSON is a malformed answer.
+ */
+export function readTimestampedLine(line: string): TimestampedChunk {
+  const chunk = parseJsonObject<TimestampedChunk>('vendor_c', line, 'a stream line');
+  if (!isTimestampedChunk(chunk)) {
+    throw new RouterError('provider_unavailable', `vendor_c failed the take: ${vendorCErrorMessage(line)}`);
+  }
+  return chunk;
 }
 
 /** Each dialogue input's voice with the span of the take's characters it speaks (inputs in order). */
