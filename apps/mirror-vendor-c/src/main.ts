@@ -1,3 +1,4 @@
+// Generated from the registry's mirrors by tools/deploy-gen (npm run deploy:gen); do not edit.
 import { runMirrorApp } from '@router/mirror';
 import { vendorCMirror } from '@router/vendor-c';
 
