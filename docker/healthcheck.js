@@ -8,6 +8,9 @@ const DEFAULT_PORTS = {
   'synthesis-worker': 3002,
   'cache-service': 3003,
   'vendor-sim': 4010,
+  // ---- generated: mirror-ports (tools/deploy-gen from the registry, `npm run deploy:gen`; do not edit) ----
+  'mirror-vendor-c': 3013,
+  // ---- end generated: mirror-ports ----
 };
 
 const port = process.env.PORT || DEFAULT_PORTS[process.env.APP];

@@ -12,8 +12,11 @@ import {
 import { startEdgeGateway } from '@router/edge';
 import { createLogger, Health } from '@router/observability';
 import { closeAll, connectInfrastructure, runService } from '@router/service-kit';
+import { MIRRORS } from '@router/vendors';
 
 const SERVICE = 'edge-gateway';
+/** A `MIRROR_VENDOR_X_URL` for each vendor whose registry entry has a mirror. */
+const MIRROR_VENDORS = MIRRORS.map((mirror) => mirror.vendor);
 
 const schema = {
   ...commonEnv,
@@ -26,7 +29,7 @@ const schema = {
   INTERNAL_PORT: env.portBeside('PORT', 1),
   INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
-  ...mirrorUpstreamEnv,
+  ...mirrorUpstreamEnv(MIRROR_VENDORS),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
   ...requestBodyEnv,
   MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
@@ -44,7 +47,7 @@ runService(SERVICE, async () => {
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: config.NATIVE_API_URL,
-      mirrorUrls: mirrorUrls(config),
+      mirrorUrls: mirrorUrls(config, MIRROR_VENDORS),
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,

@@ -24,7 +24,7 @@ import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import { BusChangeNotifier, closeAll, runService } from '@router/service-kit';
 import { SynthesisWorker } from '@router/synthesis';
 import { startVendorSim } from '@router/vendor-sim';
-import { createUpstreams, VENDOR_ENTRIES, VENDOR_IDS } from '@router/vendors';
+import { createUpstreams, MIRRORS, VENDOR_IDS } from '@router/vendors';
 import type { MirrorAccess } from '@router/vendors-core';
 import { createDemoOrgOnEmptyDatabase } from './demo-org';
 import { firstSoundCommand, firstSoundIsSimulated } from './first-sound';
@@ -134,28 +134,24 @@ runService(SERVICE, async () => {
     },
     { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
   );
-  // Every vendor whose folder has a mirror is served too, each as its own app on a loopback port.
+  // Every mirror in the registry is served too, each as its own app on a loopback port.
   const mirrors = await Promise.all(
-    VENDOR_IDS.flatMap((vendor) => {
-      const mirror = VENDOR_ENTRIES[vendor].mirror;
-      if (!mirror) return [];
-      return [
-        startMirrorApp(
-          {
-            ...replyServicesSettings({ ...config, CACHE_KEY_SECRET: secrets.cacheKeySecret }),
-            vendorBaseUrls: baseUrls,
-            port: 0,
-            host: '127.0.0.1',
-            identity,
-            lookAhead: config.LOOK_AHEAD,
-            maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
-            maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
-          },
-          { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
-          mirror,
-        ).then((app) => ({ vendor, app })),
-      ];
-    }),
+    MIRRORS.map((mirror) =>
+      startMirrorApp(
+        {
+          ...replyServicesSettings({ ...config, CACHE_KEY_SECRET: secrets.cacheKeySecret }),
+          vendorBaseUrls: baseUrls,
+          port: 0,
+          host: '127.0.0.1',
+          identity,
+          lookAhead: config.LOOK_AHEAD,
+          maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
+          maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
+        },
+        { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
+        mirror,
+      ).then((app) => ({ mirror, app })),
+    ),
   );
   const gateway = await startEdgeGateway(
     {
@@ -165,7 +161,7 @@ runService(SERVICE, async () => {
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
       mirrorUrls: Object.fromEntries(
-        mirrors.map(({ vendor, app }) => [vendor, `http://127.0.0.1:${app.port}`]),
+        mirrors.map(({ mirror, app }) => [mirror.vendor, `http://127.0.0.1:${app.port}`]),
       ),
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
@@ -187,7 +183,7 @@ runService(SERVICE, async () => {
     dataDir,
     demoKey,
     simulated,
-    mirrors: mirrors.map(({ vendor }) => ({ vendor, keyAt: keyPlace(VENDOR_ENTRIES[vendor].access) })),
+    mirrors: mirrors.map(({ mirror }) => ({ vendor: mirror.vendor, keyAt: keyPlace(mirror.access) })),
   });
   return closeAll(
     db,

@@ -72,7 +72,10 @@ export const providerKeyEnv = {
   PROVIDER_KEY_MASTER_KEYS: env.string(),
 };
 
-const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] as const;
+/** Each vendor token's letter, in the spec's order (this lib loads no vendor, so it keeps its own list). */
+export const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] as const;
+/** `vendor_a` … `vendor_j`, spelt as core's `VendorId` (a registry spec checks the two lists agree). */
+export type VendorToken = `vendor_${(typeof VENDOR_TOKENS)[number]}`;
 
 /** `VENDOR_A_BASE_URL` … `VENDOR_J_BASE_URL`: each vendor's API base (the simulator's, in tests and demos). */
 export const vendorUpstreamEnv = Object.fromEntries(
@@ -86,38 +89,10 @@ export const vendorUpstreamEnv = Object.fromEntries(
 >;
 
 /** The configured base URLs keyed by vendor token (`vendor_a` …), leaving out the ones not set. */
-export function vendorBaseUrls(
-  config: Record<string, unknown>,
-): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
-  const urls: Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> = {};
+export function vendorBaseUrls(config: Record<string, unknown>): Partial<Record<VendorToken, string>> {
+  const urls: Partial<Record<VendorToken, string>> = {};
   for (const t of VENDOR_TOKENS) {
     const value = config[`VENDOR_${t.toUpperCase()}_BASE_URL`];
-    if (typeof value === 'string') urls[`vendor_${t}`] = value;
-  }
-  return urls;
-}
-
-/**
- * `MIRROR_VENDOR_A_URL` … `MIRROR_VENDOR_J_URL`: the app serving each vendor's mirror, for the gateway. A
- * vendor whose variable is not set has no mirror route: `/<vendor token>/…` is then an unknown path.
- */
-export const mirrorUpstreamEnv = Object.fromEntries(
-  VENDOR_TOKENS.map((t) => [
-    `MIRROR_VENDOR_${t.toUpperCase()}_URL`,
-    env.optionalUrl({ protocols: ['http'] }),
-  ]),
-) as Record<
-  `MIRROR_VENDOR_${Uppercase<(typeof VENDOR_TOKENS)[number]>}_URL`,
-  ReturnType<typeof env.optionalUrl>
->;
-
-/** The configured mirror app URLs keyed by vendor token, leaving out the ones not set. */
-export function mirrorUrls(
-  config: Record<string, unknown>,
-): Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> {
-  const urls: Partial<Record<`vendor_${(typeof VENDOR_TOKENS)[number]}`, string>> = {};
-  for (const t of VENDOR_TOKENS) {
-    const value = config[`MIRROR_VENDOR_${t.toUpperCase()}_URL`];
     if (typeof value === 'string') urls[`vendor_${t}`] = value;
   }
   return urls;

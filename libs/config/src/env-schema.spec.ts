@@ -1,4 +1,4 @@
-import { ConfigError, env, loadConfig } from './env-schema';
+import { ConfigError, env, loadConfig, requiredVariables } from './env-schema';
 
 describe('loadConfig', () => {
   const schema = {
@@ -79,5 +79,20 @@ describe('env.portBeside', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toEqual(['PORT must be an integer, got "x"']);
     }
+  });
+});
+
+describe('requiredVariables', () => {
+  it('names the variables without a default, in schema order, and no optional or defaulted one', () => {
+    expect(
+      requiredVariables({
+        PORT: env.int({ default: 8080 }),
+        NATS_URL: env.url({ protocols: ['nats'] }),
+        INTERNAL_PORT: env.portBeside('PORT', 1),
+        TOKEN: env.optionalString(),
+        SECRET: env.string({ minLength: 32 }),
+        MODE: env.oneOf(['a', 'b'] as const),
+      }),
+    ).toEqual(['NATS_URL', 'SECRET', 'MODE']);
   });
 });

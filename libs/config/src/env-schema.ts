@@ -130,3 +130,21 @@ export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.Proces
   if (problems.length > 0) throw new ConfigError(problems);
   return result as ConfigOf<S>;
 }
+
+/**
+ * The variables of a schema with no default, without which the app does not start: what a deployment must
+ * give it (the deployment checks read them from the schema rather than from a list of their own).
+ */
+export function requiredVariables(schema: EnvSchema): string[] {
+  const earlier: Record<string, unknown> = {};
+  return Object.entries(schema).flatMap(([name, read]) => {
+    try {
+      earlier[name] = read(undefined, name, earlier);
+      return [];
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      earlier[name] = undefined;
+      return [name];
+    }
+  });
+}

@@ -1,2 +1,3 @@
 export * from './env-schema';
 export * from './common-env';
+export * from './mirror-env';

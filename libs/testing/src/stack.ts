@@ -1,15 +1,35 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  mirrorAppName,
+  mirrorAppVendor,
+  mirrorUrlVariable,
+  VENDOR_TOKENS,
+  type VendorToken,
+} from '@router/config';
 import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, waitFor } from './processes';
 
-/** In start order: the simulated vendors first, then what depends on them; two workers, as replicas run. */
+/**
+ * The vendors with a mirror app, in token order: one `apps/mirror-vendor-x` per mirror in the registry (the
+ * registry itself is out of this lib's reach, its specs use this lib; tools/deploy-gen's spec checks that
+ * the folders and the registry's mirrors are the same set).
+ */
+export const STACK_MIRRORS: readonly VendorToken[] = readdirSync(join(REPO_ROOT, 'apps'))
+  .flatMap((app) => mirrorAppVendor(app) ?? [])
+  .sort();
+
+/**
+ * In start order: the simulated vendors first, then what depends on them; two workers, as replicas run; the
+ * mirror apps; the gateway last, once everything it routes to is up.
+ */
 export const STACK_APPS = [
   'vendor-sim',
   'cache-service',
   'synthesis-worker',
   'synthesis-worker-2',
   'native-api',
-  'mirror-vendor-c',
+  ...STACK_MIRRORS.map(mirrorAppName),
   'edge-gateway',
 ] as const;
 export type StackApp = (typeof STACK_APPS)[number];
@@ -18,8 +38,6 @@ export type StackApp = (typeof STACK_APPS)[number];
 function entryOf(app: StackApp): string {
   return join('dist/apps', app === 'synthesis-worker-2' ? 'synthesis-worker' : app, 'main.js');
 }
-
-const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 
 export interface StackOptions {
   databaseUrl: string;
@@ -69,42 +87,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   ) as Record<StackApp, number>;
   const adminPort = await freePort();
   const gatewayInternalPort = await freePort();
-  const env: Record<string, string> = {
-    LOG_LEVEL: 'info',
-    NATS_URL: options.natsUrl,
-    // Stacks sharing one NATS (an e2e run beside a benchmark) must not answer each other's requests.
-    NATS_SUBJECT_PREFIX: `stack${randomBytes(4).toString('hex')}`,
-    DATABASE_URL: options.databaseUrl,
-    S3_ENDPOINT: options.s3.endpoint,
-    S3_ACCESS_KEY: options.s3.accessKey,
-    S3_SECRET_KEY: options.s3.secretKey,
-    S3_BUCKET: options.s3.bucket,
-    INTERNAL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-    PROVIDER_KEY_MASTER_KEYS: `1:${randomBytes(32).toString('base64')}`,
-    CACHE_KEY_SECRET: randomBytes(32).toString('base64url'),
-    NATIVE_API_URL: `http://127.0.0.1:${ports['native-api']}`,
-    MIRROR_VENDOR_C_URL: `http://127.0.0.1:${ports['mirror-vendor-c']}`,
-    ADMIN_HOST: '127.0.0.1',
-    ADMIN_PORT: String(adminPort),
-    INTERNAL_PORT: String(gatewayInternalPort),
-    AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs ?? 1000),
-    ORG_SETTINGS_TTL_MS: String(options.authCacheTtlMs ?? 1000),
-    SIM_TTFA_MS: '5',
-    SIM_PACING: '0',
-    CACHE_SWEEP_INTERVAL_MS: '1000',
-    CACHE_ORPHAN_GRACE_MS: '3000',
-    SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',
-    CACHE_USAGE_FLUSH_MS: '200',
-    // Stored vendor settings re-read every second, so a test sees a change at the vendor take effect.
-    STORED_SETTINGS_REFRESH_MS: '1000',
-    ...Object.fromEntries(
-      VENDOR_TOKENS.map((t) => [
-        `VENDOR_${t.toUpperCase()}_BASE_URL`,
-        `http://127.0.0.1:${ports['vendor-sim']}/vendor_${t}`,
-      ]),
-    ),
-    ...options.env,
-  };
+  const env = stackEnv(options, { apps: ports, admin: adminPort, gatewayInternal: gatewayInternalPort });
   const apps: AppProcess[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(apps.map((app) => app.stop()));
@@ -167,6 +150,54 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       return launch(app);
     },
     stop,
+  };
+}
+
+/** The environment every member of a stack gets (each also gets its own PORT and HOST). */
+export function stackEnv(
+  options: StackOptions,
+  ports: { apps: Record<StackApp, number>; admin: number; gatewayInternal: number },
+): Record<string, string> {
+  return {
+    LOG_LEVEL: 'info',
+    NATS_URL: options.natsUrl,
+    // Stacks sharing one NATS (an e2e run beside a benchmark) must not answer each other's requests.
+    NATS_SUBJECT_PREFIX: `stack${randomBytes(4).toString('hex')}`,
+    DATABASE_URL: options.databaseUrl,
+    S3_ENDPOINT: options.s3.endpoint,
+    S3_ACCESS_KEY: options.s3.accessKey,
+    S3_SECRET_KEY: options.s3.secretKey,
+    S3_BUCKET: options.s3.bucket,
+    INTERNAL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+    PROVIDER_KEY_MASTER_KEYS: `1:${randomBytes(32).toString('base64')}`,
+    CACHE_KEY_SECRET: randomBytes(32).toString('base64url'),
+    NATIVE_API_URL: `http://127.0.0.1:${ports.apps['native-api']}`,
+    ...Object.fromEntries(
+      STACK_MIRRORS.map((vendor) => [
+        mirrorUrlVariable(vendor),
+        `http://127.0.0.1:${ports.apps[mirrorAppName(vendor)]}`,
+      ]),
+    ),
+    ADMIN_HOST: '127.0.0.1',
+    ADMIN_PORT: String(ports.admin),
+    INTERNAL_PORT: String(ports.gatewayInternal),
+    AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs ?? 1000),
+    ORG_SETTINGS_TTL_MS: String(options.authCacheTtlMs ?? 1000),
+    SIM_TTFA_MS: '5',
+    SIM_PACING: '0',
+    CACHE_SWEEP_INTERVAL_MS: '1000',
+    CACHE_ORPHAN_GRACE_MS: '3000',
+    SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',
+    CACHE_USAGE_FLUSH_MS: '200',
+    // Stored vendor settings re-read every second, so a test sees a change at the vendor take effect.
+    STORED_SETTINGS_REFRESH_MS: '1000',
+    ...Object.fromEntries(
+      VENDOR_TOKENS.map((t) => [
+        `VENDOR_${t.toUpperCase()}_BASE_URL`,
+        `http://127.0.0.1:${ports.apps['vendor-sim']}/vendor_${t}`,
+      ]),
+    ),
+    ...options.env,
   };
 }
 

@@ -1,6 +1,16 @@
+import {
+  mirrorAppEnv,
+  mirrorAppName,
+  mirrorAppPort,
+  mirrorUrlVariable,
+  requiredVariables,
+} from '@router/config';
+import { MIRRORS } from '@router/vendors';
+
 /**
- * The deployable apps and what each must be given, as the deployment brief states them. The chart, the compose
- * file and the image are checked against this one table, so a variable added to an app is added here once.
+ * The deployable apps and what each must be given. The chart, the compose file and the image are checked against
+ * this one table, so a variable added to an app is added here once. The five below are as the deployment brief
+ * states them (the chart's `apps`); the mirror apps follow from the registry and their settings schema.
  */
 export const APP_NAMES = [
   'edge-gateway',
@@ -36,14 +46,37 @@ export interface AppSpec {
   readonly enabledInChart: boolean;
 }
 
+/** One mirror app per mirror in the registry (`mirror-vendor-x`): the chart's `mirrors`, compose services. */
+export const MIRROR_APP_NAMES: readonly string[] = MIRRORS.map((mirror) => mirrorAppName(mirror.vendor));
+
+/** Every app a deployment runs: the five and the mirror apps. */
+export const DEPLOYED_APP_NAMES: readonly string[] = [...APP_NAMES, ...MIRROR_APP_NAMES];
+
 const S3 = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION'];
 const VENDOR_BASE_URLS = 'ABCDEFGHIJ'.split('').map((letter) => `VENDOR_${letter}_BASE_URL`);
 
-export const APPS: Readonly<Record<AppName, AppSpec>> = {
+/** The gateway's URL of each mirror app. */
+export const MIRROR_URL_VARIABLES: readonly string[] = MIRRORS.map((mirror) =>
+  mirrorUrlVariable(mirror.vendor),
+);
+
+/** A mirror app's needs, read from the schema it validates at start (libs/config `mirrorAppEnv`). */
+function mirrorAppSpec(vendor: (typeof MIRRORS)[number]['vendor']): AppSpec {
+  const schema = mirrorAppEnv(vendor);
+  const required = requiredVariables(schema);
+  return {
+    port: mirrorAppPort(vendor),
+    required,
+    optional: Object.keys(schema).filter((name) => !required.includes(name) && name !== 'PORT'),
+    enabledInChart: true,
+  };
+}
+
+export const APPS: Readonly<Record<string, AppSpec>> = {
   'edge-gateway': {
     port: 8080,
     required: ['NATS_URL', 'DATABASE_URL', 'INTERNAL_SIGNING_SECRET', 'NATIVE_API_URL', 'AUTH_CACHE_TTL_MS'],
-    optional: ['INTERNAL_PORT', 'INTERNAL_HOST', 'MAX_REQUEST_BODY_BYTES'],
+    optional: ['INTERNAL_PORT', 'INTERNAL_HOST', 'MAX_REQUEST_BODY_BYTES', ...MIRROR_URL_VARIABLES],
     enabledInChart: true,
   },
   'native-api': {
@@ -101,7 +134,17 @@ export const APPS: Readonly<Record<AppName, AppSpec>> = {
     enabledInChart: true,
   },
   'vendor-sim': { port: 4010, required: [], optional: [], enabledInChart: false },
+  ...Object.fromEntries(
+    MIRRORS.map((mirror) => [mirrorAppName(mirror.vendor), mirrorAppSpec(mirror.vendor)]),
+  ),
 };
+
+/** An app of the table by name; throws for a name it does not have. */
+export function appSpec(name: string): AppSpec {
+  const spec = APPS[name];
+  if (!spec) throw new Error(`No app ${name} in the apps table`);
+  return spec;
+}
 
 /** The secret variables an app reads, required or optional. */
 export function secretsOf(app: AppSpec): string[] {

@@ -4,7 +4,17 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { APP_NAMES, APPS, SECRET_VARIABLES, secretsOf } from './apps-table';
+import {
+  APP_NAMES,
+  APPS,
+  appSpec,
+  DEPLOYED_APP_NAMES,
+  MIRROR_APP_NAMES,
+  MIRROR_URL_VARIABLES,
+  SECRET_VARIABLES,
+  secretsOf,
+} from './apps-table';
+import { chartApps } from './chart-apps';
 import { chartEnvNames, configMapDataKeys, type ChartAppEnv } from './env-names';
 
 const repoRoot = join(__dirname, '..', '..', '..');
@@ -22,6 +32,15 @@ interface ChartApp extends ChartAppEnv {
   env: Record<string, unknown>;
   secretEnv: string[];
   extraEnv?: { name: string; value?: string; valueFrom?: object }[];
+  mirrorUrls?: boolean;
+}
+
+/** One entry of `mirrors`: its own enabled, port and image, and any key of mirrorDefaults it overrides. */
+interface ChartMirror {
+  [key: string]: unknown;
+  enabled: boolean;
+  port: number;
+  image: { repository?: string; tag?: string };
 }
 
 interface ChartValues {
@@ -33,6 +52,8 @@ interface ChartValues {
   probes: Record<'startup' | 'liveness' | 'readiness', { failureThreshold: number }>;
   migration: { enabled: boolean; backoffLimit: number; image: { repository: string } };
   apps: Record<string, ChartApp | undefined>;
+  mirrorDefaults: Record<string, unknown>;
+  mirrors: Record<string, ChartMirror | undefined>;
 }
 
 const schema = JSON.parse(read('values.schema.json')) as Record<string, unknown>;
@@ -49,6 +70,32 @@ function appOf(values: ChartValues, name: string): ChartApp {
   if (!app) throw new Error(`values.yaml has no apps.${name}`);
   return app;
 }
+
+function mirrorOf(values: ChartValues, name: string): ChartMirror {
+  const mirror = values.mirrors[name];
+  if (!mirror) throw new Error(`values.yaml has no mirrors.${name}`);
+  return mirror;
+}
+
+/** Every app the chart renders, mirrors merged over mirrorDefaults as the templates do. */
+function renderedApp(values: ChartValues, name: string): ChartApp {
+  const app = chartApps<ChartApp>(values)[name];
+  if (!app) throw new Error(`the chart renders no app ${name}`);
+  return app;
+}
+
+/** The URL variables the gateway gets: one per enabled mirror. */
+function enabledMirrorUrls(values: ChartValues): string[] {
+  return Object.entries(values.mirrors)
+    .filter(([, mirror]) => mirror?.enabled)
+    .map(([name]) => `${name.toUpperCase().replace(/-/g, '_')}_URL`);
+}
+
+const FIRST_MIRROR = MIRROR_APP_NAMES[0];
+/** A mirror app name no registry mirror has, while there is one. */
+const ABSENT_MIRROR = [...'abcdefghij']
+  .map((letter) => `mirror-vendor-${letter}`)
+  .find((name) => !MIRROR_APP_NAMES.includes(name));
 
 function errorsFor(values: unknown): ErrorObject[] {
   return validate(values) ? [] : (validate.errors ?? []);
@@ -87,12 +134,20 @@ describe('values.schema.json', () => {
       bucket: 'router.audio-prod',
     };
     values.nats.url = 'tls://nats-0.nats:4222,tls://nats-1.nats:4222';
+    // Every mirror a little larger, one of them larger still and pinned to a tag of its own.
+    values.mirrorDefaults.resources = { requests: { cpu: '500m' }, limits: { memory: '1Gi' } };
+    Object.assign(mirrorOf(values, FIRST_MIRROR), {
+      replicas: 4,
+      image: { repository: `router-${FIRST_MIRROR}`, tag: '1.4.3' },
+      env: { VENDOR_C_BASE_URL: 'http://router-vendor-sim:4010/vendor_c' },
+    });
     expect(errorsFor(values)).toEqual([]);
   });
 
   // Each row breaks exactly one rule; the expected error location proves the rejection is for that rule and not
   // for something incidental, so a loosened rule fails its own row.
-  const rejections: [string, (values: ChartValues) => void, string, string][] = [
+  type Rejection = [string, (values: ChartValues) => void, string, string];
+  const rejections: Rejection[] = [
     ['replicas 0', (v) => (appOf(v, 'native-api').replicas = 0), '/apps/native-api/replicas', 'minimum'],
     [
       'negative replicas',
@@ -252,6 +307,60 @@ describe('values.schema.json', () => {
       '/probes/liveness/failureThreshold',
       'minimum',
     ],
+    [
+      'a mirror name that is not a mirror app',
+      (v) => (v.mirrors['vendor-c'] = structuredClone(mirrorOf(v, FIRST_MIRROR))),
+      '/mirrors',
+      'propertyNames',
+    ],
+    ...(ABSENT_MIRROR === undefined
+      ? []
+      : [
+          [
+            'an override of a mirror the registry does not have',
+            (v: ChartValues) => {
+              v.mirrors[ABSENT_MIRROR] = { replicas: 2 } as unknown as ChartMirror;
+            },
+            `/mirrors/${ABSENT_MIRROR}`,
+            'required',
+          ] satisfies Rejection,
+        ]),
+    [
+      'a mirror on a privileged port',
+      (v) => (mirrorOf(v, FIRST_MIRROR).port = 443),
+      `/mirrors/${FIRST_MIRROR}/port`,
+      'minimum',
+    ],
+    [
+      'sharedConfig on a mirror (a mirror always reads the ConfigMap)',
+      (v) => (mirrorOf(v, FIRST_MIRROR).sharedConfig = false),
+      `/mirrors/${FIRST_MIRROR}`,
+      'additionalProperties',
+    ],
+    [
+      'an image repository in mirrorDefaults (each mirror has its own)',
+      (v) => ((v.mirrorDefaults.image as Record<string, unknown>).repository = 'router-mirror'),
+      '/mirrorDefaults/image',
+      'additionalProperties',
+    ],
+    [
+      'enabled in mirrorDefaults',
+      (v) => (v.mirrorDefaults.enabled = true),
+      '/mirrorDefaults',
+      'additionalProperties',
+    ],
+    [
+      'a secret in the mirrors plain env',
+      (v) => ((v.mirrorDefaults.env as Record<string, unknown>).CACHE_KEY_SECRET = 'x'),
+      '/mirrorDefaults/env',
+      'propertyNames',
+    ],
+    [
+      'mirrorUrls as a string',
+      (v) => ((appOf(v, 'edge-gateway') as unknown as { mirrorUrls: string }).mirrorUrls = 'yes'),
+      '/apps/edge-gateway/mirrorUrls',
+      'type',
+    ],
   ];
 
   it.each(rejections)('rejects %s', (_label, mutate, instancePath, keyword) => {
@@ -286,25 +395,79 @@ describe('values.yaml apps', () => {
     for (const key of configMapKeys) expect(SECRET_VARIABLES).not.toContain(key);
   });
 
-  it.each(APP_NAMES)('gives %s every variable it requires', (name) => {
-    const received = chartEnvNames(appOf(shippedValues, name), configMapKeys);
-    const missing = APPS[name].required.filter((variable) => !received.has(variable));
+  it('has a mirror entry for each mirror in the registry and no other, each enabled on its port', () => {
+    expect(Object.keys(shippedValues.mirrors)).toEqual(MIRROR_APP_NAMES);
+    for (const name of MIRROR_APP_NAMES) {
+      const mirror = mirrorOf(shippedValues, name);
+      expect({ name, port: mirror.port, enabled: mirror.enabled }).toEqual({
+        name,
+        port: appSpec(name).port,
+        enabled: true,
+      });
+      expect(mirror.image.repository).toBe(`router-${name}`);
+    }
+  });
+
+  it('renders every deployed app: the five and a mirror app per registry mirror', () => {
+    expect(Object.keys(chartApps(shippedValues)).sort()).toEqual([...DEPLOYED_APP_NAMES].sort());
+  });
+
+  it.each(MIRROR_APP_NAMES)('runs %s with the replicas, resources and probes native-api has', (name) => {
+    const mirror = renderedApp(shippedValues, name);
+    const api = appOf(shippedValues, 'native-api');
+    expect({ replicas: mirror.replicas, resources: mirror.resources }).toEqual({
+      replicas: api.replicas,
+      resources: api.resources,
+    });
+    expect(mirror.sharedConfig).toBe(true);
+    // Probes are chart-wide (values.probes): the one Deployment template gives every app the same ones.
+    expect(Object.keys(shippedValues.mirrorDefaults)).not.toContain('probes');
+  });
+
+  it.each(DEPLOYED_APP_NAMES)('gives %s every variable it requires', (name) => {
+    const received = chartEnvNames(
+      renderedApp(shippedValues, name),
+      configMapKeys,
+      enabledMirrorUrls(shippedValues),
+    );
+    const missing = appSpec(name).required.filter((variable) => !received.has(variable));
     expect(missing).toEqual([]);
   });
 
-  it.each(APP_NAMES)('gives %s exactly its own secrets and no plain variable it does not read', (name) => {
-    const app = appOf(shippedValues, name);
-    const spec = APPS[name];
-    expect([...app.secretEnv, ...(app.optionalSecretEnv ?? [])].sort()).toEqual(secretsOf(spec).sort());
-    const readable = new Set([...spec.required, ...spec.optional]);
-    expect(Object.keys(app.env).filter((variable) => !readable.has(variable))).toEqual([]);
-  });
+  it.each(DEPLOYED_APP_NAMES)(
+    'gives %s exactly its own secrets and no plain variable it does not read',
+    (name) => {
+      const app = renderedApp(shippedValues, name);
+      const spec = appSpec(name);
+      expect([...app.secretEnv, ...(app.optionalSecretEnv ?? [])].sort()).toEqual(secretsOf(spec).sort());
+      const readable = new Set([...spec.required, ...spec.optional]);
+      expect(Object.keys(app.env).filter((variable) => !readable.has(variable))).toEqual([]);
+    },
+  );
 
   it('marks only optional secrets as optional', () => {
-    for (const name of APP_NAMES) {
-      const app = appOf(shippedValues, name);
-      for (const secret of app.optionalSecretEnv ?? []) expect(APPS[name].optional).toContain(secret);
+    for (const name of DEPLOYED_APP_NAMES) {
+      const app = renderedApp(shippedValues, name);
+      for (const secret of app.optionalSecretEnv ?? []) expect(appSpec(name).optional).toContain(secret);
     }
+  });
+
+  it("gives the gateway, and only the gateway, each mirror's URL", () => {
+    expect(enabledMirrorUrls(shippedValues)).toEqual(MIRROR_URL_VARIABLES);
+    const withUrls = Object.entries(chartApps(shippedValues)).filter(([, app]) => app.mirrorUrls);
+    expect(withUrls.map(([name]) => name)).toEqual(['edge-gateway']);
+    const received = chartEnvNames(
+      renderedApp(shippedValues, 'edge-gateway'),
+      configMapKeys,
+      MIRROR_URL_VARIABLES,
+    );
+    for (const variable of MIRROR_URL_VARIABLES) expect(received.has(variable)).toBe(true);
+  });
+
+  it('leaves a disabled mirror URL out', () => {
+    const values = structuredClone(shippedValues);
+    mirrorOf(values, FIRST_MIRROR).enabled = false;
+    expect(enabledMirrorUrls(values)).not.toContain(`${FIRST_MIRROR.toUpperCase().replace(/-/g, '_')}_URL`);
   });
 
   it('points the gateway at the release own native-api service and port', () => {
@@ -328,7 +491,10 @@ describe('chart templates (structural: helm cannot run here)', () => {
   const service = templates['service.yaml'];
   const job = templates['migration-job.yaml'];
   const helpers = templates['_helpers.tpl'];
-  const appRange = /\{\{-? range \$name, \$app := \.Values\.apps \}\}/g;
+  // Every rendered app comes from one collection of .Values.apps and .Values.mirrors (router.collectApps).
+  const collect =
+    /\{\{-? \$apps := dict \}\}\s*\{\{-? include "router\.collectApps" \(dict "root" \. "into" \$apps\) \}\}\s*\{\{-? range \$name, \$app := \$apps \}\}\s*\{\{-? if \$app\.enabled \}\}/;
+  const ranges = /\{\{-? range \$name, \$app := [^}]*\}\}/g;
 
   it('has the expected files', () => {
     expect(templateFiles.sort()).toEqual(
@@ -343,21 +509,48 @@ describe('chart templates (structural: helm cannot run here)', () => {
     );
   });
 
-  it('renders Deployments from one range over .Values.apps, only for enabled apps', () => {
-    expect(deployment.match(appRange)).toHaveLength(1);
-    expect(deployment).toMatch(/range \$name, \$app := \.Values\.apps \}\}\s*\{\{-? if \$app\.enabled \}\}/);
+  it('collects the apps and each mirror merged over mirrorDefaults, the mirror winning', () => {
+    const body = /define "router\.collectApps" -\}\}([\s\S]*?)\{\{- end -\}\}\s*\n\s*\{\{\//.exec(
+      helpers,
+    )?.[1];
+    expect(body).toBeDefined();
+    expect(body).toContain('range $name, $app := .root.Values.apps');
+    expect(body).toContain('range $name, $mirror := .root.Values.mirrors');
+    expect(body).toContain(
+      'mergeOverwrite (deepCopy $.root.Values.mirrorDefaults) (deepCopy $mirror) (dict "sharedConfig" true)',
+    );
+  });
+
+  it('renders Deployments from one range over every app (apps and mirrors), only for enabled ones', () => {
+    expect(deployment.match(ranges)).toHaveLength(1);
+    expect(deployment).toMatch(collect);
     expect(deployment.match(/^kind: Deployment$/gm)).toHaveLength(1);
     expect(deployment).toContain('replicas: {{ $app.replicas }}');
     expect(deployment).toContain('containerPort: {{ $app.port }}');
     expect(deployment).toContain('value: {{ $app.port | quote }}');
   });
 
-  it('renders Services from one range over .Values.apps, only for enabled apps', () => {
-    expect(service.match(appRange)).toHaveLength(1);
-    expect(service).toMatch(/range \$name, \$app := \.Values\.apps \}\}\s*\{\{-? if \$app\.enabled \}\}/);
+  it('renders Services from one range over every app (apps and mirrors), only for enabled ones', () => {
+    expect(service.match(ranges)).toHaveLength(1);
+    expect(service).toMatch(collect);
     expect(service.match(/^kind: Service$/gm)).toHaveLength(1);
     expect(service).toContain('port: {{ $app.port }}');
     expect(service).toContain('targetPort: http');
+  });
+
+  it("gives an app with mirrorUrls each enabled mirror's Service and port, named as libs/config names it", () => {
+    expect(deployment).toContain('{{- if $app.mirrorUrls }}');
+    expect(deployment).toMatch(
+      /range \$mirrorName, \$mirror := \$\.Values\.mirrors \}\}\s*\{\{- if \$mirror\.enabled \}\}\s*\{\{- \$_ := set \$mirrorUrls \(include "router\.mirrorUrlVariable" \$mirrorName\) \(printf "http:\/\/%s:%v" \(include "router\.appFullname" \(dict "root" \$ "name" \$mirrorName\)\) \$mirror\.port\) \}\}/,
+    );
+    expect(deployment).toMatch(/range \$key, \$value := \$mirrorUrls \}\}\s*\n\s*- name: \{\{ \$key \}\}/);
+    // The same variables as the registry mirrors' MIRROR_VENDOR_X_URL (the helper upper-cases, - becomes _).
+    expect(helpers).toContain('{{- printf "%s_URL" (. | upper | replace "-" "_") -}}');
+    expect(MIRROR_APP_NAMES.map((name) => `${name.toUpperCase().replace(/-/g, '_')}_URL`)).toEqual(
+      MIRROR_URL_VARIABLES,
+    );
+    // Counted with the app's own variables, so one set twice is refused.
+    expect(deployment).toContain('{{- $envNames = concat $envNames (keys $mirrorUrls) }}');
   });
 
   it('selects each app pods with the same labels in its Service and its Deployment', () => {
@@ -438,13 +631,15 @@ describe('chart templates (structural: helm cannot run here)', () => {
     for (const name of indexed) expect(APP_NAMES).toContain(name);
   });
 
-  it('reads only app fields the schema defines', () => {
-    const definitions = schema.definitions as Record<
-      string,
-      { properties: Record<string, { properties?: object }> }
-    >;
+  it('reads only app and mirror fields the schema defines', () => {
+    const definitions = schema.definitions as Record<string, { properties: Record<string, object> }>;
     const appFields = Object.keys(definitions.app.properties);
-    const serviceFields = Object.keys(definitions.app.properties.service.properties!);
+    const mirrorFields = Object.keys(definitions.mirror.properties);
+    const serviceFields = Object.keys(definitions.service.properties);
+    // A mirror is rendered as an app: mirrorDefaults and a mirror's own keys give nothing an app does not have.
+    for (const field of [...Object.keys(definitions.mirrorDefaults.properties), ...mirrorFields]) {
+      expect(appFields).toContain(field);
+    }
     const used = (pattern: RegExp): string[] => [
       ...new Set(Object.values(templates).flatMap((text) => [...text.matchAll(pattern)].map((m) => m[1]))),
     ];
@@ -456,6 +651,9 @@ describe('chart templates (structural: helm cannot run here)', () => {
     expect(
       used(/\$service\.([A-Za-z_][A-Za-z0-9_]*)/g).filter((field) => !serviceFields.includes(field)),
     ).toEqual([]);
+    const mirrorUsed = used(/\$mirror\.([A-Za-z_][A-Za-z0-9_]*)/g);
+    expect(mirrorUsed).toEqual(expect.arrayContaining(['enabled', 'port']));
+    expect(mirrorUsed.filter((field) => !mirrorFields.includes(field))).toEqual([]);
   });
 
   it('defines every helper that is included', () => {

@@ -3,7 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ALWAYS_SET, APP_NAMES, APPS, SECRET_VARIABLES } from './apps-table';
+import {
+  ALWAYS_SET,
+  appSpec,
+  DEPLOYED_APP_NAMES,
+  MIRROR_APP_NAMES,
+  MIRROR_URL_VARIABLES,
+  SECRET_VARIABLES,
+} from './apps-table';
 import { parseDockerfile, type DockerStage } from './dockerfile-stages';
 import { composeEnvNames } from './env-names';
 
@@ -33,10 +40,11 @@ function serviceOf(name: string): ComposeService {
 }
 
 describe('docker/compose.yaml', () => {
-  it('has a service per app plus postgres, nats, minio and migrate', () => {
+  it('has a service per app, a mirror app per registry mirror, plus postgres, nats, minio and migrate', () => {
     expect(Object.keys(services)).toEqual(
-      expect.arrayContaining([...APP_NAMES, 'postgres', 'nats', 'minio', 'migrate']),
+      expect.arrayContaining([...DEPLOYED_APP_NAMES, 'postgres', 'nats', 'minio', 'migrate']),
     );
+    expect(Object.keys(services).filter((name) => name.startsWith('mirror-'))).toEqual(MIRROR_APP_NAMES);
   });
 
   it('runs NATS with JetStream', () => {
@@ -46,22 +54,22 @@ describe('docker/compose.yaml', () => {
   it('creates the bucket the apps use before the S3 apps start', () => {
     const init = serviceOf('minio-init');
     expect(String(init.command)).toContain('mc mb --ignore-existing');
-    for (const name of ['native-api', 'synthesis-worker', 'cache-service']) {
+    for (const name of ['native-api', 'synthesis-worker', 'cache-service', ...MIRROR_APP_NAMES]) {
       expect(serviceOf(name).depends_on?.['minio-init']).toEqual({
         condition: 'service_completed_successfully',
       });
     }
   });
 
-  it.each(APP_NAMES)('builds %s from docker/Dockerfile with its own APP', (name) => {
+  it.each(DEPLOYED_APP_NAMES)('builds %s from docker/Dockerfile with its own APP', (name) => {
     const service = serviceOf(name);
     expect(service.build).toEqual({ context: '..', dockerfile: 'docker/Dockerfile', args: { APP: name } });
   });
 
-  it.each(APP_NAMES)(
+  it.each(DEPLOYED_APP_NAMES)(
     'gives %s its PORT and every variable it requires, and nothing it does not read',
     (name) => {
-      const spec = APPS[name];
+      const spec = appSpec(name);
       const env = serviceOf(name).environment as Record<string, unknown>;
       expect(String(env.PORT)).toBe(String(spec.port));
       const received = composeEnvNames(env);
@@ -81,11 +89,21 @@ describe('docker/compose.yaml', () => {
 
   it('points the gateway at native-api', () => {
     const env = serviceOf('edge-gateway').environment as Record<string, unknown>;
-    expect(env.NATIVE_API_URL).toBe(`http://native-api:${APPS['native-api'].port}`);
+    expect(env.NATIVE_API_URL).toBe(`http://native-api:${appSpec('native-api').port}`);
+  });
+
+  it('points the gateway at each mirror app, and starts it after them', () => {
+    const gateway = serviceOf('edge-gateway');
+    const env = gateway.environment as Record<string, unknown>;
+    expect(Object.keys(env).filter((name) => name.startsWith('MIRROR_'))).toEqual(MIRROR_URL_VARIABLES);
+    MIRROR_APP_NAMES.forEach((name, i) => {
+      expect(env[MIRROR_URL_VARIABLES[i]]).toBe(`http://${name}:${appSpec(name).port}`);
+      expect(gateway.depends_on?.[name]).toEqual({ condition: 'service_started' });
+    });
   });
 
   it('starts the bus and database apps only after the migration succeeded', () => {
-    for (const name of APP_NAMES.filter((app) => APPS[app].required.includes('DATABASE_URL'))) {
+    for (const name of DEPLOYED_APP_NAMES.filter((app) => appSpec(app).required.includes('DATABASE_URL'))) {
       expect(serviceOf(name).depends_on).toMatchObject({
         migrate: { condition: 'service_completed_successfully' },
         postgres: { condition: 'service_healthy' },
@@ -105,7 +123,7 @@ describe('docker/compose.yaml', () => {
 
   it('uses the same database URL in the migration and in every app', () => {
     const urls = new Set(
-      ['migrate', ...APP_NAMES.filter((app) => APPS[app].required.includes('DATABASE_URL'))].map(
+      ['migrate', ...DEPLOYED_APP_NAMES.filter((app) => appSpec(app).required.includes('DATABASE_URL'))].map(
         (name) => (serviceOf(name).environment as Record<string, unknown>).DATABASE_URL,
       ),
     );
@@ -113,7 +131,7 @@ describe('docker/compose.yaml', () => {
   });
 
   it('lets every secret be overridden from the environment (.env) instead of the demo default', () => {
-    for (const name of APP_NAMES) {
+    for (const name of DEPLOYED_APP_NAMES) {
       const env = serviceOf(name).environment as Record<string, unknown>;
       for (const secret of SECRET_VARIABLES.filter(
         (variable) => variable in env && variable !== 'DATABASE_URL',
@@ -181,7 +199,7 @@ describe('docker/Dockerfile', () => {
     const ports = Object.fromEntries(
       [...script.matchAll(/'([a-z-]+)': (\d+),/g)].map((m) => [m[1], Number(m[2])]),
     );
-    expect(ports).toEqual(Object.fromEntries(APP_NAMES.map((name) => [name, APPS[name].port])));
+    expect(ports).toEqual(Object.fromEntries(DEPLOYED_APP_NAMES.map((name) => [name, appSpec(name).port])));
   });
 
   it('keeps local node_modules and dist out of the build context', () => {

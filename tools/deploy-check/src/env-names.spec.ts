@@ -21,6 +21,12 @@ describe('chartEnvNames', () => {
     ]);
   });
 
+  it("adds the mirrors' URLs only for an app with mirrorUrls", () => {
+    const urls = ['MIRROR_VENDOR_C_URL'];
+    expect(chartEnvNames({ ...app, mirrorUrls: true }, [], urls).has('MIRROR_VENDOR_C_URL')).toBe(true);
+    expect(chartEnvNames(app, [], urls).has('MIRROR_VENDOR_C_URL')).toBe(false);
+  });
+
   it('leaves the ConfigMap out when the app does not read it', () => {
     expect(chartEnvNames({ ...app, sharedConfig: false }, ['NATS_URL']).has('NATS_URL')).toBe(false);
   });

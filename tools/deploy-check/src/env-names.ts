@@ -7,12 +7,22 @@ export interface ChartAppEnv {
   readonly secretEnv: readonly string[];
   readonly optionalSecretEnv?: readonly string[];
   readonly extraEnv?: readonly { readonly name: string }[];
+  /** Whether it gets each enabled mirror's URL (the gateway). */
+  readonly mirrorUrls?: boolean;
 }
 
-/** Variable names a chart pod of this app receives, mirroring templates/deployment.yaml. */
-export function chartEnvNames(app: ChartAppEnv, configMapKeys: readonly string[]): Set<string> {
+/**
+ * Variable names a chart pod of this app receives, mirroring templates/deployment.yaml; `mirrorUrlVariables`
+ * are those of the enabled mirrors.
+ */
+export function chartEnvNames(
+  app: ChartAppEnv,
+  configMapKeys: readonly string[],
+  mirrorUrlVariables: readonly string[] = [],
+): Set<string> {
   return new Set([
     ...ALWAYS_SET,
+    ...(app.mirrorUrls ? mirrorUrlVariables : []),
     ...(app.sharedConfig ? configMapKeys : []),
     ...Object.keys(app.env),
     ...app.secretEnv,

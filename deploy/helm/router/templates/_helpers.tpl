@@ -23,6 +23,25 @@
 {{- printf "%s-%s" (include "router.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
+{{/*
+Every app the chart deploys, put into the dict given as "into": each entry of .Values.apps as it is, and each entry
+of .Values.mirrors merged over .Values.mirrorDefaults (the mirror's own keys win; maps merge key by key). A mirror
+always reads the ConfigMap. Called for its effect: include "router.collectApps" (dict "root" $ "into" $apps).
+*/}}
+{{- define "router.collectApps" -}}
+{{- range $name, $app := .root.Values.apps -}}
+{{- $_ := set $.into $name $app -}}
+{{- end -}}
+{{- range $name, $mirror := .root.Values.mirrors -}}
+{{- $_ := set $.into $name (mergeOverwrite (deepCopy $.root.Values.mirrorDefaults) (deepCopy $mirror) (dict "sharedConfig" true)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The gateway's variable for a mirror app's URL: mirror-vendor-c -> MIRROR_VENDOR_C_URL. Call with the app's name. */}}
+{{- define "router.mirrorUrlVariable" -}}
+{{- printf "%s_URL" (. | upper | replace "-" "_") -}}
+{{- end -}}
+
 {{- define "router.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
 {{- end -}}

@@ -16,6 +16,7 @@ import {
   type VendorDefinition,
   type VendorEntry,
   type VendorId,
+  type VendorMirror,
 } from '@router/vendors-core';
 
 /**
@@ -39,11 +40,22 @@ export const VENDOR_ENTRIES: Readonly<Record<VendorId, VendorEntry>> = Object.fr
 for (const id of VENDOR_IDS) {
   const listed = VENDOR_ENTRIES[id].definition.id;
   if (listed !== id) throw new Error(`VENDOR_ENTRIES.${id} holds the definition of ${listed}`);
+  const mirrored = VENDOR_ENTRIES[id].mirror?.vendor;
+  if (mirrored !== undefined && mirrored !== id)
+    throw new Error(`VENDOR_ENTRIES.${id} holds the mirror of ${mirrored}`);
 }
 
 /** Every vendor's definition, in token order. */
 export const VENDORS: readonly VendorDefinition[] = Object.freeze(
   VENDOR_IDS.map((id) => VENDOR_ENTRIES[id].definition),
+);
+
+/**
+ * Every vendor's mirror, in token order. Each is one app, `mirror-vendor-x`; the e2e stack, the gateway's
+ * mirror URLs, the standalone router and the deployment files (tools/deploy-gen) all follow from this list.
+ */
+export const MIRRORS: readonly VendorMirror[] = Object.freeze(
+  VENDOR_IDS.flatMap((id) => VENDOR_ENTRIES[id].mirror ?? []),
 );
 
 const BY_ID: ReadonlyMap<string, VendorDefinition> = new Map(VENDORS.map((v) => [v.id, v]));
