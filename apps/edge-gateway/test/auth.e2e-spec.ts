@@ -1,26 +1,14 @@
-import WebSocket from 'ws';
-import { adminCli, call, createOrgWithKey, eventually, readE2eStack } from '@router/testing';
+import {
+  adminCli,
+  call,
+  createOrgWithKey,
+  eventually,
+  readE2eStack,
+  streamHandshakeStatus,
+} from '@router/testing';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
-
-/** The status of a WebSocket handshake through the gateway (the upgrade is refused before any app sees it). */
-function handshakeStatus(key: string | undefined): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${gw.replace('http', 'ws')}/v1/stream`, {
-      headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
-    });
-    ws.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.on('error', (error) => reject(error));
-  });
-}
 
 describe('gateway authentication (e2e)', () => {
   it('lets a key made with the admin CLI in, and refuses missing and wrong keys with the envelope', async () => {
@@ -58,7 +46,7 @@ describe('gateway authentication (e2e)', () => {
       async () => (await call(gw, 'GET', '/v1/provider-keys', { key })).status === 401,
     );
     expect((await call(gw, 'GET', '/v1/provider-keys', { key: second })).status).toBe(401);
-    expect(await handshakeStatus(key)).toBe(401);
+    expect(await streamHandshakeStatus(gw, key)).toBe(401);
     expect(adminCli(stack.adminUrl, ['org', 'enable', orgId]).code).toBe(0);
     await eventually(
       'enabled org accepted',
@@ -78,7 +66,7 @@ describe('gateway authentication (e2e)', () => {
     expect(res.body).toEqual({
       error: { code: 'insufficient_credits', message: expect.any(String), retryable: false },
     });
-    expect(await handshakeStatus(key)).toBe(402);
+    expect(await streamHandshakeStatus(gw, key)).toBe(402);
     expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'in']).code).toBe(0);
     await eventually(
       'credit restored',
@@ -87,7 +75,7 @@ describe('gateway authentication (e2e)', () => {
   });
 
   it('refuses a handshake without a key with 401', async () => {
-    expect(await handshakeStatus(undefined)).toBe(401);
+    expect(await streamHandshakeStatus(gw, undefined)).toBe(401);
   });
 
   it('serves the catalogue and the OpenAPI document without a key', async () => {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { adminCli, createOrgWithVendorKey, eventually, readE2eStack } from '@router/testing';
+import {
+  adminCli,
+  createOrgWithVendorKey,
+  eventually,
+  readE2eStack,
+  streamHandshakeStatus,
+} from '@router/testing';
 
 const stack = readE2eStack();
 const WS_BASE = stack.gatewayUrl.replace(/^http/, 'ws');
@@ -61,22 +67,6 @@ function closeWithin(client: Client): Promise<{ code: number; reason: string }> 
       setTimeout(() => reject(new Error('the socket is still open')), CLOSE_BOUND_MS).unref(),
     ),
   ]);
-}
-
-/** The status of a /v1/stream handshake with `key` (101 when accepted). */
-function handshakeStatus(key: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${WS_BASE}/v1/stream`, { headers: { authorization: `Bearer ${key}` } });
-    ws.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.on('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.on('error', reject);
-  });
 }
 
 const VENDOR_A_SETTINGS = {
@@ -181,7 +171,10 @@ describe('open sockets through the gateway when access is withdrawn (e2e)', () =
     const mirror = await speakingStreamInput(key);
     expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
     // Out of credit is seen by a new handshake first; the open socket must still speak after that.
-    await eventually('new handshakes refused with 402', async () => (await handshakeStatus(key)) === 402);
+    await eventually(
+      'new handshakes refused with 402',
+      async () => (await streamHandshakeStatus(stack.gatewayUrl, key)) === 402,
+    );
     const spoken = mirror.messages.length;
     mirror.send({ text: `Still speaking ${randomUUID().slice(0, 8)}. `, flush: true });
     await mirror.until(

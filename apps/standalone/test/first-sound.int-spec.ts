@@ -4,7 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type AppProcess, call, freePort, REPO_ROOT, spawnApp, waitFor } from '@router/testing';
+import {
+  type AppProcess,
+  call,
+  freePort,
+  REPO_ROOT,
+  SPEC_VENDOR_TOKENS,
+  spawnApp,
+  waitFor,
+} from '@router/testing';
 
 const run = promisify(execFile);
 
@@ -96,16 +104,7 @@ describe('standalone router: the first sound of a fresh start', () => {
     const keys = await call(`http://127.0.0.1:${port}`, 'GET', '/v1/provider-keys', { key: demoKey });
     expect(keys.status).toBe(200);
     expect((keys.body as Array<{ provider: string }>).map((k) => k.provider).sort()).toEqual([
-      'vendor_a',
-      'vendor_b',
-      'vendor_c',
-      'vendor_d',
-      'vendor_e',
-      'vendor_f',
-      'vendor_g',
-      'vendor_h',
-      'vendor_i',
-      'vendor_j',
+      ...SPEC_VENDOR_TOKENS,
     ]);
     const voices = await call(`http://127.0.0.1:${port}`, 'GET', '/v1/voices?provider=vendor_c', {
       key: demoKey,

@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -114,4 +115,22 @@ export async function eventually(
     if (Date.now() > deadline) throw new Error(`Not true within ${timeoutMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The status of a `/v1/stream` handshake through the gateway with `key` (101 when accepted, else the refusal's). */
+export function streamHandshakeStatus(gatewayUrl: string, key: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/v1/stream`, {
+      headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('open', () => {
+      resolve(101);
+      ws.close();
+    });
+    ws.on('error', reject);
+  });
 }
