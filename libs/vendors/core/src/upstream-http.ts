@@ -51,7 +51,7 @@ export type RefusalReader = (body: string) => string;
 /**
  * The HTTP upstream every REST/SSE vendor adapter shares: a keep-alive undici pool to the vendor's base URL,
  * the JSON POST with the vendor's refusals mapped through `vendorFailure`, lost connections and cuts through
- * `vendorUnreachable`, and an aborted call ending with its signal's reason, and the org's key placed on every
+ * `vendorUnreachable`, an aborted call ending with its signal's reason, and the org's key placed on every
  * call where the vendor's own clients put it (the first of the vendor's `KeyPlacements`). A vendor's adapter
  * extends it with its wire shapes only: the request it builds and how it reads the body.
  */
@@ -64,10 +64,10 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     readonly vendor: VendorId,
     options: AdapterOptions,
     private readonly refusalText: RefusalReader,
-    key: KeyPlacements,
+    keyPlacements: KeyPlacements,
   ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.keyPlacement = key[0];
+    this.keyPlacement = keyPlacements[0];
   }
 
   contentType(settings: SynthSettings): string {
