@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { type KeyPlacement, readRequestKey } from '@router/vendors-core';
 
 export type KeyCheck = 'missing' | 'invalid' | 'ok';
 
@@ -17,4 +19,15 @@ export function checkKey(key: string | undefined | null): KeyCheck {
  */
 export function simKeyId(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/**
+ * The key an HTTP request or a socket upgrade carries, read where the vendor's wire says its key goes
+ * (`VENDOR_X_KEY`, the placements the router's mirror and adapter use too).
+ */
+export function requestKey(
+  placements: readonly KeyPlacement[],
+  request: { readonly req: IncomingMessage; readonly query: URLSearchParams },
+): string | undefined {
+  return readRequestKey(placements, { headers: request.req.headers, query: request.query });
 }

@@ -1,8 +1,8 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
-import { checkKey, simKeyId } from '../kit/sim-keys';
+import { checkKey, requestKey, simKeyId } from '../kit/sim-keys';
 import type { SimKit } from '../kit/sim-vendor';
-import { VENDOR_A_AUTH_PROBLEM } from '@router/vendor-a';
+import { VENDOR_A_AUTH_PROBLEM, VENDOR_A_KEY } from '@router/vendor-a';
 import { sendVendorAError } from './vendor-a.errors';
 
 export interface DictionaryEntry {
@@ -61,7 +61,7 @@ export function vendorADictionaryRoutes(kit: SimKit, dictionaries: VendorADictio
       method: 'GET',
       path: '/pronunciation-dictionaries/:dict_id',
       handle(exchange) {
-        const key = exchange.header('api-subscription-key');
+        const key = requestKey(VENDOR_A_KEY, exchange);
         if (checkKey(key) !== 'ok') return sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM);
         const dictId = exchange.params['dict_id'] ?? '';
         const dictionary = dictionaries.find(simKeyId(key as string), dictId);

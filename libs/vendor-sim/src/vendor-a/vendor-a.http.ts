@@ -2,12 +2,13 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playChunked } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorASettings,
   TEXT_LIMITS,
   VENDOR_A_AUTH_PROBLEM,
+  VENDOR_A_KEY,
   vendorAOneShotBody,
   vendorARequestId,
   vendorATextProblem,
@@ -23,7 +24,7 @@ interface Accepted {
 
 /** Auth, body and settings checks shared by both REST endpoints; answers the refusal itself. */
 function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted | undefined {
-  const key = exchange.header('api-subscription-key');
+  const key = requestKey(VENDOR_A_KEY, exchange);
   if (checkKey(key) !== 'ok') {
     sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM);
     return undefined;

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import {
@@ -12,6 +12,7 @@ import {
   VENDOR_A_AUTH_PROBLEM,
   VENDOR_A_FINAL_EVENT,
   VENDOR_A_IDLE_MS,
+  VENDOR_A_KEY,
   VENDOR_A_KEY_PROTOCOL_PREFIX,
   VENDOR_A_SOCKET_MODEL,
   vendorAAudioMessage,
@@ -39,7 +40,7 @@ async function openSession(
 ): Promise<void> {
   // The vendor's browser client sends the key as a sub-protocol and drops the socket unless it is echoed.
   const offered = context.protocols.find((p) => p.startsWith(VENDOR_A_KEY_PROTOCOL_PREFIX));
-  const key = context.header('api-subscription-key') ?? offered?.slice(VENDOR_A_KEY_PROTOCOL_PREFIX.length);
+  const key = requestKey(VENDOR_A_KEY, context) ?? offered?.slice(VENDOR_A_KEY_PROTOCOL_PREFIX.length);
   if (checkKey(key) !== 'ok') {
     context.refuse(403, vendorAErrorBody(VENDOR_A_AUTH_PROBLEM));
     return;

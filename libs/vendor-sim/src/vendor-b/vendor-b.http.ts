@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorBRequest,
@@ -13,6 +13,7 @@ import {
   vendorBVoiceList,
   type VendorBRequest,
   type VendorBSseEvent,
+  VENDOR_B_KEY,
 } from '@router/vendor-b';
 import { sendVendorBAuthRefusal, sendVendorBError, vendorBFaultProblem } from './vendor-b.errors';
 import { findVendorBVoice, VENDOR_B_VOICES } from './vendor-b.voices';
@@ -23,7 +24,7 @@ function sse({ event, data }: VendorBSseEvent): string {
 
 /** The key check every route makes first; answers the gateway's refusal itself. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = exchange.header('x-api-key');
+  const key = requestKey(VENDOR_B_KEY, exchange);
   const check = checkKey(key);
   if (check !== 'ok') {
     sendVendorBAuthRefusal(exchange, check);

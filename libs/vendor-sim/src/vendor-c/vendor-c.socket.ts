@@ -15,12 +15,13 @@ import {
   type SocketQuery,
   type StreamInputMessage,
   type VendorCProblem,
+  VENDOR_C_KEY,
 } from '@router/vendor-c';
 import type { WebSocket } from 'ws';
 import type { FaultSpec } from '../kit/faults';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake } from '../kit/play-take';
-import { checkKey, simKeyId } from '../kit/sim-keys';
+import { checkKey, requestKey, simKeyId } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import { charsInPiece, takeSpec, vendorCFaultProblem } from './vendor-c.replies';
@@ -61,7 +62,7 @@ async function openSession(
     return;
   }
   const inactivityMs = kit.state.idleTimeoutMs('vendor_c') ?? parsed.value.inactivitySeconds * 1000;
-  session.start({ query: parsed.value, inactivityMs }, context.header('vendor_c-api-key'));
+  session.start({ query: parsed.value, inactivityMs }, requestKey(VENDOR_C_KEY, context));
 }
 
 /** One text stream with its own buffer and settings: the whole socket for `stream-input`, one context otherwise. */

@@ -1,6 +1,6 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
-import { checkKey, simKeyId } from '../kit/sim-keys';
+import { checkKey, requestKey, simKeyId } from '../kit/sim-keys';
 import {
   authProblem,
   checkString,
@@ -12,6 +12,7 @@ import {
   settingsIssues,
   vendorC,
   voiceNotFound,
+  VENDOR_C_KEY,
 } from '@router/vendor-c';
 import type { SimKit } from '../kit/sim-vendor';
 import { sendSchemaIssues, sendVendorCProblem } from './vendor-c.replies';
@@ -25,7 +26,7 @@ import {
 
 /** The key check every route makes first; returns the account's key id, or answers the refusal. */
 export function vendorCAccount(exchange: HttpExchange): { key: string; keyId: string } | undefined {
-  const key = exchange.header('vendor_c-api-key');
+  const key = requestKey(VENDOR_C_KEY, exchange);
   const check = checkKey(key);
   if (check !== 'ok') {
     sendVendorCProblem(exchange, authProblem(check));

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playChunked, playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import type { FaultSpec } from '../kit/faults';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
@@ -14,13 +14,13 @@ import {
   vendorDDoneEvent,
   vendorDErrorEvent,
   vendorDRequestId,
+  VENDOR_D_KEY,
 } from '@router/vendor-d';
 import { sendVendorDError, vendorDFaultProblem } from './vendor-d.errors';
 
-/** The key from `Authorization: Bearer <key>`; answers the vendor's 401 itself. */
+/** The key where the vendor takes it (`VENDOR_D_KEY`); answers the vendor's 401 itself. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(exchange.header('authorization') ?? '');
-  const key = match?.[1]?.trim();
+  const key = requestKey(VENDOR_D_KEY, exchange);
   const check = checkKey(key);
   if (check !== 'ok') {
     sendVendorDError(exchange, vendorDAuthProblem(check));

@@ -2,12 +2,12 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playChunked } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorESpeak,
   VENDOR_E_AUTH_PROBLEM,
-  vendorEKey,
+  VENDOR_E_KEY,
   vendorEModelList,
   vendorERequestId,
   vendorESpeakHeaders,
@@ -18,7 +18,7 @@ import { sendVendorEError, vendorEFaultProblem } from './vendor-e.errors';
 import { findVendorEModel, vendorEModelsOf } from './vendor-e.models';
 
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = vendorEKey(exchange.header('authorization'));
+  const key = requestKey(VENDOR_E_KEY, exchange);
   if (checkKey(key) !== 'ok') {
     sendVendorEError(exchange, VENDOR_E_AUTH_PROBLEM);
     return undefined;
@@ -83,6 +83,6 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
 }
 
 function listModels(kit: SimKit, exchange: HttpExchange, generation: VendorEGeneration): void {
-  kit.state.recordRead('vendor_e', 'models', vendorEKey(exchange.header('authorization')));
+  kit.state.recordRead('vendor_e', 'models', requestKey(VENDOR_E_KEY, exchange));
   exchange.sendJson(200, vendorEModelList(vendorEModelsOf(generation)));
 }

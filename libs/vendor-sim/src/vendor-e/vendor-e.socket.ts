@@ -4,7 +4,7 @@ import type { Take } from '../kit/audio/take';
 import type { FaultSpec } from '../kit/faults';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake, type PlayOutcome } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   IdleTimer,
@@ -24,7 +24,7 @@ import {
   VENDOR_E_IDLE_MS,
   vendorEConfigureSuccess,
   vendorEErrorBody,
-  vendorEKey,
+  VENDOR_E_KEY,
   vendorEOpening,
   vendorEProtocolKey,
   vendorERequestId,
@@ -63,7 +63,7 @@ async function openSession(
   generation: VendorEGeneration,
 ): Promise<void> {
   const viaProtocol = vendorEProtocolKey(context.protocols);
-  const key = vendorEKey(context.header('authorization')) ?? viaProtocol;
+  const key = requestKey(VENDOR_E_KEY, context) ?? viaProtocol;
   if (checkKey(key) !== 'ok') {
     context.refuse(401, vendorEErrorBody(VENDOR_E_AUTH_PROBLEM));
     return;

@@ -1,14 +1,14 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playChunked } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorFSettings,
   restSettings,
   VENDOR_F_AUTH_PROBLEM,
   VENDOR_F_TTS_PATH,
-  vendorFKey,
+  VENDOR_F_KEY,
   vendorFTextProblem,
   vendorFVoiceList,
 } from '@router/vendor-f';
@@ -16,7 +16,7 @@ import { sendVendorFError, vendorFFaultProblem } from './vendor-f.errors';
 import { findVendorFVoice, vendorFVoicesFor } from './vendor-f.voices';
 
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = vendorFKey(exchange.header('authorization'));
+  const key = requestKey(VENDOR_F_KEY, exchange);
   if (checkKey(key) !== 'ok') {
     sendVendorFError(exchange, VENDOR_F_AUTH_PROBLEM);
     return undefined;

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { TakePiece, Take } from '../kit/audio/take';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import {
@@ -15,7 +15,7 @@ import {
   VENDOR_F_TTS_PATH,
   vendorFAudioDelta,
   vendorFErrorBody,
-  vendorFKey,
+  VENDOR_F_KEY,
   vendorFSocketError,
   vendorFTextProblem,
   vendorFTimestamps,
@@ -35,7 +35,7 @@ export function vendorFSocketRoutes(kit: SimKit): SocketRoute[] {
 }
 
 async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
-  const key = vendorFKey(context.header('authorization'));
+  const key = requestKey(VENDOR_F_KEY, context);
   if (checkKey(key) !== 'ok') {
     context.refuse(401, vendorFErrorBody(VENDOR_F_AUTH_PROBLEM));
     return;

@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playTake } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   invalidRequest,
@@ -11,6 +11,7 @@ import {
   VENDOR_G_TTS_PATH,
   vendorGContentType,
   vendorGErrorTrailers,
+  VENDOR_G_KEY,
 } from '@router/vendor-g';
 import { clonedVoicePage, ttsModels, VENDOR_G_PROJECT } from './vendor-g.catalogue';
 import { sendVendorGError, vendorGFaultProblem } from './vendor-g.errors';
@@ -20,7 +21,7 @@ const DEFAULT_PAGE = 10;
 
 /** The bearer key (an API key or a temporary key) every REST route checks first. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = /^Bearer\s+(.+)$/i.exec(exchange.header('authorization') ?? '')?.[1]?.trim();
+  const key = requestKey(VENDOR_G_KEY, exchange);
   if (checkKey(key) !== 'ok') {
     sendVendorGError(exchange, VENDOR_G_AUTH_PROBLEM);
     return undefined;

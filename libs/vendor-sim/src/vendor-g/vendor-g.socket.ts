@@ -27,7 +27,7 @@ export function vendorGSocketRoutes(kit: SimKit): SocketRoute[] {
   return [{ path: VENDOR_G_SOCKET_PATH, upgrade: (context) => openConnection(kit, context) }];
 }
 
-/** No key at the upgrade: each stream's config message carries its own `api_key`. */
+/** No key at the upgrade: each stream's config message carries its own (`VENDOR_G_KEY`). */
 async function openConnection(kit: SimKit, context: UpgradeContext): Promise<void> {
   const ws = await context.accept();
   new VendorGConnection(kit, ws).start();
@@ -70,7 +70,7 @@ class VendorGConnection {
     const message = readVendorGClientMessage(raw);
     if (message.kind === 'keep-alive') return;
     if (message.kind === 'refused') return void this.fail(message.streamId, 400, message.message);
-    if (message.kind === 'config') return this.onConfig(message.streamId, raw ?? {});
+    if (message.kind === 'config') return this.onConfig(message.streamId, message.apiKey, raw ?? {});
     const stream = this.streams.get(message.streamId);
     if (!stream) {
       const id = message.streamId;
@@ -81,13 +81,12 @@ class VendorGConnection {
     this.onText(stream, message.text, message.end);
   }
 
-  private onConfig(streamId: string, message: Record<string, unknown>): void {
+  private onConfig(streamId: string, key: string | undefined, message: Record<string, unknown>): void {
     if (this.streams.has(streamId)) {
       void this.fail(undefined, 400, `stream_id '${streamId}' is already active`, streamId);
       return;
     }
-    const key = message['api_key'];
-    const check = checkKey(typeof key === 'string' ? key : undefined);
+    const check = checkKey(key);
     if (check !== 'ok') {
       const refusal = vendorGKeyRefusal(check);
       void this.fail(streamId, refusal.code, refusal.message);

@@ -5,7 +5,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorHRequest,
@@ -15,6 +15,7 @@ import {
   vendorHErrorEvent,
   type VendorHRequest,
   type VendorHSseEvent,
+  VENDOR_H_KEY,
 } from '@router/vendor-h';
 import { sendVendorHAuthRefusal, sendVendorHError, vendorHFaultProblem } from './vendor-h.errors';
 import { isVendorHVoice, VENDOR_H_CLONED_VOICES, VENDOR_H_VOICES } from './vendor-h.voices';
@@ -23,10 +24,9 @@ function sse({ event, data }: VendorHSseEvent): string {
   return sseEvent(data, event);
 }
 
-/** The bearer key every route checks first; answers the refusal itself. */
+/** The key every route checks first (`VENDOR_H_KEY`); answers the refusal itself. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(exchange.header('authorization') ?? '');
-  const key = match?.[1]?.trim();
+  const key = requestKey(VENDOR_H_KEY, exchange);
   if (checkKey(key) !== 'ok') {
     sendVendorHAuthRefusal(exchange);
     return undefined;

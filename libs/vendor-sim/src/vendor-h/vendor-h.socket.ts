@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { Take } from '../kit/audio/take';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { sleep } from '../kit/sleep';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
@@ -24,6 +24,7 @@ import {
   vendorHWordFrame,
   type VendorHRequest,
   type VendorHTurnIds,
+  VENDOR_H_KEY,
 } from '@router/vendor-h';
 import { vendorHFaultProblem } from './vendor-h.errors';
 import { isVendorHVoice } from './vendor-h.voices';
@@ -33,7 +34,7 @@ export function vendorHSocketRoutes(kit: SimKit): SocketRoute[] {
 }
 
 async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
-  const key = /^Bearer\s+(.+)$/i.exec(context.header('authorization') ?? '')?.[1]?.trim();
+  const key = requestKey(VENDOR_H_KEY, context);
   if (checkKey(key) !== 'ok') {
     context.refuse(VENDOR_H_AUTH_PROBLEM.status, vendorHErrorBody(VENDOR_H_AUTH_PROBLEM));
     return;

@@ -4,7 +4,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   isKnownVendorIVersion,
@@ -17,6 +17,7 @@ import {
   type VendorIEvent,
   type VendorIRequest,
   type VendorIWordSpan,
+  VENDOR_I_KEY,
 } from '@router/vendor-i';
 import {
   requestedVersion,
@@ -28,15 +29,9 @@ import { findVendorIVoice, VENDOR_I_VOICES } from './vendor-i.voices';
 
 export const isVendorIVoice = (id: string): boolean => findVendorIVoice(id) !== undefined;
 
-/** The bearer token (current clients) or `X-API-Key` (older ones). */
-function keyOf(exchange: HttpExchange): string | undefined {
-  const bearer = /^Bearer\s+(.+)$/i.exec(exchange.header('authorization') ?? '')?.[1];
-  return bearer ?? exchange.header('x-api-key');
-}
-
-/** Key first (a 401 in the version's error shape), then the version every route requires. */
+/** Key first (`VENDOR_I_KEY`; a 401 in the version's error shape), then the version every route requires. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = keyOf(exchange);
+  const key = requestKey(VENDOR_I_KEY, exchange);
   const check = checkKey(key);
   if (check !== 'ok') {
     sendVendorIAuthRefusal(exchange, check);

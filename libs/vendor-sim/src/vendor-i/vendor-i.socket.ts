@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import { IdleTimer, parseJsonObject, SerialQueue, sendJsonMessage, socketSignal } from '../kit/ws-io';
 import {
@@ -18,7 +18,7 @@ import {
   vendorIDoneEvent,
   vendorIErrorEvent,
   vendorIFlushDoneEvent,
-  vendorISocketKey,
+  VENDOR_I_KEY,
   vendorISocketVersion,
   vendorISocketVersionRefusal,
   vendorITimestampsEvent,
@@ -34,7 +34,7 @@ export function vendorISocketRoutes(kit: SimKit): SocketRoute[] {
 
 async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> {
   const version = vendorISocketVersion(context);
-  const key = vendorISocketKey(context);
+  const key = requestKey(VENDOR_I_KEY, context);
   const check = checkKey(key);
   if (check !== 'ok') {
     context.refuse(401, vendorIAuthBody(check, version));

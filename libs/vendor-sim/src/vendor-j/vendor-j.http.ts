@@ -4,7 +4,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playTake } from '../kit/play-take';
-import { checkKey } from '../kit/sim-keys';
+import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorJRequest,
@@ -24,12 +24,13 @@ import {
   vendorJUsage,
   type VendorJProblem,
   type VendorJRequest,
+  VENDOR_J_KEY,
 } from '@router/vendor-j';
 import { sendVendorJError, vendorJFaultProblem } from './vendor-j.errors';
 
-/** The key from `x-vendor_j-api-key`, else the `key` query parameter. */
+/** The key where the vendor takes it (`VENDOR_J_KEY`); answers the vendor's refusal itself. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = exchange.header('x-vendor_j-api-key') ?? exchange.query.get('key') ?? undefined;
+  const key = requestKey(VENDOR_J_KEY, exchange);
   const check = checkKey(key);
   if (check !== 'ok') {
     sendVendorJError(exchange, vendorJAuthProblem(check));

@@ -1,5 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jsonValueProblem } from '@router/contracts';
+import {
+  keyHeaderNames,
+  keyMessageFields,
+  keyQueryNames,
+  type KeyPlacements,
+  readMessageKey,
+  readRequestKey,
+} from './key-placement';
 import type { VendorId } from './vendor-id';
 
 /**
@@ -131,13 +139,16 @@ export function unreadableMessageRefusal(
 
 /**
  * One vendor's door to its mirror: where its clients put the router key (the spec's "Where the router key
- * goes"), which headers and query parameters carry it (taken off before forwarding: apps behind never see
+ * goes": the vendor's own key placements, `keyPlacements`, from which the key's headers, query parameters and
+ * reading follow, see `keyAccess`; the key's places are taken off before forwarding: apps behind never see
  * keys), each refusal in the vendor's own shape, its 404 for a path it does not have, and how a WebSocket
  * is refused. The gateway builds a mirror route from this alone; the mirror app and the simulator take the
  * 404 from here too.
  */
 export interface MirrorAccess {
   readonly vendor: VendorId;
+  /** Where the vendor takes its key (its wire's `VENDOR_X_KEY`); the rest of the key's fields follow from it. */
+  readonly keyPlacements: KeyPlacements;
   /** Lower-case header names that may carry the router key. */
   readonly keyHeaders: readonly string[];
   /** Query parameters that may carry the router key. */
@@ -150,6 +161,31 @@ export interface MirrorAccess {
   /** The vendor's answer to a path it does not have. */
   notFound(request: Pick<MirrorRequest, 'method' | 'path'>): MirrorReply;
   readonly socket: MirrorSocketAccess;
+}
+
+/** An access's key fields, all read off the vendor's placements (each access spreads this in). */
+export function keyAccess(
+  placements: KeyPlacements,
+): Pick<MirrorAccess, 'keyPlacements' | 'keyHeaders' | 'keyQueryParams' | 'readKey'> {
+  return {
+    keyPlacements: placements,
+    keyHeaders: keyHeaderNames(placements),
+    keyQueryParams: keyQueryNames(placements),
+    readKey: (request) => readRequestKey(placements, request),
+  };
+}
+
+/**
+ * A socket's client message with the router key taken out, for a vendor that refuses after accepting: the
+ * key from the first of its message placements that holds one, and every key field dropped from what is
+ * forwarded.
+ */
+export function takeMessageKey(
+  placements: KeyPlacements,
+  message: string,
+): KeylessMessage | UnreadableMessage {
+  const fields = keyMessageFields(placements);
+  return takeKeyFromJson(message, (parsed) => ({ key: readMessageKey(placements, parsed), fields }));
 }
 
 /**
@@ -194,17 +230,6 @@ export function headerValue(request: Pick<MirrorRequest, 'headers'>, name: strin
   const value = request.headers[name];
   const first = Array.isArray(value) ? value[0] : value;
   return first === undefined || first.trim() === '' ? undefined : first.trim();
-}
-
-/** The credential of `Authorization: <scheme> <credential>` (scheme case-insensitive), if that is the scheme. */
-export function authorizationCredential(
-  request: Pick<MirrorRequest, 'headers'>,
-  scheme: string,
-): string | undefined {
-  const value = headerValue(request, 'authorization');
-  if (value === undefined) return undefined;
-  const match = /^(\S+)\s+(\S+)$/.exec(value);
-  return match && match[1]?.toLowerCase() === scheme.toLowerCase() ? match[2] : undefined;
 }
 
 /**

@@ -3,6 +3,13 @@ import { RouterError, type SynthSettings } from '@router/contracts';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { DropInAnswer } from './drop-in.types';
 import {
+  type KeyPlacements,
+  pathWithKey,
+  placeKey,
+  type PlacedKey,
+  type RequestKeyPlacement,
+} from './key-placement';
+import {
   FORMAT_CONTENT_TYPES,
   type DropInCall,
   type AdapterOptions,
@@ -20,7 +27,9 @@ export interface UpstreamRequest {
   readonly path: string;
   /** Sent as JSON. */
   readonly body: unknown;
-  /** The vendor's own headers: its auth header with the org's key, an `accept` where it wants one. */
+  /** The org's key, sent where the vendor's own clients put it (the first of its key placements). */
+  readonly apiKey: string;
+  /** The vendor's own headers besides the key: an `accept` where it wants one, a version. */
   readonly headers: Readonly<Record<string, string>>;
   /** The call's signal: aborting it stops the request and the body read at the vendor. */
   readonly signal: AbortSignal;
@@ -42,19 +51,23 @@ export type RefusalReader = (body: string) => string;
 /**
  * The HTTP upstream every REST/SSE vendor adapter shares: a keep-alive undici pool to the vendor's base URL,
  * the JSON POST with the vendor's refusals mapped through `vendorFailure`, lost connections and cuts through
- * `vendorUnreachable`, and an aborted call ending with its signal's reason. A vendor's adapter extends it
- * with its wire shapes only: the request it builds and how it reads the body.
+ * `vendorUnreachable`, an aborted call ending with its signal's reason, and the org's key placed on every
+ * call where the vendor's own clients put it (the first of the vendor's `KeyPlacements`). A vendor's adapter
+ * extends it with its wire shapes only: the request it builds and how it reads the body.
  */
 export abstract class HttpVendorAdapter implements VendorAdapter {
   private readonly baseUrl: string;
   private readonly dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
+  private readonly keyPlacement: RequestKeyPlacement;
 
   protected constructor(
     readonly vendor: VendorId,
     options: AdapterOptions,
     private readonly refusalText: RefusalReader,
+    keyPlacements: KeyPlacements,
   ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.keyPlacement = keyPlacements[0];
   }
 
   contentType(settings: SynthSettings): string {
@@ -64,28 +77,22 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
   abstract synthesize(call: SynthesisCall): AsyncIterable<SynthesisEvent>;
 
   /**
-   * The vendor's auth headers carrying the org's key, for a vendor whose drop-in requests are sent on through
-   * `forward`; one place per vendor, which its own calls use too.
-   */
-  protected upstreamAuth?(apiKey: string): Record<string, string>;
-
-  /**
    * A drop-in request sent on verbatim: the client's method, path, query and body, the request headers the
-   * planner kept of it (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones) and the org's key in the
-   * vendor's auth header. Whatever the vendor answers comes back with all its headers (the wire says which a
+   * planner kept of it (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones) and the org's key where the
+   * vendor takes it. Whatever the vendor answers comes back with all its headers (the wire says which a
    * client gets); only a connection that fails or is cut throws.
    */
   async forward(call: DropInCall): Promise<DropInAnswer> {
     const { request: sent, signal } = call;
-    if (!this.upstreamAuth) throw new RouterError('internal', `${this.vendor} has no drop-in REST endpoints`);
     if (signal.aborted) throw signal.reason;
+    const key = this.placedKey(call.apiKey);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(`${this.baseUrl}${sent.path}${sent.query ? `?${sent.query}` : ''}`, {
+      response = await request(this.url(`${sent.path}${sent.query ? `?${sent.query}` : ''}`, key), {
         method: sent.method,
         dispatcher: this.dispatcher,
         signal,
-        headers: { ...sent.headers, ...this.upstreamAuth(call.apiKey) },
+        headers: { ...sent.headers, ...key.headers },
         body: sent.method === 'GET' || sent.method === 'HEAD' ? null : Buffer.from(sent.body),
       });
     } catch (error) {
@@ -151,20 +158,22 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
   /**
    * GETs one JSON object from the vendor (a voice list page, stored settings) with its refusals and lost
    * connections mapped as for synthesis; a body that is not a JSON object is the vendor's malformed answer.
+   * `apiKey` undefined sends no key, for the vendor's public lists.
    */
   protected async getJson<T extends object>(
     path: string,
-    headers: Readonly<Record<string, string>>,
+    apiKey: string | undefined,
     signal: AbortSignal,
   ): Promise<T> {
     if (signal.aborted) throw signal.reason;
+    const key = apiKey === undefined ? NO_KEY : this.placedKey(apiKey);
     let text: string;
     try {
-      const response = await request(`${this.baseUrl}${path}`, {
+      const response = await request(this.url(path, key), {
         method: 'GET',
         dispatcher: this.dispatcher,
         signal,
-        headers: { accept: 'application/json', ...headers },
+        headers: { accept: 'application/json', ...key.headers },
       });
       text = await response.body.text();
       if (response.statusCode >= 400) {
@@ -176,16 +185,27 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     return parseJsonObject<T>(this.vendor, text, 'an answer');
   }
 
+  /** The org's key where the vendor takes it. */
+  private placedKey(apiKey: string): PlacedKey {
+    return placeKey(this.keyPlacement, apiKey);
+  }
+
+  /** The vendor's URL for a path (with its query), the key's query parameters added where it goes there. */
+  private url(path: string, key: PlacedKey): string {
+    return `${this.baseUrl}${pathWithKey(path, key)}`;
+  }
+
   private async send(upstream: UpstreamRequest): Promise<Dispatcher.ResponseData> {
     const { signal } = upstream;
     if (signal.aborted) throw signal.reason;
+    const key = this.placedKey(upstream.apiKey);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(`${this.baseUrl}${upstream.path}`, {
+      response = await request(this.url(upstream.path, key), {
         method: 'POST',
         dispatcher: this.dispatcher,
         signal,
-        headers: { 'content-type': 'application/json', ...upstream.headers },
+        headers: { 'content-type': 'application/json', ...upstream.headers, ...key.headers },
         body: JSON.stringify(upstream.body),
       });
     } catch (error) {
@@ -201,6 +221,9 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     throw vendorFailure(this.vendor, response.statusCode, this.refusalText(text));
   }
 }
+
+/** A call that sends no key (a vendor's public list). */
+const NO_KEY: PlacedKey = { headers: {}, query: [] };
 
 /** The client's request headers a drop-in request takes to the vendor (the key goes in the vendor's own). */
 export const FORWARDED_REQUEST_HEADERS: readonly string[] = ['content-type', 'accept'];

@@ -5,5 +5,6 @@ export * from './wire/vendor-a.requests';
 export * from './wire/vendor-a.responses';
 export * from './wire/vendor-a.errors';
 export * from './wire/vendor-a.socket';
+export { VENDOR_A_KEY } from './wire/vendor-a.key';
 export { vendorAAccess } from './wire/vendor-a.access';
 export { vendorAEntry } from './vendor-a.entry';

@@ -19,6 +19,7 @@ import {
 import { vendorAStoredPath, vendorAStoredReferences } from './vendor-a.stored-settings';
 import { vendorA } from './vendor-a.definition';
 import { vendorAErrorMessage } from './wire/vendor-a.errors';
+import { VENDOR_A_KEY } from './wire/vendor-a.key';
 import { vendorARequest } from './wire/vendor-a.requests';
 import { readVendorAOneShotAudio } from './wire/vendor-a.responses';
 
@@ -27,7 +28,7 @@ const VENDOR: VendorId = 'vendor_a';
 /**
  * vendor_a over HTTP with keep-alive: `POST /text-to-speech/stream` passes the audio through chunk by chunk as
  * it arrives; `POST /text-to-speech` (only for 32000 to 48000 Hz) yields the decoded `audios` once complete.
- * The org's key goes in `api-subscription-key`.
+ * The org's key goes where the vendor takes it (`VENDOR_A_KEY`).
  */
 export class VendorAAdapter extends HttpVendorAdapter {
   /** A `dict_id`'s dictionary, read once with the org's key before its pieces are cached. */
@@ -37,14 +38,13 @@ export class VendorAAdapter extends HttpVendorAdapter {
   };
 
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorAErrorMessage);
+    super(VENDOR, options, vendorAErrorMessage, VENDOR_A_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body } = vendorARequest(call.settings, call.text);
-    const headers = { 'api-subscription-key': call.apiKey };
     const read = path === '/text-to-speech' ? oneShotAudio : audioPassThrough;
-    yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+    yield* this.exchange({ path, body, apiKey: call.apiKey, headers: {}, signal: call.signal }, read);
   }
 
   /** The dictionary as the vendor answers it; a dictionary it does not know is its 404, refused. */
@@ -54,11 +54,7 @@ export class VendorAAdapter extends HttpVendorAdapter {
   ): Promise<JsonValue> {
     const path = vendorAStoredPath(reference);
     if (!path) throw new RouterError('internal', `${VENDOR} stores nothing named ${reference.name}`);
-    return this.getJson<Record<string, JsonValue>>(
-      path,
-      { 'api-subscription-key': call.apiKey },
-      call.signal,
-    );
+    return this.getJson<Record<string, JsonValue>>(path, call.apiKey, call.signal);
   }
 
   /**

@@ -5,5 +5,6 @@ export * from './wire/vendor-b.requests';
 export * from './wire/vendor-b.stream';
 export * from './wire/vendor-b.errors';
 export * from './wire/vendor-b.voices';
+export { VENDOR_B_KEY } from './wire/vendor-b.key';
 export { vendorBAccess } from './wire/vendor-b.access';
 export { vendorBEntry } from './vendor-b.entry';

@@ -19,6 +19,7 @@ import {
 } from '@router/vendors-core';
 import { vendorCStoredPath, vendorCStoredReferences } from './vendor-c.stored-settings';
 import { vendorCErrorMessage } from './wire/vendor-c.errors';
+import { VENDOR_C_KEY } from './wire/vendor-c.key';
 import { readTimestampedLine } from './wire/vendor-c.responses';
 import { vendorCRequest } from './wire/vendor-c.settings';
 import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
@@ -30,7 +31,7 @@ const VENDOR: VendorId = 'vendor_c';
  * vendor_c over its streaming REST endpoints with keep-alive. Without `sync_alignment` the audio bytes pass
  * through as they arrive; with it (the default) each JSON line's audio is yielded as it arrives, its character
  * alignments are collected, and once the take is complete the words of the text are yielded with their
- * times. The org's key goes in `vendor_c-api-key`.
+ * times.
  */
 export class VendorCAdapter extends HttpVendorAdapter {
   /** A voice's stored settings and unversioned dictionaries, read with the org's key (libs/pipeline StoredSettings). */
@@ -40,18 +41,13 @@ export class VendorCAdapter extends HttpVendorAdapter {
   };
 
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorCErrorMessage);
-  }
-
-  protected override upstreamAuth(apiKey: string): Record<string, string> {
-    return { 'vendor_c-api-key': apiKey };
+    super(VENDOR, options, vendorCErrorMessage, VENDOR_C_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body, timestamps } = vendorCRequest(call.settings, call.text);
-    const headers = this.upstreamAuth(call.apiKey);
     const read = timestamps ? (answer: UpstreamBody) => timedAudio(answer, call) : audioPassThrough;
-    yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+    yield* this.exchange({ path, body, apiKey: call.apiKey, headers: {}, signal: call.signal }, read);
   }
 
   /**
@@ -64,11 +60,7 @@ export class VendorCAdapter extends HttpVendorAdapter {
   ): Promise<JsonValue> {
     const target = vendorCStoredPath(reference);
     if (!target) throw new RouterError('internal', `${VENDOR} stores nothing named ${reference.name}`);
-    const answer = await this.getJson<Record<string, JsonValue>>(
-      target.path,
-      this.upstreamAuth(call.apiKey),
-      call.signal,
-    );
+    const answer = await this.getJson<Record<string, JsonValue>>(target.path, call.apiKey, call.signal);
     if (target.what === 'settings') return answer;
     const version = answer['latest_version_id'];
     if (typeof version !== 'string') throw vendorMalformed(VENDOR, 'a dictionary without latest_version_id');
@@ -77,13 +69,12 @@ export class VendorCAdapter extends HttpVendorAdapter {
 
   /** Every page of the account's voices (`/v2/voices`), read live. */
   async listVoices(request: VoiceListRequest): Promise<Voice[]> {
-    const headers = this.upstreamAuth(request.apiKey);
     const pages = await readAllPages(
       VENDOR,
       (token) =>
         this.getJson<{ voices?: unknown; has_more?: unknown; next_page_token?: unknown }>(
           vendorCVoicePagePath(token),
-          headers,
+          request.apiKey,
           request.signal,
         ),
       vendorCNextPageToken,

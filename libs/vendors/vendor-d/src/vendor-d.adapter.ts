@@ -12,25 +12,25 @@ import {
 } from '@router/vendors-core';
 import { vendorD } from './vendor-d.definition';
 import { vendorDErrorMessage } from './wire/vendor-d.errors';
+import { VENDOR_D_KEY } from './wire/vendor-d.key';
 import { VENDOR_D_SPEECH_PATH, vendorDBody } from './wire/vendor-d.requests';
 
 const VENDOR: VendorId = 'vendor_d';
 
 /**
  * vendor_d over HTTP with keep-alive: `POST /v1/audio/speech` with `stream_format: audio`, the chunked audio
- * passed through as it arrives (a cut body is a lost connection). The org's key goes in
- * `Authorization: Bearer`.
+ * passed through as it arrives (a cut body is a lost connection).
  */
 export class VendorDAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorDErrorMessage);
+    super(VENDOR, options, vendorDErrorMessage, VENDOR_D_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const body = vendorDBody(call.settings, call.text);
-    const headers = { authorization: `Bearer ${call.apiKey}`, accept: 'application/octet-stream' };
+    const headers = { accept: 'application/octet-stream' };
     yield* this.exchange(
-      { path: VENDOR_D_SPEECH_PATH, body, headers, signal: call.signal },
+      { path: VENDOR_D_SPEECH_PATH, body, apiKey: call.apiKey, headers, signal: call.signal },
       audioPassThrough,
     );
   }

@@ -5,5 +5,6 @@ export * from './wire/vendor-e.requests';
 export * from './wire/vendor-e.errors';
 export * from './wire/vendor-e.socket';
 export * from './wire/vendor-e.voices';
+export { VENDOR_E_KEY } from './wire/vendor-e.key';
 export { vendorEAccess } from './wire/vendor-e.access';
 export { vendorEEntry } from './vendor-e.entry';

@@ -10,6 +10,7 @@ import {
   type VoiceListRequest,
 } from '@router/vendors-core';
 import { vendorEErrorMessage } from './wire/vendor-e.errors';
+import { VENDOR_E_KEY } from './wire/vendor-e.key';
 import { vendorERequest } from './wire/vendor-e.requests';
 import { vendorEModelLists, vendorEVoices } from './wire/vendor-e.voices';
 
@@ -17,18 +18,19 @@ const VENDOR: VendorId = 'vendor_e';
 
 /**
  * vendor_e over HTTP with keep-alive: `POST /v1/speak` passes the first generation's chunked audio through as
- * it arrives; `POST /v2/speak` (`e_model_3`) answers its take in one body, passed through the same way. The
- * org's key goes in `Authorization: Token`.
+ * it arrives; `POST /v2/speak` (`e_model_3`) answers its take in one body, passed through the same way.
  */
 export class VendorEAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorEErrorMessage);
+    super(VENDOR, options, vendorEErrorMessage, VENDOR_E_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body } = vendorERequest(call.settings, call.text);
-    const headers = { authorization: `Token ${call.apiKey}` };
-    yield* this.exchange({ path, body, headers, signal: call.signal }, audioPassThrough);
+    yield* this.exchange(
+      { path, body, apiKey: call.apiKey, headers: {}, signal: call.signal },
+      audioPassThrough,
+    );
   }
 
   /**
@@ -38,7 +40,7 @@ export class VendorEAdapter extends HttpVendorAdapter {
   async listVoices(request: VoiceListRequest): Promise<Voice[]> {
     const lists = await Promise.all(
       vendorEModelLists(request.model).map((path) =>
-        this.getJson<{ tts?: unknown }>(path, {}, request.signal),
+        this.getJson<{ tts?: unknown }>(path, undefined, request.signal),
       ),
     );
     return vendorEVoices(lists, request.model);

@@ -5,5 +5,6 @@ export * from './wire/vendor-f.requests';
 export * from './wire/vendor-f.errors';
 export * from './wire/vendor-f.socket';
 export * from './wire/vendor-f.voices';
+export { VENDOR_F_KEY } from './wire/vendor-f.key';
 export { vendorFAccess } from './wire/vendor-f.access';
 export { vendorFEntry } from './vendor-f.entry';

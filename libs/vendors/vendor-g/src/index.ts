@@ -5,5 +5,6 @@ export * from './wire/vendor-g.requests';
 export * from './wire/vendor-g.errors';
 export * from './wire/vendor-g.socket';
 export * from './wire/vendor-g.voices';
+export { VENDOR_G_KEY } from './wire/vendor-g.key';
 export { vendorGAccess } from './wire/vendor-g.access';
 export { vendorGEntry } from './vendor-g.entry';

@@ -12,6 +12,7 @@ import {
   readAllPages,
 } from '@router/vendors-core';
 import { vendorGErrorMessage, vendorGTrailerFailure } from './wire/vendor-g.errors';
+import { VENDOR_G_KEY } from './wire/vendor-g.key';
 import { VENDOR_G_TTS_PATH, vendorGBody } from './wire/vendor-g.requests';
 import {
   VENDOR_G_MODELS_PATH,
@@ -26,18 +27,19 @@ const VENDOR: VendorId = 'vendor_g';
  * vendor_g over its TTS host's `POST /tts` with keep-alive: the raw audio is passed through chunk by chunk as
  * it arrives, and the take is complete when the body ends cleanly (a cut throws). Errors before audio are
  * HTTP statuses with `{message}`. The vendor reports an error after the first byte only in HTTP trailers,
- * which this adapter reads once the body has ended, so such a take fails and is never cached. The org's key
- * goes in `Authorization: Bearer`.
+ * which this adapter reads once the body has ended, so such a take fails and is never cached.
  */
 export class VendorGAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorGErrorMessage);
+    super(VENDOR, options, vendorGErrorMessage, VENDOR_G_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const body = vendorGBody(call.settings, call.text);
-    const headers = { authorization: `Bearer ${call.apiKey}` };
-    yield* this.exchange({ path: VENDOR_G_TTS_PATH, body, headers, signal: call.signal }, audioPassThrough);
+    yield* this.exchange(
+      { path: VENDOR_G_TTS_PATH, body, apiKey: call.apiKey, headers: {}, signal: call.signal },
+      audioPassThrough,
+    );
   }
 
   protected override trailerFailure(trailers: Readonly<Record<string, string>>): RouterError | null {
@@ -49,16 +51,16 @@ export class VendorGAdapter extends HttpVendorAdapter {
    * Both are on the vendor's API host, which this adapter reaches at the same base URL as its TTS host.
    */
   async listVoices(request: VoiceListRequest): Promise<Voice[]> {
-    const headers = { authorization: `Bearer ${request.apiKey}` };
+    const { apiKey, signal } = request;
     const [models, cloned] = await Promise.all([
-      this.getJson<{ models?: unknown }>(VENDOR_G_MODELS_PATH, headers, request.signal),
+      this.getJson<{ models?: unknown }>(VENDOR_G_MODELS_PATH, apiKey, signal),
       readAllPages(
         VENDOR,
         (cursor) =>
           this.getJson<{ voices?: unknown; next_page_cursor?: unknown }>(
             vendorGClonedPagePath(cursor),
-            headers,
-            request.signal,
+            apiKey,
+            signal,
           ),
         vendorGNextCursor,
       ),

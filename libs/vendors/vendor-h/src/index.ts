@@ -5,5 +5,6 @@ export * from './wire/vendor-h.requests';
 export * from './wire/vendor-h.stream';
 export * from './wire/vendor-h.errors';
 export * from './wire/vendor-h.socket';
+export { VENDOR_H_KEY } from './wire/vendor-h.key';
 export { vendorHAccess } from './wire/vendor-h.access';
 export { vendorHEntry } from './vendor-h.entry';

@@ -5,6 +5,7 @@ export * from './wire/vendor-i.requests';
 export * from './wire/vendor-i.events';
 export * from './wire/vendor-i.errors';
 export * from './wire/vendor-i.socket';
+export { VENDOR_I_KEY } from './wire/vendor-i.key';
 export { vendorIAccess } from './wire/vendor-i.access';
 export {
   VENDOR_I_JSON_ERRORS_FROM,

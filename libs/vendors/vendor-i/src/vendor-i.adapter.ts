@@ -13,7 +13,9 @@ import {
   type UpstreamBody,
   type VendorId,
 } from '@router/vendors-core';
+import { VENDOR_I_VERSION_HEADER } from './wire/vendor-i.access';
 import { vendorIErrorMessage } from './wire/vendor-i.errors';
+import { VENDOR_I_KEY } from './wire/vendor-i.key';
 import { readVendorIEvent } from './wire/vendor-i.events';
 import { VENDOR_I_API_VERSION, VENDOR_I_SSE_PATH, vendorIRequest } from './wire/vendor-i.requests';
 
@@ -75,25 +77,24 @@ function toMs(seconds: unknown): number {
 /**
  * vendor_i over keep-alive HTTP: raw formats from its SSE endpoint (each `chunk` yielded as it arrives, word
  * timings yielded once the take is complete at `done`), wav and mp3 from the one-shot endpoint, passed through
- * as the body arrives. The org's key goes in `X-API-Key`, with the pinned `vendor_i-Version`.
+ * as the body arrives. Every call names the pinned API version.
  */
 export class VendorIAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorIErrorMessage);
+    super(VENDOR, options, vendorIErrorMessage, VENDOR_I_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body, timestamps } = vendorIRequest(call.settings, call.text);
     const streaming = path === VENDOR_I_SSE_PATH;
     const headers = {
-      'x-api-key': call.apiKey,
-      'vendor_i-version': VENDOR_I_API_VERSION,
+      [VENDOR_I_VERSION_HEADER]: VENDOR_I_API_VERSION,
       accept: streaming ? 'text/event-stream' : this.contentType(call.settings),
     };
     const read = streaming
       ? (answer: UpstreamBody) => streamAudio(answer, timestamps ? new WordTrack(call.text) : undefined)
       : audioPassThrough;
-    yield* this.exchange({ path, body, headers, signal: call.signal }, read);
+    yield* this.exchange({ path, body, apiKey: call.apiKey, headers, signal: call.signal }, read);
   }
 }
 

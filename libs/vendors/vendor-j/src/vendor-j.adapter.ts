@@ -13,6 +13,7 @@ import {
   type VendorId,
 } from '@router/vendors-core';
 import { vendorJErrorMessage } from './wire/vendor-j.errors';
+import { VENDOR_J_KEY } from './wire/vendor-j.key';
 import { VENDOR_J_SAMPLE_RATE } from './wire/vendor-j.formats';
 import { vendorJBody, vendorJStreamPath } from './wire/vendor-j.requests';
 import { readVendorJResponse } from './wire/vendor-j.responses';
@@ -22,20 +23,21 @@ const VENDOR: VendorId = 'vendor_j';
 /**
  * vendor_j over its SSE streaming call with keep-alive: each event's audio parts are yielded as they arrive
  * (behind one open-sized WAV header when `wav` is asked for), and the take is complete once an event says
- * `finishReason` STOP. An error event carries the vendor's code and message. The org's key goes in
- * `x-vendor_j-api-key`.
+ * `finishReason` STOP. An error event carries the vendor's code and message.
  */
 export class VendorJAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorJErrorMessage);
+    super(VENDOR, options, vendorJErrorMessage, VENDOR_J_KEY);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const body = vendorJBody(call.settings, call.text);
     const path = vendorJStreamPath(call.settings.model);
-    const headers = { accept: 'text/event-stream', 'x-vendor_j-api-key': call.apiKey };
+    const headers = { accept: 'text/event-stream' };
     const wav = call.settings.format === 'wav';
-    yield* this.exchange({ path, body, headers, signal: call.signal }, (answer) => streamAudio(answer, wav));
+    yield* this.exchange({ path, body, apiKey: call.apiKey, headers, signal: call.signal }, (answer) =>
+      streamAudio(answer, wav),
+    );
   }
 }
 

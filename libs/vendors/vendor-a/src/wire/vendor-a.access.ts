@@ -1,10 +1,11 @@
 import {
-  headerValue,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   mirrorRefusalMessage,
   type MirrorReply,
 } from '@router/vendors-core';
+import { VENDOR_A_KEY } from './vendor-a.key';
 
 function vendorAError(status: number, code: string, message: string): MirrorReply {
   return jsonReply(status, { error: { message, code, request_id: null } });
@@ -16,9 +17,7 @@ function vendorAError(status: number, code: string, message: string): MirrorRepl
  */
 export const vendorAAccess: MirrorAccess = {
   vendor: 'vendor_a',
-  keyHeaders: ['api-subscription-key'],
-  keyQueryParams: [],
-  readKey: (request) => headerValue(request, 'api-subscription-key'),
+  ...keyAccess(VENDOR_A_KEY),
   refuse: (kind) =>
     kind === 'out-of-credit'
       ? vendorAError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_a'))

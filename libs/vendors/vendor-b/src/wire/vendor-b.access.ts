@@ -1,10 +1,11 @@
 import {
-  headerValue,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   mirrorRefusalMessage,
   type MirrorReply,
 } from '@router/vendors-core';
+import { VENDOR_B_KEY } from './vendor-b.key';
 
 /** The vendor's application errors: `{error: {code, message}}`. */
 function vendorBError(status: number, code: string, message: string): MirrorReply {
@@ -17,9 +18,7 @@ function vendorBError(status: number, code: string, message: string): MirrorRepl
  */
 export const vendorBAccess: MirrorAccess = {
   vendor: 'vendor_b',
-  keyHeaders: ['x-api-key'],
-  keyQueryParams: [],
-  readKey: (request) => headerValue(request, 'x-api-key'),
+  ...keyAccess(VENDOR_B_KEY),
   refuse: (kind) =>
     kind === 'out-of-credit'
       ? vendorBError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_b'))

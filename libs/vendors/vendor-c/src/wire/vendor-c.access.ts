@@ -1,15 +1,17 @@
 import {
-  headerValue,
   jsonReply,
+  keyAccess,
   type KeylessMessage,
   type MirrorAccess,
   type MirrorRefusalKind,
   mirrorRefusalMessage,
   type MirrorReply,
-  takeKeyFromJson,
+  readMessageKey,
+  takeMessageKey,
   type UnreadableMessage,
 } from '@router/vendors-core';
 import { problemBody, socketError } from './vendor-c.errors';
+import { VENDOR_C_KEY } from './vendor-c.key';
 
 function vendorCProblem(
   status: number,
@@ -21,25 +23,14 @@ function vendorCProblem(
   return jsonReply(status, problemBody({ status, type, code, message, ...(param ? { param } : {}) }));
 }
 
-const MESSAGE_KEY_FIELDS = ['vendor_c_api_key', 'authorization'];
-
-/**
- * The key a client's WebSocket message may carry instead of the handshake header: `vendor_c_api_key` (the
- * header name with `_`), or `authorization: "Bearer <key>"`.
- */
+/** The key a client's WebSocket message may carry instead of the handshake header (`VENDOR_C_KEY`). */
 export function vendorCMessageKey(fields: Readonly<Record<string, unknown>>): string | undefined {
-  const direct = fields['vendor_c_api_key'];
-  if (typeof direct === 'string') return direct;
-  const authorization = fields['authorization'];
-  return typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  return readMessageKey(VENDOR_C_KEY, fields);
 }
 
 /** A client message with its key taken out: both key fields are dropped from what is forwarded. */
 export function takeVendorCMessageKey(message: string): KeylessMessage | UnreadableMessage {
-  return takeKeyFromJson(message, (fields) => ({
-    key: vendorCMessageKey(fields),
-    fields: MESSAGE_KEY_FIELDS,
-  }));
+  return takeMessageKey(VENDOR_C_KEY, message);
 }
 
 function socketErrorCode(kind: MirrorRefusalKind): string {
@@ -58,9 +49,7 @@ const INVALID_MESSAGE = { status: 422, code: 'invalid_request' } as const;
  */
 export const vendorCAccess: MirrorAccess = {
   vendor: 'vendor_c',
-  keyHeaders: ['vendor_c-api-key'],
-  keyQueryParams: [],
-  readKey: (request) => headerValue(request, 'vendor_c-api-key'),
+  ...keyAccess(VENDOR_C_KEY),
   refuse: (kind) => {
     const message = mirrorRefusalMessage(kind, 'vendor_c');
     if (kind === 'out-of-credit') {

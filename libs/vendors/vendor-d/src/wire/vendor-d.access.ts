@@ -1,10 +1,11 @@
 import {
-  authorizationCredential,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   mirrorRefusalMessage,
   type MirrorReply,
 } from '@router/vendors-core';
+import { VENDOR_D_KEY } from './vendor-d.key';
 
 /** `{error: {message, type, param, code}}`, all four always present. */
 function vendorDError(
@@ -17,9 +18,7 @@ function vendorDError(
 /** vendor_d: `Authorization: Bearer <key>`; a key refusal is its 401 `invalid_api_key`. */
 export const vendorDAccess: MirrorAccess = {
   vendor: 'vendor_d',
-  keyHeaders: ['authorization'],
-  keyQueryParams: [],
-  readKey: (request) => authorizationCredential(request, 'Bearer'),
+  ...keyAccess(VENDOR_D_KEY),
   refuse: (kind) => {
     const message = mirrorRefusalMessage(kind, 'vendor_d');
     return kind === 'out-of-credit'

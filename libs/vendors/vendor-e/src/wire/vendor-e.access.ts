@@ -1,23 +1,25 @@
 import {
-  authorizationCredential,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   mirrorRefusalMessage,
   type MirrorReply,
   uuidRequestId,
 } from '@router/vendors-core';
+import { VENDOR_E_KEY } from './vendor-e.key';
 
 /** `{err_code, err_msg, request_id}`. */
 function vendorEError(status: number, code: string, message: string): MirrorReply {
   return jsonReply(status, { err_code: code, err_msg: message, request_id: uuidRequestId() });
 }
 
-/** vendor_e: `Authorization: Token <key>`; a key refusal is its 401 `INVALID_AUTH`, also at the handshake. */
+/**
+ * vendor_e: `Authorization: Token <key>` (or `Bearer`, as its clients send a temporary token); a key refusal is
+ * its 401 `INVALID_AUTH`, also at the handshake.
+ */
 export const vendorEAccess: MirrorAccess = {
   vendor: 'vendor_e',
-  keyHeaders: ['authorization'],
-  keyQueryParams: [],
-  readKey: (request) => authorizationCredential(request, 'Token'),
+  ...keyAccess(VENDOR_E_KEY),
   refuse: (kind) =>
     kind === 'out-of-credit'
       ? vendorEError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_e'))

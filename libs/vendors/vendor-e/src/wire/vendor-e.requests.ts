@@ -54,12 +54,6 @@ export function vendorERequest(settings: SynthSettings, text: string): VendorERe
   return { path: `/${generation}/speak?${query.toString()}`, body: { text } };
 }
 
-/** The key from `Authorization: Token <key>` (API keys) or `Bearer <token>` (temporary tokens). */
-export function vendorEKey(authorization: string | undefined): string | undefined {
-  const match = /^(?:Token|Bearer)\s+(.+)$/i.exec(authorization ?? '');
-  return match?.[1]?.trim();
-}
-
 export interface VendorESpeakRequest {
   readonly model: VendorEVoiceModel;
   readonly text: string;

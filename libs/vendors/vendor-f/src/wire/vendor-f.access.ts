@@ -1,11 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import {
-  authorizationCredential,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   mirrorRefusalMessage,
   type MirrorReply,
 } from '@router/vendors-core';
+import { VENDOR_F_KEY } from './vendor-f.key';
 
 /** The vendor's API gateway answers `{code: <status text>, error: <message>}`. */
 function vendorFError(status: number, code: string, message: string): MirrorReply {
@@ -19,9 +20,7 @@ function vendorFError(status: number, code: string, message: string): MirrorRepl
  */
 export const vendorFAccess: MirrorAccess = {
   vendor: 'vendor_f',
-  keyHeaders: ['authorization'],
-  keyQueryParams: [],
-  readKey: (request) => authorizationCredential(request, 'Bearer'),
+  ...keyAccess(VENDOR_F_KEY),
   refuse: (kind) =>
     kind === 'out-of-credit'
       ? vendorFError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_f'))

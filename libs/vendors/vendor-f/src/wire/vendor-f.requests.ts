@@ -52,11 +52,6 @@ export function vendorFBody(settings: SynthSettings, text: string): Record<strin
   return body;
 }
 
-/** The key from `Authorization: Bearer <key>`, or undefined. */
-export function vendorFKey(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
-}
-
 /** Checks an utterance's text; a message for the vendor's 400, or null. */
 export function vendorFTextProblem(text: unknown): string | null {
   if (typeof text !== 'string' || text.trim() === '') return 'text is required';

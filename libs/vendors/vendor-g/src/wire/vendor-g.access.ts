@@ -1,13 +1,14 @@
 import {
-  authorizationCredential,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   type MirrorRefusalKind,
   mirrorRefusalMessage,
   type MirrorReply,
-  takeKeyFromJson,
+  takeMessageKey,
   uuidRequestId,
 } from '@router/vendors-core';
+import { VENDOR_G_KEY } from './vendor-g.key';
 
 /** The vendor's REST error body (both of its hosts). */
 function vendorGError(status: number, errorType: string, message: string): MirrorReply {
@@ -38,9 +39,7 @@ function refusalType(kind: MirrorRefusalKind): string {
  */
 export const vendorGAccess: MirrorAccess = {
   vendor: 'vendor_g',
-  keyHeaders: ['authorization'],
-  keyQueryParams: [],
-  readKey: (request) => authorizationCredential(request, 'Bearer'),
+  ...keyAccess(VENDOR_G_KEY),
   refuse: (kind) =>
     vendorGError(refusalStatus(kind), refusalType(kind), mirrorRefusalMessage(kind, 'vendor_g')),
   fail: (status, message) =>
@@ -48,11 +47,7 @@ export const vendorGAccess: MirrorAccess = {
   notFound: () => vendorGError(404, 'not_found', 'Not Found'),
   socket: {
     refusal: 'after-accept',
-    takeKey: (message) =>
-      takeKeyFromJson(message, (fields) => ({
-        key: typeof fields['api_key'] === 'string' ? fields['api_key'] : undefined,
-        fields: ['api_key'],
-      })),
+    takeKey: (message) => takeMessageKey(VENDOR_G_KEY, message),
     refuse: (kind, first) => {
       const streamId = typeof first?.fields?.['stream_id'] === 'string' ? first.fields['stream_id'] : null;
       const error = {

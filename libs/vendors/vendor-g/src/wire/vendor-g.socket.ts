@@ -1,6 +1,9 @@
+import { keyMessageFields, readMessageKey } from '@router/vendors-core';
+import { VENDOR_G_KEY } from './vendor-g.key';
+
 /*
  * vendor_g's `/tts-websocket`: no key at the upgrade; up to five streams per connection, each opened by a
- * config message carrying its own `api_key` and generation parameters (`parseVendorGSettings`), then `text`
+ * config message carrying its own key (`api_key`, `VENDOR_G_KEY`) and generation parameters (`parseVendorGSettings`), then `text`
  * / `text_end`, `cancel`, and connection-wide `keep_alive`. A server answers per stream with audio messages,
  * an empty `audio_end` message, errors `{error_code, error_message}` and `terminated`.
  */
@@ -13,10 +16,14 @@ export const VENDOR_G_SOCKET_PATH = '/tts-websocket';
 
 export type VendorGClientMessage =
   | { readonly kind: 'keep-alive' }
-  | { readonly kind: 'config'; readonly streamId: string; readonly apiKey: unknown }
+  /** `apiKey` undefined: the key field was sent, but holds no key. */
+  | { readonly kind: 'config'; readonly streamId: string; readonly apiKey: string | undefined }
   | { readonly kind: 'cancel'; readonly streamId: string }
   | { readonly kind: 'text'; readonly streamId: string; readonly text: unknown; readonly end: boolean }
   | { readonly kind: 'refused'; readonly streamId: string | undefined; readonly message: string };
+
+/** A stream's config is the message that carries a key field. */
+const KEY_FIELDS = keyMessageFields(VENDOR_G_KEY);
 
 /** A client message as the vendor reads it (whether its stream exists is the server's business). */
 export function readVendorGClientMessage(message: Record<string, unknown> | undefined): VendorGClientMessage {
@@ -26,7 +33,9 @@ export function readVendorGClientMessage(message: Record<string, unknown> | unde
   if (typeof streamId !== 'string' || streamId === '') {
     return { kind: 'refused', streamId: undefined, message: 'Missing required field: stream_id' };
   }
-  if ('api_key' in message) return { kind: 'config', streamId, apiKey: message['api_key'] };
+  if (KEY_FIELDS.some((field) => field in message)) {
+    return { kind: 'config', streamId, apiKey: readMessageKey(VENDOR_G_KEY, message) };
+  }
   if (message['cancel'] === true) return { kind: 'cancel', streamId };
   if ('text' in message || 'text_end' in message) {
     return { kind: 'text', streamId, text: message['text'] ?? '', end: message['text_end'] === true };

@@ -85,6 +85,16 @@ describe('vendor_g wire', () => {
       text: 'Hi',
       end: true,
     });
+    expect(readVendorGClientMessage({ stream_id: 's1', api_key: 'k1', model: 'm' })).toEqual({
+      kind: 'config',
+      streamId: 's1',
+      apiKey: 'k1',
+    });
+    expect(readVendorGClientMessage({ stream_id: 's1', api_key: 42 })).toEqual({
+      kind: 'config',
+      streamId: 's1',
+      apiKey: undefined,
+    });
     expect(readVendorGClientMessage({ text: 'Hi' })).toEqual({
       kind: 'refused',
       streamId: undefined,

@@ -1,9 +1,5 @@
-import {
-  authorizationCredential,
-  jsonReply,
-  type MirrorAccess,
-  mirrorRefusalMessage,
-} from '@router/vendors-core';
+import { jsonReply, keyAccess, type MirrorAccess, mirrorRefusalMessage } from '@router/vendors-core';
+import { VENDOR_H_KEY } from './vendor-h.key';
 
 /**
  * vendor_h: `Authorization: Bearer <key>`, on REST and at the upgrade. Its error body is a bare
@@ -11,9 +7,7 @@ import {
  */
 export const vendorHAccess: MirrorAccess = {
   vendor: 'vendor_h',
-  keyHeaders: ['authorization'],
-  keyQueryParams: [],
-  readKey: (request) => authorizationCredential(request, 'Bearer'),
+  ...keyAccess(VENDOR_H_KEY),
   refuse: (kind) =>
     kind === 'out-of-credit'
       ? jsonReply(402, { error: mirrorRefusalMessage(kind, 'vendor_h') })

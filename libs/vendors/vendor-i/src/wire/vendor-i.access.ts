@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import {
   headerValue,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   type MirrorRequest,
   mirrorRefusalMessage,
@@ -9,6 +10,7 @@ import {
   textReply,
   uuidRequestId,
 } from '@router/vendors-core';
+import { VENDOR_I_KEY } from './vendor-i.key';
 
 /** API versions are dates; from this one on, error bodies are JSON instead of `Title: Message` text. */
 export const VENDOR_I_JSON_ERRORS_FROM = '2026-03-01';
@@ -60,15 +62,13 @@ function vendorIError(
 }
 
 /**
- * vendor_i: the key in `X-API-Key`, beside the version header (`vendor_i-Version`, or the query
+ * vendor_i: the key in `X-API-Key` (or where else the vendor takes it, `VENDOR_I_KEY`), beside the version header (`vendor_i-Version`, or the query
  * `vendor_i_version`), which stays on the request. Key refusals are 401 (also at the handshake): JSON
  * `{error_code, title, message, request_id}` from version 2026-03-01, plain `Title: Message` text before.
  */
 export const vendorIAccess: MirrorAccess = {
   vendor: 'vendor_i',
-  keyHeaders: ['x-api-key'],
-  keyQueryParams: [],
-  readKey: (request) => headerValue(request, 'x-api-key'),
+  ...keyAccess(VENDOR_I_KEY),
   refuse: (kind, request) =>
     kind === 'out-of-credit'
       ? vendorIError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_i'), request)

@@ -3,7 +3,7 @@ import { VENDOR_I_VERSION_HEADER, VENDOR_I_VERSION_QUERY } from './vendor-i.acce
 import type { VendorIProblem } from './vendor-i.errors';
 
 /*
- * vendor_i's `/tts/websocket`: where the handshake carries the key and version, its refusal of a version,
+ * vendor_i's `/tts/websocket`: where the handshake carries the version (the key: `VENDOR_I_KEY`), its refusal of a version,
  * and how a client message steers its context. The messages a server sends are in `vendor-i.events.ts`.
  */
 
@@ -22,18 +22,6 @@ export interface VendorIHandshake {
 export function vendorISocketVersion(handshake: VendorIHandshake): string | undefined {
   return (
     handshake.header(VENDOR_I_VERSION_HEADER) ?? handshake.query.get(VENDOR_I_VERSION_QUERY) ?? undefined
-  );
-}
-
-/** The key: a bearer token, `X-API-Key`, or (browsers) the `api_key` / `access_token` query. */
-export function vendorISocketKey(handshake: VendorIHandshake): string | undefined {
-  const bearer = /^Bearer\s+(.+)$/i.exec(handshake.header('authorization') ?? '')?.[1];
-  return (
-    bearer ??
-    handshake.header('x-api-key') ??
-    handshake.query.get('api_key') ??
-    handshake.query.get('access_token') ??
-    undefined
   );
 }
 

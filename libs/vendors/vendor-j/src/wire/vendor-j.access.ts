@@ -1,11 +1,12 @@
 import {
-  headerValue,
   jsonReply,
+  keyAccess,
   type MirrorAccess,
   mirrorRefusalMessage,
   type MirrorReply,
   textReply,
 } from '@router/vendors-core';
+import { VENDOR_J_KEY } from './vendor-j.key';
 
 const ERROR_INFO_TYPE = 'type.vendor-j.invalid/rpc.ErrorInfo';
 
@@ -28,9 +29,7 @@ function vendorJError(code: number, status: string, message: string, reason?: st
  */
 export const vendorJAccess: MirrorAccess = {
   vendor: 'vendor_j',
-  keyHeaders: ['x-vendor_j-api-key'],
-  keyQueryParams: ['key'],
-  readKey: (request) => headerValue(request, 'x-vendor_j-api-key') ?? request.query.get('key') ?? undefined,
+  ...keyAccess(VENDOR_J_KEY),
   refuse: (kind) => {
     const message = mirrorRefusalMessage(kind, 'vendor_j');
     switch (kind) {

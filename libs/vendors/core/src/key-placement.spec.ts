@@ -1,0 +1,97 @@
+import {
+  keyHeader,
+  keyHeaderNames,
+  keyMessageField,
+  keyMessageFields,
+  keyQuery,
+  keyQueryNames,
+  type KeyPlacements,
+  pathWithKey,
+  placeKey,
+  readMessageKey,
+  readRequestKey,
+} from './key-placement';
+
+function request(headers: Record<string, string | string[]> = {}, query = '') {
+  return { headers, query: new URLSearchParams(query) };
+}
+
+const BEARER = keyHeader('Authorization', 'Bearer');
+const SEVERAL: KeyPlacements = [
+  keyHeader('x-api-key'),
+  BEARER,
+  keyQuery('key'),
+  keyMessageField('api_key'),
+  keyMessageField('authorization', 'Bearer'),
+];
+
+describe('reading a key by its placements', () => {
+  it('reads a bare header, a header after its scheme (any case) and a query parameter', () => {
+    expect(readRequestKey(SEVERAL, request({ 'x-api-key': ' rtr_h ' }))).toBe('rtr_h');
+    expect(readRequestKey(SEVERAL, request({ authorization: 'bearer  rtr_b' }))).toBe('rtr_b');
+    expect(readRequestKey(SEVERAL, request({}, 'alt=sse&key=rtr_q'))).toBe('rtr_q');
+  });
+
+  it('takes the first placement that holds a key, in the order declared', () => {
+    expect(
+      readRequestKey(SEVERAL, request({ 'x-api-key': 'rtr_h', authorization: 'Bearer rtr_b' }, 'key=q')),
+    ).toBe('rtr_h');
+    expect(readRequestKey(SEVERAL, request({ authorization: 'Bearer rtr_b' }, 'key=rtr_q'))).toBe('rtr_b');
+  });
+
+  it('reads no key from another scheme, a bare credential, an empty value or a place not declared', () => {
+    for (const authorization of ['Token rtr_x', 'rtr_x', 'Bearer', 'Bearer a b', '']) {
+      expect(readRequestKey([BEARER], request({ authorization }))).toBeUndefined();
+    }
+    expect(readRequestKey(SEVERAL, request({ 'x-api-key': '  ' }, 'key='))).toBeUndefined();
+    expect(readRequestKey(SEVERAL, request({ 'api-key': 'rtr_x' }, 'api_key=rtr_x'))).toBeUndefined();
+  });
+
+  it('reads a header sent twice as its first value, as Node reads authorization', () => {
+    expect(readRequestKey(SEVERAL, request({ 'x-api-key': ['rtr_1', 'rtr_2'] }))).toBe('rtr_1');
+  });
+
+  it('never reads a message field from a request, nor a request place from a message', () => {
+    expect(readRequestKey(SEVERAL, request({ api_key: 'rtr_x' }))).toBeUndefined();
+    expect(readMessageKey(SEVERAL, { 'x-api-key': 'rtr_x', key: 'rtr_x' })).toBeUndefined();
+  });
+
+  it('reads a message field, bare or after its scheme, and only a string', () => {
+    expect(readMessageKey(SEVERAL, { api_key: 'rtr_m', text: ' ' })).toBe('rtr_m');
+    expect(readMessageKey(SEVERAL, { authorization: 'Bearer rtr_b' })).toBe('rtr_b');
+    expect(readMessageKey(SEVERAL, { authorization: 'rtr_b' })).toBeUndefined();
+    expect(readMessageKey(SEVERAL, { api_key: 42 })).toBeUndefined();
+    expect(readMessageKey(SEVERAL, { api_key: '', authorization: 'Bearer rtr_b' })).toBe('rtr_b');
+  });
+
+  it('names each kind of place once, header names in lower case', () => {
+    const sameHeader: KeyPlacements = [keyHeader('Authorization', 'Token'), BEARER];
+    expect(keyHeaderNames(sameHeader)).toEqual(['authorization']);
+    expect(keyHeaderNames(SEVERAL)).toEqual(['x-api-key', 'authorization']);
+    expect(keyQueryNames(SEVERAL)).toEqual(['key']);
+    expect(keyMessageFields(SEVERAL)).toEqual(['api_key', 'authorization']);
+  });
+});
+
+describe('placing a key', () => {
+  it('puts it in a header, after the scheme when there is one, or in the query', () => {
+    expect(placeKey(keyHeader('x-api-key'), 'k')).toEqual({ headers: { 'x-api-key': 'k' }, query: [] });
+    expect(placeKey(BEARER, 'k')).toEqual({ headers: { authorization: 'Bearer k' }, query: [] });
+    expect(placeKey(keyQuery('key'), 'k')).toEqual({ headers: {}, query: [['key', 'k']] });
+  });
+
+  it('reads back where it placed it', () => {
+    for (const placement of [keyHeader('x-api-key'), BEARER, keyQuery('key')] as const) {
+      const placed = placeKey(placement, 'rtr_k');
+      const query = new URL(pathWithKey('/v1/x', placed), 'http://vendor').searchParams;
+      expect(readRequestKey([placement], { headers: placed.headers, query })).toBe('rtr_k');
+    }
+  });
+
+  it('adds a query key to a path with or without a query, encoded', () => {
+    const placed = placeKey(keyQuery('key'), 'a&b');
+    expect(pathWithKey('/v1/x', placed)).toBe('/v1/x?key=a%26b');
+    expect(pathWithKey('/v1/x?alt=sse', placed)).toBe('/v1/x?alt=sse&key=a%26b');
+    expect(pathWithKey('/v1/x?alt=sse', placeKey(BEARER, 'k'))).toBe('/v1/x?alt=sse');
+  });
+});

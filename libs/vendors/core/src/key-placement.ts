@@ -1,0 +1,146 @@
+/**
+ * Where a vendor takes its API key, declared once in the vendor's wire (`wire/vendor-x.key.ts`) and read by
+ * every side of that wire: the mirror reads the router key there (`MirrorAccess`), the adapter puts the org's
+ * vendor key in the first place (`HttpVendorAdapter`), and the simulator reads a key where the vendor would.
+ */
+export type KeyPlacement = HeaderKeyPlacement | QueryKeyPlacement | MessageKeyPlacement;
+
+/** A request header: the bare key (`X-API-Key: <key>`), or `<scheme> <key>` (`Authorization: Bearer <key>`). */
+export interface HeaderKeyPlacement {
+  readonly in: 'header';
+  /** Lower case, as Node parses header names. */
+  readonly name: string;
+  /** Read case-insensitively, as the vendors do; absent for a header that carries the bare key. */
+  readonly scheme?: string;
+}
+
+/** A query parameter of the request (vendor_j's `key`). */
+export interface QueryKeyPlacement {
+  readonly in: 'query';
+  readonly name: string;
+}
+
+/**
+ * A field of a socket's JSON client message, for vendors whose socket clients send the key there instead of
+ * at the handshake (vendor_c's first message, vendor_g's stream configs); a scheme as for headers.
+ */
+export interface MessageKeyPlacement {
+  readonly in: 'message';
+  readonly name: string;
+  readonly scheme?: string;
+}
+
+/** A place on the request itself, which a REST call and a WebSocket handshake both have. */
+export type RequestKeyPlacement = HeaderKeyPlacement | QueryKeyPlacement;
+
+/**
+ * Every place a vendor takes its key, the one its own clients use first: that is where the router's adapter
+ * puts the org's key, so it is always a place on the request.
+ */
+export type KeyPlacements = readonly [RequestKeyPlacement, ...KeyPlacement[]];
+
+export function keyHeader(name: string, scheme?: string): HeaderKeyPlacement {
+  return { in: 'header', name: name.toLowerCase(), ...(scheme === undefined ? {} : { scheme }) };
+}
+
+export function keyQuery(name: string): QueryKeyPlacement {
+  return { in: 'query', name };
+}
+
+export function keyMessageField(name: string, scheme?: string): MessageKeyPlacement {
+  return { in: 'message', name, ...(scheme === undefined ? {} : { scheme }) };
+}
+
+/** A request's headers (lower-case names, as Node parses them) and query: all a key on a request can be in. */
+export interface KeyedRequest {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly query: URLSearchParams;
+}
+
+/**
+ * The key a request carries in the first of `placements` that holds one; undefined when none does. A
+ * header sent twice counts as its first value, as Node reads `authorization` (the gateway refuses a key
+ * header sent twice before reading it); an empty value, or one without the placement's scheme, is no key.
+ */
+export function readRequestKey(
+  placements: readonly KeyPlacement[],
+  request: KeyedRequest,
+): string | undefined {
+  for (const placement of placements) {
+    const key =
+      placement.in === 'header'
+        ? credential(firstValue(request.headers[placement.name]), placement.scheme)
+        : placement.in === 'query'
+          ? credential(request.query.get(placement.name) ?? undefined, undefined)
+          : undefined;
+    if (key !== undefined) return key;
+  }
+  return undefined;
+}
+
+/** The key a socket's JSON client message carries in the first of the message placements that holds one. */
+export function readMessageKey(
+  placements: readonly KeyPlacement[],
+  fields: Readonly<Record<string, unknown>>,
+): string | undefined {
+  for (const placement of placements) {
+    if (placement.in !== 'message') continue;
+    const value = fields[placement.name];
+    const key = typeof value === 'string' ? credential(value, placement.scheme) : undefined;
+    if (key !== undefined) return key;
+  }
+  return undefined;
+}
+
+/** The distinct header names that may carry the key (lower case). */
+export function keyHeaderNames(placements: readonly KeyPlacement[]): string[] {
+  return namesIn(placements, 'header');
+}
+
+export function keyQueryNames(placements: readonly KeyPlacement[]): string[] {
+  return namesIn(placements, 'query');
+}
+
+/** The message fields that may carry the key: all of them are taken off a message the mirror forwards. */
+export function keyMessageFields(placements: readonly KeyPlacement[]): string[] {
+  return namesIn(placements, 'message');
+}
+
+/** A key placed on a request: the headers to send it in, and the query parameters to add. */
+export interface PlacedKey {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly query: readonly (readonly [string, string])[];
+}
+
+/** `key` where `placement` says, as the vendor's own clients send it. */
+export function placeKey(placement: RequestKeyPlacement, key: string): PlacedKey {
+  if (placement.in === 'query') return { headers: {}, query: [[placement.name, key]] };
+  const value = placement.scheme === undefined ? key : `${placement.scheme} ${key}`;
+  return { headers: { [placement.name]: value }, query: [] };
+}
+
+/** A path (with or without its query) with the placed key's query parameters added. */
+export function pathWithKey(path: string, placed: PlacedKey): string {
+  if (placed.query.length === 0) return path;
+  const added = new URLSearchParams(
+    placed.query.map(([name, value]): [string, string] => [name, value]),
+  ).toString();
+  return `${path}${path.includes('?') ? '&' : '?'}${added}`;
+}
+
+function firstValue(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : value?.[0];
+}
+
+/** The key in a value: the value itself (trimmed), or after `scheme` and whitespace (scheme case-insensitive). */
+function credential(value: string | undefined, scheme: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (trimmed === undefined || trimmed === '') return undefined;
+  if (scheme === undefined) return trimmed;
+  const match = /^(\S+)\s+(\S+)$/.exec(trimmed);
+  return match && match[1]?.toLowerCase() === scheme.toLowerCase() ? match[2] : undefined;
+}
+
+function namesIn(placements: readonly KeyPlacement[], where: KeyPlacement['in']): string[] {
+  return [...new Set(placements.filter((placement) => placement.in === where).map(({ name }) => name))];
+}
