@@ -22,6 +22,7 @@ export * from './upstream-parse';
 export * from './wav-header';
 export * from './audio-format';
 export * from './mirror-socket.types';
+export * from './mirror-socket.codec';
 export * from './mirror-access';
 export * from './path-segment';
 export * from './vendor-mirror';
