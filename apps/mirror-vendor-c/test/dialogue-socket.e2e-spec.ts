@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
-import { createOrgWithVendorKey, readE2eStack } from '@router/testing';
+import {
+  createOrgWithVendorKey,
+  type JsonFrame,
+  mirrorSocketUrl,
+  openSocket,
+  readE2eStack,
+  type SocketEnd,
+} from '@router/testing';
 import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
 
 const stack = readE2eStack();
 const sim = new SimControl(stack.simUrl);
-const WS_BASE = `${stack.gatewayUrl.replace(/^http/, 'ws')}/vendor_c`;
 const DIALOGUE = '/v1/text-to-dialogue/multi-stream-input?model_id=c_model_8&output_format=pcm_16000';
 
 /** A server frame as a vendor_c client reads it. */
-type Frame = Record<string, any>;
+type Frame = JsonFrame;
 
 const newOrg = () =>
   createOrgWithVendorKey(stack, 'vendor_c', `mirror-c-dialogue-${randomUUID().slice(0, 8)}`);
@@ -27,20 +32,13 @@ async function twoVoices(key: string): Promise<[string, string]> {
 async function dialogue(
   key: string,
   messages: readonly Record<string, unknown>[],
-): Promise<{ frames: Frame[]; close: { code: number; reason: string } }> {
-  const ws = new WebSocket(`${WS_BASE}${DIALOGUE}`, { headers: { 'vendor_c-api-key': key } });
-  const frames: Frame[] = [];
-  ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as Frame));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
-  );
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
+): Promise<{ frames: Frame[]; close: SocketEnd }> {
+  const socket = await openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_c', DIALOGUE), {
+    headers: { 'vendor_c-api-key': key },
   });
-  for (const message of messages) ws.send(JSON.stringify(message));
-  ws.send(JSON.stringify({ close_socket: true }));
-  return { frames, close: await closed };
+  for (const message of messages) socket.send(message);
+  socket.send({ close_socket: true });
+  return { frames: socket.frames, close: await socket.closed };
 }
 
 /** What a frame is, for comparing the order of a session's frames. */
@@ -126,14 +124,14 @@ describe('vendor_c mirror, text-to-dialogue socket (e2e)', () => {
 
   it('refuses a speech model with an error frame and a 1008 close', async () => {
     const { key } = await newOrg();
-    const ws = new WebSocket(`${WS_BASE}/v1/text-to-dialogue/multi-stream-input?model_id=c_model_1`, {
-      headers: { 'vendor_c-api-key': key },
-    });
-    const frames: Frame[] = [];
-    ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as Frame));
-    const close = await new Promise<number>((resolve) => ws.once('close', (code: number) => resolve(code)));
-    expect(close).toBe(1008);
-    expect(frames).toEqual([
+    const socket = await openSocket(
+      mirrorSocketUrl(stack.gatewayUrl, 'vendor_c', '/v1/text-to-dialogue/multi-stream-input', {
+        model_id: 'c_model_1',
+      }),
+      { headers: { 'vendor_c-api-key': key } },
+    );
+    expect(await socket.closed).toMatchObject({ code: 1008, by: 'server' });
+    expect(socket.frames).toEqual([
       { message: 'Model c_model_1 cannot be used for dialogue.', error: 'invalid_request', code: 1008 },
     ]);
   });

@@ -1,53 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
 import { type Sentence, type StreamSettings } from '@router/client';
-import { createOrgWithVendorKey, readE2eStack } from '@router/testing';
+import {
+  createOrgWithVendorKey,
+  type JsonFrame,
+  mirrorSocketUrl,
+  openSocket,
+  readE2eStack,
+  type TestSocket,
+} from '@router/testing';
 import { createTake, readTakeId, SimControl, type AudioSpec } from '@router/vendor-sim';
 
 const stack = readE2eStack();
 const sim = new SimControl(stack.simUrl);
-/** The mirror's socket base, as a vendor_c client is configured with it. */
-const WS_BASE = `${stack.gatewayUrl.replace(/^http/, 'ws')}/vendor_c`;
 const VOICE_SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
 
 /** A server frame as a vendor_c client reads it. */
-type Frame = Record<string, any>;
+type Frame = JsonFrame;
 
-/** One socket session: every frame the router sent, in order, and how the socket closed. */
-interface Session {
-  frames: Frame[];
-  closed: Promise<{ code: number; reason: string }>;
-  send(message: Record<string, unknown>): void;
-  /** The first frame, from now on, that `matches` (no deadline of its own: the test's timeout bounds it). */
-  next(matches: (frame: Frame) => boolean): Promise<Frame>;
-}
-
-async function connect(path: string, headers: Record<string, string> = {}): Promise<Session> {
-  const ws = new WebSocket(`${WS_BASE}${path}`, { headers });
-  const frames: Frame[] = [];
-  const waiting = new Set<{ matches: (frame: Frame) => boolean; resolve: (frame: Frame) => void }>();
-  ws.on('message', (data: Buffer) => {
-    const frame = JSON.parse(data.toString('utf8')) as Frame;
-    frames.push(frame);
-    for (const waiter of waiting) {
-      if (!waiter.matches(frame)) continue;
-      waiting.delete(waiter);
-      waiter.resolve(frame);
-    }
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
-  );
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return {
-    frames,
-    closed,
-    send: (message) => ws.send(JSON.stringify(message)),
-    next: (matches) => new Promise((resolve) => waiting.add({ matches, resolve })),
-  };
+/** A vendor_c socket through the gateway, at `path` (query included) under the mirror's base. */
+function connect(path: string, headers: Record<string, string> = {}): Promise<TestSocket> {
+  return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_c', path), { headers });
 }
 
 /** The audio of the frames (of one context, when given), in order. */
@@ -239,9 +211,9 @@ describe('vendor_c mirror, sockets (e2e)', () => {
     session.send({ text: ' ', context_id: 'b', voice_settings: VOICE_SETTINGS });
     session.send({ text: `First of a ${id}. Second of a ${id}. `, context_id: 'a', flush: true });
     session.send({ text: `Only one in b ${id}.`, context_id: 'b', flush: true });
-    await until(() => session.frames.filter((f) => f['alignment']).length >= 3);
+    await session.until((frames) => frames.filter((f) => f['alignment']).length >= 3);
     session.send({ context_id: 'a', close_context: true });
-    await until(() => session.frames.some((f) => f['isFinal'] === true));
+    await session.until((frames) => frames.some((f) => f['isFinal'] === true));
     session.send({ close_socket: true });
     expect((await session.closed).code).toBe(1000);
 
@@ -394,12 +366,4 @@ function sentenceFirstChunks(frames: readonly Frame[], context: string): Buffer[
     }
   }
   return firsts;
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for frames');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -12,9 +12,14 @@ import {
   SocketServer,
   startHttpApp,
 } from '@router/service-kit';
-import { decodePathSegment, type MirrorSocketRoute, type VendorMirror } from '@router/vendors-core';
+import {
+  decodePathSegment,
+  type MirrorSocketRoute,
+  type SocketHandshake,
+  type VendorMirror,
+} from '@router/vendors-core';
 import { MirrorHttp } from './mirror-http';
-import { MirrorSocketSession } from './mirror-socket.session';
+import { MirrorSocketSession, SYSTEM_TIMERS } from './mirror-socket.session';
 
 export interface MirrorAppConfig extends ReplyServicesConfig {
   port: number;
@@ -63,6 +68,7 @@ export async function startMirrorApp(
     maxRequestBodyBytes: config.maxRequestBodyBytes,
   });
   const prefix = `/${mirror.vendor}`;
+  /** The vendor's socket route at `url`, with the path's ids. */
   const socketOf = (url: URL): { route: MirrorSocketRoute; params: string[] } | undefined => {
     if (!url.pathname.startsWith(`${prefix}/`)) return undefined;
     const path = url.pathname.slice(prefix.length);
@@ -71,6 +77,14 @@ export async function startMirrorApp(
       if (match) return { route, params: match.slice(1).map(decodePathSegment) };
     }
     return undefined;
+  };
+  const handshakeOf = (
+    url: URL,
+    headers: SocketHandshake['headers'],
+  ): { route: MirrorSocketRoute; handshake: SocketHandshake } => {
+    const found = socketOf(url);
+    if (!found) throw new Error('a socket opened on a path check() refused');
+    return { route: found.route, handshake: { params: found.params, query: url.searchParams, headers } };
   };
   const sockets = new SocketServer({
     name: `mirror ${mirror.vendor}`,
@@ -91,25 +105,22 @@ export async function startMirrorApp(
         body: answer.body,
       };
     },
-    idle: (url) => socketOf(url)?.route.idle(url.searchParams) ?? { ms: 60_000, code: 1000, reason: '' },
-    open: (peer, orgId, url) => {
-      const found = socketOf(url);
-      if (!found) throw new Error('a socket opened on a path check() refused');
-      return new MirrorSocketSession(
-        randomUUID(),
-        orgId,
-        peer,
-        found.route.open(found.params, url.searchParams),
-        {
-          resolver: replies.resolver,
-          planner: replies.planner,
-          lookAhead: config.lookAhead,
-          replanAfterMs: SOCKET_REPLAN_MS,
-          maxHeldChars: SOCKET_MAX_HELD_CHARS,
-          now,
-          logger: deps.logger,
-        },
-      );
+    idle: (url, headers) => {
+      const { route, handshake } = handshakeOf(url, headers);
+      return route.idle(handshake);
+    },
+    open: (peer, orgId, url, headers) => {
+      const { route, handshake } = handshakeOf(url, headers);
+      return new MirrorSocketSession(randomUUID(), orgId, peer, route.open(handshake), {
+        resolver: replies.resolver,
+        planner: replies.planner,
+        lookAhead: config.lookAhead,
+        replanAfterMs: SOCKET_REPLAN_MS,
+        maxHeldChars: SOCKET_MAX_HELD_CHARS,
+        now,
+        timers: SYSTEM_TIMERS,
+        logger: deps.logger,
+      });
     },
   });
   const kit = { logger: deps.logger, health: deps.health, ...(clock ? { clock } : {}) };

@@ -2,7 +2,7 @@ import type { SynthSettings } from '@router/contracts';
 import { createLogger } from '@router/observability';
 import type { PieceAudio, PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
 import type { VendorDefinition, SocketCommand, SocketConnection } from '@router/vendors-core';
-import { MirrorSocketSession } from './mirror-socket.session';
+import { MirrorSocketSession, type SocketTimers } from './mirror-socket.session';
 
 const SETTINGS: SynthSettings = {
   vendor: 'vendor_c',
@@ -52,8 +52,9 @@ function resolverOf(held: Set<string>, release: Promise<void>, log: string[]): P
 }
 
 /**
- * A made-up vendor wire, enough to drive every command: `{c, text?, settings?, flush?, end?, cancel?, drain?,
- * close?, ping?, bad?}`; frames are `<context> <event> [detail]`.
+ * A made-up vendor wire, enough to drive every command: `{c, text?, settings?, flush? (true or a tag), quiet?
+ * (ms, then a flush tagged `timed`), end?, cancel?, drain?, close?, ping?, bad?}`; frames are
+ * `<context> <event> [detail]`.
  */
 const toyConnection: SocketConnection = {
   opened: () => [],
@@ -65,7 +66,12 @@ const toyConnection: SocketConnection = {
     if (m['ping']) commands.push({ kind: 'send', frame: 'pong' });
     if (m['settings']) commands.push({ kind: 'configure', context: c, settings: SETTINGS });
     if (typeof m['text'] === 'string') commands.push({ kind: 'text', context: c, text: m['text'] });
-    if (m['flush']) commands.push({ kind: 'flush', context: c });
+    if (m['flush'] === true) commands.push({ kind: 'flush', context: c });
+    if (typeof m['flush'] === 'string') commands.push({ kind: 'flush', context: c, tag: m['flush'] });
+    if (typeof m['quiet'] === 'number') {
+      const flush: SocketCommand = { kind: 'flush', context: c, tag: 'timed' };
+      commands.push({ kind: 'when-quiet', context: c, ms: m['quiet'], commands: [flush] });
+    }
     if (m['end']) commands.push({ kind: 'finish', context: c });
     if (m['cancel']) commands.push({ kind: 'cancel', context: c });
     if (m['drain']) commands.push({ kind: 'drain', context: c });
@@ -75,11 +81,36 @@ const toyConnection: SocketConnection = {
   context: (id) => ({
     audio: (chunk, at) => [`${id} audio ${chunk.toString()}${at.first ? ' first' : ''}`],
     sentenceEnd: ({ sentence }) => [`${id} end ${sentence}`],
-    flushed: () => [`${id} flushed`],
+    flushed: (tag) => [`${id} flushed${tag === undefined ? '' : ` ${tag}`}`],
     finished: () => [`${id} final`],
     failed: (error) => ({ frames: [`${id} error ${error.code}`] }),
   }),
 };
+
+/** Timers on a clock the test moves: `advance` fires, in order, those due by then. */
+class HandClock implements SocketTimers {
+  private at = 0;
+  private readonly pending = new Set<{ due: number; fire: () => void }>();
+
+  start(ms: number, fire: () => void): () => void {
+    const timer = { due: this.at + ms, fire };
+    this.pending.add(timer);
+    return () => this.pending.delete(timer);
+  }
+
+  advance(ms: number): void {
+    this.at += ms;
+    const due = [...this.pending].filter((t) => t.due <= this.at).sort((a, b) => a.due - b.due);
+    for (const timer of due) {
+      this.pending.delete(timer);
+      timer.fire();
+    }
+  }
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+}
 
 function session(held: string[] = []) {
   const frames: string[] = [];
@@ -87,6 +118,16 @@ function session(held: string[] = []) {
   const log: string[] = [];
   let open: () => void = () => undefined;
   const release = new Promise<void>((resolve) => (open = resolve));
+  const clock = new HandClock();
+  /** The messages the codec was asked to read. */
+  const parsed: string[] = [];
+  const connection: SocketConnection = {
+    ...toyConnection,
+    parse: (frame, isBinary) => {
+      parsed.push(frame.toString());
+      return toyConnection.parse(frame, isBinary);
+    },
+  };
   const s = new MirrorSocketSession(
     'session-1',
     'org',
@@ -97,7 +138,7 @@ function session(held: string[] = []) {
       },
       close: (code, reason) => closed.push({ code, reason }),
     },
-    toyConnection,
+    connection,
     {
       resolver: resolverOf(new Set(held), release, log),
       planner,
@@ -105,11 +146,12 @@ function session(held: string[] = []) {
       replanAfterMs: 60_000,
       maxHeldChars: 20_000,
       now: () => 0,
+      timers: clock,
       logger: createLogger({ level: 'silent', service: 'test' }),
     },
   );
   const say = (message: Record<string, unknown>) => s.receive(Buffer.from(JSON.stringify(message)), false);
-  return { s, say, frames, closed, log, release: () => open() };
+  return { s, say, frames, closed, log, clock, parsed, release: () => open() };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -205,14 +247,15 @@ describe('MirrorSocketSession', () => {
     expect(closed).toEqual([{ code: 1000, reason: '' }]);
   });
 
-  it('answers at once, refuses with the codec close code, and ignores what comes after', async () => {
-    const { say, frames, closed } = session();
+  it('answers at once, refuses with the codec close code, and does not read what comes after', async () => {
+    const { say, frames, closed, parsed } = session();
     say({ ping: true });
     say({ bad: true });
     say({ c: 'a', settings: true, text: 'Too late. ', end: true });
     await settle();
     expect(frames).toEqual(['pong', 'refused']);
     expect(closed).toEqual([{ code: 4400, reason: 'bad' }]);
+    expect(parsed).toEqual(['{"ping":true}', '{"bad":true}']);
   });
 
   it("refuses text before the context's settings in the codec's error shape, and goes on", async () => {
@@ -223,5 +266,90 @@ describe('MirrorSocketSession', () => {
     expect(frames[0]).toBe('a error bad_request');
     expect(frames.at(-1)).toBe('a final');
     expect(closed).toEqual([]);
+  });
+
+  it("hands a flush's tag back to the renderer once its sentences are sent", async () => {
+    const { say, frames } = session();
+    say({ c: 'a', settings: true, text: 'One. ', flush: 'turn' });
+    say({ c: 'a', text: 'Two', flush: true });
+    await settle();
+    expect(frames.filter((f) => f.includes('flushed'))).toEqual(['a flushed turn', 'a flushed']);
+  });
+
+  describe('when-quiet: time-based buffering on the session clock', () => {
+    it("carries out the commands once the context has had no text for the time: a trailing fragment's timed flush", async () => {
+      const { say, frames, clock } = session();
+      say({ c: 'a', settings: true, text: 'A sentence. A trailing fragment', quiet: 100 });
+      await settle();
+      expect(frames).toEqual(['a audio A sentence.:1 first', 'a audio A sentence.:2', 'a end 0']);
+      clock.advance(99);
+      await settle();
+      expect(frames).toHaveLength(3);
+      clock.advance(1);
+      await settle();
+      expect(frames.slice(3)).toEqual([
+        'a audio A trailing fragment:1 first',
+        'a audio A trailing fragment:2',
+        'a end 1',
+        'a flushed timed',
+      ]);
+      expect(clock.waiting).toBe(0);
+    });
+
+    it("starts the wait again with the context's next text, and leaves the other contexts' waits alone", async () => {
+      const { say, frames, clock } = session();
+      say({ c: 'a', settings: true, text: 'Part one', quiet: 100 });
+      say({ c: 'b', settings: true, text: 'Other part', quiet: 100 });
+      await settle();
+      clock.advance(60);
+      say({ c: 'a', text: ' and part two', quiet: 100 });
+      await settle();
+      clock.advance(60); // b's wait is over, a's first one would have been
+      await settle();
+      expect(frames).toEqual([
+        'b audio Other part:1 first',
+        'b audio Other part:2',
+        'b end 0',
+        'b flushed timed',
+      ]);
+      clock.advance(40);
+      await settle();
+      expect(frames.slice(4)).toEqual([
+        'a audio Part one and part two:1 first',
+        'a audio Part one and part two:2',
+        'a end 0',
+        'a flushed timed',
+      ]);
+    });
+
+    it('drops a wait that ends while text of the context received before it still waits its turn', async () => {
+      const { say, frames, clock } = session();
+      say({ c: 'a', settings: true, text: 'Part one', quiet: 100 });
+      await settle();
+      // The text is received before the wait ends, and carried out after it: it still counts.
+      say({ c: 'a', text: ' and more' });
+      clock.advance(100);
+      await settle();
+      expect(frames).toEqual([]);
+      say({ c: 'a', end: true });
+      await settle();
+      expect(frames.at(-2)).toBe('a end 0');
+      expect(frames.at(-1)).toBe('a final');
+      expect(frames.some((f) => f.includes('timed'))).toBe(false);
+    });
+
+    it('drops the wait when the context ends, and every wait when the client leaves', async () => {
+      const { s, say, frames, clock } = session();
+      say({ c: 'a', settings: true, text: 'Ended', quiet: 100 });
+      say({ c: 'a', end: true });
+      say({ c: 'b', settings: true, text: 'Left behind', quiet: 100 });
+      await settle();
+      expect(clock.waiting).toBe(1);
+      s.disconnected();
+      expect(clock.waiting).toBe(0);
+      clock.advance(100);
+      await settle();
+      expect(frames.some((f) => f.includes('timed'))).toBe(false);
+    });
   });
 });

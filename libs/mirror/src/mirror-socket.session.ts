@@ -3,28 +3,45 @@ import type { Logger } from '@router/observability';
 import { asRouterError, ReplyStream, type ReplyStreamDeps } from '@router/pipeline';
 import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { findVendor } from '@router/vendors';
-import type {
-  SocketClose,
-  SocketCommand,
-  SocketConnection,
-  SocketContextRenderer,
-  SocketFrame,
+import {
+  SOCKET_CLOSE,
+  type SocketClose,
+  type SocketCommand,
+  type SocketConnection,
+  type SocketContextRenderer,
+  type SocketFrame,
 } from '@router/vendors-core';
 
 export interface MirrorSocketDeps extends ReplyStreamDeps {
+  /** The clock of `when-quiet` commands. */
+  timers: SocketTimers;
   logger: Logger;
 }
 
-/** Close codes every mirror socket shares; a vendor's own come from its codec. */
-const CLOSE_NORMAL = 1000;
-const CLOSE_GOING_AWAY = 1001;
-const CLOSE_INTERNAL = 1011;
+/** Where a session's timers come from: the runtime's in an app, a clock moved by hand in tests. */
+export interface SocketTimers {
+  /** Calls `fire` once after `ms`; the function returned cancels it. */
+  start(ms: number, fire: () => void): () => void;
+}
+
+export const SYSTEM_TIMERS: SocketTimers = {
+  start(ms, fire) {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 interface Context {
   stream: ReplyStream;
   render: SocketContextRenderer;
   /** The sentence whose first chunk is still to come, to tell the renderer which chunk starts one. */
   starting: number | null;
+  /** The context's pending `when-quiet`, until it fires or is dropped. */
+  quiet: QuietTimer | undefined;
+}
+
+interface QuietTimer {
+  cancel(): void;
 }
 
 /**
@@ -53,24 +70,35 @@ export class MirrorSocketSession implements SocketSession {
   }
 
   receive(frame: Buffer, isBinary: boolean): void {
-    this.inbox = this.inbox
-      .then(() => this.run(this.connection.parse(frame, isBinary)))
-      .catch((error: unknown) => this.fail(error));
+    // Once the socket is closing, what the client sends after is not read at all.
+    this.enqueue(() => (this.ended ? [] : this.connection.parse(frame, isBinary)));
   }
 
   disconnected(): void {
     this.gone = true;
-    for (const context of this.contexts.values()) context.stream.disconnected();
+    for (const context of this.contexts.values()) {
+      stopQuiet(context);
+      context.stream.disconnected();
+    }
   }
 
   shutdown(): void {
-    this.peer.close(CLOSE_GOING_AWAY, 'router shutting down');
+    this.peer.close(SOCKET_CLOSE.goingAway, 'router shutting down');
     this.disconnected();
+  }
+
+  private get ended(): boolean {
+    return this.gone || this.closing;
+  }
+
+  /** Commands run after those of the messages before, one message (or timer) at a time. */
+  private enqueue(commands: () => readonly SocketCommand[]): void {
+    this.inbox = this.inbox.then(() => this.run(commands())).catch((error: unknown) => this.fail(error));
   }
 
   private async run(commands: readonly SocketCommand[]): Promise<void> {
     for (const command of commands) {
-      if (this.gone || this.closing) return;
+      if (this.ended) return;
       await this.apply(command);
     }
   }
@@ -96,6 +124,8 @@ export class MirrorSocketSession implements SocketSession {
     const context = this.contextOf(command.context);
     try {
       switch (command.kind) {
+        case 'when-quiet':
+          return this.whenQuiet(context, command.ms, command.commands);
         case 'configure': {
           const def = findVendor(command.settings.vendor);
           if (!def) throw RouterError.badRequest(`unknown vendor ${command.settings.vendor}`);
@@ -103,13 +133,16 @@ export class MirrorSocketSession implements SocketSession {
           return;
         }
         case 'text':
+          stopQuiet(context);
           requireSettings(context, 'text');
           await context.stream.refresh();
           return context.stream.push(command.text);
-        case 'flush':
+        case 'flush': {
           requireSettings(context, 'a flush');
           await context.stream.refresh();
-          return context.stream.flush(() => this.send(context.render.flushed()));
+          const { tag } = command;
+          return context.stream.flush(() => this.send(context.render.flushed(tag)));
+        }
         case 'finish':
           await context.stream.refresh();
           return this.end(command.context, context, context.stream.finish());
@@ -136,6 +169,7 @@ export class MirrorSocketSession implements SocketSession {
     const context: Context = {
       render,
       starting: null,
+      quiet: undefined,
       stream: new ReplyStream(this.orgId, this.deps, {
         sentenceStart: ({ sentence }) => {
           context.starting = sentence;
@@ -155,8 +189,27 @@ export class MirrorSocketSession implements SocketSession {
     return context;
   }
 
+  /**
+   * Arms the context's `when-quiet`, replacing a pending one. When it fires, its commands wait their turn
+   * behind the messages already received; text among those (or the context's end) has dropped it by then.
+   */
+  private whenQuiet(context: Context, ms: number, commands: readonly SocketCommand[]): void {
+    stopQuiet(context);
+    const timer: QuietTimer = {
+      cancel: this.deps.timers.start(ms, () =>
+        this.enqueue(() => {
+          if (context.quiet !== timer) return [];
+          context.quiet = undefined;
+          return commands;
+        }),
+      ),
+    };
+    context.quiet = timer;
+  }
+
   /** Ends a context once `done`, without holding up the messages of the others. */
   private end(id: string, context: Context, done: Promise<void>): void {
+    stopQuiet(context);
     if (this.contexts.get(id) === context) this.contexts.delete(id);
     const ending = done
       .then(() => this.send(context.render.finished()))
@@ -169,7 +222,7 @@ export class MirrorSocketSession implements SocketSession {
     this.closing = true;
     for (const [id, context] of this.contexts) this.end(id, context, context.stream.finish());
     await Promise.all([...this.ending]);
-    this.close({ code: CLOSE_NORMAL, reason: '' });
+    this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }
 
   private failed(context: Context, error: RouterError): void {
@@ -203,9 +256,14 @@ export class MirrorSocketSession implements SocketSession {
       { err: error, sessionId: this.id, code: asRouterError(error).code },
       'mirror socket session failed',
     );
-    this.peer.close(CLOSE_INTERNAL, 'internal error');
+    this.peer.close(SOCKET_CLOSE.internal, 'internal error');
     this.disconnected();
   }
+}
+
+function stopQuiet(context: Context): void {
+  context.quiet?.cancel();
+  context.quiet = undefined;
 }
 
 function requireSettings(context: Context, what: string): void {

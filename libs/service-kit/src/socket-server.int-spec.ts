@@ -47,8 +47,9 @@ describe('SocketServer: one connection per failure, never the process', () => {
         return { status: error.status, contentType: 'application/json', body: `{"refused":"${error.code}"}` };
       },
       idle: () => ({ ms: 60_000, code: 1000, reason: '' }),
-      open: (peer, _orgId, url) => {
+      open: (peer, _orgId, url, headers) => {
         if (url.pathname === '/boom-open') throw new Error('a failure of the open');
+        if (url.pathname === '/headers') void peer.send(JSON.stringify(headers));
         return echo(peer);
       },
     });
@@ -65,8 +66,9 @@ describe('SocketServer: one connection per failure, never the process', () => {
 
   let refuseFails = false;
 
-  function open(path: string): WebSocket {
+  function open(path: string, extra: Record<string, string> = {}): WebSocket {
     const headers = {
+      ...extra,
       [IDENTITY_HEADER]: signIdentity(
         { method: 'GET', path, orgId: 'org-1', bodyDigest: EMPTY_BODY_DIGEST },
         IDENTITY.secret,
@@ -142,6 +144,15 @@ describe('SocketServer: one connection per failure, never the process', () => {
     expect(other.readyState).toBe(WebSocket.OPEN);
     other.close();
     await stillServes();
+  });
+
+  it("hands the session the handshake's headers, the gateway's identity taken off", async () => {
+    const ws = open('/headers', { 'x-vendor-version': '2026-01-01' });
+    const frame = await new Promise<Buffer>((resolve) => ws.once('message', resolve));
+    ws.close();
+    const headers = JSON.parse(frame.toString()) as Record<string, unknown>;
+    expect(headers['x-vendor-version']).toBe('2026-01-01');
+    expect(headers).not.toHaveProperty(IDENTITY_HEADER);
   });
 
   it('refuses a path the surface does not have in its shape', async () => {

@@ -1,7 +1,7 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { ANONYMOUS_ORG } from '@router/auth';
+import { ANONYMOUS_ORG, IDENTITY_HEADER } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import type { SocketIdle } from '@router/vendors-core';
@@ -46,8 +46,13 @@ export interface SocketServerOptions {
   check(url: URL): RouterError | null;
   /** How a refused handshake is answered on the wire. */
   refusal(error: RouterError): { status: number; contentType: string; body: string };
-  idle(url: URL): SocketIdle;
-  open(peer: SocketPeer, orgId: string, url: URL): SocketSession;
+  /** `headers`: the handshake's, as `open` gets them. */
+  idle(url: URL, headers: IncomingHttpHeaders): SocketIdle;
+  /**
+   * A session for an accepted socket. `headers` are the client's handshake headers as the gateway forwarded
+   * them (it has taken the key's off), without the gateway's identity: a surface reads its settings there.
+   */
+  open(peer: SocketPeer, orgId: string, url: URL, headers: IncomingHttpHeaders): SocketSession;
 }
 
 /**
@@ -89,7 +94,7 @@ export class SocketServer {
     if (refused) return this.refuse(socket, refused);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       try {
-        this.open(ws, orgId, url);
+        this.open(ws, orgId, url, handshakeHeaders(req));
       } catch (error) {
         this.options.logger.error({ err: error, surface: this.options.name }, 'socket open failed');
         ws.close(CLOSE_INTERNAL, 'internal error');
@@ -116,9 +121,9 @@ export class SocketServer {
     return orgId !== undefined && orgId !== ANONYMOUS_ORG ? orgId : '';
   }
 
-  private open(ws: WebSocket, orgId: string, url: URL): void {
+  private open(ws: WebSocket, orgId: string, url: URL, headers: IncomingHttpHeaders): void {
     const { logger, name } = this.options;
-    const policy = this.options.idle(url);
+    const policy = this.options.idle(url, headers);
     const idle = setTimeout(() => ws.close(policy.code, policy.reason), policy.ms);
     idle.unref();
     const session = this.options.open(
@@ -136,6 +141,7 @@ export class SocketServer {
       },
       orgId,
       url,
+      headers,
     );
     this.sessions.add(session);
     logger.info({ orgId, surface: name, sessionId: session.id }, 'socket opened');
@@ -159,6 +165,12 @@ export class SocketServer {
       logger.info({ orgId, surface: name, sessionId: session.id, code }, 'socket closed');
     });
   }
+}
+
+/** The handshake's headers a surface may read: the gateway's identity is the server's own, checked above. */
+function handshakeHeaders(req: IncomingMessage): IncomingHttpHeaders {
+  const { [IDENTITY_HEADER]: _identity, ...headers } = req.headers;
+  return headers;
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

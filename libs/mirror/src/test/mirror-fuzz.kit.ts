@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
-import WebSocket from 'ws';
+import { type RawAnswer, TestSocket } from '@router/testing';
 import {
   MIRROR_REFUSAL_KINDS,
   type MirrorAccess,
@@ -27,11 +27,7 @@ export interface RawRequest {
   body?: Buffer;
 }
 
-export interface RawAnswer {
-  status: number;
-  contentType: string | undefined;
-  body: Buffer;
-}
+export type { RawAnswer };
 
 /** Sends `request` to `origin` as written; rejects on a hang (no whole answer within FUZZ_HANG_MS). */
 export function sendRaw(origin: string, request: RawRequest): Promise<RawAnswer> {
@@ -84,65 +80,41 @@ export type SocketOutcome =
  * then closes (unless the server did). Rejects on a hang: a handshake or a close that does not complete
  * within FUZZ_HANG_MS.
  */
-export function fuzzSocket(
+export async function fuzzSocket(
   origin: string,
   target: string,
   headers: Readonly<Record<string, string>>,
   messages: ReadonlyArray<string | Buffer>,
   settleMs = 300,
 ): Promise<SocketOutcome> {
-  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}${target}`, {
-    headers,
-    perMessageDeflate: false,
-  });
-  const frames: string[] = [];
-  let closedByClient = false;
-  return new Promise<SocketOutcome>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      ws.terminate();
+  const socket = new TestSocket(`${origin.replace(/^http/, 'ws')}${target}`, { headers });
+  const run = async (): Promise<SocketOutcome> => {
+    const handshake = await socket.handshake;
+    if (handshake.kind === 'refused') return handshake;
+    for (const message of messages) {
+      if (!socket.open) break;
+      socket.send(message);
+      await pause(20);
+    }
+    await pause(settleMs);
+    if (socket.open) socket.close(1000);
+    const { by, code } = await socket.closed;
+    return { kind: 'closed', by, code, frames: socket.texts };
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      socket.terminate();
       reject(new Error(`hang: the socket did not finish within ${FUZZ_HANG_MS} ms`));
     }, FUZZ_HANG_MS);
-    const done = (outcome: SocketOutcome): void => {
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (!isBinary) frames.push(data.toString('utf8'));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.once('end', () => {
-        const answer = {
-          status: res.statusCode ?? 0,
-          contentType: res.headers['content-type'],
-          body: Buffer.concat(chunks),
-        };
-        done({ kind: 'refused', answer });
-      });
-    });
-    ws.once('error', (error) => {
-      if (ws.readyState !== WebSocket.CLOSED) return;
-      clearTimeout(timer);
-      reject(error);
-    });
-    ws.once('close', (code: number) =>
-      done({ kind: 'closed', by: closedByClient ? 'client' : 'server', code, frames }),
-    );
-    ws.once('open', () => {
-      void (async () => {
-        for (const message of messages) {
-          if (ws.readyState !== WebSocket.OPEN) return;
-          ws.send(message, { binary: typeof message !== 'string' });
-          await pause(20);
-        }
-        await pause(settleMs);
-        if (ws.readyState !== WebSocket.OPEN) return;
-        closedByClient = true;
-        ws.close(1000);
-      })();
-    });
   });
+  const outcome = run();
+  outcome.catch(() => undefined); // after a hang, the socket's end is no one's to report
+  try {
+    return await Promise.race([outcome, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function pause(ms: number): Promise<void> {

@@ -23,6 +23,7 @@ export * from './wav-header';
 export * from './audio-format';
 export * from './mirror-socket.types';
 export * from './key-placement';
+export * from './mirror-socket.codec';
 export * from './mirror-access';
 export * from './path-segment';
 export * from './vendor-mirror';

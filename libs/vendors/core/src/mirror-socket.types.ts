@@ -9,8 +9,12 @@ export type SocketCommand =
   /** Settings for the context's next sentences (the vendor's own request settings, mapped and validated). */
   | { kind: 'configure'; context: string; settings: SynthSettings }
   | { kind: 'text'; context: string; text: string }
-  /** End the sentence in progress; the renderer's `flushed` follows once its audio has been sent. */
-  | { kind: 'flush'; context: string }
+  /**
+   * End the sentence in progress; the renderer's `flushed(tag)` follows once its audio has been sent. `tag`
+   * tells a vendor's flushes apart (a client's flush, a turn's end, a timed one), since each may be answered
+   * otherwise; flushes of a context end in the order they were asked.
+   */
+  | { kind: 'flush'; context: string; tag?: string }
   /** No more text for the context: what is held is spoken, then the renderer's `finished`. */
   | { kind: 'finish'; context: string }
   /**
@@ -24,6 +28,13 @@ export type SocketCommand =
    * that finishes takes on interruption finishes and caches it), then the renderer's `finished`.
    */
   | { kind: 'cancel'; context: string }
+  /**
+   * Carry out `commands` once the context has had no text for `ms`: time-based buffering (a vendor that
+   * speaks a trailing fragment after a pause, with no flush). The session owns the clock, so a codec stays
+   * pure. A context has at most one pending: a newer one replaces it, and the context's next text, its end
+   * and the socket's end drop it.
+   */
+  | { kind: 'when-quiet'; context: string; ms: number; commands: readonly SocketCommand[] }
   /** Finish every context, then close the socket normally. */
   | { kind: 'close' }
   /** A frame answered at once (a pong, an acknowledgement). */
@@ -51,8 +62,8 @@ export interface SocketContextRenderer {
     /** Each character's timing, where the vendor times characters (cached with the audio). */
     chars: WordTiming[] | null;
   }): SocketFrame[];
-  /** A flush's sentences have all been sent. */
-  flushed(): SocketFrame[];
+  /** A flush's sentences have all been sent; `tag` is the flush command's. */
+  flushed(tag: string | undefined): SocketFrame[];
   /** The context ended (finish or cancel). */
   finished(): SocketFrame[];
   /** A sentence or a command of the context failed; the socket is closed when `close` is given. */
@@ -76,11 +87,24 @@ export interface SocketIdle {
   reason: string;
 }
 
+/**
+ * A socket's handshake as the vendor's codec reads it: where its clients put their settings (the path's ids,
+ * the query, headers such as an API version). No key reaches it: the gateway takes the key's headers and
+ * query parameters off before forwarding, and the router's own identity header is left out.
+ */
+export interface SocketHandshake {
+  /** The path's capture groups (a voice id), decoded as the vendor decodes path segments. */
+  readonly params: readonly string[];
+  readonly query: URLSearchParams;
+  /** Lower-case names, as Node parses them (read one with `headerValue`). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
 /** One of a vendor's sockets, as its mirror serves it. */
 export interface MirrorSocketRoute {
-  /** The path under the vendor's API base; its capture groups are handed to `open` (a voice id). */
+  /** The path under the vendor's API base; its capture groups become the handshake's `params`. */
   readonly path: RegExp;
-  /** A connection from its handshake: the path's groups and the query. */
-  open(params: readonly string[], query: URLSearchParams): SocketConnection;
-  idle(query: URLSearchParams): SocketIdle;
+  /** A connection from its handshake. */
+  open(handshake: SocketHandshake): SocketConnection;
+  idle(handshake: SocketHandshake): SocketIdle;
 }

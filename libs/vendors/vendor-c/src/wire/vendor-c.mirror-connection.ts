@@ -1,85 +1,88 @@
 import { RouterError, type SynthSettings, type WordTiming } from '@router/contracts';
-import type {
-  SocketClose,
-  SocketCommand,
-  SocketConnection,
-  SocketContextRenderer,
-  SocketFrame,
+import {
+  type JsonMessage,
+  JsonSocketConnection,
+  type MessageProblem,
+  refuseJson,
+  sendJson,
+  type SocketClose,
+  type SocketCommand,
+  type SocketContextRenderer,
+  type SocketFrame,
+  type SocketHandshake,
 } from '@router/vendors-core';
 import type { MsAlignment } from './vendor-c.alignment';
 import { socketError, type VendorCProblem } from './vendor-c.errors';
 import { Id3Skipper } from './vendor-c.id3';
 import { socketSettingsSource, vendorCSynthSettings } from './vendor-c.settings';
-import {
-  contextTags,
-  MAX_CONTEXTS,
-  parseSocketQuery,
-  type SocketQuery,
-  TOO_MANY_CONTEXTS,
-} from './vendor-c.socket';
+import { contextTags, parseSocketQuery, type SocketQuery, TOO_MANY_CONTEXTS } from './vendor-c.socket';
 
 /*
- * What vendor_c's three mirror sockets share: the query read at the handshake (refused on the socket), JSON
- * object messages, refusal frames and their closes, the context limit, a context's settings mapped as
- * /v1/stream's, and a context's frames (audio, alignment, errors).
+ * What vendor_c's three mirror sockets share on top of the JSON socket kit: the query read at the handshake
+ * (refused on the socket), what a message asks, refusal frames and their closes, the context limit's
+ * refusal, a context's settings mapped as /v1/stream's, and a context's frames (audio, alignment, errors).
  */
 
 type Problem = Pick<VendorCProblem, 'status' | 'code' | 'message'>;
 
+/**
+ * What a vendor_c message asks. Its messages have no type field: `close_socket` and `close_context` say
+ * they end something, and any other message is input (text, settings, flush) read by the socket.
+ */
+export type VendorCMessageKind = 'input' | 'close-context' | 'close-socket';
+
 /** A refusal frame for one problem, and the close the vendor follows it with. */
 export function refusal(problem: Problem, contextId?: string): Extract<SocketCommand, { kind: 'refuse' }> {
   const frame = socketError(problem, contextId);
-  return {
-    kind: 'refuse',
-    frame: JSON.stringify(frame),
-    close: { code: frame['code'] as number, reason: problem.code },
-  };
+  return refuseJson(frame, { code: frame['code'] as number, reason: problem.code });
+}
+
+/** The refusal of a context opened while the socket holds as many as it may (the socket stays open). */
+export function tooManyContexts(contextId: string): SocketCommand {
+  return sendJson(socketError(TOO_MANY_CONTEXTS, contextId));
 }
 
 /** A connection of one of vendor_c's sockets; its subclass reads the socket's own messages. */
-export abstract class VendorCConnection implements SocketConnection {
+export abstract class VendorCConnection extends JsonSocketConnection<VendorCMessageKind> {
   private readonly query: ReturnType<typeof parseSocketQuery>;
 
-  protected constructor(query: URLSearchParams, socket: 'speech' | 'dialogue') {
-    this.query = parseSocketQuery(query, socket);
+  protected constructor(handshake: SocketHandshake, socket: 'speech' | 'dialogue') {
+    super();
+    this.query = parseSocketQuery(handshake.query, socket);
   }
 
-  opened(): SocketCommand[] {
+  override opened(): SocketCommand[] {
     if (this.query.ok) return [];
     return [refusal({ status: 422, code: 'invalid_request', message: this.query.message })];
   }
 
-  parse(frame: Buffer, isBinary: boolean): SocketCommand[] {
-    if (!this.query.ok) return [];
-    let json: unknown;
-    try {
-      json = isBinary ? undefined : JSON.parse(frame.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      return [refusal({ status: 422, code: 'invalid_request', message: 'Messages must be JSON objects' })];
-    }
-    return this.message(json as Record<string, unknown>, this.query.value);
+  abstract override context(id: string): SocketContextRenderer;
+
+  protected kindOf(message: JsonMessage): VendorCMessageKind {
+    if (message['close_socket'] === true) return 'close-socket';
+    return message['close_context'] === true ? 'close-context' : 'input';
   }
 
-  abstract context(id: string): SocketContextRenderer;
+  protected message(kind: VendorCMessageKind, message: JsonMessage): SocketCommand[] {
+    // A socket whose query was refused is closed as it opens; nothing it sends after is read.
+    return this.query.ok ? this.socketMessage(kind, message, this.query.value) : [];
+  }
 
-  /** Commands for one client message, a JSON object, once the query is known to be valid. */
-  protected abstract message(message: Record<string, unknown>, query: SocketQuery): SocketCommand[];
+  /** Every message the vendor cannot read is refused as invalid, and the socket closed (1008). */
+  protected refuse(problem: MessageProblem): SocketCommand[] {
+    return [refusal({ status: 422, code: 'invalid_request', message: problem.message })];
+  }
+
+  /** Commands for one message, once the query is known to be valid. */
+  protected abstract socketMessage(
+    kind: VendorCMessageKind,
+    message: JsonMessage,
+    query: SocketQuery,
+  ): SocketCommand[];
 
   /** Whether the output is MP3, whose later sentences in a context lose their ID3 tag. */
   protected get mp3(): boolean {
     return this.query.ok && this.query.value.output.audio.codec === 'mp3';
-  }
-
-  /**
-   * The refusal of a context opened while `open` contexts are (an error frame, the socket staying open), or
-   * undefined when the socket has room for it.
-   */
-  protected contextLimit(open: number, contextId: string): SocketCommand | undefined {
-    if (open < MAX_CONTEXTS) return undefined;
-    return { kind: 'send', frame: JSON.stringify(socketError(TOO_MANY_CONTEXTS, contextId)) };
   }
 
   /**
@@ -109,7 +112,7 @@ export interface ContextEnds {
   /** The frame after a context's last audio. */
   final(contextId: string | undefined): Record<string, unknown>;
   /** Frames when a flush's sentences have all been sent (none unless the socket marks them). */
-  flushed?(contextId: string | undefined): SocketFrame[];
+  flushed?(contextId: string | undefined, tag: string | undefined): SocketFrame[];
 }
 
 /**
@@ -165,8 +168,8 @@ export class VendorCContextRenderer implements SocketContextRenderer {
     ];
   }
 
-  flushed(): SocketFrame[] {
-    return this.ends.flushed?.(this.contextId) ?? [];
+  flushed(tag: string | undefined): SocketFrame[] {
+    return this.ends.flushed?.(this.contextId, tag) ?? [];
   }
 
   finished(): SocketFrame[] {

@@ -7,7 +7,7 @@ const DIALOGUE_PATH = '/v1/text-to-dialogue/multi-stream-input';
 function openDialogue(query = 'model_id=c_model_8&output_format=pcm_16000'): SocketConnection {
   const route = vendorCSocketRoutes.find((r) => r.path.test(DIALOGUE_PATH));
   if (!route) throw new Error('no dialogue route');
-  return route.open([], new URLSearchParams(query));
+  return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
 }
 
 function send(connection: SocketConnection, message: unknown): SocketCommand[] {
@@ -72,7 +72,7 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
       },
       { kind: 'text', context: 'default', text: 'Hello there. ' },
       { kind: 'text', context: 'default', text: 'How are you? ' },
-      { kind: 'flush', context: 'default' },
+      { kind: 'flush', context: 'default', tag: 'turn' },
       {
         kind: 'configure',
         context: 'default',
@@ -86,7 +86,7 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     expect(
       brief(send(connection, { inputs: [{ text: 'Really. ', voice_id: 'v2', new_turn: true }] })),
     ).toEqual([
-      { kind: 'flush', context: 'default' },
+      { kind: 'flush', context: 'default', tag: 'turn' },
       { kind: 'text', context: 'default', text: 'Really. ' },
     ]);
   });
@@ -148,8 +148,8 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     ]);
     expect(send(connection, { context_id: 'never', close_context: true })).toEqual([]);
     expect(send(connection, { close_socket: true })).toEqual([
-      { kind: 'flush', context: 'default' },
-      { kind: 'flush', context: 'b' },
+      { kind: 'flush', context: 'default', tag: 'turn' },
+      { kind: 'flush', context: 'b', tag: 'turn' },
       { kind: 'close' },
     ]);
   });
@@ -182,16 +182,14 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     ]);
   });
 
-  it('frames: audio, the end of a turn after its flush only, then snake_case is_final', () => {
+  it("frames: audio, the end of a turn after a turn's flush only, then snake_case is_final", () => {
     const connection = openDialogue();
-    send(connection, { inputs: [{ text: 'Hi. ', voice_id: 'v1' }], flush: true });
-    send(connection, { inputs: [{ text: 'Yes. ', voice_id: 'v2' }] });
     const render = connection.context('default');
     expect(frames(render.audio(Buffer.from('ab'), { sentence: 0, first: true }))).toEqual([
       { audio: Buffer.from('ab').toString('base64'), normalizedAlignment: null, alignment: null },
     ]);
-    expect(render.flushed()).toEqual([]); // the client's flush
-    expect(frames(render.flushed())).toEqual([{ is_final_audio_for_turn: true }]);
+    expect(render.flushed(undefined)).toEqual([]); // the client's flush
+    expect(frames(render.flushed('turn'))).toEqual([{ is_final_audio_for_turn: true }]);
     expect(frames(render.finished())).toEqual([{ is_final: true }]);
   });
 
@@ -200,7 +198,7 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     send(connection, { context_id: 'scene', inputs: [{ text: 'Hi. ', voice_id: 'v1' }] });
     send(connection, { context_id: 'scene', inputs: [{ text: 'Yo. ', voice_id: 'v2' }] });
     const render = connection.context('scene');
-    expect(frames(render.flushed())).toEqual([
+    expect(frames(render.flushed('turn'))).toEqual([
       { is_final_audio_for_turn: true, contextId: 'scene', context_id: 'scene' },
     ]);
     expect(frames(render.finished())).toEqual([{ is_final: true, contextId: 'scene', context_id: 'scene' }]);

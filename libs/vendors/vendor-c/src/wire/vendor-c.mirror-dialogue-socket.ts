@@ -1,17 +1,30 @@
-import type { SocketCommand, SocketContextRenderer, SocketFrame } from '@router/vendors-core';
+import {
+  type JsonMessage,
+  type SocketCommand,
+  type SocketContextRenderer,
+  SocketContexts,
+  type SocketFrame,
+  type SocketHandshake,
+} from '@router/vendors-core';
 import {
   dialogueFinalFrame,
   parseDialogueSocketMessage,
   turnFinalFrame,
   type DialogueSocketMessage,
 } from './vendor-c.dialogue-socket';
-import { VendorCConnection, VendorCContextRenderer, refusal } from './vendor-c.mirror-connection';
-import type { SocketQuery } from './vendor-c.socket';
+import {
+  refusal,
+  tooManyContexts,
+  VendorCConnection,
+  VendorCContextRenderer,
+  type VendorCMessageKind,
+} from './vendor-c.mirror-connection';
+import { MAX_CONTEXTS, type SocketQuery } from './vendor-c.socket';
 
-/** Why a context was flushed, in the order its flushes were asked (a reply stream ends them in order). */
-type FlushKind = 'turn' | 'client';
+/** The tag of a flush that ends a speaker's turn (a client's flush has none): its audio ends the turn. */
+const TURN_END = 'turn';
 
-/** What the connection knows of one dialogue context, shared with the context's renderer. */
+/** What the connection knows of one dialogue context. */
 interface DialogueContext {
   /** How frames name the context: its id where the client named it, none on the socket's one context. */
   readonly tag: string | undefined;
@@ -23,7 +36,6 @@ interface DialogueContext {
   voiceSettings: Readonly<Record<string, unknown>> | undefined;
   /** Text has been given since the last turn ended. */
   turnOpen: boolean;
-  readonly flushes: FlushKind[];
 }
 
 /**
@@ -36,47 +48,50 @@ interface DialogueContext {
  * messages name more by `context_id`; frames are tagged only where the client named the context.
  */
 export class VendorCDialogueConnection extends VendorCConnection {
-  private readonly contexts = new Map<string, DialogueContext>();
+  private readonly contexts = new SocketContexts<DialogueContext>(MAX_CONTEXTS);
   /** Contexts the client named by `context_id`, open or closed. */
   private readonly named = new Set<string>();
 
-  constructor(query: URLSearchParams) {
-    super(query, 'dialogue');
+  constructor(handshake: SocketHandshake) {
+    super(handshake, 'dialogue');
   }
 
   context(id: string): SocketContextRenderer {
     // A context closed by the message that first reaches the session is no longer known here.
-    const context = this.contexts.get(id) ?? newContext(this.named.has(id) ? id : undefined);
-    return new VendorCContextRenderer(context.tag, this.mp3, {
+    const tag = this.contexts.get(id)?.tag ?? (this.named.has(id) ? id : undefined);
+    return new VendorCContextRenderer(tag, this.mp3, {
       final: dialogueFinalFrame,
-      flushed: (tag): SocketFrame[] =>
-        context.flushes.shift() === 'turn' ? [JSON.stringify(turnFinalFrame(tag))] : [],
+      flushed: (contextTag, flush): SocketFrame[] =>
+        flush === TURN_END ? [JSON.stringify(turnFinalFrame(contextTag))] : [],
     });
   }
 
-  protected message(json: Record<string, unknown>, query: SocketQuery): SocketCommand[] {
+  protected socketMessage(kind: VendorCMessageKind, json: JsonMessage, query: SocketQuery): SocketCommand[] {
     const parsed = parseDialogueSocketMessage(json);
     if (!parsed.ok) return [refusal(parsed.problem, this.known(json)?.tag)];
     const message = parsed.value;
-    if (message.closeSocket) {
-      const ends = [...this.contexts].flatMap(([id, context]) => this.endTurn(id, context));
-      return [...ends, { kind: 'close' }];
+    switch (kind) {
+      case 'close-socket': {
+        const ends = [...this.contexts.entries()].flatMap(([id, context]) => this.endTurn(id, context));
+        return [...ends, { kind: 'close' }];
+      }
+      case 'close-context':
+        // As on multi-stream-input: what was flushed is spoken, the rest dropped, then `is_final`.
+        return this.contexts.delete(message.contextId) ? [{ kind: 'drain', context: message.contextId }] : [];
+      case 'input':
+        return this.input(message, typeof json['context_id'] === 'string', query);
     }
+  }
+
+  /** A message of lines (or none) for its context, opened by it when new. */
+  private input(message: DialogueSocketMessage, named: boolean, query: SocketQuery): SocketCommand[] {
     const id = message.contextId;
     let context = this.contexts.get(id);
     if (!context) {
-      if (message.closeContext) return [];
-      const full = this.contextLimit(this.contexts.size, id);
-      if (full) return [full];
-      const named = typeof json['context_id'] === 'string';
+      if (!this.contexts.canOpen(id)) return [tooManyContexts(id)];
       if (named) this.named.add(id);
       context = newContext(named ? id : undefined);
       this.contexts.set(id, context);
-    }
-    if (message.closeContext) {
-      // As on multi-stream-input: what was flushed is spoken, the rest dropped, then `is_final`.
-      this.contexts.delete(id);
-      return [{ kind: 'drain', context: id }];
     }
     return this.inputs(id, context, message, query);
   }
@@ -108,10 +123,10 @@ export class VendorCDialogueConnection extends VendorCConnection {
       context.speaker = input.voiceId;
       context.turnOpen = true;
       commands.push({ kind: 'text', context: id, text: input.text });
-      if (query.autoMode) commands.push(this.flush(id, context, 'client'));
+      if (query.autoMode) commands.push({ kind: 'flush', context: id });
     }
     // A flush before the context's first line has nothing to end.
-    if (message.flush && context.speaker !== undefined) commands.push(this.flush(id, context, 'client'));
+    if (message.flush && context.speaker !== undefined) commands.push({ kind: 'flush', context: id });
     return commands;
   }
 
@@ -119,12 +134,7 @@ export class VendorCDialogueConnection extends VendorCConnection {
   private endTurn(id: string, context: DialogueContext): SocketCommand[] {
     if (!context.turnOpen) return [];
     context.turnOpen = false;
-    return [this.flush(id, context, 'turn')];
-  }
-
-  private flush(id: string, context: DialogueContext, kind: FlushKind): SocketCommand {
-    context.flushes.push(kind);
-    return { kind: 'flush', context: id };
+    return [{ kind: 'flush', context: id, tag: TURN_END }];
   }
 
   /** Settings refused for a named context are reported on it; the socket's one context ends the socket. */
@@ -135,7 +145,7 @@ export class VendorCDialogueConnection extends VendorCConnection {
     return context.tag === undefined ? command : { kind: 'send', frame: command.frame };
   }
 
-  private known(json: Record<string, unknown>): DialogueContext | undefined {
+  private known(json: JsonMessage): DialogueContext | undefined {
     const id = json['context_id'];
     return typeof id === 'string' ? this.contexts.get(id) : undefined;
   }
@@ -148,6 +158,5 @@ function newContext(tag: string | undefined): DialogueContext {
     speaker: undefined,
     voiceSettings: undefined,
     turnOpen: false,
-    flushes: [],
   };
 }

@@ -11,7 +11,7 @@ function connection(route: typeof streamInput, query = 'model_id=c_model_1&outpu
   const params = route.path.exec(
     route === streamInput ? '/v1/text-to-speech/v1/stream-input' : '/v1/text-to-speech/v1/multi-stream-input',
   );
-  return route.open(params!.slice(1), new URLSearchParams(query));
+  return route.open({ params: params!.slice(1), query: new URLSearchParams(query), headers: {} });
 }
 
 const say = (c: ReturnType<typeof connection>, message: unknown): SocketCommand[] =>
@@ -76,6 +76,47 @@ describe('vendor_c mirror sockets', () => {
     expect(c.parse(Buffer.from('not json'), false)).toMatchObject([
       { kind: 'refuse', close: { code: 1008 } },
     ]);
+  });
+
+  it.each([
+    {
+      what: 'nesting past the client-JSON limit',
+      frame: `{"text":"Hi. ","x":${'['.repeat(40)}${']'.repeat(40)}}`,
+    },
+    { what: 'holding a number past a double', frame: '{"text":"Hi. ","voice_settings":{"speed":1e400}}' },
+    { what: 'that is a JSON array', frame: '[{"text":"Hi. "}]' },
+  ])("refuses a message $what on either socket in vendor_c's error shape, closing with 1008", ({ frame }) => {
+    for (const route of [streamInput, multiStreamInput]) {
+      const c = connection(route);
+      say(c, { text: ' ', voice_settings: VOICE_SETTINGS });
+      const [refused, ...rest] = c.parse(Buffer.from(frame), false);
+      expect(rest).toEqual([]);
+      expect(refused).toMatchObject({ kind: 'refuse', close: { code: 1008, reason: 'invalid_request' } });
+      expect(JSON.parse((refused as { frame: string }).frame)).toEqual({
+        message: expect.any(String),
+        error: 'invalid_request',
+        code: 1008,
+      });
+    }
+  });
+
+  it('refuses a binary message with 1008', () => {
+    const c = connection(multiStreamInput);
+    expect(c.parse(Buffer.from('{"text":" "}'), true)).toMatchObject([
+      { kind: 'refuse', close: { code: 1008 } },
+    ]);
+  });
+
+  it('drains a closed context whatever else its close_context message carries: no text, no new settings', () => {
+    const c = connection(multiStreamInput);
+    say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' });
+    const closing = {
+      context_id: 'a',
+      close_context: true,
+      text: 'Dropped. ',
+      voice_settings: { speed: 1.1 },
+    };
+    expect(kinds(say(c, closing))).toEqual(['drain a']);
   });
 
   it('keeps multi-stream-input contexts apart, refuses a sixth, and drains a closed one', () => {

@@ -1,12 +1,27 @@
-import type { MirrorSocketRoute, SocketCommand, SocketContextRenderer } from '@router/vendors-core';
+import {
+  type JsonMessage,
+  type MirrorSocketRoute,
+  SOCKET_CLOSE,
+  type SocketCommand,
+  type SocketContextRenderer,
+  SocketContexts,
+  type SocketHandshake,
+} from '@router/vendors-core';
 import { socketError } from './vendor-c.errors';
-import { VendorCConnection, VendorCContextRenderer, refusal } from './vendor-c.mirror-connection';
+import {
+  refusal,
+  tooManyContexts,
+  VendorCConnection,
+  VendorCContextRenderer,
+  type VendorCMessageKind,
+} from './vendor-c.mirror-connection';
 import { VendorCDialogueConnection } from './vendor-c.mirror-dialogue-socket';
 import {
   DEFAULT_CONTEXT_ID,
   DEFAULT_INACTIVITY_S,
   finalFrame,
   inactivityReason,
+  MAX_CONTEXTS,
   parseSocketQuery,
   parseStreamInputMessage,
   type SocketQuery,
@@ -14,9 +29,6 @@ import {
 } from './vendor-c.socket';
 
 type SpeechSocket = 'stream-input' | 'multi-stream-input';
-
-/** The policy-violation close the vendor uses for refusals and idle sockets. */
-const CLOSE_POLICY = 1008;
 
 /**
  * vendor_c's sockets on its mirror: `stream-input`, `multi-stream-input` and the dialogue socket. The
@@ -28,29 +40,29 @@ const CLOSE_POLICY = 1008;
  * dropped, then `isFinal` (`is_final` on dialogue).
  */
 export const vendorCSocketRoutes: readonly MirrorSocketRoute[] = [
-  socketRoute(/^\/v1\/text-to-speech\/([^/]+)\/stream-input$/, 'speech', (voice, query) => {
-    return new VendorCSpeechConnection('stream-input', voice, query);
+  socketRoute(/^\/v1\/text-to-speech\/([^/]+)\/stream-input$/, 'speech', (handshake) => {
+    return new VendorCSpeechConnection('stream-input', handshake);
   }),
-  socketRoute(/^\/v1\/text-to-speech\/([^/]+)\/multi-stream-input$/, 'speech', (voice, query) => {
-    return new VendorCSpeechConnection('multi-stream-input', voice, query);
+  socketRoute(/^\/v1\/text-to-speech\/([^/]+)\/multi-stream-input$/, 'speech', (handshake) => {
+    return new VendorCSpeechConnection('multi-stream-input', handshake);
   }),
-  socketRoute(/^\/v1\/text-to-dialogue\/multi-stream-input$/, 'dialogue', (_voice, query) => {
-    return new VendorCDialogueConnection(query);
+  socketRoute(/^\/v1\/text-to-dialogue\/multi-stream-input$/, 'dialogue', (handshake) => {
+    return new VendorCDialogueConnection(handshake);
   }),
 ];
 
 function socketRoute(
   path: RegExp,
   socket: 'speech' | 'dialogue',
-  open: (voice: string, query: URLSearchParams) => VendorCConnection,
+  open: (handshake: SocketHandshake) => VendorCConnection,
 ): MirrorSocketRoute {
   return {
     path,
-    open: (params, query) => open(params[0] ?? '', query),
-    idle: (query) => {
+    open,
+    idle: ({ query }) => {
       const parsed = parseSocketQuery(query, socket);
       const ms = (parsed.ok ? parsed.value.inactivitySeconds : DEFAULT_INACTIVITY_S) * 1000;
-      return { ms, code: CLOSE_POLICY, reason: inactivityReason(ms) };
+      return { ms, code: SOCKET_CLOSE.policy, reason: inactivityReason(ms) };
     },
   };
 }
@@ -58,28 +70,42 @@ function socketRoute(
 /** What a context's messages have set of its settings so far. */
 type ContextSettings = Pick<StreamInputMessage, 'voiceSettings' | 'pronunciationDictionaryLocators'>;
 
+/**
+ * A context the connection holds: open with its settings, or refused on opening (kept with the refusal's
+ * error frame until the client closes it).
+ */
+type SpeechContext = { settings: ContextSettings } | { refused: string };
+
 /** `stream-input` and `multi-stream-input`: one voice (the path's), contexts ending with `isFinal`. */
 class VendorCSpeechConnection extends VendorCConnection {
-  /** Contexts open now (the single socket's one included), by id, with their settings. */
-  private readonly open = new Map<string, ContextSettings>();
-  /** `multi-stream-input` contexts whose opening settings were refused, with the refusal's error frame. */
-  private readonly refused = new Map<string, string>();
+  /** Contexts open now (the single socket's one included) and those refused on opening, by id. */
+  private readonly contexts = new SocketContexts<SpeechContext>(MAX_CONTEXTS);
+  private readonly voiceId: string;
 
   constructor(
     private readonly kind: SpeechSocket,
-    private readonly voiceId: string,
-    query: URLSearchParams,
+    handshake: SocketHandshake,
   ) {
-    super(query, 'speech');
+    super(handshake, 'speech');
+    this.voiceId = handshake.params[0] ?? '';
   }
 
   context(id: string): SocketContextRenderer {
     return new VendorCContextRenderer(this.contextTag(id), this.mp3, { final: finalFrame });
   }
 
-  protected message(json: Record<string, unknown>, query: SocketQuery): SocketCommand[] {
+  protected socketMessage(kind: VendorCMessageKind, json: JsonMessage, query: SocketQuery): SocketCommand[] {
     const message = parseStreamInputMessage(json);
-    return this.kind === 'stream-input' ? this.single(message, query) : this.multi(message, query);
+    // `stream-input` has one stream and no contexts to close: every message is input to it.
+    if (this.kind === 'stream-input') return this.single(message, query);
+    switch (kind) {
+      case 'close-socket':
+        return [{ kind: 'close' }];
+      case 'close-context':
+        return this.closeContext(message.contextId);
+      case 'input':
+        return this.multi(message, query);
+    }
   }
 
   /** `stream-input`: the first message opens the stream (its text a single space); `""` ends it. */
@@ -87,13 +113,13 @@ class VendorCSpeechConnection extends VendorCConnection {
     const id = DEFAULT_CONTEXT_ID;
     if (message.settingsProblem) return [refusal(message.settingsProblem)];
     const commands: SocketCommand[] = [];
-    const opening = !this.open.has(id);
+    const opening = !this.contexts.has(id);
     if (opening || message.voiceSettings) {
       const settings = this.settingsWith(id, message);
       const configured = this.configure(id, this.voiceId, query, settings, undefined);
       if (configured.kind === 'refuse') return [configured];
       commands.push(configured);
-      this.open.set(id, settings);
+      this.contexts.set(id, { settings });
     }
     const { text } = message;
     if (text === '' && !opening) return [...commands, { kind: 'close' }];
@@ -103,21 +129,15 @@ class VendorCSpeechConnection extends VendorCConnection {
   /**
    * `multi-stream-input`: contexts by `context_id`, each opened by its first message. A context whose opening
    * settings are refused stays refused: each later message of it gets the same error frame (the socket stays
-   * open for the others), so no text of it is ever spoken with other settings; its `close_context` gets the
-   * error too and frees the id. It counts against the context limit until then.
+   * open for the others), so no text of it is ever spoken with other settings. It counts against the context
+   * limit until its `close_context`.
    */
   private multi(message: StreamInputMessage, query: SocketQuery): SocketCommand[] {
-    if (message.closeSocket) return [{ kind: 'close' }];
     const id = message.contextId;
-    const refused = this.refused.get(id);
-    if (refused !== undefined) {
-      if (message.closeContext) this.refused.delete(id);
-      return [{ kind: 'send', frame: refused }];
-    }
-    const opening = !this.open.has(id);
-    if (opening && message.closeContext) return [];
-    const full = opening ? this.contextLimit(this.open.size + this.refused.size, id) : undefined;
-    if (full) return [full];
+    const context = this.contexts.get(id);
+    if (context && 'refused' in context) return [{ kind: 'send', frame: context.refused }];
+    const opening = context === undefined;
+    if (opening && !this.contexts.canOpen(id)) return [tooManyContexts(id)];
     if (message.settingsProblem) {
       return [this.refuseSettings(id, opening, JSON.stringify(socketError(message.settingsProblem, id)))];
     }
@@ -127,14 +147,21 @@ class VendorCSpeechConnection extends VendorCConnection {
       const configured = this.configure(id, this.voiceId, query, settings, id);
       if (configured.kind === 'refuse') return [this.refuseSettings(id, opening, configured.frame)];
       commands.push(configured);
-      this.open.set(id, settings);
-    }
-    if (message.closeContext) {
-      // The vendor speaks what was flushed before the close, then ends the context; the rest is dropped.
-      this.open.delete(id);
-      return [...commands, { kind: 'drain', context: id }];
+      this.contexts.set(id, { settings });
     }
     return [...commands, ...this.textCommands(id, message, query)];
+  }
+
+  /**
+   * `close_context`: the vendor speaks what was flushed before the close, then ends the context; the rest is
+   * dropped. A refused context gets its error once more, and its id is free again; an unknown one, nothing.
+   */
+  private closeContext(id: string): SocketCommand[] {
+    const context = this.contexts.get(id);
+    if (!context) return [];
+    this.contexts.delete(id);
+    if ('refused' in context) return [{ kind: 'send', frame: context.refused }];
+    return [{ kind: 'drain', context: id }];
   }
 
   /**
@@ -142,7 +169,7 @@ class VendorCSpeechConnection extends VendorCConnection {
    * refused; refused later, the context goes on with the settings it had.
    */
   private refuseSettings(id: string, opening: boolean, frame: string): SocketCommand {
-    if (opening) this.refused.set(id, frame);
+    if (opening) this.contexts.set(id, { refused: frame });
     return { kind: 'send', frame };
   }
 
@@ -152,7 +179,8 @@ class VendorCSpeechConnection extends VendorCConnection {
    * dictionaries it sends replace the earlier ones.
    */
   private settingsWith(id: string, message: StreamInputMessage): ContextSettings {
-    const before = this.open.get(id);
+    const context = this.contexts.get(id);
+    const before = context && 'settings' in context ? context.settings : undefined;
     return {
       voiceSettings: message.voiceSettings
         ? { ...before?.voiceSettings, ...message.voiceSettings }
