@@ -25,7 +25,7 @@ import { BusChangeNotifier, closeAll, runService } from '@router/service-kit';
 import { SynthesisWorker } from '@router/synthesis';
 import { startVendorSim } from '@router/vendor-sim';
 import { createUpstreams, MIRRORS, VENDOR_IDS } from '@router/vendors';
-import type { MirrorAccess } from '@router/vendors-core';
+import { describeKeyPlacements } from '@router/vendors-core';
 import { createDemoOrgOnEmptyDatabase } from './demo-org';
 import { firstSoundCommand, firstSoundIsSimulated } from './first-sound';
 import { loadOrCreateSecrets } from './secrets';
@@ -183,7 +183,10 @@ runService(SERVICE, async () => {
     dataDir,
     demoKey,
     simulated,
-    mirrors: mirrors.map(({ mirror }) => ({ vendor: mirror.vendor, keyAt: keyPlace(mirror.access) })),
+    mirrors: mirrors.map(({ mirror }) => ({
+      vendor: mirror.vendor,
+      keyAt: describeKeyPlacements(mirror.access.keyPlacements),
+    })),
   });
   return closeAll(
     db,
@@ -247,13 +250,4 @@ function printWelcome(info: {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-}
-
-/** Where a vendor's clients put their key, in words. */
-function keyPlace(access: MirrorAccess): string {
-  const places = [
-    ...access.keyHeaders.map((h) => `the ${h} header`),
-    ...access.keyQueryParams.map((q) => `the ${q} query parameter`),
-  ];
-  return places.join(' or ');
 }

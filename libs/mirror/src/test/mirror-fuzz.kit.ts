@@ -5,6 +5,7 @@ import {
   MIRROR_REFUSAL_KINDS,
   type MirrorAccess,
   type MirrorReply,
+  placeKey,
   type MirrorRequest,
   type VendorMirror,
 } from '@router/vendors-core';
@@ -121,31 +122,18 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Where a client puts the key for this vendor, found by asking the access itself which placement it reads. */
+/** Where a client puts the key for this vendor: the first of its declared placements, as its own clients do. */
 export interface KeyPlacement {
   headers(key: string): Record<string, string>;
   query(key: string): Array<[string, string]>;
 }
 
-/**
- * The vendor's key placement, read off its access: the first header (raw, or after a scheme its clients use)
- * or query parameter from which `readKey` takes the key back.
- */
 export function keyPlacementOf(access: MirrorAccess): KeyPlacement {
-  const probe = 'rtr_probe';
-  const read = (headers: Record<string, string>, query: Array<[string, string]>): boolean =>
-    access.readKey({ method: 'GET', path: '/', headers, query: new URLSearchParams(query) }) === probe;
-  for (const name of access.keyHeaders) {
-    for (const scheme of ['', 'Bearer ', 'Token ', 'Key ']) {
-      if (read({ [name]: `${scheme}${probe}` }, [])) {
-        return { headers: (key) => ({ [name]: `${scheme}${key}` }), query: () => [] };
-      }
-    }
-  }
-  for (const name of access.keyQueryParams) {
-    if (read({}, [[name, probe]])) return { headers: () => ({}), query: (key) => [[name, key]] };
-  }
-  throw new Error(`${access.vendor}: no key placement its access reads`);
+  const [first] = access.keyPlacements;
+  return {
+    headers: (key) => ({ ...placeKey(first, key).headers }),
+    query: (key) => placeKey(first, key).query.map(([name, value]) => [name, value]),
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  describeKeyPlacements,
   keyHeader,
   keyHeaderNames,
   keyMessageField,
@@ -93,5 +94,21 @@ describe('placing a key', () => {
     expect(pathWithKey('/v1/x', placed)).toBe('/v1/x?key=a%26b');
     expect(pathWithKey('/v1/x?alt=sse', placed)).toBe('/v1/x?alt=sse&key=a%26b');
     expect(pathWithKey('/v1/x?alt=sse', placeKey(BEARER, 'k'))).toBe('/v1/x?alt=sse');
+  });
+});
+
+describe('describing placements', () => {
+  it('says each place in words, with its scheme', () => {
+    expect(
+      describeKeyPlacements([
+        keyHeader('authorization', 'Bearer'),
+        keyHeader('x-api-key'),
+        keyQuery('key'),
+        keyMessageField('api_key'),
+      ]),
+    ).toBe(
+      'the authorization header as "Bearer <key>" or the x-api-key header or the key query parameter or ' +
+        'the api_key field of a socket message',
+    );
   });
 });

@@ -144,3 +144,15 @@ function credential(value: string | undefined, scheme: string | undefined): stri
 function namesIn(placements: readonly KeyPlacement[], where: KeyPlacement['in']): string[] {
   return [...new Set(placements.filter((placement) => placement.in === where).map(({ name }) => name))];
 }
+
+/** Where a vendor's clients put their key, in words (for the router's start-up help and docs). */
+export function describeKeyPlacements(placements: readonly KeyPlacement[]): string {
+  return placements
+    .map((placement) => {
+      const scheme = 'scheme' in placement && placement.scheme ? ` as "${placement.scheme} <key>"` : '';
+      if (placement.in === 'header') return `the ${placement.name} header${scheme}`;
+      if (placement.in === 'query') return `the ${placement.name} query parameter`;
+      return `the ${placement.name} field of a socket message${scheme}`;
+    })
+    .join(' or ');
+}
