@@ -17,6 +17,7 @@ export {
   type ClientSettings,
   type SettingsSurface,
 } from './settings.resolve';
+export type { SettingsMode } from './settings.options';
 export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';
