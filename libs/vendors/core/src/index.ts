@@ -11,6 +11,7 @@ export * from './voice.types';
 export * from './stored-settings.types';
 export * from './drop-in.types';
 export * from './drop-in.answers';
+export * from './drop-in.keying';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,
