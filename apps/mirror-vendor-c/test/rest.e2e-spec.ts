@@ -172,6 +172,56 @@ describe('vendor_c mirror, REST (e2e)', () => {
     expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
   });
 
+  it('keys a request with its defaults left out and partial voice settings as the same request spelled out: one vendor call, the same bytes', async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const text = `Defaults left out ${randomUUID().slice(0, 8)}.`;
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+    // Partial voice settings: the vendor takes the fields left out from the voice's stored settings.
+    const bare = await post(key, `/v1/text-to-speech/${voice}/stream`, {
+      text,
+      voice_settings: { speed: 1.1 },
+    });
+    expect(bare.status).toBe(200);
+    const take = (await sim.calls('vendor_c', { key: vendorKey })).at(-1)?.takeId;
+    const mp3 = { codec: 'mp3', sampleRate: 44100, bitrateKbps: 128, id3: true } satisfies AudioSpec;
+    expect(bare.bytes.equals(createTake(text, mp3, { takeId: take, speed: 1.1 }).bytes)).toBe(true);
+
+    // Every default the vendor reads spelled out, in the spellings it reads alike, fields in another order.
+    const spelled = await post(
+      key,
+      `/v1/text-to-speech/${voice}/stream?optimize_streaming_latency=0&enable_logging=1&output_format=mp3_44100_128`,
+      {
+        voice_settings: { style: null, speed: 1.1 },
+        apply_text_normalization: 'auto',
+        language_code: null,
+        model_id: 'c_model_3',
+        seed: null,
+        text,
+      },
+    );
+    expect(spelled.status).toBe(200);
+    expect(spelled.bytes.equals(bare.bytes)).toBe(true);
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
+  it("keys voice settings with every field left out as settings left out: the voice's stored ones, one entry", async () => {
+    const { key, vendorKey } = await newOrg();
+    const voice = await firstVoice(key);
+    const text = `Stored settings ${randomUUID().slice(0, 8)}.`;
+    const path = `/v1/text-to-speech/${voice}?output_format=pcm_16000`;
+    const before = await sim.callCount('vendor_c', { key: vendorKey });
+
+    const left = await post(key, path, { text, voice_settings: {} });
+    expect(left.status).toBe(200);
+    for (const body of [{ text }, { text, voice_settings: { stability: null, similarity_boost: null } }]) {
+      const same = await post(key, path, body);
+      expect([same.status, same.bytes.equals(left.bytes)]).toEqual([200, true]);
+    }
+    expect(await sim.callCount('vendor_c', { key: vendorKey })).toBe(before + 1);
+  });
+
   it('makes one vendor call for ten identical requests at once', async () => {
     const { key, vendorKey } = await newOrg();
     const voice = await firstVoice(key);

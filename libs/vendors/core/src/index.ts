@@ -11,12 +11,14 @@ export * from './voice.types';
 export * from './stored-settings.types';
 export * from './drop-in.types';
 export * from './drop-in.answers';
+export * from './drop-in.keying';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,
   type ClientSettings,
   type SettingsSurface,
 } from './settings.resolve';
+export type { SettingsMode } from './settings.options';
 export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';

@@ -8,8 +8,18 @@ import {
   optionValuesAt,
 } from './catalogue.queries';
 import { listOf, quoted, refuse } from './settings.messages';
-import { checkFields, checkJson, checkScalar, isPlainObject } from './settings.values';
+import { checkFields, checkJson, checkScalar, isPlainObject, type FieldLeniency } from './settings.values';
 import type { OptionRule, VendorDefinition } from './vendor-definition.types';
+
+/**
+ * Whose rules settings are checked by: the native surfaces' (`native`: the spec's tables, strict) or the
+ * vendor's own, for a mirror that must refuse only what its vendor refuses (`vendor`): unknown option names and
+ * unknown fields of objects are kept as sent (they reach the vendor with the rest: its own request carries
+ * them), an object the vendor fills (`OptionRule.vendorFillsFields`) may be partial and, with no field left, is
+ * the option left out; wrong types, values out of range or outside their lists, a field the vendor's closed
+ * list lacks (a dialogue model's) are refused as in `native`.
+ */
+export type SettingsMode = 'native' | 'vendor';
 
 /** The settings an option is checked against, resolved before the options. */
 export interface OptionContext {
@@ -18,6 +28,7 @@ export interface OptionContext {
   readonly format: AudioFormat;
   readonly sampleRate: SampleRate;
   readonly voice: string;
+  readonly mode: SettingsMode;
 }
 
 /**
@@ -30,7 +41,9 @@ export interface OptionContext {
  * Refused (`bad_request` naming the option): a name outside the vendor's catalogue, null for an option that
  * is not nullable, an option for another model or another format, a value of the wrong type, outside its
  * range or value list (the list at this sample rate where it depends on the rate), an object or array that
- * breaks its field rules, and an option set without the options it requires.
+ * breaks its field rules, and an option set without the options it requires. In the `vendor` mode a name
+ * outside the catalogue is kept as sent, after the catalogue's options, and objects are read as the vendor
+ * reads them (see `SettingsMode`).
  */
 export function resolveOptions(
   ctx: OptionContext,
@@ -39,11 +52,17 @@ export function resolveOptions(
   const { def } = ctx;
   if (!isPlainObject(given)) refuse('options must be an object');
   const sent = new Map<string, JsonValue>();
+  const unknown: [string, JsonValue][] = [];
 
   for (const name of Object.keys(given)) {
     const option = findOption(def, name);
-    if (!option) refuse(unknownOptionMessage(def, name));
     const value = given[name];
+    if (!option) {
+      if (ctx.mode !== 'vendor') refuse(unknownOptionMessage(def, name));
+      // A field the router has no setting for, which the vendor reads: it goes to the vendor as sent.
+      if (value !== undefined) unknown.push([name, checkJson(name, value)]);
+      continue;
+    }
     if (value === undefined) continue;
     if (value === null) {
       // Null asks for the vendor's own behaviour, the same as leaving the option out.
@@ -61,7 +80,9 @@ export function resolveOptions(
       refuse(`${name} applies only to ${listOf(rule.formats)} audio, not to ${ctx.format}`);
     }
     const checked = checkOptionValue(ctx, option, rule, value);
-    if (applies) sent.set(name, checked);
+    // An object with every field left to the vendor is the option left out: the vendor fills it whole.
+    const filledWhole = rule.vendorFillsFields && isPlainObject(checked) && Object.keys(checked).length === 0;
+    if (applies && !(ctx.mode === 'vendor' && filledWhole)) sent.set(name, checked);
   }
 
   checkRequires(def, sent);
@@ -72,7 +93,8 @@ export function resolveOptions(
     const value = sent.get(option.name) ?? defaultFor(ctx, option);
     if (value !== null) options[option.name] = value;
   }
-  return options;
+  // fromEntries defines own properties, so a client name such as `__proto__` stays a plain key.
+  return { ...options, ...Object.fromEntries(unknown) };
 }
 
 /** The option's default as the vendor applies it here, or null when none is sent. */
@@ -111,8 +133,14 @@ function checkOptionValue(
     case 'object':
       return checkObjectOption(ctx, option, rule, value);
     case 'array':
-      return checkArrayOption(name, rule, value);
+      return checkArrayOption(name, rule, value, leniency(ctx, rule));
   }
+}
+
+/** How an object's fields are checked in this mode, for an option with this rule. */
+function leniency(ctx: OptionContext, rule: OptionRule): FieldLeniency {
+  const vendor = ctx.mode === 'vendor';
+  return { keepUnknown: vendor, vendorFills: vendor && rule.vendorFillsFields === true };
 }
 
 function checkObjectOption(
@@ -127,7 +155,7 @@ function checkObjectOption(
     const allowed = dialogue
       ? { names: rule.dialogueFields ?? [], why: `with dialogue model ${ctx.model.id}` }
       : undefined;
-    return checkFields(name, rule.fields, value, allowed);
+    return checkFields(name, rule.fields, value, allowed, leniency(ctx, rule));
   }
   if (rule.entries !== undefined || rule.replacesVoice) return checkVoiceEntries(ctx, name, rule, value);
   if (!isPlainObject(value)) refuse(`${name} must be an object`);
@@ -156,14 +184,16 @@ function checkVoiceEntries(ctx: OptionContext, name: string, rule: OptionRule, v
   return Object.fromEntries(entries);
 }
 
-function checkArrayOption(name: string, rule: OptionRule, value: unknown): JsonValue {
+function checkArrayOption(name: string, rule: OptionRule, value: unknown, lenient: FieldLeniency): JsonValue {
   if (!Array.isArray(value)) refuse(`${name} must be an array`);
   if (rule.maxItems !== undefined && value.length > rule.maxItems) {
     refuse(`${name} takes at most ${rule.maxItems} items (it has ${value.length})`);
   }
   const fields = rule.fields;
   return value.map((item, i) =>
-    fields ? checkFields(`${name}[${i}]`, fields, item) : checkJson(`${name}[${i}]`, item),
+    fields
+      ? checkFields(`${name}[${i}]`, fields, item, undefined, lenient)
+      : checkJson(`${name}[${i}]`, item),
   );
 }
 

@@ -587,3 +587,124 @@ describe('resolveSettings: options', () => {
     });
   });
 });
+
+describe('resolveSettings: the vendor mode (a mirror reading its vendor own request)', () => {
+  /** The rich fixture whose `settings` the vendor fills where a request leaves fields out. */
+  const filledDef: VendorDefinition = {
+    ...richDef,
+    optionRules: {
+      ...richDef.optionRules,
+      settings: { ...richDef.optionRules['settings'], vendorFillsFields: true },
+    },
+  };
+  const vendor = (
+    options: Record<string, unknown>,
+    overrides: Partial<ClientSettings> = {},
+    def = filledDef,
+  ) => resolveSettings(def, client({ options, ...overrides }), 'speech', 'vendor').options;
+  const native = (
+    options: Record<string, unknown>,
+    overrides: Partial<ClientSettings> = {},
+    def = filledDef,
+  ) => resolveSettings(def, client({ options, ...overrides }), 'speech').options;
+
+  it('is a sound definition fact, only on objects with fields', () => {
+    expect(checkVendorDefinition(filledDef)).toEqual([]);
+    const misplaced: VendorDefinition = {
+      ...filledDef,
+      optionRules: { ...filledDef.optionRules, free: { vendorFillsFields: true } },
+    };
+    expect(checkVendorDefinition(misplaced)).toEqual([
+      'vendor_c option free rule: vendorFillsFields on an option without object fields',
+    ]);
+  });
+
+  it('fills the same defaults as the native mode', () => {
+    expect(resolveSettings(filledDef, client(), 'speech', 'vendor')).toEqual(
+      resolveSettings(filledDef, client(), 'speech'),
+    );
+    expect(vendor({ quiet: true, settings: { stability: 0.5, boost: 0.5 } })).toEqual(
+      native({ quiet: true, settings: { stability: 0.5, boost: 0.5 } }),
+    );
+  });
+
+  it('takes partial settings the vendor fills, as sent, where the native mode requires every field', () => {
+    expect(refusal(() => native({ settings: { speed: 1.1 } })).message).toBe(
+      'settings.stability is required',
+    );
+    expect(vendor({ settings: { speed: 1.1 } })['settings']).toEqual({ speed: 1.1 });
+    expect(vendor({ settings: { speed: 1.1, stability: null } })['settings']).toEqual({ speed: 1.1 });
+    expect(vendor({ settings: { boost: 0.2, loud: false } })['settings']).toEqual({
+      boost: 0.2,
+      loud: false,
+    });
+  });
+
+  it('takes settings with every field left to the vendor as the option left out', () => {
+    const left = vendor({});
+    for (const settings of [{}, { stability: null, boost: null }, null]) {
+      expect(vendor({ settings })).toEqual(left);
+    }
+    expect(left).not.toHaveProperty('settings');
+  });
+
+  it('still requires the fields of an object the vendor does not fill', () => {
+    expect(refusal(() => vendor({ settings: { stability: 0.5 } }, {}, richDef)).message).toBe(
+      'settings.boost is required',
+    );
+    expect(refusal(() => vendor({ locators: [{}] })).message).toBe('locators[0].id is required');
+  });
+
+  it('keeps an option outside the catalogue as sent, after the catalogue options', () => {
+    expect(refusal(() => native({ seed: 7 })).message).toMatch(/^unknown option "seed"/);
+    const options = vendor({ seed: 7, quiet: true, extra: { a: [1, null] } });
+    expect(options).toMatchObject({ seed: 7, quiet: true, extra: { a: [1, null] } });
+    expect(Object.keys(options).slice(-2)).toEqual(['seed', 'extra']);
+    const tricky = vendor(JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>);
+    expect(Object.keys(tricky)).toContain('__proto__');
+    expect(Object.getPrototypeOf(tricky)).toBe(Object.prototype);
+  });
+
+  it('keeps fields outside an object rule as sent, after the known ones, in objects and array items', () => {
+    expect(refusal(() => native({ settings: { stability: 0.5, boost: 0.5, x: 1 } })).message).toMatch(
+      /^settings\.x is not a field of settings/,
+    );
+    const settings = vendor({ settings: { x: [1], speed: 1, stability: 0.5 } })['settings'];
+    expect(settings).toEqual({ stability: 0.5, speed: 1, x: [1] });
+    expect(Object.keys(settings as object)).toEqual(['stability', 'speed', 'x']);
+    expect(vendor({ locators: [{ v: 2, id: 'a' }] })['locators']).toEqual([{ id: 'a', v: 2 }]);
+  });
+
+  it.each<[string, Record<string, unknown>, Partial<ClientSettings>, RegExp]>([
+    ['a field out of range', { settings: { stability: 1.1 } }, {}, /^settings\.stability must be between/],
+    ['a field of the wrong type', { settings: { speed: '1.0' } }, {}, /^settings\.speed must be a number$/],
+    ['a boolean field as a number', { settings: { loud: 1 } }, {}, /^settings\.loud must be true or false$/],
+    ['a field outside its values', { settings: { mode: 'c' } }, {}, /^settings\.mode "c" is not allowed/],
+    [
+      'a field the dialogue model lacks',
+      { settings: { boost: 0.5 } },
+      { model: 'c_model_2', voice: 'x' },
+      /^settings\.boost is not available with dialogue model c_model_2/,
+    ],
+    [
+      'an unknown field on the dialogue model, whose list is closed',
+      { settings: { x: 1 } },
+      { model: 'c_model_2', voice: 'x' },
+      /^settings\.x is not a field of settings/,
+    ],
+    ['an option out of range', { tempo: 2.5 }, { model: 'c_model_2', voice: 'x' }, /^tempo must be between/],
+    ['an option of the wrong type', { quiet: 'true' }, {}, /^quiet must be true or false$/],
+    ['null for an option that is not nullable', { quiet: null }, {}, /^quiet must not be null$/],
+    ['too many items', { locators: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }] }, {}, /at most 3/],
+    ['an unknown option that is not JSON', { seed: Number.NaN }, {}, /^seed must be a finite number$/],
+  ])('still refuses what the vendor refuses: %s', (_what, options, overrides, message) => {
+    expect(refusal(() => vendor(options, overrides)).message).toMatch(message);
+  });
+
+  it('takes a dialogue model with its field left to the vendor', () => {
+    expect(vendor({ settings: {} }, { model: 'c_model_2', voice: 'x' })).not.toHaveProperty('settings');
+    expect(vendor({ settings: { stability: 0.2 } }, { model: 'c_model_2', voice: 'x' })['settings']).toEqual({
+      stability: 0.2,
+    });
+  });
+});

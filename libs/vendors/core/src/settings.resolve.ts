@@ -15,7 +15,7 @@ import {
   type RateSurface,
 } from './catalogue.queries';
 import { bound, oneOf, quoted, refuse } from './settings.messages';
-import { resolveOptions } from './settings.options';
+import { resolveOptions, type SettingsMode } from './settings.options';
 import type { VendorDefinition } from './vendor-definition.types';
 
 /** Which surface the settings come from: its sample-rate list applies (`speech_sample_rates` or `sample_rates`). */
@@ -46,7 +46,11 @@ export const DEFAULT_RESPONSE_FORMAT: AudioFormat = 'mp3';
  * will receive, with every default filled in: language (`en` where the vendor defaults to it), speed
  * (`speedDefault`), format (`mp3`), sample rate (the format's default, else 24000) and every option with a
  * non-null catalogue default. Equal requests therefore give equal settings however many defaults the client
- * spelt out. One validator for every surface; only the rate list differs (`surface`).
+ * spelt out. One validator for every surface; only the rate list differs (`surface`), and whose rules apply
+ * (`mode`): the native surfaces' by default, or, for a mirror reading its vendor's own request, the vendor's
+ * (`vendor`: unknown options and fields kept as sent, objects the vendor fills taken partial; see
+ * `SettingsMode`). A mirror's wire fills the defaults of what the vendor names in its own terms (vendor_c's
+ * `output_format` token) before it calls this; the catalogue's option defaults are the vendor's own.
  *
  * Throws `RouterError` `bad_request` naming the field or rule at the first problem. Checked in order: model,
  * voice, language, speed, response_format, sample_rate, options.
@@ -55,6 +59,7 @@ export function resolveSettings(
   def: VendorDefinition,
   client: ClientSettings,
   surface: SettingsSurface,
+  mode: SettingsMode = 'native',
 ): SynthSettings {
   const model = resolveModel(def, client.model);
   const voice = resolveVoice(model, client.voice);
@@ -62,7 +67,7 @@ export function resolveSettings(
   const speed = resolveSpeed(def, client.speed);
   const format = resolveFormat(def, client.format);
   const sampleRate = resolveSampleRate(def, format, client.sampleRate, surface);
-  const options = resolveOptions({ def, model, format, sampleRate, voice }, client.options);
+  const options = resolveOptions({ def, model, format, sampleRate, voice, mode }, client.options);
   return { vendor: def.id, model: model.id, voice, language, speed, sampleRate, format, options };
 }
 

@@ -57,23 +57,44 @@ export function checkScalar(
 }
 
 /**
+ * How far an object's field check follows the vendor rather than the native surfaces (a mirror's vendor mode,
+ * see `SettingsMode`). The native surfaces take neither.
+ */
+export interface FieldLeniency {
+  /** A field outside the rule is kept as sent, where the vendor reads it, instead of refused. */
+  readonly keepUnknown: boolean;
+  /** The vendor fills a field left out or sent as null: a required field may be missing, a null is left out. */
+  readonly vendorFills: boolean;
+}
+
+const STRICT: FieldLeniency = { keepUnknown: false, vendorFills: false };
+
+/**
  * An object made of known fields: every key a field (and, where `allowed` is given, one of those), every
  * required field present, each value checked. A null in a nullable field means the same as leaving it out,
- * so it is dropped; fields come out in the rule's order, so equal objects compare equal.
+ * so it is dropped; fields come out in the rule's order, so equal objects compare equal. `lenient` relaxes
+ * this as the vendor does: unknown fields kept (after the known ones, as sent; never where `allowed` closes the
+ * list, which the vendor refuses too), and fields the vendor fills left out.
  */
 export function checkFields(
   path: string,
   fields: readonly OptionField[],
   value: unknown,
   allowed?: { readonly names: readonly string[]; readonly why: string },
+  lenient: FieldLeniency = STRICT,
 ): Record<string, JsonValue> {
   if (!isPlainObject(value)) refuse(`${path} must be an object`);
   const names = fields.map((f) => f.name);
+  const unknown: [string, JsonValue][] = [];
   for (const key of Object.keys(value)) {
-    if (!names.includes(key)) refuse(`${path}.${key} is not a field of ${path}; use ${oneOf(names)}`);
+    const known = names.includes(key);
+    if (!known && (allowed || !lenient.keepUnknown)) {
+      refuse(`${path}.${key} is not a field of ${path}; use ${oneOf(names)}`);
+    }
     if (allowed && !allowed.names.includes(key)) {
       refuse(`${path}.${key} is not available ${allowed.why}; ${path} takes only ${oneOf(allowed.names)}`);
     }
+    if (!known) unknown.push([key, checkJson(`${path}.${key}`, value[key])]);
   }
   const entries: [string, JsonValue][] = [];
   for (const field of fields) {
@@ -81,16 +102,17 @@ export function checkFields(
     const given = Object.hasOwn(value, field.name) ? value[field.name] : undefined;
     const applies = !allowed || allowed.names.includes(field.name);
     if (given === undefined) {
-      if (field.required && applies) refuse(`${fieldPath} is required`);
+      if (field.required && applies && !lenient.vendorFills) refuse(`${fieldPath} is required`);
       continue;
     }
     if (given === null) {
-      if (!field.nullable) refuse(`${fieldPath} must not be null`);
+      if (!field.nullable && !lenient.vendorFills) refuse(`${fieldPath} must not be null`);
       continue;
     }
     entries.push([field.name, checkScalar(fieldPath, field, given)]);
   }
-  return Object.fromEntries(entries);
+  // fromEntries defines own properties, so a client key such as `__proto__` stays a plain key.
+  return Object.fromEntries([...entries, ...unknown]);
 }
 
 /**

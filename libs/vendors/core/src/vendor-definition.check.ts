@@ -232,6 +232,9 @@ function checkOptionRule(def: VendorDefinition, option: OptionSpec, rule: Option
       problems.push(`${where}: field ${field.name} has an empty range`);
     }
   }
+  if (rule.vendorFillsFields && (option.type !== 'object' || !rule.fields)) {
+    problems.push(`${where}: vendorFillsFields on an option without object fields`);
+  }
   for (const name of rule.dialogueFields ?? []) {
     if (!fieldNames.includes(name)) problems.push(`${where}: dialogue field ${name} is not a field`);
   }

@@ -70,6 +70,14 @@ export interface OptionRule {
   readonly fields?: readonly OptionField[];
   /** For `object` options: the only fields a dialogue model accepts. */
   readonly dialogueFields?: readonly string[];
+  /**
+   * For `object` options with `fields`: the vendor itself fills a field left out of the object or sent as null
+   * (vendor_c `voice_settings`: `stability` and `similarity_boost` from the voice's stored settings, the others
+   * at their defaults). The native surfaces still require the `required` fields (the spec's Options table); a
+   * mirror's vendor mode (`resolveSettings`) takes a partial object as the vendor does, and one with no field
+   * left as the option left out, since then the vendor fills every field.
+   */
+  readonly vendorFillsFields?: boolean;
   /** For `array` options: the most items allowed. */
   readonly maxItems?: number;
   /** For `object` options whose keys are free names (vendor_j `speakers`): exactly this many entries, each a voice. */

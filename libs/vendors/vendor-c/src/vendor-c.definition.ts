@@ -160,6 +160,9 @@ export const vendorC: VendorDefinition = defineVendor({
         { name: 'use_speaker_boost', type: 'boolean', required: false, nullable: false },
       ],
       dialogueFields: ['stability'],
+      // The vendor takes a field left out (or null) from the voice's stored settings or the field's default;
+      // the native surfaces still require both stability and similarity_boost (spec: Options).
+      vendorFillsFields: true,
     },
     pronunciation_dictionary_locators: {
       maxItems: 3,

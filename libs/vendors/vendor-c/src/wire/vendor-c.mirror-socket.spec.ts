@@ -148,9 +148,15 @@ describe('vendor_c mirror sockets', () => {
     expect(refusal['message']).toContain('stability');
     expect(errorOf(say(c, { text: 'Never said. ', context_id: 'a', flush: true }))).toEqual(refusal);
     expect(errorOf(say(c, { text: ' ', voice_settings: VOICE_SETTINGS, context_id: 'a' }))).toEqual(refusal);
-    // Settings the router refuses (a field the vendor lacks) are remembered the same way.
-    const unknownField = errorOf(say(c, { text: ' ', voice_settings: { loudness: 2 }, context_id: 'b' }));
-    expect(errorOf(say(c, { text: 'Hi. ', context_id: 'b' }))).toEqual(unknownField);
+    // Settings refused once resolved (more dictionaries than the vendor takes) are remembered the same way.
+    const locators = ['d1', 'd2', 'd3', 'd4'].map((id) => ({ pronunciation_dictionary_id: id }));
+    const tooMany = errorOf(
+      say(c, { text: ' ', pronunciation_dictionary_locators: locators, context_id: 'b' }),
+    );
+    expect(tooMany['message']).toBe(
+      'pronunciation_dictionary_locators: ensure this value has at most 3 items',
+    );
+    expect(errorOf(say(c, { text: 'Hi. ', context_id: 'b' }))).toEqual(tooMany);
     // Refused contexts count against the limit until closed.
     for (const id of ['c', 'd', 'e']) say(c, { text: ' ', context_id: id });
     expect(errorOf(say(c, { text: ' ', context_id: 'f' }))).toMatchObject({ error: 'max_active_contexts' });

@@ -121,6 +121,82 @@ describe('vendor_c request keying', () => {
     for (const request of live) expect(vendorCRequestKeying(request).cacheable).toBe(false);
   });
 
+  it('reads the query as the vendor does: its flag and integer spellings alike, a latency of 0 as left out', () => {
+    const bare = canonical(post(SPEECH, { text: 'Hi.' })).canonical;
+    for (const query of [
+      'enable_logging=1',
+      'enable_logging=TRUE',
+      'optimize_streaming_latency=0',
+      'optimize_streaming_latency=00&enable_logging=True',
+    ]) {
+      expect([query, canonical(post(SPEECH, { text: 'Hi.' }, query)).canonical]).toEqual([query, bare]);
+    }
+    expect(canonical(post(SPEECH, { text: 'Hi.' }, 'enable_logging=0')).canonical).toEqual(
+      canonical(post(SPEECH, { text: 'Hi.' }, 'enable_logging=false')).canonical,
+    );
+    const faster = canonical(post(SPEECH, { text: 'Hi.' }, 'optimize_streaming_latency=01')).canonical;
+    expect(faster.query).toEqual({ ...bare.query, optimize_streaming_latency: ['1'] });
+    for (const refused of [
+      'enable_logging=yes',
+      'optimize_streaming_latency=5',
+      'optimize_streaming_latency=%2B1',
+    ]) {
+      expect(canonical(post(SPEECH, { text: 'Hi.' }, refused)).canonical).not.toEqual(bare);
+    }
+  });
+
+  it("keys voice settings with every field left out (or null) as settings left out: the voice's stored ones", () => {
+    const bare = canonical(post(SPEECH, { text: 'Hi.' }));
+    for (const voiceSettings of [{}, { stability: null, similarity_boost: null }, { speed: null }]) {
+      const keyed = canonical(post(SPEECH, { text: 'Hi.', voice_settings: voiceSettings }));
+      expect(keyed.canonical).toEqual(bare.canonical);
+      expect(keyed.stored).toEqual(bare.stored);
+    }
+    const dialogue = (settings: unknown) =>
+      canonical(
+        post('/v1/text-to-dialogue/stream', { inputs: [{ text: 'Hi.', voice_id: 'voice1' }], settings }),
+      ).canonical;
+    expect(dialogue({})).toEqual(dialogue(undefined));
+    expect(dialogue({ stability: null })).toEqual(dialogue(null));
+  });
+
+  it('keys partial voice settings by the fields they send, a null field as left out, 1 and 1.0 alike', () => {
+    const partial = canonical(post(SPEECH, '{"text":"Hi.","voice_settings":{"speed":1.0}}'));
+    expect(partial.canonical.body).toEqual({
+      text: 'Hi.',
+      model_id: 'c_model_3',
+      apply_text_normalization: 'auto',
+      voice_settings: { speed: 1 },
+    });
+    expect(
+      canonical(post(SPEECH, '{"voice_settings":{"style":null,"speed":1},"text":"Hi."}')).canonical,
+    ).toEqual(partial.canonical);
+    for (const other of [{ speed: 1.1 }, { speed: 1, style: 0 }, { speed: 1, loudness: 2 }, { speed: '1' }]) {
+      expect(canonical(post(SPEECH, { text: 'Hi.', voice_settings: other })).canonical).not.toEqual(
+        partial.canonical,
+      );
+    }
+  });
+
+  it('keys a dictionary named with a null version as one named without, and a field sent as a string apart', () => {
+    const locator = (version: unknown) =>
+      canonical(
+        post(SPEECH, {
+          text: 'Hi.',
+          pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'd1', version_id: version }],
+        }),
+      );
+    expect(locator(null).canonical).toEqual(locator(undefined).canonical);
+    expect(locator(null).stored).toEqual([
+      { name: 'voice-settings/voice1', kind: 'fingerprint' },
+      { name: 'dictionary/d1', kind: 'fingerprint' },
+    ]);
+    expect(locator('v2').canonical).not.toEqual(locator(undefined).canonical);
+    expect(canonical(post(SPEECH, { text: 'Hi.', seed: '4' })).canonical).not.toEqual(
+      canonical(post(SPEECH, { text: 'Hi.', seed: 4 })).canonical,
+    );
+  });
+
   it('keeps a __proto__ field as a field', () => {
     const keyed = canonical(post(SPEECH, '{"text":"Hi.","__proto__":{"x":1}}'));
     expect(Object.keys(keyed.canonical.body as object)).toContain('__proto__');

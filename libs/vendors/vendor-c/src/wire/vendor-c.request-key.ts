@@ -1,22 +1,31 @@
 import {
   type AnswerReading,
+  type BodyFieldRule,
+  type BodyFields,
+  canonicalRequest,
   decodePathSegment,
   type DropInEndpoint,
   type DropInKeying,
   type DropInRequest,
   type DropInWire,
+  findOption,
   jsonDocumentAnswer,
   jsonLinesAnswer,
+  jsonObjectBody,
   jsonReply,
-  type JsonValue,
+  optionFieldRule,
+  type QueryParameterRule,
+  type RequestShape,
   wholeBodyAnswer,
 } from '@router/vendors-core';
+import { vendorC } from '../vendor-c.definition';
 import { schemaIssuesBody } from './vendor-c.errors';
 import { isTimestampedChunk } from './vendor-c.responses';
 import { vendorCStoredReferencesOf } from '../vendor-c.stored-settings';
 import { DEFAULT_OUTPUT_FORMAT } from './vendor-c.formats';
 import { DEFAULT_DIALOGUE_MODEL, DEFAULT_MODEL } from './vendor-c.models';
-import { isObject } from './vendor-c.schema';
+import { STREAMING_LATENCY } from './vendor-c.requests';
+import { isObject, queryBoolean, queryInteger } from './vendor-c.schema';
 
 /**
  * The synthesis endpoints cached whole (spec: vendor_c drop-in); every other path is proxied live. Groups: the
@@ -25,28 +34,62 @@ import { isObject } from './vendor-c.schema';
 const TEXT_TO_SPEECH = /^\/v1\/text-to-speech\/([^/]+)(\/stream)?(\/with-timestamps)?$/;
 const TEXT_TO_DIALOGUE = '/v1/text-to-dialogue/stream';
 
-/** Query parameters the vendor reads with a default: sending the default is leaving it out. */
-const QUERY_DEFAULTS: Readonly<Record<string, string>> = {
-  output_format: DEFAULT_OUTPUT_FORMAT,
-  enable_logging: 'true',
+/** A query value as the vendor's own reader takes it (`read` gives its value, or nothing it refuses). */
+function readAs(read: (query: URLSearchParams) => string | undefined): (value: string) => string {
+  return (value) => read(new URLSearchParams([['value', value]])) ?? value;
+}
+
+/**
+ * The query every synthesis endpoint reads, with the vendor's defaults: `output_format` and `enable_logging`
+ * (its catalogue default) filled, `optimize_streaming_latency` at its default keyed as left out (it was added
+ * after keys were made without it); flags and integers as the vendor reads them (`1` and `true`, `00` and `0`).
+ */
+const QUERY: Readonly<Record<string, QueryParameterRule>> = {
+  output_format: { default: DEFAULT_OUTPUT_FORMAT },
+  enable_logging: {
+    default: JSON.stringify(findOption(vendorC, 'enable_logging')?.default),
+    read: readAs((query) => {
+      const flag = queryBoolean(query, 'value', false);
+      return flag.issues.length === 0 ? String(flag.value) : undefined;
+    }),
+  },
+  optimize_streaming_latency: {
+    default: String(STREAMING_LATENCY.default),
+    keyDefault: 'omitted',
+    read: readAs((query) => {
+      const level = queryInteger(query, 'value', undefined, STREAMING_LATENCY.min, STREAMING_LATENCY.max);
+      return level.issues.length === 0 ? String(level.value) : undefined;
+    }),
+  },
 };
 
-/** Body fields whose `null` the vendor reads as "left out" (its default, or the voice's stored settings). */
-const NULL_IS_ABSENT: ReadonlySet<string> = new Set([
-  'voice_settings',
-  'settings',
-  'language_code',
-  'seed',
-  'pronunciation_dictionary_locators',
-  'previous_text',
-  'next_text',
-  'previous_request_ids',
-  'next_request_ids',
-  'apply_language_text_normalization',
-]);
+const NULL_IS_ABSENT: BodyFieldRule = { nullIsAbsent: true };
+const VOICE_SETTINGS = optionFieldRule(vendorC, 'voice_settings');
 
-/** Body fields with a default of their own, filled in (besides `model_id`). */
-const BODY_DEFAULTS: Readonly<Record<string, JsonValue>> = { apply_text_normalization: 'auto' };
+/**
+ * The body fields every synthesis endpoint reads alike. Those that are router options read as the catalogue
+ * says (defaults, `null` as left out, voice settings with every field left out as the voice's stored ones,
+ * under `settings` on dialogue); the others' `null` is left out, as the vendor reads it.
+ */
+const BODY: BodyFields = {
+  voice_settings: VOICE_SETTINGS,
+  settings: VOICE_SETTINGS,
+  apply_text_normalization: optionFieldRule(vendorC, 'apply_text_normalization'),
+  apply_language_text_normalization: optionFieldRule(vendorC, 'apply_language_text_normalization'),
+  pronunciation_dictionary_locators: optionFieldRule(vendorC, 'pronunciation_dictionary_locators'),
+  language_code: NULL_IS_ABSENT,
+  seed: NULL_IS_ABSENT,
+  previous_text: NULL_IS_ABSENT,
+  next_text: NULL_IS_ABSENT,
+  previous_request_ids: NULL_IS_ABSENT,
+  next_request_ids: NULL_IS_ABSENT,
+};
+
+const SPEECH: RequestShape = { query: QUERY, body: { ...BODY, model_id: { default: DEFAULT_MODEL } } };
+const DIALOGUE: RequestShape = {
+  query: QUERY,
+  body: { ...BODY, model_id: { default: DEFAULT_DIALOGUE_MODEL } },
+};
 
 const LIVE: DropInKeying = Object.freeze({ cacheable: false });
 
@@ -56,19 +99,19 @@ const LIVE: DropInKeying = Object.freeze({ cacheable: false });
  */
 
 /**
- * A vendor_c drop-in request's cache identity. Its synthesis endpoints are cached whole: the query with
- * `output_format` and `enable_logging` filled in, the JSON body with `model_id` and
- * `apply_text_normalization` filled in and `null` dropped where it means "left out", every other parameter
- * and field kept verbatim (the text too: the vendor reads its whitespace). A voice's stored settings (relied
- * on without `voice_settings`, `settings` on dialogue, or with partial ones) and a dictionary without a
- * version are stored at the vendor and fingerprinted. Voice lists and everything else, and a body that is not a JSON object, are never cached.
+ * A vendor_c drop-in request's cache identity. Its synthesis endpoints are cached whole, keyed as the vendor
+ * reads them (`SPEECH`, `DIALOGUE`): defaults filled, `null` and empty voice settings as left out, the flag and
+ * integer spellings it reads alike as one; every other parameter and field kept verbatim (the text too: the
+ * vendor reads its whitespace). A voice's stored settings (relied on without `voice_settings`, `settings` on
+ * dialogue, or with partial ones) and a dictionary without a version are stored at the vendor and
+ * fingerprinted. Voice lists and everything else, and a body that is not a JSON object, are never cached.
  */
 export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
   if (request.method !== 'POST') return LIVE;
   const speech = TEXT_TO_SPEECH.exec(request.path);
   const dialogue = request.path === TEXT_TO_DIALOGUE;
   if (!speech && !dialogue) return LIVE;
-  const body = jsonObject(request.body);
+  const body = jsonObjectBody(request);
   if (!body) return LIVE;
   let voices: string[];
   let chars: number;
@@ -90,21 +133,9 @@ export function vendorCRequestKeying(request: DropInRequest): DropInKeying {
       chars += [...text].length;
     }
   }
-  // Built from entries: a `__proto__` field stays a field (assigning it would set the prototype instead).
-  const fields = new Map<string, JsonValue>(Object.entries(BODY_DEFAULTS));
-  fields.set('model_id', dialogue ? DEFAULT_DIALOGUE_MODEL : DEFAULT_MODEL);
-  for (const [name, value] of Object.entries(body)) {
-    if (value === null && NULL_IS_ABSENT.has(name)) continue;
-    fields.set(name, value);
-  }
   return {
     cacheable: true,
-    canonical: {
-      method: request.method,
-      path: request.path,
-      query: canonicalQuery(request.query),
-      body: Object.fromEntries(fields),
-    },
+    canonical: canonicalRequest(request, dialogue ? DIALOGUE : SPEECH, body),
     stored: vendorCStoredReferencesOf(
       voices,
       dialogue ? body['settings'] : body['voice_settings'],
@@ -161,23 +192,3 @@ export const vendorCDropIn: DropInWire = {
       ]),
     ),
 };
-
-function canonicalQuery(query: string): Record<string, string[]> {
-  const parameters = new Map<string, string[]>();
-  for (const [name, value] of new URLSearchParams(query))
-    parameters.set(name, [...(parameters.get(name) ?? []), value]);
-  for (const [name, value] of Object.entries(QUERY_DEFAULTS))
-    if (!parameters.has(name)) parameters.set(name, [value]);
-  return Object.fromEntries(parameters);
-}
-
-type JsonObject = Record<string, JsonValue>;
-
-function jsonObject(body: Uint8Array): JsonObject | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
-    return isObject(value) ? (value as JsonObject) : undefined;
-  } catch {
-    return undefined;
-  }
-}

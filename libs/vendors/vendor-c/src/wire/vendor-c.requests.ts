@@ -40,6 +40,9 @@ export interface OutputQuery {
   readonly enableLogging: boolean;
 }
 
+/** `optimize_streaming_latency`: 0 (no optimisation, what a request that leaves it out gets) to 4. */
+export const STREAMING_LATENCY = { default: 0, min: 0, max: 4 } as const;
+
 /** `output_format`, `optimize_streaming_latency`, `enable_logging`: the query every synthesis path takes. */
 export function parseOutputQuery(
   query: URLSearchParams,
@@ -54,15 +57,19 @@ export function parseOutputQuery(
       type: 'type_error.enum',
     });
   }
-  issues.push(...queryInteger(query, 'optimize_streaming_latency', 0, 0, 4).issues);
+  const { default: latency, min, max } = STREAMING_LATENCY;
+  issues.push(...queryInteger(query, 'optimize_streaming_latency', latency, min, max).issues);
   const logging = queryBoolean(query, 'enable_logging', true);
   issues.push(...logging.issues);
   if (!audio || issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { formatName, audio, enableLogging: logging.value } };
 }
 
-function locatorIssues(value: unknown): SchemaIssue[] {
-  const loc = ['body', 'pronunciation_dictionary_locators'];
+/** Checks dictionary locators found at `loc` (a REST body's, or a socket message's). */
+export function locatorIssues(
+  value: unknown,
+  loc: readonly (string | number)[] = ['body', 'pronunciation_dictionary_locators'],
+): SchemaIssue[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return [{ loc, msg: 'value is not a valid list', type: 'type_error.list' }];
   if (value.length > 3)

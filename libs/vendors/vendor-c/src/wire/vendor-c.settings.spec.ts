@@ -79,16 +79,18 @@ const CASES: readonly { name: string; client: Partial<ClientSettings> }[] = [
 describe('vendor_c settings → vendor request → settings', () => {
   it.each(CASES)('$name: the request read back is the same SynthSettings', ({ client }) => {
     const settings = nativeSettings(client);
-    expect(readBack(settings)).toEqual({ settings, unmapped: [] });
+    expect(readBack(settings)).toEqual({ settings });
   });
 
-  it('names the fields that change the audio but no setting carries', () => {
+  it('keeps the fields that change the audio but no setting carries as options of their own, sent on', () => {
     const url = new URLSearchParams({ output_format: 'pcm_24000' });
     const output = parseOutputQuery(url);
     const request = parseTtsRequest({ text: 'Hi.', seed: 7, previous_text: 'Before.' }, 'v', noVoiceProblem);
     if (!output.ok || !request.ok) throw new Error('refused');
-    const { unmapped } = vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url));
-    expect(unmapped).toEqual(['seed', 'previous_text']);
+    const { settings } = vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url));
+    expect(settings.options).toMatchObject({ seed: 7, previous_text: 'Before.' });
+    expect(vendorCRequest(settings, 'Hi.').body).toMatchObject({ seed: 7, previous_text: 'Before.' });
+    expect(readBack(settings)).toEqual({ settings });
   });
 
   it('reads opus, which no native client can ask for, as format opus with its bitrate, and back', () => {
@@ -102,17 +104,17 @@ describe('vendor_c settings → vendor request → settings', () => {
       format: 'opus',
       options: { ...nativeSettings({ format: 'pcm', sampleRate: 48000 }).options, bitrate: '64k' },
     });
-    expect(readBack(settings)).toEqual({ settings, unmapped: [] });
+    expect(readBack(settings)).toEqual({ settings });
   });
 
-  it('refuses, in the router words, what the router settings cannot say', () => {
+  it('keeps a voice-settings field the router does not know, as the vendor reads it, and sends it on', () => {
     const url = new URLSearchParams();
     const output = parseOutputQuery(url);
     const request = parseTtsRequest({ text: 'Hi.', voice_settings: { loudness: 2 } }, 'v', noVoiceProblem);
     if (!output.ok || !request.ok) throw new Error('refused');
-    expect(() => vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url))).toThrow(
-      expect.objectContaining({ code: 'bad_request' }),
-    );
+    const { settings } = vendorCSynthSettings(ttsSettingsSource(output.value, request.value, url));
+    expect(settings.options['voice_settings']).toEqual({ loudness: 2 });
+    expect(vendorCRequest(settings, 'Hi.').body['voice_settings']).toEqual({ loudness: 2 });
   });
 });
 
@@ -181,6 +183,50 @@ describe('a stream-input socket and /v1/stream with equal settings', () => {
     );
   });
 
+  it("refuses what the vendor refuses, in the vendor's words", () => {
+    /** The settings of a context whose opening message sent these, read as the socket codecs pass them on. */
+    const opened =
+      (init: Record<string, unknown>, query: Record<string, string> = {}) =>
+      () => {
+        const parsed = parseSocketQuery(new URLSearchParams(query));
+        if (!parsed.ok) throw new Error(parsed.message);
+        const source = socketSettingsSource('voice_1', parsed.value, {
+          voiceSettings: init['voice_settings'] as Record<string, unknown> | undefined,
+          pronunciationDictionaryLocators: init['pronunciation_dictionary_locators'],
+        });
+        return vendorCSynthSettings(source);
+      };
+    const refusal = (message: string) => expect.objectContaining({ code: 'bad_request', message });
+    expect(opened({ voice_settings: { speed: 1.3 } })).toThrow(
+      refusal('voice_settings.speed: ensure this value is less than or equal to 1.2'),
+    );
+    expect(opened({ voice_settings: { stability: 'high' } })).toThrow(
+      refusal('voice_settings.stability: value is not a valid float'),
+    );
+    expect(
+      opened({
+        pronunciation_dictionary_locators: ['a', 'b', 'c', 'd'].map((id) => ({
+          pronunciation_dictionary_id: id,
+        })),
+      }),
+    ).toThrow(refusal('pronunciation_dictionary_locators: ensure this value has at most 3 items'));
+    expect(opened({ pronunciation_dictionary_locators: [{ version_id: 'v1' }] })).toThrow(
+      refusal('pronunciation_dictionary_locators.0.pronunciation_dictionary_id: field required'),
+    );
+    expect(
+      opened({ voice_settings: { stability: 0.5, similarity_boost: 0.5 } }, { model_id: 'c_model_8' }),
+    ).toThrow(refusal('voice_settings.similarity_boost: extra fields not permitted'));
+  });
+
+  it('keeps a seed the socket query sends as an option of its own, which reaches the vendor and the key', () => {
+    const seeded = socketSettings({ seed: '42' }, {});
+    expect(seeded).toEqual({
+      ...socketSettings({}, {}),
+      options: { ...socketSettings({}, {}).options, seed: 42 },
+    });
+    expect(vendorCRequest(seeded, 'Hi.').body['seed']).toBe(42);
+  });
+
   it('keeps partial voice settings as sent (checked by the same field rules), each apart from the others', () => {
     const faster = socketSettings({}, { voice_settings: { speed: 1.1 } });
     expect(faster).toEqual({
@@ -192,9 +238,12 @@ describe('a stream-input socket and /v1/stream with equal settings', () => {
     expect(socketSettings({}, { voice_settings: { style: 0.3 } }).options['voice_settings']).toEqual({
       style: 0.3,
     });
-    expect(() => socketSettings({}, { voice_settings: { speed: 1.1, loudness: 2 } })).toThrow(
-      expect.objectContaining({ code: 'bad_request', message: expect.stringContaining('loudness') }),
-    );
+    expect(
+      socketSettings({}, { voice_settings: { loudness: 2, speed: 1.1 } }).options['voice_settings'],
+    ).toEqual({
+      speed: 1.1,
+      loudness: 2,
+    });
     expect(
       socketSettings({ model_id: 'c_model_8' }, { voice_settings: {} }).options['voice_settings'],
     ).toBeUndefined();

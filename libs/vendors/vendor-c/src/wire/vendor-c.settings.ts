@@ -1,12 +1,12 @@
-import type { SynthSettings } from '@router/contracts';
-import { optionRule, resolveSettings, type ClientSettings } from '@router/vendors-core';
+import { RouterError, type SynthSettings } from '@router/contracts';
+import { resolveSettings, type ClientSettings } from '@router/vendors-core';
 import { vendorC } from '../vendor-c.definition';
-import { requiredVoiceSettings, usesStoredVoiceSettings } from '../vendor-c.stored-settings';
+import type { SchemaIssue } from './vendor-c.errors';
 import { outputFormat, vendorCOutputFormat } from './vendor-c.formats';
 import { isDialogueModel } from './vendor-c.models';
-import type { DialogueRequest, OutputQuery, TtsRequest } from './vendor-c.requests';
-import { isObject } from './vendor-c.schema';
-import type { SocketQuery, StreamInputMessage } from './vendor-c.socket';
+import { locatorIssues, type DialogueRequest, type OutputQuery, type TtsRequest } from './vendor-c.requests';
+import { dialogueSettingsIssues, isObject, settingsIssues } from './vendor-c.schema';
+import { issuesMessage, type SocketQuery, type StreamInputMessage } from './vendor-c.socket';
 
 /*
  * Between the router's SynthSettings and vendor_c's own request, both ways: the adapter builds the vendor
@@ -87,7 +87,9 @@ const OPTION_FIELDS = [
 
 /**
  * Fields that change the audio but have no router setting: a request with any of them cannot be the same
- * take as a sentence of /v1/stream.
+ * take as a sentence of /v1/stream. Read from a vendor_c client they are options of their own (the vendor
+ * mode keeps them), which `vendorCRequest` sends in the body under their names: they reach the vendor and
+ * the key.
  */
 export const FIELDS_WITHOUT_SETTING: readonly string[] = [
   'seed',
@@ -156,8 +158,10 @@ export function socketSettingsSource(
 }
 
 /**
- * The router's settings as a native client would send them for the same request. `sync_alignment` is left
- * to its default (on): the take then carries character timings, which serve every endpoint, timed or not.
+ * The router's settings as a native client would send them for the same request, with the fields no setting
+ * carries beside them (`FIELDS_WITHOUT_SETTING`, which only the vendor mode takes). Voice settings go as sent:
+ * the vendor mode reads their null fields and `{}` as the vendor does. `sync_alignment` is left to its default
+ * (on): the take then carries character timings, which serve every endpoint, timed or not.
  */
 export function vendorCClientSettings(source: VendorCSettingsSource): ClientSettings {
   const audio = outputFormat(source.outputFormat);
@@ -165,8 +169,8 @@ export function vendorCClientSettings(source: VendorCSettingsSource): ClientSett
     enable_logging: source.enableLogging,
     enable_ssml_parsing: source.enableSsmlParsing,
   };
-  for (const name of OPTION_FIELDS) {
-    const value = name === 'voice_settings' ? sentVoiceSettings(source.fields[name]) : source.fields[name];
+  for (const name of [...OPTION_FIELDS, ...FIELDS_WITHOUT_SETTING]) {
+    const value = source.fields[name];
     if (value !== undefined && value !== null) options[name] = value;
   }
   if (audio?.codec === 'mp3' && audio.bitrateKbps !== undefined) options['bitrate'] = `${audio.bitrateKbps}k`;
@@ -182,70 +186,43 @@ export function vendorCClientSettings(source: VendorCSettingsSource): ClientSett
 }
 
 /**
- * Voice settings as the vendor reads them: a field sent as null is left out, and settings that leave every
- * field out (`{}`) are the voice's stored settings, as if left out.
- */
-function sentVoiceSettings(value: unknown): unknown {
-  if (!isObject(value)) return value;
-  const sent = Object.entries(value).filter(([, field]) => field !== null && field !== undefined);
-  return sent.length === 0 ? undefined : Object.fromEntries(sent);
-}
-
-/**
  * The SynthSettings a vendor_c request stands for, resolved as the native surfaces resolve theirs (streaming
- * rates), and the fields it holds that no setting carries (see `FIELDS_WITHOUT_SETTING`). Opus, which the
- * router's catalogue does not offer (no native client can ask for it, so no key is shared), becomes format
- * `opus` with its `bitrate`, the rest resolved as for pcm at its rate. Partial voice settings are taken as
- * the vendor takes them (see `withPartialVoiceSettings`). Throws the router's `bad_request` where the request
- * asks what the router's settings cannot say (a voice-settings field the vendor does not have, say).
+ * rates) but by the vendor's rules (`resolveSettings`'s vendor mode): partial voice settings are kept as sent
+ * (their null fields left out, `{}` as no settings: the vendor takes what is missing from the voice's stored
+ * settings, whose fingerprint then enters the key), fields of theirs the router does not know and the fields
+ * no setting carries (`FIELDS_WITHOUT_SETTING`) go on to the vendor as sent. Opus, which the router's catalogue
+ * does not offer (no native client can ask for it, so no key is shared), becomes format `opus` with its
+ * `bitrate`, the rest resolved as for pcm at its rate. Throws the router's `bad_request` for what the vendor
+ * refuses, in the vendor's words where its schema says it (voice settings, dictionary locators).
  */
-export function vendorCSynthSettings(source: VendorCSettingsSource): {
-  settings: SynthSettings;
-  unmapped: string[];
-} {
+export function vendorCSynthSettings(source: VendorCSettingsSource): { settings: SynthSettings } {
+  const issues = vendorIssues(source);
+  if (issues.length > 0) throw RouterError.badRequest(issuesMessage(issues));
   const client = vendorCClientSettings(source);
   const audio = outputFormat(source.outputFormat);
-  const settings = withPartialVoiceSettings(client, (checked) =>
+  const settings =
     audio?.codec === 'opus' && audio.bitrateKbps !== undefined
-      ? opusSettings(checked, audio.bitrateKbps)
-      : resolveSettings(vendorC, checked, 'stream'),
-  );
-  const unmapped = FIELDS_WITHOUT_SETTING.filter(
-    (name) => source.fields[name] !== undefined && source.fields[name] !== null,
-  );
-  return { settings, unmapped };
+      ? opusSettings(client, audio.bitrateKbps)
+      : resolveSettings(vendorC, client, 'stream', 'vendor');
+  return { settings };
+}
+
+/** What the vendor's own schema refuses of the settings' objects, at the fields as a socket message names them. */
+function vendorIssues(source: VendorCSettingsSource): SchemaIssue[] {
+  const voiceSettings = source.fields['voice_settings'];
+  const loc = ['voice_settings'];
+  const settings = isDialogueModel(source.model)
+    ? dialogueSettingsIssues(voiceSettings, loc)
+    : isObject(voiceSettings)
+      ? settingsIssues(voiceSettings, loc)
+      : voiceSettings === undefined || voiceSettings === null
+        ? []
+        : [{ loc, msg: 'value is not a valid dict', type: 'type_error.dict' }];
+  const locators = source.fields['pronunciation_dictionary_locators'];
+  return [...settings, ...locatorIssues(locators, ['pronunciation_dictionary_locators'])];
 }
 
 function opusSettings(client: ClientSettings, kbps: number): SynthSettings {
-  const resolved = resolveSettings(vendorC, { ...client, format: 'pcm' }, 'stream');
+  const resolved = resolveSettings(vendorC, { ...client, format: 'pcm' }, 'stream', 'vendor');
   return { ...resolved, format: 'opus', options: { ...resolved.options, bitrate: `${kbps}k` } };
-}
-
-/**
- * Settings resolved by `resolve` when voice settings may be partial. The router's own surfaces require
- * `stability` and `similarity_boost`; the vendor takes any field left out from the voice's stored settings
- * (whose fingerprint then enters the key, see `usesStoredVoiceSettings`). Partial settings are checked by the
- * same field rules as complete ones, each missing required field stood in for while checking, and then kept
- * as sent: the fields they override are part of the key, so two different partial settings never share an
- * entry.
- */
-function withPartialVoiceSettings(
-  client: ClientSettings,
-  resolve: (client: ClientSettings) => SynthSettings,
-): SynthSettings {
-  const given = client.options['voice_settings'];
-  const dialogue = isDialogueModel(client.model);
-  if (!isObject(given) || !usesStoredVoiceSettings(given, dialogue)) return resolve(client);
-  const fields = optionRule(vendorC, 'voice_settings').fields ?? [];
-  const standIns = Object.fromEntries(
-    requiredVoiceSettings(dialogue).map((name) => [name, fields.find((f) => f.name === name)?.min ?? 0]),
-  );
-  const resolved = resolve({
-    ...client,
-    options: { ...client.options, voice_settings: { ...standIns, ...given } },
-  });
-  const checked = resolved.options['voice_settings'];
-  if (!isObject(checked)) return resolved;
-  const partial = Object.fromEntries(Object.entries(checked).filter(([name]) => Object.hasOwn(given, name)));
-  return { ...resolved, options: { ...resolved.options, voice_settings: partial } };
 }
