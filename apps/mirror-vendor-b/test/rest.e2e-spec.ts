@@ -236,6 +236,21 @@ describe('vendor_b mirror (e2e)', () => {
     }
   });
 
+  it("passes the vendor's rate limit on with its Retry-After, and stores nothing of it", async () => {
+    const { key, vendorKey } = await newOrg();
+    const body = { text: unique('Too many at once'), voice_id: VOICE };
+    const busy = await sim.injectFault({ vendor: 'vendor_b', kind: 'error', key: vendorKey, status: 429 });
+    const limited = await post(key, '/v1/text-to-speech', body);
+    await sim.removeFault(busy.id).catch(() => undefined);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(json(limited)).toEqual({ error: { code: 'rate_limit_exceeded', message: expect.any(String) } });
+    const said = await post(key, '/v1/text-to-speech', body);
+    expect(said.status).toBe(200);
+    expect(said.headers.get('retry-after')).toBeNull();
+    expect(await sim.callCount('vendor_b', { key: vendorKey })).toBe(2);
+  });
+
   it.each([
     {
       answer: "the vendor's error event after some audio",

@@ -213,12 +213,11 @@ describe('vendor_b drop-in answers', () => {
     expect(reading.stored(clip).equals(clip)).toBe(true);
   });
 
-  it("passes the content type and the vendor's request id, and replays only the content type", () => {
-    expect(vendorBDropIn.headers).toEqual({
-      keyed: [],
-      passed: ['content-type', 'x-request-id'],
-      liveOnly: ['x-request-id'],
-    });
+  it("passes the content type, the vendor's request id and a refusal's advice, and replays only the content type", () => {
+    const { keyed, passed, liveOnly } = vendorBDropIn.headers;
+    expect(keyed).toEqual([]);
+    expect(passed).toEqual(['content-type', 'x-request-id', 'retry-after', 'www-authenticate']);
+    expect(passed.filter((name) => !liveOnly.includes(name))).toEqual(['content-type']);
   });
 
   it("refuses a body it will not walk in the vendor's error shape", () => {

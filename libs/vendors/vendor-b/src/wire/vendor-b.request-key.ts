@@ -131,9 +131,11 @@ export const vendorBDropIn: DropInWire = {
   keying: vendorBRequestKeying,
   headers: {
     keyed: [],
-    // `x-request-id` names the vendor's request, which a replay did not make.
-    passed: ['content-type', 'x-request-id'],
-    liveOnly: ['x-request-id'],
+    // `x-request-id` names the vendor's request, which a replay did not make. A refusal's `retry-after` (429)
+    // and `www-authenticate` (a stored key the vendor refused) are the vendor's advice to its clients; such
+    // answers are never stored, and the two are live-only wherever they come.
+    passed: ['content-type', 'x-request-id', 'retry-after', 'www-authenticate'],
+    liveOnly: ['x-request-id', 'retry-after', 'www-authenticate'],
   },
   readAnswer: vendorBAnswerReading,
   // The vendor's own refusal of a body it cannot read.
