@@ -9,6 +9,7 @@ const DEFAULT_PORTS = {
   'cache-service': 3003,
   'vendor-sim': 4010,
   // ---- generated: mirror-ports (tools/deploy-gen from the registry, `npm run deploy:gen`; do not edit) ----
+  'mirror-vendor-b': 3012,
   'mirror-vendor-c': 3013,
   // ---- end generated: mirror-ports ----
 };

@@ -14,6 +14,9 @@ import {
   type VendorBRequest,
   type VendorBSseEvent,
   VENDOR_B_KEY,
+  VENDOR_B_SPEECH_PATH,
+  VENDOR_B_STREAM_PATH,
+  VENDOR_B_VOICES_PATH,
 } from '@router/vendor-b';
 import { sendVendorBAuthRefusal, sendVendorBError, vendorBFaultProblem } from './vendor-b.errors';
 import { findVendorBVoice, VENDOR_B_VOICES } from './vendor-b.voices';
@@ -61,7 +64,7 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
   return [
     {
       method: 'POST',
-      path: '/v1/text-to-speech',
+      path: VENDOR_B_SPEECH_PATH,
       async handle(exchange) {
         const accepted = accept(exchange);
         if (!accepted) return;
@@ -73,7 +76,7 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
     },
     {
       method: 'POST',
-      path: '/v1/text-to-speech/stream',
+      path: VENDOR_B_STREAM_PATH,
       async handle(exchange) {
         const accepted = accept(exchange);
         if (!accepted) return;
@@ -88,7 +91,7 @@ export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
     },
     {
       method: 'GET',
-      path: '/v1/voices',
+      path: VENDOR_B_VOICES_PATH,
       handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;

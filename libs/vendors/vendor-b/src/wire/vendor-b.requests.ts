@@ -25,8 +25,16 @@ export const VENDOR_B_LANGUAGES = [
 export const VENDOR_B_MODELS = ['b_model_1', 'b_model_2'] as const;
 export const VENDOR_B_TEXT_LIMIT = 5000;
 
+/** The one-shot endpoint: the whole clip in one body, in the asked codec. */
+export const VENDOR_B_SPEECH_PATH = '/v1/text-to-speech';
 /** The SSE endpoint: audio as `chunk` events while the vendor makes it, then one `done`. */
 export const VENDOR_B_STREAM_PATH = '/v1/text-to-speech/stream';
+
+/**
+ * What the vendor takes for a field left out (or null) that has one default whatever the voice: the keying of
+ * its mirror fills the same ones. `model` and `language` default to the voice's own.
+ */
+export const VENDOR_B_DEFAULTS = Object.freeze({ codec: 'pcm', sampleRate: 24000, speed: 1.0 } as const);
 
 /** The body of one piece (the same fields as the one-shot endpoint). */
 export function vendorBBody(settings: SynthSettings, text: string): Record<string, unknown> {
@@ -99,14 +107,14 @@ export function parseVendorBRequest(
   if (!voice.languages.includes(language)) {
     return bad('unsupported_language', `voice_id '${voiceId}' does not speak ${language}`);
   }
-  const codec = fields['codec'] ?? 'pcm';
+  const codec = fields['codec'] ?? VENDOR_B_DEFAULTS.codec;
   if (!isVendorBCodec(codec))
     return bad('invalid_codec', `codec must be one of ${VENDOR_B_CODECS.join(', ')}`);
-  const rate = fields['sample_rate'] ?? 24000;
+  const rate = fields['sample_rate'] ?? VENDOR_B_DEFAULTS.sampleRate;
   if (typeof rate !== 'number' || !VENDOR_B_RATES.includes(rate)) {
     return bad('invalid_sample_rate', `sample_rate must be one of ${VENDOR_B_RATES.join(', ')}`);
   }
-  const speed = fields['speed'] ?? 1.0;
+  const speed = fields['speed'] ?? VENDOR_B_DEFAULTS.speed;
   if (typeof speed !== 'number' || !(speed >= 0.5 && speed <= 1.5)) {
     return bad('invalid_speed', 'speed must be between 0.5 and 1.5');
   }
