@@ -11,6 +11,7 @@ const DEFAULT_PORTS = {
   // ---- generated: mirror-ports (tools/deploy-gen from the registry, `npm run deploy:gen`; do not edit) ----
   'mirror-vendor-b': 3012,
   'mirror-vendor-c': 3013,
+  'mirror-vendor-d': 3014,
   // ---- end generated: mirror-ports ----
 };
 

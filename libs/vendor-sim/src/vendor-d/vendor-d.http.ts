@@ -13,8 +13,10 @@ import {
   vendorDDeltaEvent,
   vendorDDoneEvent,
   vendorDErrorEvent,
+  vendorDAnswersEvents,
   vendorDRequestId,
   VENDOR_D_KEY,
+  VENDOR_D_STREAM_END,
 } from '@router/vendor-d';
 import { sendVendorDError, vendorDFaultProblem } from './vendor-d.errors';
 
@@ -52,7 +54,7 @@ export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
         const parsed = parseVendorDRequest(exchange.json());
         if (!parsed.ok) return sendVendorDError(exchange, parsed.problem);
         const { request } = parsed;
-        const sse = request.streamFormat === 'sse';
+        const sse = vendorDAnswersEvents(request);
         const begun = beginTake(kit, {
           vendor: 'vendor_d',
           endpoint: sse ? 'sse' : 'audio',
@@ -75,7 +77,9 @@ export function vendorDHttpRoutes(kit: SimKit): HttpRoute[] {
           headers: () => successHeaders(startedAt),
           events: (piece) => sseEvent(vendorDDeltaEvent(piece.bytes)),
           errorEvent: (f) => sseEvent(vendorDErrorEvent(vendorDFaultProblem(f))),
-          doneEvent: () => sseEvent(vendorDDoneEvent(request.input, begun.take.durationMs)),
+          doneEvent: () =>
+            sseEvent(vendorDDoneEvent(request.input, begun.take.durationMs)) +
+            `data: ${VENDOR_D_STREAM_END}\n\n`,
           sendError,
         });
       },

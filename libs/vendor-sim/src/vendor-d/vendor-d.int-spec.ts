@@ -12,17 +12,22 @@ const KEY = 'd-key-1';
 const TEXT = 'The quick brown fox jumps over the lazy dog.';
 const BODY = { model: 'd_model_3', voice: 'brook', input: TEXT, response_format: 'pcm' };
 
-/** SSE blocks of a body that must hold `data:` lines only. */
-function sseData(text: string): Record<string, unknown>[] {
+/** SSE blocks of a body that must hold `data:` lines only, each JSON but the `[DONE]` sentinel. */
+function sseData(text: string): Array<Record<string, unknown> | '[DONE]'> {
   return text
     .split('\n\n')
     .filter((block) => block.trim() !== '')
     .map((block) => {
       expect(block.startsWith('data: ')).toBe(true);
       expect(block.includes('\n')).toBe(false);
-      return JSON.parse(block.slice(6)) as Record<string, unknown>;
+      const data = block.slice(6);
+      return data === '[DONE]' ? data : (JSON.parse(data) as Record<string, unknown>);
     });
 }
+
+/** The JSON events of an SSE body. */
+const jsonEvents = (text: string): Record<string, unknown>[] =>
+  sseData(text).filter((event) => event !== '[DONE]');
 
 describe('vendor_d simulator', () => {
   const t = useTestSim();
@@ -83,13 +88,14 @@ describe('vendor_d simulator', () => {
     expect(parseFlacStreamInfo(await bytes(flac)).sampleRate).toBe(24000);
   });
 
-  it('streams SSE data lines: deltas, then exactly one done with usage, no [DONE]', async () => {
+  it('streams SSE data lines: deltas, then exactly one done with usage, then [DONE]', async () => {
     const response = await post({ ...BODY, stream_format: 'sse', instructions: 'Calm and warm.' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const text = await response.text();
-    expect(text).not.toContain('[DONE]');
-    const events = sseData(text);
+    const all = sseData(await response.text());
+    expect(all.filter((e) => e === '[DONE]')).toHaveLength(1);
+    expect(all.at(-1)).toBe('[DONE]');
+    const events = all.filter((e) => e !== '[DONE]');
     const deltas = events.filter((e) => e['type'] === 'speech.audio.delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(events.at(-1)).toEqual({
@@ -107,16 +113,17 @@ describe('vendor_d simulator', () => {
     expect(readTakeId(audio, 'pcm')).toBe(record?.takeId);
   });
 
-  it('refuses SSE on the two older models but takes (and ignores) their instructions', async () => {
+  it('answers the two older models with the audio when asked for SSE, and takes (and ignores) their instructions', async () => {
     for (const model of ['d_model_1', 'd_model_2']) {
       const sse = await post({ ...BODY, model, stream_format: 'sse' });
-      expect(sse.status).toBe(400);
-      expect(((await sse.json()) as { error: { param: string } }).error.param).toBe('stream_format');
+      expect(sse.status).toBe(200);
+      expect(sse.headers.get('content-type')).toBe('audio/pcm');
+      expect((await bytes(sse)).length).toBe(sampleCount(spokenMs(TEXT), 24000) * 2);
       const audio = await post({ ...BODY, model, instructions: 'Whisper.' });
       expect(audio.status).toBe(200);
       await audio.arrayBuffer();
     }
-    expect(await t.control.callCount('vendor_d', { endpoint: 'audio' })).toBe(2);
+    expect(await t.control.callCount('vendor_d', { endpoint: 'audio' })).toBe(4);
   });
 
   it('takes a custom voice as an {id} object', async () => {
@@ -169,7 +176,7 @@ describe('vendor_d simulator', () => {
       status: 500,
       afterBytes: 3000,
     });
-    const events = sseData(await (await post({ ...BODY, stream_format: 'sse' })).text());
+    const events = jsonEvents(await (await post({ ...BODY, stream_format: 'sse' })).text());
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { type: 'server_error' } });
     expect(events.some((e) => e['type'] === 'speech.audio.done')).toBe(false);
     const audio = Buffer.concat(

@@ -6,4 +6,6 @@ export * from './wire/vendor-d.stream';
 export * from './wire/vendor-d.errors';
 export { VENDOR_D_KEY } from './wire/vendor-d.key';
 export { vendorDAccess } from './wire/vendor-d.access';
+export { vendorDAnswerReading, vendorDDropIn, vendorDRequestKeying } from './wire/vendor-d.drop-in';
+export { vendorDMirror } from './wire/vendor-d.mirror';
 export { vendorDEntry } from './vendor-d.entry';

@@ -12,15 +12,26 @@ import {
 /*
  * vendor_d's `POST /v1/audio/speech` body, both directions: `vendorDBody` builds it from the router's
  * settings (the adapter); `parseVendorDRequest` validates it as the vendor's schema does, refusing with its
- * `{error}` (the simulator, the mirror).
+ * `{error}` (the simulator); `VENDOR_D_DEFAULTS` are what the vendor takes for a field left out (the
+ * simulator's reading, the mirror's keying).
  */
 
 export const VENDOR_D_SPEECH_PATH = '/v1/audio/speech';
 const FIELDS = ['model', 'input', 'voice', 'instructions', 'response_format', 'speed', 'stream_format'];
 export const VENDOR_D_TEXT_LIMIT = 4096;
 
-/** The older pair: no SSE, and `instructions` is ignored (so the adapter never sends it to them). */
+/**
+ * The older pair: they answer with the audio even when asked for SSE, and ignore `instructions` (so the
+ * adapter never sends it to them).
+ */
 export const VENDOR_D_LEGACY_MODELS: readonly string[] = ['d_model_1', 'd_model_2'];
+
+/** What the vendor takes for an optional field left out. */
+export const VENDOR_D_DEFAULTS = {
+  response_format: 'mp3',
+  speed: vendorD.speedDefault ?? 1.0,
+  stream_format: 'audio',
+} as const satisfies Readonly<Record<string, string | number>>;
 const MODELS: readonly string[] = vendorD.catalogue.models.map((m) => m.id);
 const VOICES: ReadonlySet<string> = new Set((vendorD.voices ?? []).map((v) => v.id));
 
@@ -55,7 +66,13 @@ export interface VendorDRequest {
   readonly voice: string;
   readonly spec: { readonly codec: VendorDFormat; readonly sampleRate: number };
   readonly speed: number;
+  /** As asked; what comes back is `vendorDAnswersEvents`. */
   readonly streamFormat: 'audio' | 'sse';
+}
+
+/** Whether the answer is server-sent events: asked for, on a model that has them (the older pair answer audio). */
+export function vendorDAnswersEvents(request: Pick<VendorDRequest, 'model' | 'streamFormat'>): boolean {
+  return request.streamFormat === 'sse' && !VENDOR_D_LEGACY_MODELS.includes(request.model);
 }
 
 type Parsed = { ok: true; request: VendorDRequest } | { ok: false; problem: VendorDProblem };
@@ -87,26 +104,23 @@ export function parseVendorDRequest(body: unknown): Parsed {
   if (instructions !== undefined && (typeof instructions !== 'string' || instructions.length > 4096)) {
     return bad('instructions', "'instructions' must be a string of at most 4096 characters.");
   }
-  const format = fields['response_format'] ?? 'mp3';
+  const format = fields['response_format'] ?? VENDOR_D_DEFAULTS.response_format;
   if (!isVendorDFormat(format)) {
     return bad(
       'response_format',
       `Invalid value: ${JSON.stringify(format)}. Supported values are: ${VENDOR_D_FORMATS.join(', ')}.`,
     );
   }
-  const speed = fields['speed'] ?? 1.0;
+  const speed = fields['speed'] ?? VENDOR_D_DEFAULTS.speed;
   if (typeof speed !== 'number' || !(speed >= 0.25 && speed <= 4.0)) {
     return bad('speed', "Invalid 'speed': must be a number between 0.25 and 4.0.");
   }
-  const streamFormat = fields['stream_format'] ?? 'audio';
+  const streamFormat = fields['stream_format'] ?? VENDOR_D_DEFAULTS.stream_format;
   if (streamFormat !== 'audio' && streamFormat !== 'sse') {
     return bad(
       'stream_format',
       `Invalid value: ${JSON.stringify(streamFormat)}. Supported values are: audio, sse.`,
     );
-  }
-  if (streamFormat === 'sse' && VENDOR_D_LEGACY_MODELS.includes(model)) {
-    return bad('stream_format', `stream_format 'sse' is not supported for model '${model}'.`);
   }
   return {
     ok: true,

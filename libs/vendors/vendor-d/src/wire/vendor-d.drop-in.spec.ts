@@ -1,0 +1,232 @@
+import {
+  type AnswerReading,
+  type DropInKeying,
+  type DropInRequest,
+  dropInServes,
+  NOT_WHOLE,
+  writeSseEvent,
+} from '@router/vendors-core';
+import { vendorDAuthProblem, vendorDTypeForStatus } from './vendor-d.errors';
+import { vendorDDropIn, vendorDRequestKeying } from './vendor-d.drop-in';
+import {
+  VENDOR_D_STREAM_END,
+  vendorDDeltaEvent,
+  vendorDDoneEvent,
+  vendorDErrorEvent,
+} from './vendor-d.stream';
+
+const SPEECH = '/v1/audio/speech';
+
+function post(body: unknown, path = SPEECH, query = ''): DropInRequest {
+  return {
+    method: 'POST',
+    path,
+    query,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  };
+}
+
+function keyed(request: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
+  const keying = vendorDRequestKeying(request);
+  if (!keying.cacheable) throw new Error('expected a cacheable request');
+  return keying;
+}
+
+const BODY = { model: 'd_model_3', voice: 'brook', input: 'Hello there.' };
+
+const event = (value: unknown): string => writeSseEvent({ event: 'message', data: JSON.stringify(value) });
+const END = writeSseEvent({ event: 'message', data: VENDOR_D_STREAM_END });
+const DELTAS = [Buffer.from('first audio'), Buffer.from('second audio')].map((a) =>
+  event(vendorDDeltaEvent(a)),
+);
+const DONE = event(vendorDDoneEvent('Hello there.', 1200));
+const WHOLE_SSE = [...DELTAS, DONE, END].join('');
+
+const SSE_HEAD = { status: 200, headers: { 'content-type': 'text/event-stream' } };
+const AUDIO_HEAD = { status: 200, headers: { 'content-type': 'audio/mpeg' } };
+
+/** A reading of `body` fed in chunks of `size` bytes, and its verdict. */
+function read(reading: AnswerReading, body: string, size = 7): ReturnType<AnswerReading['end']> {
+  const bytes = Buffer.from(body, 'utf8');
+  for (let at = 0; at < bytes.length; at += size) reading.push(bytes.subarray(at, at + size));
+  return reading.end();
+}
+
+const sse = (): AnswerReading => vendorDDropIn.readAnswer(post({ ...BODY, stream_format: 'sse' }), SSE_HEAD);
+
+describe('vendor_d request keying', () => {
+  it("fills response_format, speed and stream_format with the vendor's defaults", () => {
+    const bare = keyed(post(BODY));
+    expect(bare.canonical).toEqual({
+      method: 'POST',
+      path: SPEECH,
+      query: {},
+      body: { ...BODY, response_format: 'mp3', speed: 1, stream_format: 'audio' },
+    });
+    const spelled = keyed(
+      post(`{"stream_format":"audio","speed":1.0,"input":"Hello there.","response_format":"mp3",
+        "voice":"brook","model":"d_model_3"}`),
+    );
+    expect(spelled.canonical).toEqual(bare.canonical);
+    expect(bare.chars).toBe(12);
+    expect(bare.stored).toEqual([]);
+  });
+
+  it('keeps everything else verbatim, so requests the vendor reads apart are keyed apart', () => {
+    const base = keyed(post(BODY)).canonical;
+    const variants = [
+      { ...BODY, input: 'Hello  there.' },
+      { ...BODY, model: 'd_model_4' },
+      { ...BODY, voice: 'flint' },
+      { ...BODY, voice: { id: 'voice_abc' } },
+      { ...BODY, instructions: 'Warmly.' },
+      { ...BODY, instructions: null },
+      { ...BODY, response_format: 'pcm' },
+      { ...BODY, response_format: null },
+      { ...BODY, speed: 1.25 },
+      { ...BODY, speed: '1.0' },
+      { ...BODY, speed: null },
+      { ...BODY, stream_format: 'sse' },
+      { ...BODY, future_field: 1 },
+    ];
+    for (const variant of variants) expect(keyed(post(variant)).canonical).not.toEqual(base);
+    expect(keyed(post(BODY, SPEECH, 'x=1')).canonical).not.toEqual(base);
+  });
+
+  it('keeps instructions on the older models, which may read them', () => {
+    const plain = keyed(post({ ...BODY, model: 'd_model_1' })).canonical;
+    const instructed = keyed(post({ ...BODY, model: 'd_model_1', instructions: 'Whisper.' })).canonical;
+    expect(instructed).not.toEqual(plain);
+  });
+
+  it('counts the characters of the input, not its UTF-16 units', () => {
+    expect(keyed(post({ ...BODY, input: 'नमस्ते 👋' })).chars).toBe([...'नमस्ते 👋'].length);
+  });
+
+  it('sends on uncached whatever the vendor is to refuse: another path or method, a body that is not an object with an input', () => {
+    for (const request of [
+      post(BODY, '/v1/audio/speech/extra'),
+      { ...post(BODY), method: 'GET' },
+      post('not json'),
+      post('[1, 2]'),
+      post({ ...BODY, input: 42 }),
+      post({ model: 'd_model_3', voice: 'brook' }),
+    ]) {
+      expect(vendorDRequestKeying(request)).toEqual({ cacheable: false });
+    }
+  });
+
+  it('has the one endpoint the spec lists', () => {
+    expect(dropInServes(vendorDDropIn, 'POST', SPEECH)).toBe(true);
+    for (const [method, path] of [
+      ['GET', SPEECH],
+      ['POST', '/v1/audio/speech/'],
+      ['POST', '/audio/speech'],
+      ['GET', '/v1/models'],
+      ['GET', '/v1/voices'],
+    ]) {
+      expect(dropInServes(vendorDDropIn, method ?? '', path ?? '')).toBe(false);
+    }
+  });
+
+  it('keys the organization and project headers, and replays only the content type', () => {
+    const { keyed: keyedHeaders, passed, liveOnly } = vendorDDropIn.headers;
+    expect(keyedHeaders).toEqual(['vendor_d-organization', 'vendor_d-project']);
+    expect(passed).toEqual(
+      expect.arrayContaining(['content-type', 'x-request-id', 'vendor_d-processing-ms']),
+    );
+    expect(passed.filter((name) => !liveOnly.includes(name))).toEqual(['content-type']);
+  });
+
+  it("refuses a body the router will not walk with the vendor's 400 at the field", () => {
+    const reply = vendorDDropIn.invalidBody({ field: 'voice', message: 'voice nests too deep' });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({
+      error: { message: 'voice nests too deep', type: 'invalid_request_error', param: 'voice', code: null },
+    });
+    const whole = vendorDDropIn.invalidBody({ field: undefined, message: 'the body nests too deep' });
+    expect(JSON.parse(whole.body).error.param).toBeNull();
+  });
+});
+
+describe("vendor_d's answers", () => {
+  it('reads an event stream as whole once speech.audio.done came, with or without [DONE] after it', () => {
+    expect(read(sse(), WHOLE_SSE)).toEqual({ complete: true });
+    expect(read(sse(), [...DELTAS, DONE].join(''))).toEqual({ complete: true });
+    expect(read(sse(), WHOLE_SSE, 1)).toEqual({ complete: true });
+  });
+
+  it('finds the error event after the 200: not whole', () => {
+    const failed = [DELTAS[0], event(vendorDErrorEvent(vendorDAuthProblem('invalid')))].join('');
+    expect(read(sse(), failed)).toEqual({ complete: false, reason: NOT_WHOLE.error });
+    const problem = { status: 500, ...vendorDTypeForStatus(500), param: null, message: 'Failed.' };
+    const late = [...DELTAS, event(vendorDErrorEvent(problem)), DONE, END].join('');
+    expect(read(sse(), late)).toEqual({ complete: false, reason: NOT_WHOLE.error });
+  });
+
+  it('finds a stream ended before speech.audio.done, or inside an event: not whole', () => {
+    expect(read(sse(), DELTAS.join(''))).toEqual({ complete: false, reason: NOT_WHOLE.noFinal });
+    expect(read(sse(), `${DELTAS.join('')}${END}`)).toEqual({ complete: false, reason: NOT_WHOLE.noFinal });
+    const inside = `${DELTAS[0] ?? ''}${(DELTAS[1] ?? '').slice(0, 20)}`;
+    expect(read(sse(), inside)).toEqual({ complete: false, reason: NOT_WHOLE.cut });
+  });
+
+  it('finds data it cannot read: not whole', () => {
+    expect(read(sse(), `${DELTAS[0] ?? ''}data: not json\n\n${DONE}${END}`)).toEqual({
+      complete: false,
+      reason: NOT_WHOLE.error,
+    });
+  });
+
+  it('stores an event stream with zero usage and [DONE], every delta byte for byte', () => {
+    const stored = sse().stored(Buffer.from(WHOLE_SSE, 'utf8')).toString('utf8');
+    const zero = event({
+      type: 'speech.audio.done',
+      usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+    });
+    expect(stored).toBe([...DELTAS, zero, END].join(''));
+  });
+
+  it('zeroes every count of a usage with details, and adds [DONE] where the answer ended without it', () => {
+    const detailed = event({
+      type: 'speech.audio.done',
+      usage: { input_tokens: 5, input_token_details: { text_tokens: 5 }, total_tokens: 9, kind: 'tokens' },
+    });
+    const stored = sse()
+      .stored(Buffer.from([...DELTAS, detailed].join(''), 'utf8'))
+      .toString('utf8');
+    expect(stored).toBe(
+      [
+        ...DELTAS,
+        event({
+          type: 'speech.audio.done',
+          usage: {
+            input_tokens: 0,
+            input_token_details: { text_tokens: 0 },
+            total_tokens: 0,
+            kind: 'tokens',
+          },
+        }),
+        END,
+      ].join(''),
+    );
+  });
+
+  it('reads audio (an older model asked for SSE included) as whole once its body ended, stored as it came', () => {
+    for (const request of [post(BODY), post({ ...BODY, model: 'd_model_1', stream_format: 'sse' })]) {
+      const reading = vendorDDropIn.readAnswer(request, AUDIO_HEAD);
+      expect(read(reading, 'data: not an event')).toEqual({ complete: true });
+      const audio = Buffer.from([0xff, 0xfb, 0x90, 0x00]);
+      expect(reading.stored(audio).equals(audio)).toBe(true);
+    }
+  });
+
+  it('tells the framing from the content type, in any case and with parameters', () => {
+    const head = { status: 200, headers: { 'content-type': 'Text/Event-Stream; charset=utf-8' } };
+    expect(read(vendorDDropIn.readAnswer(post(BODY), head), DELTAS.join(''))).toEqual({
+      complete: false,
+      reason: NOT_WHOLE.noFinal,
+    });
+  });
+});
