@@ -98,8 +98,8 @@ export async function startNativeApi(
         identity: config.identity,
         now,
       },
-      beforeListen: (app: INestApplication) => {
-        app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = buildOpenApiDocument(app);
+      beforeListen: async (app: INestApplication) => {
+        app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = await buildOpenApiDocument(app);
         streams.attach(app.getHttpServer() as Server);
       },
     },
