@@ -20,8 +20,8 @@ if [ "$(tracked)" != "$before" ]; then
   exit 1
 fi
 
-step "services (PostgreSQL, NATS, S3 emulator)"
-bash tools/services/ensure.sh
+step "services (PostgreSQL, NATS, S3 emulator) and Chromium"
+bash tools/services/ensure.sh postgres nats s3 chromium
 set -a
 # shellcheck disable=SC1091
 . tmp/services.env
