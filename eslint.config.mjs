@@ -28,6 +28,7 @@ const moduleBoundaries = (allow) => ({
     // The worker answers takes; what it shares with the requesters lives in shared libs, not in theirs.
     { sourceTag: 'scope:synthesis', notDependOnLibsWithTags: ['role:requester'] },
     { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
+    { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },
     { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },

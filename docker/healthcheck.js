@@ -8,6 +8,7 @@ const DEFAULT_PORTS = {
   'synthesis-worker': 3002,
   'cache-service': 3003,
   'vendor-sim': 4010,
+  dashboard: 3004,
   // ---- generated: mirror-ports (tools/deploy-gen from the registry, `npm run deploy:gen`; do not edit) ----
   'mirror-vendor-b': 3012,
   'mirror-vendor-c': 3013,

@@ -2,6 +2,7 @@
 // the source tree's layout and gives each app the entry point `dist/apps/<app>/main.js`.
 // Type checking is separate (`npm run typecheck`): this only transpiles, in a few seconds.
 import { transformFile } from '@swc/core';
+import { build as viteBuild } from 'vite';
 import ts from 'typescript';
 import { readFileSync, readdirSync, mkdirSync, writeFileSync, cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -12,12 +13,14 @@ const out = join(root, 'dist');
 const swcrc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
 const { paths } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')).compilerOptions;
 const isTest = (f) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(f) || f.includes(`${'/'}test${'/'}`);
+/** The dashboard's front end: built for the browser by Vite below, not for Node. */
+const web = join(root, 'apps/dashboard/web');
 
 function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') yield* sources(full);
+      if (entry.name !== 'node_modules' && full !== web) yield* sources(full);
     } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !isTest(full)) {
       yield full;
     }
@@ -63,6 +66,15 @@ for (const asset of ['package.json', 'README.md'])
 
 // Assets read at run time.
 cpSync(join(root, 'libs/db/prisma'), join(out, 'libs/db/prisma'), { recursive: true });
+
+// The dashboard's single-page front end, served by the dashboard app from dist/apps/dashboard/web.
+await viteBuild({
+  root: web,
+  base: '/dashboard/',
+  configFile: false,
+  logLevel: 'warn',
+  build: { outDir: join(out, 'apps/dashboard/web'), emptyOutDir: true, target: 'es2022', sourcemap: false },
+});
 
 for (const base of ['apps', 'tools']) {
   for (const app of readdirSync(join(root, base))) {

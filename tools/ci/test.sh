@@ -20,8 +20,8 @@ if [ "$(tracked)" != "$before" ]; then
   exit 1
 fi
 
-step "services (PostgreSQL, NATS, S3 emulator)"
-bash tools/services/ensure.sh
+step "services (PostgreSQL, NATS, S3 emulator) and Chromium"
+bash tools/services/ensure.sh postgres nats s3 chromium
 set -a
 # shellcheck disable=SC1091
 . tmp/services.env
@@ -34,6 +34,7 @@ npx eslint --max-warnings=0 --cache --cache-location tmp/eslintcache .
 
 step "type-check"
 npx tsc -p tsconfig.json --noEmit
+npx tsc -p apps/dashboard/web/tsconfig.json # the dashboard's front end: browser code, built by Vite
 
 step "unit, integration and e2e tests"
 npx jest --ci --selectProjects=unit --selectProjects=integration --selectProjects=e2e

@@ -5,6 +5,7 @@
 #
 #   tools/services/ensure.sh                 # all three
 #   tools/services/ensure.sh postgres nats   # only those
+#   tools/services/ensure.sh chromium        # the browser of the dashboard's e2e tests (not in the default)
 #   source tmp/services.env                  # DATABASE_URL_BASE, NATS_URL, S3_ENDPOINT, ...
 set -euo pipefail
 
@@ -194,6 +195,19 @@ ensure_s3() {
   log "s3: $how on http://127.0.0.1:$S3_PORT"
 }
 
+# --- Chromium (the dashboard's browser tests) -------------------------------------------------------
+
+# Debian's build: Playwright's own browser download is not reachable here; playwright-core drives this one.
+ensure_chromium() {
+  local how="already installed"
+  if [[ ! -x /usr/bin/chromium ]]; then
+    log "chromium: not installed, installing from Debian (about a minute)"
+    apt_install chromium chromium
+    how="installed"
+  fi
+  log "chromium: $how at /usr/bin/chromium"
+}
+
 # --- main -------------------------------------------------------------------------------------------
 
 write_env() {
@@ -221,7 +235,8 @@ main() {
       postgres | postgresql) ensure_postgres ;;
       nats) ensure_nats ;;
       s3) ensure_s3 ;;
-      *) die "unknown service '$service' (postgres, nats, s3)" ;;
+      chromium) ensure_chromium ;;
+      *) die "unknown service '$service' (postgres, nats, s3, chromium)" ;;
     esac
   done
   write_env

@@ -30,6 +30,9 @@ const schema = {
   INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   ...mirrorUpstreamEnv(MIRROR_VENDORS),
+  /** The dashboard app; unset, the gateway serves no `/dashboard` or `/api/...`. */
+  DASHBOARD_URL: env.optionalUrl({ protocols: ['http'] }),
+  API_KEY_LAST_USED_FLUSH_MS: env.int({ default: 30_000, min: 10 }),
   AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
   ...requestBodyEnv,
   MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
@@ -48,6 +51,8 @@ runService(SERVICE, async () => {
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: config.NATIVE_API_URL,
       mirrorUrls: mirrorUrls(config, MIRROR_VENDORS),
+      ...(config.DASHBOARD_URL ? { dashboardUrl: config.DASHBOARD_URL } : {}),
+      keyUseFlushMs: config.API_KEY_LAST_USED_FLUSH_MS,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,

@@ -1,4 +1,12 @@
-import { env, identityPolicy, loadConfig, replyAppEnv, replyServicesSettings } from '@router/config';
+import {
+  env,
+  identityPolicy,
+  loadConfig,
+  replyAppEnv,
+  replyServicesSettings,
+  sessionEnv,
+  sessionSettings,
+} from '@router/config';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing } from '@router/provider-keys';
@@ -8,6 +16,7 @@ const SERVICE = 'native-api';
 
 const schema = {
   ...replyAppEnv,
+  ...sessionEnv,
   PORT: env.int({ default: 3001, min: 0, max: 65535 }),
   HOST: env.string({ default: '0.0.0.0' }),
   ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
@@ -30,6 +39,7 @@ runService(SERVICE, async () => {
       lookAhead: config.LOOK_AHEAD,
       streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
       voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
+      sessions: sessionSettings(config),
       admin: {
         port: config.ADMIN_PORT,
         host: config.ADMIN_HOST,

@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
-import { AdminService } from '@router/admin';
+import { join, resolve } from 'node:path';
+import { AdminService, MembersService } from '@router/admin';
 import { createBlobStore } from '@router/blob-store';
 import { createBus } from '@router/bus';
 import { serveCache } from '@router/cache';
@@ -11,10 +11,13 @@ import {
   pipelineEnv,
   replyServicesSettings,
   requestBodyEnv,
+  sessionEnv,
+  sessionSettings,
   vendorBaseUrls,
   vendorReadEnv,
   vendorUpstreamEnv,
 } from '@router/config';
+import { dashboardPriceEnv, parseVendorPrices, startDashboard } from '@router/dashboard-api';
 import { createDatabase } from '@router/db';
 import { startEdgeGateway } from '@router/edge';
 import { startMirrorApp } from '@router/mirror';
@@ -26,7 +29,7 @@ import { SynthesisWorker } from '@router/synthesis';
 import { startVendorSim } from '@router/vendor-sim';
 import { createUpstreams, MIRRORS, VENDOR_IDS } from '@router/vendors';
 import { describeKeyPlacements } from '@router/vendors-core';
-import { createDemoOrgOnEmptyDatabase } from './demo-org';
+import { createDemoOrgOnEmptyDatabase, demoSignIn } from './demo-org';
 import { firstSoundCommand, firstSoundIsSimulated } from './first-sound';
 import { loadOrCreateSecrets } from './secrets';
 
@@ -57,6 +60,9 @@ const schema = {
   ...vendorUpstreamEnv,
   ...vendorReadEnv,
   ...pipelineEnv,
+  ...sessionEnv,
+  ...dashboardPriceEnv,
+  DASHBOARD_WEB_ROOT: env.string({ default: join(__dirname, '..', '..', 'dashboard', 'web') }),
   // Generated and kept in DATA_DIR when not given, like the other secrets.
   CACHE_KEY_SECRET: env.optionalString(),
   SYNTH_FIRST_AUDIO_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
@@ -64,6 +70,7 @@ const schema = {
 
 runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);
+  const prices = parseVendorPrices(config.VENDOR_PRICES, config.PRICE_CURRENCY);
   const startedAt = Date.now();
   const dataDir = resolve(config.DATA_DIR);
   const secrets = loadOrCreateSecrets(dataDir, {
@@ -130,6 +137,7 @@ runService(SERVICE, async () => {
       lookAhead: config.LOOK_AHEAD,
       streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
       voiceListTimeoutMs: config.VOICE_LIST_TIMEOUT_MS,
+      sessions: sessionSettings(config),
       admin: { port: config.ADMIN_PORT, host: '127.0.0.1' },
     },
     { prisma: db.prisma, sql: db.sql, bus, blobs, keyRing, logger, health },
@@ -153,6 +161,17 @@ runService(SERVICE, async () => {
       ).then((app) => ({ mirror, app })),
     ),
   );
+  const dashboard = await startDashboard(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      identity,
+      sessions: sessionSettings(config),
+      prices,
+      webRoot: config.DASHBOARD_WEB_ROOT,
+    },
+    { prisma: db.prisma, bus, logger, health },
+  );
   const gateway = await startEdgeGateway(
     {
       port: config.PORT,
@@ -160,6 +179,7 @@ runService(SERVICE, async () => {
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
+      dashboardUrl: `http://127.0.0.1:${dashboard.port}`,
       mirrorUrls: Object.fromEntries(
         mirrors.map(({ mirror, app }) => [mirror.vendor, `http://127.0.0.1:${app.port}`]),
       ),
@@ -171,17 +191,21 @@ runService(SERVICE, async () => {
     { prisma: db.prisma, bus, logger, health },
   );
 
+  const members = new MembersService(db.prisma, sessionSettings(config));
   const demoKey = await createDemoOrgOnEmptyDatabase(
     new AdminService(db.prisma, new BusChangeNotifier(bus, logger)),
     vendorKeys,
+    members,
     simulated,
   );
+  const signIn = await demoSignIn(members);
   printWelcome({
     port: gateway.port,
     adminPort: api.adminPort,
     database: db.kind,
     dataDir,
     demoKey,
+    signIn,
     simulated,
     mirrors: mirrors.map(({ mirror }) => ({
       vendor: mirror.vendor,
@@ -196,6 +220,7 @@ runService(SERVICE, async () => {
     cache,
     () => Promise.resolve(workers.forEach((s) => s.unsubscribe())),
     api,
+    dashboard,
     ...mirrors.map(({ app }) => app),
     gateway,
   );
@@ -207,6 +232,7 @@ function printWelcome(info: {
   database: string;
   dataDir: string;
   demoKey: string | undefined;
+  signIn: { email: string; code: string; expiresAt: string } | undefined;
   simulated: string[];
   mirrors: Array<{ vendor: string; keyAt: string }>;
 }): void {
@@ -226,6 +252,17 @@ function printWelcome(info: {
           '',
         ]
       : []),
+    `The dashboard: http://localhost:${info.port}/dashboard/`,
+    ...(info.signIn
+      ? [
+          `  Sign in as ${info.signIn.email} with the one-time code ${info.signIn.code}`,
+          `  (works once, until ${info.signIn.expiresAt}; each start prints a new one).`,
+        ]
+      : [
+          '  Sign in with a one-time code: add a member with',
+          `  ADMIN_URL=http://127.0.0.1:${info.adminPort} npm run admin -- member add <org id> <email>`,
+        ]),
+    '',
     firstSoundIsSimulated(info.simulated)
       ? 'Your first sound (hello.mp3, from the simulated vendor_a):'
       : 'Your first sound (hello.mp3), once the org has stored its vendor_a key (PUT /v1/provider-keys/vendor_a):',

@@ -57,6 +57,25 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
     expect(demoKey).toMatch(/^rtr_/);
   });
 
+  it('serves the dashboard and prints how to sign in to it, with a code that signs the demo member in', async () => {
+    const printed = readFileSync(app.logFile, 'utf8');
+    expect(printed).toContain(`The dashboard: http://localhost:${new URL(base).port}/dashboard/`);
+    const [, email, code] = /Sign in as (\S+) with the one-time code (\S+)/.exec(printed) ?? [];
+    const page = await fetch(`${base}/dashboard/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app">');
+    const signIn = await fetch(`${base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, code }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(await signIn.json()).toMatchObject({ email: 'demo@example.com', org: { name: 'demo' } });
+    expect(signIn.headers.get('set-cookie')).toMatch(
+      /^rtr_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict/,
+    );
+  });
+
   it('serves the catalogue, the demo key, and speech from the simulated vendors, then from its cache', async () => {
     expect((await call(base, 'GET', '/v1/models')).status).toBe(200);
     expect(

@@ -17,8 +17,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { readBearer } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import { Public, validationPipe } from '@router/service-kit';
-import { CreateOrgBody, UpdateOrgBody } from './admin.dto';
+import { CreateOrgBody, MemberEmailBody, UpdateOrgBody } from './admin.dto';
 import type { AdminService } from './admin.service';
+import type { MembersService } from './members.service';
+import { MEMBERS_SERVICE } from './session.guard';
 
 export const ADMIN_SERVICE = Symbol('ADMIN_SERVICE');
 export const ADMIN_TOKEN = Symbol('ADMIN_TOKEN');
@@ -46,7 +48,10 @@ export class AdminTokenGuard implements CanActivate {
 @UseGuards(AdminTokenGuard)
 @UsePipes(validationPipe())
 export class AdminController {
-  constructor(@Inject(ADMIN_SERVICE) private readonly admin: AdminService) {}
+  constructor(
+    @Inject(ADMIN_SERVICE) private readonly admin: AdminService,
+    @Inject(MEMBERS_SERVICE) private readonly members: MembersService,
+  ) {}
 
   @Get('orgs')
   listOrgs() {
@@ -81,5 +86,23 @@ export class AdminController {
   @Post('keys/:keyId/revoke')
   revokeKey(@Param('keyId') keyId: string) {
     return this.admin.revokeKey(keyId);
+  }
+
+  @Get('orgs/:orgId/members')
+  async listMembers(@Param('orgId') orgId: string) {
+    await this.admin.getOrg(orgId);
+    return this.members.listMembers(orgId);
+  }
+
+  /** A new member of the org, with the one-time code of their first sign-in. */
+  @Post('orgs/:orgId/members')
+  addMember(@Param('orgId') orgId: string, @Body() body: MemberEmailBody) {
+    return this.members.addMember(orgId, body.email);
+  }
+
+  /** A new one-time sign-in code for a member (the address in the body, not the path). */
+  @Post('members/code')
+  issueCode(@Body() body: MemberEmailBody) {
+    return this.members.issueCode(body.email);
   }
 }

@@ -1,9 +1,20 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 
 const RETENTION_RULE = 'retention_days must be 0 (off) or 1 to 3650';
 
 /** Retention is 0 (off) or 1..3650 days; anything else is refused naming the field. */
-function IsRetention(): PropertyDecorator {
+export function IsRetention(): PropertyDecorator {
   return (target, key) => {
     IsInt({ message: RETENTION_RULE })(target, key);
     Min(0, { message: RETENTION_RULE })(target, key);
@@ -57,4 +68,32 @@ export interface ApiKeyView {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+}
+
+/** An address with one `@` and no spaces: enough to tell members apart (no mail is sent to it). */
+function IsEmail(): PropertyDecorator {
+  return (target, key) => {
+    IsString({ message: 'email must be a string' })(target, key);
+    Length(3, 254, { message: 'email must be 3 to 254 characters long' })(target, key);
+    Matches(/^[^\s@]+@[^\s@]+$/, { message: 'email must be an address like name@example.com' })(target, key);
+  };
+}
+
+export class MemberEmailBody {
+  @IsEmail()
+  email!: string;
+}
+
+export interface MemberView {
+  id: string;
+  org_id: string;
+  email: string;
+  created_at: string;
+}
+
+/** A one-time sign-in code: shown once to the operator, who hands it to the member. */
+export interface SignInCodeView {
+  member: MemberView;
+  code: string;
+  expires_at: string;
 }

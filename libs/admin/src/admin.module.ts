@@ -3,10 +3,13 @@ import type { PrismaClient } from '@router/db';
 import type { ChangeNotifier } from '@router/service-kit';
 import { ADMIN_SERVICE, ADMIN_TOKEN, AdminController, AdminTokenGuard } from './admin.controller';
 import { AdminService } from './admin.service';
+import type { MembersService } from './members.service';
+import { MEMBERS_SERVICE } from './session.guard';
 
 export interface AdminOptions {
   prisma: PrismaClient;
   changes: ChangeNotifier;
+  members: MembersService;
   token?: string;
 }
 
@@ -19,6 +22,7 @@ export class AdminModule {
       controllers: [AdminController],
       providers: [
         { provide: ADMIN_SERVICE, useValue: new AdminService(options.prisma, options.changes) },
+        { provide: MEMBERS_SERVICE, useValue: options.members },
         { provide: ADMIN_TOKEN, useValue: options.token },
         AdminTokenGuard,
       ],

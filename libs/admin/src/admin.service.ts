@@ -7,7 +7,7 @@ import type { ApiKeyView, CreateOrgBody, OrgView, UpdateOrgBody } from './admin.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Orgs and their API keys, as the admin CLI (and later the dashboard) manages them. Every change is
+ * Orgs and their API keys, as the admin CLI and the dashboard manage them. Every change is
  * announced so gateways and workers stop trusting their memory of it at once.
  */
 export class AdminService {
@@ -73,9 +73,12 @@ export class AdminService {
     return rows.map(toKeyView);
   }
 
-  async revokeKey(keyId: string): Promise<ApiKeyView> {
+  /** Revokes a key; with `orgId` (a signed-in member's), a key of another org is as unknown as a missing one. */
+  async revokeKey(keyId: string, orgId?: string): Promise<ApiKeyView> {
     const row = UUID.test(keyId) ? await this.prisma.apiKey.findUnique({ where: { id: keyId } }) : null;
-    if (!row) throw new RouterError('not_found', `No API key with id ${keyId}`);
+    if (!row || (orgId !== undefined && row.orgId !== orgId)) {
+      throw new RouterError('not_found', `No API key with id ${keyId}`);
+    }
     const revoked = row.revokedAt
       ? row
       : await this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });

@@ -1,3 +1,5 @@
 export * from './admin.module';
 export * from './admin.service';
 export * from './admin.dto';
+export * from './members.service';
+export * from './session.guard';

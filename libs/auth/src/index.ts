@@ -1,2 +1,3 @@
 export * from './api-key';
 export * from './internal-identity';
+export * from './dashboard-session';

@@ -122,6 +122,9 @@ describe.each(['postgres', 'pglite'] as const)(
         expect(await kit.counters(orgId)).toEqual([
           { day: '2026-03-01', provider: 'vendor_c', synthesizedChars: 16, servedFromCacheChars: 0 },
         ]);
+        expect(await kit.takes(orgId)).toEqual([
+          { day: '2026-03-01', provider: 'vendor_c', synthesized: 2, served: 0 },
+        ]);
       });
 
       it('refuses a take written longer ago than the orphan grace, and deletes its blobs', async () => {
@@ -307,6 +310,12 @@ describe.each(['postgres', 'pglite'] as const)(
           { day: '2026-06-30', provider: 'vendor_a', synthesizedChars: 4, servedFromCacheChars: 10 },
           { day: '2026-06-30', provider: 'vendor_h', synthesizedChars: 9, servedFromCacheChars: 0 },
           { day: '2026-07-01', provider: 'vendor_a', synthesizedChars: 0, servedFromCacheChars: 6 },
+        ]);
+        // One take per event: the dashboard's share of sentences served from cache.
+        expect(await kit.takes(orgId)).toEqual([
+          { day: '2026-06-30', provider: 'vendor_a', synthesized: 1, served: 1 },
+          { day: '2026-06-30', provider: 'vendor_h', synthesized: 1, served: 0 },
+          { day: '2026-07-01', provider: 'vendor_a', synthesized: 0, served: 3 },
         ]);
       });
 

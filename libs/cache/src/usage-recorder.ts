@@ -9,13 +9,14 @@ interface LastUse {
   at: number;
 }
 
-interface Counter {
+const AMOUNTS = ['synthesized', 'served', 'synthesizedTakes', 'servedTakes'] as const;
+type Amounts = Record<(typeof AMOUNTS)[number], number>;
+
+interface Counter extends Amounts {
   orgId: string;
   /** UTC date, `YYYY-MM-DD`. */
   day: string;
   provider: string;
-  synthesized: number;
-  served: number;
 }
 
 export interface UsageFlushReport {
@@ -49,15 +50,15 @@ export class UsageRecorder {
       const known = this.lastUses.get(id);
       if (!known || known.at < at)
         this.lastUses.set(id, { orgId: event.orgId, cacheKey: event.cacheKey, at });
-      this.count(event.orgId, event.provider, at, 0, event.chars);
+      this.count(event.orgId, event.provider, at, { served: event.chars, servedTakes: 1 });
     } else {
-      this.count(event.orgId, event.provider, at, event.chars, 0);
+      this.count(event.orgId, event.provider, at, { synthesized: event.chars, synthesizedTakes: 1 });
     }
   }
 
   addSynthesized(orgId: string, provider: string, chars: number): void {
     if (!isCanonicalOrgId(orgId)) return;
-    this.count(orgId, provider, this.now(), chars, 0);
+    this.count(orgId, provider, this.now(), { synthesized: chars, synthesizedTakes: 1 });
   }
 
   /** Buffered last uses and counters not yet written. */
@@ -75,21 +76,20 @@ export class UsageRecorder {
     return run;
   }
 
-  private count(orgId: string, provider: string, at: number, synthesized: number, served: number): void {
+  private count(orgId: string, provider: string, at: number, add: Partial<Amounts>): void {
     const day = new Date(at).toISOString().slice(0, 10);
     const id = `${orgId}|${day}|${provider}`;
-    const counter = this.counters.get(id);
-    if (counter) {
-      counter.synthesized += synthesized;
-      counter.served += served;
-    } else {
-      this.counters.set(id, { orgId, day, provider, synthesized, served });
+    let counter = this.counters.get(id);
+    if (!counter) {
+      counter = { orgId, day, provider, synthesized: 0, served: 0, synthesizedTakes: 0, servedTakes: 0 };
+      this.counters.set(id, counter);
     }
+    for (const field of AMOUNTS) counter[field] += add[field] ?? 0;
   }
 
   private async flushOnce(): Promise<UsageFlushReport> {
     const lastUses = [...this.lastUses.values()];
-    const counters = [...this.counters.values()].filter((c) => c.synthesized > 0 || c.served > 0);
+    const counters = [...this.counters.values()].filter((c) => AMOUNTS.some((field) => c[field] > 0));
     this.lastUses = new Map();
     this.counters = new Map();
     if (lastUses.length === 0 && counters.length === 0) return { refreshedEntries: 0, counters: 0 };
@@ -127,19 +127,24 @@ export class UsageRecorder {
   private addToCounters(counters: Counter[]): Prisma.PrismaPromise<number> {
     // The join drops orgs deleted meanwhile, which would otherwise fail the whole batch on the foreign key.
     return this.prisma.$executeRaw`
-      INSERT INTO usage_counters (org_id, day, provider, synthesized_chars, served_from_cache_chars)
-      SELECT c.org_id, c.day, c.provider, c.synthesized, c.served
+      INSERT INTO usage_counters (org_id, day, provider, synthesized_chars, served_from_cache_chars,
+        synthesized_takes, served_from_cache_takes)
+      SELECT c.org_id, c.day, c.provider, c.synthesized, c.served, c.synthesized_takes, c.served_takes
       FROM unnest(
         ${counters.map((c) => c.orgId)}::uuid[],
         ${counters.map((c) => c.day)}::date[],
         ${counters.map((c) => c.provider)}::text[],
         ${counters.map((c) => String(c.synthesized))}::bigint[],
-        ${counters.map((c) => String(c.served))}::bigint[]
-      ) AS c(org_id, day, provider, synthesized, served)
+        ${counters.map((c) => String(c.served))}::bigint[],
+        ${counters.map((c) => String(c.synthesizedTakes))}::bigint[],
+        ${counters.map((c) => String(c.servedTakes))}::bigint[]
+      ) AS c(org_id, day, provider, synthesized, served, synthesized_takes, served_takes)
       JOIN orgs o ON o.id = c.org_id
       ON CONFLICT (org_id, day, provider) DO UPDATE SET
         synthesized_chars = usage_counters.synthesized_chars + EXCLUDED.synthesized_chars,
-        served_from_cache_chars = usage_counters.served_from_cache_chars + EXCLUDED.served_from_cache_chars`;
+        served_from_cache_chars = usage_counters.served_from_cache_chars + EXCLUDED.served_from_cache_chars,
+        synthesized_takes = usage_counters.synthesized_takes + EXCLUDED.synthesized_takes,
+        served_from_cache_takes = usage_counters.served_from_cache_takes + EXCLUDED.served_from_cache_takes`;
   }
 
   private putBack(lastUses: LastUse[], counters: Counter[]): void {
@@ -148,7 +153,6 @@ export class UsageRecorder {
       const known = this.lastUses.get(id);
       if (!known || known.at < use.at) this.lastUses.set(id, use);
     }
-    for (const c of counters)
-      this.count(c.orgId, c.provider, Date.parse(`${c.day}T00:00:00Z`), c.synthesized, c.served);
+    for (const c of counters) this.count(c.orgId, c.provider, Date.parse(`${c.day}T00:00:00Z`), c);
   }
 }

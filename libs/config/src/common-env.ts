@@ -209,3 +209,19 @@ export const replyAppEnv = {
   ...vendorUpstreamEnv,
   ...vendorReadEnv,
 };
+
+/**
+ * Dashboard sign-in, read by the dashboard app (sessions) and native-api (its admin API prints sign-in codes,
+ * its provider-key endpoints take sessions): how long a session lasts from its sign-in, and a printed code.
+ */
+export const sessionEnv = {
+  DASHBOARD_SESSION_TTL_MS: env.int({ default: 12 * 3_600_000, min: 1000 }),
+  SIGN_IN_CODE_TTL_MS: env.int({ default: 24 * 3_600_000, min: 1000 }),
+};
+
+export function sessionSettings(config: { DASHBOARD_SESSION_TTL_MS: number; SIGN_IN_CODE_TTL_MS: number }): {
+  sessionTtlMs: number;
+  signInCodeTtlMs: number;
+} {
+  return { sessionTtlMs: config.DASHBOARD_SESSION_TTL_MS, signInCodeTtlMs: config.SIGN_IN_CODE_TTL_MS };
+}

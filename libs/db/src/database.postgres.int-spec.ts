@@ -49,6 +49,8 @@ describe('createDatabase with a PostgreSQL URL (a fresh database)', () => {
       '_prisma_migrations',
       'api_keys',
       'cache_entries',
+      'dashboard_sessions',
+      'members',
       'orgs',
       'provider_keys',
       'take_claims',

@@ -6,4 +6,12 @@ export { defaultMigrationsDir, readMigrations, type Migration, type MigrationRep
 export { describeUrl } from './pg-adapter';
 export type { Sql } from './sql';
 export { CreditState, Prisma, PrismaClient } from '@prisma/client';
-export type { ApiKey, CacheEntry, Org, ProviderKey, UsageCounter } from '@prisma/client';
+export type {
+  ApiKey,
+  CacheEntry,
+  DashboardSession,
+  Member,
+  Org,
+  ProviderKey,
+  UsageCounter,
+} from '@prisma/client';

@@ -5,8 +5,9 @@ import type { Health, Logger } from '@router/observability';
 import { mirrorAccess, VENDOR_ENTRIES, type VendorId } from '@router/vendors';
 import { GatewayServer } from './gateway.server';
 import { type AuthSource, KeyDirectory } from './key-directory';
+import { KeyUseRecorder, writeKeyUses } from './key-uses';
 import { mirrorRoute } from './mirror-route';
-import { nativeRoute, RouteTable, type SurfaceRoute } from './surface-routes';
+import { dashboardRoute, nativeRoute, RouteTable, type SurfaceRoute } from './surface-routes';
 
 export interface EdgeGatewayConfig {
   port: number;
@@ -17,6 +18,10 @@ export interface EdgeGatewayConfig {
   nativeApiUrl: string;
   /** The mirror app of each vendor that has one; a vendor left out has no route (its paths are unknown). */
   mirrorUrls: Partial<Record<VendorId, string>>;
+  /** The dashboard app (`/dashboard`, `/api/...`); without it those paths are unknown. */
+  dashboardUrl?: string;
+  /** How often the API keys' last use is written (each admitted key's use is kept in memory until then). */
+  keyUseFlushMs?: number;
   signingSecret: string;
   /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
   authCacheTtlMs: number;
@@ -47,6 +52,9 @@ export interface RunningGateway {
  */
 const SOCKET_RECHECK_MS = 1000;
 
+/** An API key's last use is written within this (the dashboard shows it to the minute). */
+const KEY_USE_FLUSH_MS = 30_000;
+
 /** Postgres as the key directory's source, read only on misses and refreshes. */
 export function prismaAuthSource(prisma: PrismaClient): AuthSource {
   return {
@@ -75,13 +83,14 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
 
 /** The native API and one route per configured mirror, each built from its vendor's registry entry. */
 export function gatewayRoutes(
-  config: Pick<EdgeGatewayConfig, 'nativeApiUrl' | 'mirrorUrls'>,
+  config: Pick<EdgeGatewayConfig, 'nativeApiUrl' | 'mirrorUrls' | 'dashboardUrl'>,
 ): SurfaceRoute[] {
   const mirrors = (Object.entries(config.mirrorUrls) as Array<[VendorId, string | undefined]>).flatMap(
     ([vendor, url]) =>
       url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url, mirrorSocketPaths(vendor))],
   );
-  return [nativeRoute(config.nativeApiUrl), ...mirrors];
+  const dashboard = config.dashboardUrl === undefined ? [] : [dashboardRoute(config.dashboardUrl)];
+  return [nativeRoute(config.nativeApiUrl), ...dashboard, ...mirrors];
 }
 
 /**
@@ -103,6 +112,8 @@ export async function startEdgeGateway(
     maxEntries: 100_000,
     now,
   });
+  const keyUses = new KeyUseRecorder(writeKeyUses(deps.prisma), deps.logger, now);
+  keyUses.start(config.keyUseFlushMs ?? KEY_USE_FLUSH_MS);
   // Created before the subscription, which checks its open sockets; it listens only once subscribed.
   const server = new GatewayServer({
     routes: new RouteTable(gatewayRoutes(config)),
@@ -115,6 +126,7 @@ export async function startEdgeGateway(
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSocketMessageBytes: config.maxSocketMessageBytes,
     socketRecheckMs: SOCKET_RECHECK_MS,
+    keyUses,
   });
   const subscription = deps.bus.subscribe(authChangedV1, (event) => {
     // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too. A change
@@ -137,6 +149,7 @@ export async function startEdgeGateway(
     async close() {
       subscription.unsubscribe();
       await server.close();
+      await keyUses.stop();
     },
   };
 }

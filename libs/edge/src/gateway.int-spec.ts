@@ -2,11 +2,19 @@ import { createServer, type IncomingMessage, request, type Server } from 'node:h
 import { type AddressInfo, connect } from 'node:net';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
-import { digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, issueApiKey, verifyIdentity } from '@router/auth';
+import {
+  ANONYMOUS_ORG,
+  digestBody,
+  EMPTY_BODY_DIGEST,
+  IDENTITY_HEADER,
+  issueApiKey,
+  newSessionToken,
+  verifyIdentity,
+} from '@router/auth';
 import { Health } from '@router/observability';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
-import { nativeRoute, RouteTable } from './surface-routes';
+import { dashboardRoute, nativeRoute, RouteTable } from './surface-routes';
 
 const secret = 'gateway-test-secret-0123456789abcdef';
 const MAX_BODY = 256 * 1024;
@@ -107,6 +115,8 @@ describe('GatewayServer over real sockets', () => {
   let internalBase: string;
   /** The gateway's log lines, as JSON. */
   const logLines: Array<Record<string, any>> = [];
+  /** The key hashes the gateway reported as used. */
+  const usedKeys: string[] = [];
 
   beforeAll(async () => {
     upstream = await startUpstream();
@@ -115,7 +125,7 @@ describe('GatewayServer over real sockets', () => {
       { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
     );
     gateway = new GatewayServer({
-      routes: new RouteTable([nativeRoute(upstream.url)]),
+      routes: new RouteTable([nativeRoute(upstream.url), dashboardRoute(upstream.url)]),
       directory,
       signingSecret: secret,
       logger: pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) }),
@@ -125,6 +135,7 @@ describe('GatewayServer over real sockets', () => {
       maxRequestBodyBytes: MAX_BODY,
       maxSocketMessageBytes: 256 * 1024,
       socketRecheckMs: 60_000,
+      keyUses: { record: (keyHash) => usedKeys.push(keyHash) },
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
@@ -155,6 +166,58 @@ describe('GatewayServer over real sockets', () => {
       ),
     ).toEqual({ ok: true, orgId: 'org-1', bodyDigest: digestBody(Buffer.from('{"api_key":"abc"}')) });
     expect(req.headers['x-request-id']).toEqual(res.headers.get('x-request-id'));
+  });
+
+  it("reports each admitted key's use by its hash, never the key", async () => {
+    usedKeys.length = 0;
+    await fetch(`${base}/v1/voices?provider=vendor_a`, {
+      headers: { authorization: `Bearer ${issued.key}` },
+    });
+    await fetch(`${base}/v1/voices?provider=vendor_a`, { headers: { authorization: 'Bearer rtr_unknown' } });
+    expect(usedKeys).toEqual([issued.keyHash]);
+  });
+
+  const signedFor = (req: IncomingMessage, method: string) =>
+    verifyIdentity(req.headers[IDENTITY_HEADER], { method, path: req.url ?? '/' }, secret, {
+      nowMs: Date.now(),
+      maxAgeMs: 2000,
+      maxFutureSkewMs: 0,
+    });
+
+  it('lets a provider-key request with a session cookie and no key through as anonymous, for the app to check', async () => {
+    const cookie = `rtr_session=${newSessionToken()}`;
+    const res = await fetch(`${base}/v1/provider-keys/vendor_a`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': 'abc' },
+      body: '{"api_key":"abc"}',
+    });
+    expect(res.status).toBe(200);
+    const req = upstream.seen.at(-1)!;
+    expect(req.headers.cookie).toBe(cookie);
+    expect(req.headers['x-csrf-token']).toBe('abc');
+    expect(signedFor(req, 'PUT')).toMatchObject({ ok: true, orgId: ANONYMOUS_ORG });
+    // Without the cookie, or on any other native path, no key is still a refusal at the gateway.
+    const seen = upstream.seen.length;
+    expect((await fetch(`${base}/v1/provider-keys`)).status).toBe(401);
+    const speech = await fetch(`${base}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { cookie },
+      body: '{}',
+    });
+    expect(speech.status).toBe(401);
+    expect(upstream.seen.length).toBe(seen);
+  });
+
+  it('forwards the dashboard and its /api/ without a key, and never an Authorization header', async () => {
+    for (const path of ['/dashboard', '/dashboard/keys', '/api/session']) {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${issued.key}` } });
+      expect(res.status).toBe(200);
+      const req = upstream.seen.at(-1)!;
+      expect(req.url).toBe(path);
+      expect(req.headers.authorization).toBeUndefined();
+      expect(signedFor(req, 'GET')).toMatchObject({ ok: true, orgId: ANONYMOUS_ORG });
+    }
+    expect((await fetch(`${base}/dashboards`)).status).toBe(404);
   });
 
   it('forwards large bodies and bodies of no declared length intact, signed for what it forwarded', async () => {

@@ -53,6 +53,8 @@ export interface GatewayOptions {
   maxSocketMessageBytes: number;
   /** How often every open socket's key and org are checked again (a change event checks its own at once). */
   socketRecheckMs: number;
+  /** Told of every admitted key (by its hash): when each key was last used. */
+  keyUses?: { record(keyHash: string): void };
 }
 
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
@@ -231,6 +233,8 @@ export class GatewayServer {
     rawHeaders: string[] = [],
   ): Promise<{ orgId: string } | AccessProblem> {
     if (route.isOpen(request.method, request.path)) return { orgId: ANONYMOUS_ORG };
+    // No key but a dashboard session: the app behind checks the session (the gateway keeps no sessions).
+    if (key === undefined && route.takesSession?.(request)) return { orgId: ANONYMOUS_ORG };
     const problem = await this.checkKey(route, request, key, rawHeaders);
     if ('kind' in problem) this.count(route.name, OUTCOME_OF[problem.kind]);
     return problem;
@@ -273,6 +277,7 @@ export class GatewayServer {
             : 'invalid-key';
       return { kind, error: RouterError.unauthorized() };
     }
+    if (key !== undefined) this.options.keyUses?.record(hashApiKey(key));
     if (verdict.outOfCredit) {
       return {
         kind: 'out-of-credit',

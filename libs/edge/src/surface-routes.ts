@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { readBearer } from '@router/auth';
+import { hasSessionCookie, readBearer } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type {
   MirrorRefusalKind,
@@ -53,6 +53,11 @@ export interface SurfaceRoute {
   vendor?: VendorId;
   /** Requests that need no key (still forwarded with a signed, anonymous identity). */
   isOpen(method: string, path: string): boolean;
+  /**
+   * Requests sent without a key that the app behind authenticates by their dashboard session instead
+   * (forwarded with the anonymous identity and their cookie; the app refuses a missing or expired session).
+   */
+  takesSession?(request: RouteRequest): boolean;
   refuse(problem: AccessProblem, request: RouteRequest): Refusal;
   /** How a WebSocket is refused: at the handshake (spliced once admitted), or after accepting (relayed). */
   socket: MirrorSocketAccess;
@@ -103,6 +108,9 @@ export function notFoundRefusal(): Refusal {
   return jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope());
 }
 
+/** The native paths a dashboard session may use instead of an API key (the spec's provider-key endpoints). */
+const SESSION_NATIVE = /^\/v1\/provider-keys(\/[^/]*)?$/;
+
 export function nativeRoute(upstream: string): SurfaceRoute {
   return {
     name: 'native',
@@ -112,9 +120,32 @@ export function nativeRoute(upstream: string): SurfaceRoute {
     keyHeaders: ['authorization'],
     keyQueryParams: [],
     isOpen: (method, path) => OPEN_NATIVE.has(`${method} ${path}`),
+    takesSession: ({ path, headers }) => SESSION_NATIVE.test(path) && hasSessionCookie(headers),
     refuse: ({ error }) => jsonRefusal(error.status, error.toEnvelope()),
     socket: { refusal: 'handshake' },
     hasSocket: (path) => path === NATIVE_SOCKET_PATH,
+    notFound: notFoundRefusal,
+    refuseOpen: nativeOpenSocketRefusal,
+  };
+}
+
+/**
+ * The dashboard app: its pages under `/dashboard` and its session endpoints under `/api/`. It takes no API
+ * key, so the gateway checks none (the app checks its sign-in cookie) and strips any `Authorization` header,
+ * so a key sent there never reaches the app.
+ */
+export function dashboardRoute(upstream: string): SurfaceRoute {
+  return {
+    name: 'dashboard',
+    prefixes: ['/dashboard', '/dashboard/', '/api/'],
+    upstream,
+    readKey: () => undefined,
+    keyHeaders: ['authorization'],
+    keyQueryParams: [],
+    isOpen: () => true,
+    refuse: ({ error }) => jsonRefusal(error.status, error.toEnvelope()),
+    socket: { refusal: 'handshake' },
+    hasSocket: () => false,
     notFound: notFoundRefusal,
     refuseOpen: nativeOpenSocketRefusal,
   };

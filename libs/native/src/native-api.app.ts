@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { AdminModule } from '@router/admin';
+import { AdminModule, MembersService, type MembersSettings } from '@router/admin';
 import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
 import { ProviderKeyStore } from '@router/provider-keys';
 import {
@@ -25,6 +25,8 @@ export interface NativeApiConfig extends ReplyServicesConfig {
   /** How the gateway's identity header is checked. */
   identity: IdentityPolicy;
   admin: { port: number; host: string; token?: string };
+  /** Dashboard sign-in: the admin API prints codes, the provider-key endpoints take sessions. */
+  sessions: MembersSettings;
   /** Pieces resolved ahead of the one playing. */
   lookAhead: number;
   /** A /v1/stream connection quiet both ways for this long is closed. */
@@ -55,6 +57,7 @@ export async function startNativeApi(
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
   const replies = await startReplyServices(config, deps);
+  const members = new MembersService(deps.prisma, config.sessions, now);
   const { resolver, planner, keys, upstream } = replies;
   const speech = new SpeechService({
     resolver,
@@ -79,6 +82,7 @@ export async function startNativeApi(
       NativeApiModule.forRoot({
         providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing),
         changes,
+        members,
         speech,
         voices: new VoicesService({ keys, upstream, timeoutMs: config.voiceListTimeoutMs }),
       }),
@@ -94,8 +98,8 @@ export async function startNativeApi(
         identity: config.identity,
         now,
       },
-      beforeListen: (app: INestApplication) => {
-        app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = buildOpenApiDocument(app);
+      beforeListen: async (app: INestApplication) => {
+        app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = await buildOpenApiDocument(app);
         streams.attach(app.getHttpServer() as Server);
       },
     },
@@ -106,6 +110,7 @@ export async function startNativeApi(
       AdminModule.forRoot({
         prisma: deps.prisma,
         changes,
+        members,
         ...(config.admin.token ? { token: config.admin.token } : {}),
       }),
     ]),

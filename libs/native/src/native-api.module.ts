@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { MEMBERS_SERVICE, type MembersService, SessionGuard } from '@router/admin';
 import type { ProviderKeyStore } from '@router/provider-keys';
 import { ModelsController } from './catalogue/models.controller';
 import type { ChangeNotifier } from '@router/service-kit';
@@ -19,6 +20,8 @@ import type { VoicesService } from './voices/voices.service';
 export interface NativeApiOptions {
   providerKeys: ProviderKeyStore;
   changes: ChangeNotifier;
+  /** Dashboard sessions, which the provider-key endpoints take as well as an API key. */
+  members: MembersService;
   speech: SpeechService;
   voices: VoicesService;
 }
@@ -39,6 +42,8 @@ export class NativeApiModule {
       providers: [
         { provide: PROVIDER_KEY_STORE, useValue: options.providerKeys },
         { provide: CHANGE_NOTIFIER, useValue: options.changes },
+        { provide: MEMBERS_SERVICE, useValue: options.members },
+        SessionGuard,
         { provide: SPEECH_SERVICE, useValue: options.speech },
         { provide: VOICES_SERVICE, useValue: options.voices },
         // Filled once the app is created, since the document is generated from the running app's routes.

@@ -8,3 +8,4 @@ export * from './spec-facts';
 export * from './private-services';
 export * from './stats';
 export * from './fault-stack';
+export * from './dashboard';

@@ -29,6 +29,7 @@ export const STACK_APPS = [
   'synthesis-worker',
   'synthesis-worker-2',
   'native-api',
+  'dashboard',
   ...STACK_MIRRORS.map(mirrorAppName),
   'edge-gateway',
 ] as const;
@@ -172,6 +173,10 @@ export function stackEnv(
     PROVIDER_KEY_MASTER_KEYS: `1:${randomBytes(32).toString('base64')}`,
     CACHE_KEY_SECRET: randomBytes(32).toString('base64url'),
     NATIVE_API_URL: `http://127.0.0.1:${ports.apps['native-api']}`,
+    DASHBOARD_URL: `http://127.0.0.1:${ports.apps.dashboard}`,
+    // A key's last use reaches the dashboard's key list within a fraction of a second.
+    API_KEY_LAST_USED_FLUSH_MS: '200',
+    VENDOR_PRICES: 'vendor_a=15,vendor_c=180',
     ...Object.fromEntries(
       STACK_MIRRORS.map((vendor) => [
         mirrorUrlVariable(vendor),

@@ -65,6 +65,24 @@ describe('router-admin', () => {
     expect(h.lines[0]).toContain('shown once');
   });
 
+  it('adds a member and prints new sign-in codes, the address in the body', async () => {
+    const code = {
+      member: { id: 'm1', org_id: 'o1', email: 'ana@example.com', created_at: '2026-11-26T00:00:00.000Z' },
+      code: 'ABCDE-FGHJK-MNPQR',
+      expires_at: '2026-11-27T00:00:00.000Z',
+    };
+    const h = harness(() => ({ status: 201, body: code }));
+    expect(await runCli(['member', 'add', 'o1', 'ana@example.com'], h.ctx)).toBe(0);
+    expect(await runCli(['member', 'code', 'ana@example.com'], h.ctx)).toBe(0);
+    expect(h.calls.map((c) => [c.method, c.url.replace('http://127.0.0.1:3100', ''), c.body])).toEqual([
+      ['POST', '/admin/orgs/o1/members', { email: 'ana@example.com' }],
+      ['POST', '/admin/members/code', { email: 'ana@example.com' }],
+    ]);
+    expect(h.lines[0]).toContain('sign-in code for ana@example.com: ABCDE-FGHJK-MNPQR');
+    expect(h.lines[0]).toContain('2026-11-27T00:00:00.000Z');
+    expect(await runCli(['member', 'add', 'o1'], h.ctx)).toBe(2);
+  });
+
   it('refuses bad usage before calling the API', async () => {
     const h = harness(() => ({ status: 200, body: {} }));
     expect(await runCli(['org', 'retention', 'o1', 'ten'], h.ctx)).toBe(2);

@@ -19,6 +19,9 @@ export const USAGE = `Usage: router-admin <command> [options]
   key issue ORG_ID                            issue an API key (printed once)
   key list ORG_ID                             list an org's keys (never the keys themselves)
   key revoke KEY_ID                           revoke a key
+  member add ORG_ID EMAIL                     add a dashboard member; prints their one-time sign-in code
+  member code EMAIL                           print a new one-time sign-in code for a member
+  member list ORG_ID                          list an org's members
 
 Options: --json (machine-readable output)
 Environment: ADMIN_URL (default http://127.0.0.1:3100), ADMIN_TOKEN (when the admin API requires one)`;
@@ -138,9 +141,41 @@ function plan(positionals: string[], values: { name?: string; retention?: string
         path: `/admin/keys/${enc(need(id, 'KEY_ID'))}/revoke`,
         render: (k) => `revoked key ${(k as { id: string }).id}`,
       };
+    case 'member add':
+      return {
+        method: 'POST',
+        path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/members`,
+        body: { email: need(arg, 'EMAIL') },
+        render: describeCode,
+      };
+    case 'member code':
+      return {
+        method: 'POST',
+        path: '/admin/members/code',
+        body: { email: need(id, 'EMAIL') },
+        render: describeCode,
+      };
+    case 'member list':
+      return {
+        method: 'GET',
+        path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/members`,
+        render: (list) =>
+          (list as Array<{ id: string; email: string; created_at: string }>)
+            .map((m) => `${m.id}  ${m.email}  added ${m.created_at}`)
+            .join('\n') || '(no members)',
+      };
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }
+}
+
+/** A one-time sign-in code, for the operator to hand to the member (no mail is sent). */
+function describeCode(value: unknown): string {
+  const c = value as { member: { email: string }; code: string; expires_at: string };
+  return [
+    `sign-in code for ${c.member.email}: ${c.code}`,
+    `It works once, until ${c.expires_at}: the member signs in at <router URL>/dashboard with it.`,
+  ].join('\n');
 }
 
 function patch(orgId: string, body: Record<string, unknown>): Call {

@@ -9,8 +9,8 @@ import { MIRRORS } from '@router/vendors';
 
 /**
  * The deployable apps and what each must be given. The chart, the compose file and the image are checked against
- * this one table, so a variable added to an app is added here once. The five below are as the deployment brief
- * states them (the chart's `apps`); the mirror apps follow from the registry and their settings schema.
+ * this one table, so a variable added to an app is added here once. The six below are the chart's `apps` (the
+ * deployment brief's five and the dashboard); the mirror apps follow from the registry and their settings schema.
  */
 export const APP_NAMES = [
   'edge-gateway',
@@ -18,6 +18,7 @@ export const APP_NAMES = [
   'synthesis-worker',
   'cache-service',
   'vendor-sim',
+  'dashboard',
 ] as const;
 export type AppName = (typeof APP_NAMES)[number];
 
@@ -49,7 +50,7 @@ export interface AppSpec {
 /** One mirror app per mirror in the registry (`mirror-vendor-x`): the chart's `mirrors`, compose services. */
 export const MIRROR_APP_NAMES: readonly string[] = MIRRORS.map((mirror) => mirrorAppName(mirror.vendor));
 
-/** Every app a deployment runs: the five and the mirror apps. */
+/** Every app a deployment runs: the six and the mirror apps. */
 export const DEPLOYED_APP_NAMES: readonly string[] = [...APP_NAMES, ...MIRROR_APP_NAMES];
 
 const S3 = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION'];
@@ -76,7 +77,14 @@ export const APPS: Readonly<Record<string, AppSpec>> = {
   'edge-gateway': {
     port: 8080,
     required: ['NATS_URL', 'DATABASE_URL', 'INTERNAL_SIGNING_SECRET', 'NATIVE_API_URL', 'AUTH_CACHE_TTL_MS'],
-    optional: ['INTERNAL_PORT', 'INTERNAL_HOST', 'MAX_REQUEST_BODY_BYTES', ...MIRROR_URL_VARIABLES],
+    optional: [
+      'INTERNAL_PORT',
+      'INTERNAL_HOST',
+      'MAX_REQUEST_BODY_BYTES',
+      'DASHBOARD_URL',
+      'API_KEY_LAST_USED_FLUSH_MS',
+      ...MIRROR_URL_VARIABLES,
+    ],
     enabledInChart: true,
   },
   'native-api': {
@@ -134,6 +142,19 @@ export const APPS: Readonly<Record<string, AppSpec>> = {
     enabledInChart: true,
   },
   'vendor-sim': { port: 4010, required: [], optional: [], enabledInChart: false },
+  dashboard: {
+    port: 3004,
+    required: ['NATS_URL', 'DATABASE_URL', 'INTERNAL_SIGNING_SECRET'],
+    optional: [
+      'IDENTITY_MAX_AGE_MS',
+      'IDENTITY_MAX_FUTURE_SKEW_MS',
+      'DASHBOARD_SESSION_TTL_MS',
+      'SIGN_IN_CODE_TTL_MS',
+      'VENDOR_PRICES',
+      'PRICE_CURRENCY',
+    ],
+    enabledInChart: true,
+  },
   ...Object.fromEntries(
     MIRRORS.map((mirror) => [mirrorAppName(mirror.vendor), mirrorAppSpec(mirror.vendor)]),
   ),

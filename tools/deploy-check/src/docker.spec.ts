@@ -197,7 +197,7 @@ describe('docker/Dockerfile', () => {
     const script = read('docker', 'healthcheck.js');
     expect(script).toMatch(/fetch\(`http:\/\/127\.0\.0\.1:\$\{port\}\/healthz`/);
     const ports = Object.fromEntries(
-      [...script.matchAll(/'([a-z-]+)': (\d+),/g)].map((m) => [m[1], Number(m[2])]),
+      [...script.matchAll(/'?([a-z-]+)'?: (\d+),/g)].map((m) => [m[1], Number(m[2])]),
     );
     expect(ports).toEqual(Object.fromEntries(DEPLOYED_APP_NAMES.map((name) => [name, appSpec(name).port])));
   });

@@ -199,6 +199,20 @@ export class CacheTestKit {
     }));
   }
 
+  /** The counters' takes (sentences or whole requests), beside their characters. */
+  async takes(orgId: string) {
+    const rows = await this.prisma.usageCounter.findMany({
+      where: { orgId },
+      orderBy: [{ day: 'asc' }, { provider: 'asc' }],
+    });
+    return rows.map((r) => ({
+      day: r.day.toISOString().slice(0, 10),
+      provider: r.provider,
+      synthesized: Number(r.synthesizedTakes),
+      served: Number(r.servedFromCacheTakes),
+    }));
+  }
+
   async close(): Promise<void> {
     this.invalidationSub.unsubscribe();
     await this.service.close();

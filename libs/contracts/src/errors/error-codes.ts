@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   provider_unavailable: { status: 502, retryable: true },
   provider_timeout: { status: 504, retryable: true },
   not_found: { status: 404, retryable: false },
+  /** A dashboard session's request that changes something without the session's CSRF token. */
+  forbidden: { status: 403, retryable: false },
   internal: { status: 500, retryable: true },
 } as const;
 

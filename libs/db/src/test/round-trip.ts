@@ -63,6 +63,8 @@ export async function expectRoundTrip(prisma: PrismaClient): Promise<void> {
       provider: 'vendor_c',
       synthesizedChars: 9_007_199_254_740_993n,
       servedFromCacheChars: 5n,
+      synthesizedTakes: 0n,
+      servedFromCacheTakes: 0n,
     },
   ]);
 }

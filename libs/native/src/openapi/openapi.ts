@@ -1,16 +1,45 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { SESSION_COOKIE } from '@router/auth';
+import { dashboardApiDocument } from '@router/dashboard-api';
 import { type Option, VENDORS } from '@router/vendors';
 
 /**
- * The HTTP API as OpenAPI 3.1, generated from the controllers and DTOs (WebSocket protocols are described
- * in AsyncAPI instead). Built once at start-up.
+ * The HTTP API as OpenAPI 3.1, generated from the controllers and DTOs, with the dashboard's `/api/...` session
+ * endpoints (served by the dashboard app, described from its controllers). WebSocket protocols are described in
+ * AsyncAPI instead. Built once at start-up.
  */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+export async function buildOpenApiDocument(app: INestApplication): Promise<OpenAPIObject> {
+  const document = nativeDocument(app);
+  const dashboard = await dashboardApiDocument();
+  return {
+    ...document,
+    paths: { ...document.paths, ...dashboard.paths },
+    components: {
+      ...document.components,
+      schemas: { ...document.components?.schemas, ...dashboard.components.schemas },
+      securitySchemes: {
+        ...document.components?.securitySchemes,
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'The dashboard sign-in cookie (POST /api/session). Requests that change something also send the ' +
+            "session's CSRF token as x-csrf-token.",
+        },
+      },
+    },
+  };
+}
+
+function nativeDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Speech synthesis cache router')
     .setDescription(
-      'Native HTTP API of the router. Authenticate with `Authorization: Bearer rtr_…` except where noted. ' +
+      'Native HTTP API of the router. Authenticate with `Authorization: Bearer rtr_…` except where noted ' +
+        '(the provider-key endpoints also take the dashboard session; the `/api/...` dashboard endpoints take ' +
+        'only the session). ' +
         'Errors use the envelope `{error: {code, message, retryable, provider_status?}}`.',
     )
     .setVersion('1')

@@ -9,14 +9,24 @@ import {
   type PipeTransform,
   Put,
   Req,
+  UseGuards,
   UsePipes,
 } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCookieAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { SessionGuard, SessionOrApiKey } from '@router/admin';
 import { RouterError } from '@router/contracts';
 import type { ProviderKeyStore } from '@router/provider-keys';
 import { isVendorId, VENDOR_IDS } from '@router/vendors';
 import { CHANGE_NOTIFIER, PROVIDER_KEY_STORE } from '../tokens';
-import { type ChangeNotifier, type IdentifiedRequest, validationPipe } from '@router/service-kit';
+import { Anonymous, type ChangeNotifier, type IdentifiedRequest, validationPipe } from '@router/service-kit';
 import { ProviderKeyDto, PutProviderKeyBody } from './provider-key.dto';
 
 const VALIDATION_STATUS = 422;
@@ -31,9 +41,19 @@ class ProviderParam implements PipeTransform<string, string> {
   }
 }
 
-/** The org's stored vendor keys: write-only, encrypted, described by their last four characters. */
+/**
+ * The org's stored vendor keys: write-only, encrypted, described by their last four characters. Taken with an
+ * API key or a dashboard session (the spec's two forms): the gateway forwards a request with the session's
+ * cookie and no key anonymously, and the session guard finds its org (401 when missing or expired, 403 for a
+ * change without the session's CSRF token).
+ */
 @ApiTags('provider-keys')
+@ApiSecurity('bearer')
+@ApiCookieAuth('session')
 @Controller('v1/provider-keys')
+@Anonymous()
+@SessionOrApiKey()
+@UseGuards(SessionGuard)
 @UsePipes(validationPipe(VALIDATION_STATUS))
 export class ProviderKeysController {
   constructor(

@@ -1,0 +1,71 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ANONYMOUS_ORG, CSRF_HEADER, csrfTokenMatches, readSessionCookie } from '@router/auth';
+import { RouterError } from '@router/contracts';
+import type { IdentifiedRequest } from '@router/service-kit';
+import type { MembersService, SignedIn } from './members.service';
+
+export const MEMBERS_SERVICE = Symbol('MEMBERS_SERVICE');
+const API_KEY_TOO = 'router:session-or-api-key';
+
+/** Methods that change nothing: the only ones a session may use without its CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface SessionRequest extends IdentifiedRequest {
+  session?: SignedIn;
+  /** The cookie's token, for what is derived from it (the CSRF token). */
+  sessionToken?: string;
+}
+
+/**
+ * The session a request's cookie names: 401 when there is none or it has expired, 403 for a request that
+ * changes something without the session's CSRF token (a page of another site can make the browser send the
+ * cookie, never the token).
+ */
+export async function authenticateSession(
+  members: MembersService,
+  req: { method?: string; headers: IncomingHttpHeaders },
+): Promise<{ session: SignedIn; token: string }> {
+  const token = readSessionCookie(req.headers);
+  if (token === undefined) throw RouterError.unauthorized('Not signed in: sign in to the dashboard first.');
+  const session = await members.session(token);
+  if (!session) throw RouterError.unauthorized('The session has expired or was ended: sign in again.');
+  if (!SAFE_METHODS.has(req.method ?? 'GET') && !csrfTokenMatches(token, req.headers[CSRF_HEADER])) {
+    throw new RouterError(
+      'forbidden',
+      `A signed-in request that changes something must carry the session's ${CSRF_HEADER} header.`,
+    );
+  }
+  return { session, token };
+}
+
+/** Routes that take an API key (through the gateway) as well as a dashboard session. */
+export const SessionOrApiKey = (): MethodDecorator & ClassDecorator => SetMetadata(API_KEY_TOO, true);
+
+/**
+ * A dashboard session's org for the request (`req.orgId`, `req.session`), on routes the gateway forwards
+ * without a key (`@Anonymous()`); with `@SessionOrApiKey()` an org the gateway vouched for by its key is
+ * taken as it is. Runs after the identity guard, which has checked the gateway's signature.
+ */
+@Injectable()
+export class SessionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(MEMBERS_SERVICE) private readonly members: MembersService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<SessionRequest>();
+    const keyAccepted = this.reflector.getAllAndOverride<boolean>(API_KEY_TOO, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (keyAccepted && req.orgId !== undefined && req.orgId !== ANONYMOUS_ORG) return true;
+    const { session, token } = await authenticateSession(this.members, req);
+    req.session = session;
+    req.sessionToken = token;
+    req.orgId = session.orgId;
+    return true;
+  }
+}
