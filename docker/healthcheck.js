@@ -10,6 +10,7 @@ const DEFAULT_PORTS = {
   'vendor-sim': 4010,
   // ---- generated: mirror-ports (tools/deploy-gen from the registry, `npm run deploy:gen`; do not edit) ----
   'mirror-vendor-c': 3013,
+  'mirror-vendor-j': 3020,
   // ---- end generated: mirror-ports ----
 };
 

@@ -6,20 +6,15 @@ import {
   type MirrorReply,
   textReply,
 } from '@router/vendors-core';
+import { VENDOR_J_NOT_FOUND, vendorJErrorBody, vendorJErrorInfo } from './vendor-j.errors';
 import { VENDOR_J_KEY } from './vendor-j.key';
-
-const ERROR_INFO_TYPE = 'type.vendor-j.invalid/rpc.ErrorInfo';
 
 /** The vendor's error body, the same for every status: `{error: {code, message, status, details?}}`. */
 function vendorJError(code: number, status: string, message: string, reason?: string): MirrorReply {
-  return jsonReply(code, {
-    error: {
-      code,
-      message,
-      status,
-      ...(reason ? { details: [{ '@type': ERROR_INFO_TYPE, reason, domain: 'vendor-j.invalid' }] } : {}),
-    },
-  });
+  return jsonReply(
+    code,
+    vendorJErrorBody({ code, status, message, ...(reason ? { details: [vendorJErrorInfo(reason)] } : {}) }),
+  );
 }
 
 /**
@@ -42,6 +37,6 @@ export const vendorJAccess: MirrorAccess = {
     }
   },
   fail: (status, message) => vendorJError(status, status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT', message),
-  notFound: () => textReply(404, '', 'text/html; charset=UTF-8'),
+  notFound: () => textReply(404, VENDOR_J_NOT_FOUND.body, VENDOR_J_NOT_FOUND.contentType),
   socket: { refusal: 'handshake' },
 };

@@ -10,6 +10,7 @@ import { VENDOR_J_PCM_MIME } from './vendor-j.formats';
 import {
   parseVendorJRequest,
   readVendorJModelCall,
+  VENDOR_J_DEFAULT_VOICE,
   vendorJBody,
   vendorJStreamPath,
 } from './vendor-j.requests';
@@ -50,6 +51,36 @@ describe('vendor_j wire', () => {
     expect(parseVendorJRequest('j_model_1', body)).toEqual({
       ok: false,
       problem: invalidArgument('Model j_model_1 does not support multiple speakers.'),
+    });
+  });
+
+  it('reads fields under their proto names and null fields as left out, and refuses a field under both names', () => {
+    const proto = {
+      contents: [{ role: null, parts: [{ text: 'Hello.' }] }],
+      generation_config: {
+        response_modalities: ['AUDIO'],
+        speech_config: {
+          voice_config: { prebuilt_voice_config: { voice_name: 'Briar' } },
+          multi_speaker_voice_config: null,
+        },
+      },
+    };
+    expect(parseVendorJRequest('j_model_1', proto)).toEqual({
+      ok: true,
+      request: { text: 'Hello.', voices: ['Briar'] },
+    });
+    const defaultVoice = {
+      contents: [{ parts: [{ text: 'Hello.' }] }],
+      generationConfig: { responseModalities: ['AUDIO'], speechConfig: { voiceConfig: null } },
+    };
+    expect(parseVendorJRequest('j_model_1', defaultVoice)).toEqual({
+      ok: true,
+      request: { text: 'Hello.', voices: [VENDOR_J_DEFAULT_VOICE] },
+    });
+    const twice = { ...proto, generationConfig: proto.generation_config };
+    expect(parseVendorJRequest('j_model_1', twice)).toEqual({
+      ok: false,
+      problem: expect.objectContaining({ code: 400, status: 'INVALID_ARGUMENT' }),
     });
   });
 
