@@ -6,7 +6,7 @@ import {
   type MirrorReply,
   textReply,
 } from '@router/vendors-core';
-import { VENDOR_J_NOT_FOUND, vendorJErrorBody, vendorJErrorInfo } from './vendor-j.errors';
+import { VENDOR_J_NOT_FOUND, vendorJErrorBody, vendorJErrorInfo, vendorJStatusName } from './vendor-j.errors';
 import { VENDOR_J_KEY } from './vendor-j.key';
 
 /** The vendor's error body, the same for every status: `{error: {code, message, status, details?}}`. */
@@ -36,7 +36,7 @@ export const vendorJAccess: MirrorAccess = {
         return vendorJError(400, 'INVALID_ARGUMENT', message, 'API_KEY_INVALID');
     }
   },
-  fail: (status, message) => vendorJError(status, status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT', message),
+  fail: (status, message) => vendorJError(status, vendorJStatusName(status), message),
   notFound: () => textReply(404, VENDOR_J_NOT_FOUND.body, VENDOR_J_NOT_FOUND.contentType),
   socket: { refusal: 'handshake' },
 };

@@ -70,17 +70,19 @@ export const VENDOR_J_NOT_FOUND = { contentType: 'text/html; charset=UTF-8', bod
 
 const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   429: 'RESOURCE_EXHAUSTED',
   500: 'INTERNAL',
+  502: 'UNAVAILABLE',
   503: 'UNAVAILABLE',
   504: 'DEADLINE_EXCEEDED',
 };
 
-/** The vendor's status name for an HTTP code. */
+/** The vendor's status name for an HTTP code (one it has no name for: `INTERNAL` or `INVALID_ARGUMENT`, by class). */
 export function vendorJStatusName(code: number): string {
-  return STATUS_NAMES[code] ?? 'UNKNOWN';
+  return STATUS_NAMES[code] ?? (code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
 }
 
 /** The vendor's refusal text: `error.message`, else the body. */

@@ -6,6 +6,7 @@ import {
   vendorJErrorMessage,
   vendorJStatusName,
 } from './vendor-j.errors';
+import { vendorJAccess } from './vendor-j.access';
 import { VENDOR_J_PCM_MIME } from './vendor-j.formats';
 import {
   parseVendorJRequest,
@@ -130,5 +131,22 @@ describe('vendor_j wire', () => {
       message: 'busy',
     });
     expect(vendorJAuthProblem('missing')).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+  });
+
+  it("answers the mirror's own failures with the vendor's status name for each code", () => {
+    const request = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams() };
+    const statuses = [400, 401, 413, 429, 500, 502, 504].map((code) => {
+      const reply = vendorJAccess.fail(code, 'a failure', request);
+      return [reply.status, (JSON.parse(reply.body) as { error: { status: string } }).error.status];
+    });
+    expect(statuses).toEqual([
+      [400, 'INVALID_ARGUMENT'],
+      [401, 'UNAUTHENTICATED'],
+      [413, 'INVALID_ARGUMENT'],
+      [429, 'RESOURCE_EXHAUSTED'],
+      [500, 'INTERNAL'],
+      [502, 'UNAVAILABLE'],
+      [504, 'DEADLINE_EXCEEDED'],
+    ]);
   });
 });
