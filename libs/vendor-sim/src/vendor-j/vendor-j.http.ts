@@ -3,6 +3,7 @@ import type { Take, TakePiece } from '../kit/audio/take';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
+import { endEarly } from '../kit/http/play-stream';
 import { playTake } from '../kit/play-take';
 import { checkKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
@@ -182,6 +183,13 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
           exchange.end();
         },
         cut: () => exchange.destroy(),
+        // Ended early, the events stop inside the one the fault fell in (none without it), with no STOP.
+        ...(sse
+          ? {
+              end: (partial?: TakePiece) =>
+                endEarly(exchange, partial ? [vendorJSseEvent(event(partial))] : []),
+            }
+          : {}),
       },
       pacing(),
       fault,
@@ -207,7 +215,9 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/v1beta/models',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_j', 'models', key);
         const result = page(exchange, VENDOR_J_MODELS, 50);
         if ('code' in result) return sendVendorJError(exchange, result);
         exchange.sendJson(200, {
@@ -220,7 +230,9 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/v1beta/models/:call',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_j', 'model', key);
         const { model } = modelCall(exchange);
         if (VENDOR_J_MODELS.includes(model)) return exchange.sendJson(200, modelResource(model));
         sendVendorJError(exchange, vendorJModelNotFound(model));
@@ -230,7 +242,9 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/v1beta/voices',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_j', 'voices', key);
         const result = page(exchange, VENDOR_J_VOICE_NAMES, 10);
         if ('code' in result) return sendVendorJError(exchange, result);
         exchange.sendJson(200, {

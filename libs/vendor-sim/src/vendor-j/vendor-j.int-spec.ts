@@ -203,6 +203,43 @@ describe('vendor_j simulator', () => {
     expect((await t.control.calls('vendor_j')).map((c) => c.fault)).toEqual(['error', 'error', 'cut']);
   });
 
+  it('ends an SSE answer early on the end fault: inside an event, no STOP, the body ended normally', async () => {
+    await t.control.injectFault({ vendor: 'vendor_j', kind: 'end', afterBytes: 3000 });
+    const response = await post('/v1beta/models/j_model_1:streamGenerateContent?alt=sse', body());
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const blocks = text.split('\r\n\r\n');
+    const whole = sseData(blocks.slice(0, -1).join('\r\n\r\n'));
+    expect(audioOf(whole).length).toBe(3000);
+    expect(whole.every((e) => e.candidates?.[0]?.finishReason === undefined)).toBe(true);
+    // The event the fault fell in is cut inside its data.
+    expect(blocks.at(-1)).toMatch(/^data: \{/);
+    expect(() => JSON.parse(blocks.at(-1)?.slice(6) ?? '')).toThrow();
+  });
+
+  it('reads a body under the proto field names, null fields as left out', async () => {
+    const response = await post('/v1beta/models/j_model_1:generateContent', {
+      contents: [{ role: null, parts: [{ text: TEXT }] }],
+      generation_config: {
+        response_modalities: ['AUDIO'],
+        speech_config: { voice_config: { prebuilt_voice_config: { voice_name: VOICE } } },
+        temperature: null,
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(audioOf([(await response.json()) as InlineResponse]).length).toBe(
+      sampleCount(spokenMs(TEXT), 24000) * 2,
+    );
+  });
+
+  it('counts each read of the model and voice lists per key', async () => {
+    for (const path of ['/v1beta/voices', '/v1beta/models', '/v1beta/models/j_model_2']) {
+      const before = await t.control.readCount('vendor_j', { key: KEY });
+      expect((await get(path)).status).toBe(200);
+      expect(await t.control.readCount('vendor_j', { key: KEY })).toBe(before + 1);
+    }
+  });
+
   it('pages voices and models with pageSize and pageToken', async () => {
     const names: string[] = [];
     let token: string | undefined;

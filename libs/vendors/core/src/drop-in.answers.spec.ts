@@ -169,6 +169,14 @@ describe('sseAnswer', () => {
       'data: {"type":"done","usage":{"total":0}}\n\n',
     );
   });
+
+  it("writes stored events with the vendor's CRLF line ends where it uses them", () => {
+    const crlf = Buffer.from('data: {"n":1}\r\n\r\nevent: done\r\ndata: {"n":2}\r\n\r\n');
+    const same = (event: SseEvent): SseEvent => event;
+    expect(sseAnswer({ event: named, stored: same, lineEnd: '\r\n' }).stored(crlf).toString()).toBe(
+      crlf.toString(),
+    );
+  });
 });
 
 describe('jsonDocumentAnswer', () => {

@@ -131,13 +131,15 @@ export interface SseRules {
   readonly event: (event: SseEvent) => FrameKind;
   /** An event's stored form (undefined: left out of the stored answer); absent: the body is stored as it came. */
   readonly stored?: (event: SseEvent) => SseEvent | undefined;
+  /** How the vendor ends each line of its events, for the stored ones: LF unless said. */
+  readonly lineEnd?: '\n' | '\r\n';
 }
 
 /**
  * Server-sent events: whole when the final event came, no event is an error, and the stream did not stop
  * inside an event. Events after the final one (a `[DONE]` sentinel) are parts. Stored events are written as
- * the vendor writes them (`event:` only for a named event, one `data:` line a line of data); comments are not
- * kept.
+ * the vendor writes them (`event:` only for a named event, one `data:` line a line of data, its line end);
+ * comments are not kept.
  */
 export function sseAnswer(rules: SseRules): AnswerReading {
   const decoder = new StringDecoder('utf8');
@@ -162,7 +164,7 @@ export function sseAnswer(rules: SseRules): AnswerReading {
       let out = '';
       for (const event of framer.push(body.toString('utf8'))) {
         const kept = stored(event);
-        if (kept) out += writeSseEvent(kept);
+        if (kept) out += writeSseEvent(kept, rules.lineEnd);
       }
       return Buffer.from(out, 'utf8');
     },

@@ -109,13 +109,16 @@ export async function* parseSse(text: AsyncIterable<string>): AsyncGenerator<Sse
   for await (const part of text) yield* framer.push(part);
 }
 
-/** An event as the vendor would write it: its name (none for `message`), its data one `data:` line a line. */
-export function writeSseEvent({ event, data }: SseEvent): string {
-  const name = event === 'message' ? '' : `event: ${event}\n`;
+/**
+ * An event as the vendor would write it: its name (none for `message`), its data one `data:` line a line, each
+ * line ended with `lineEnd` (the vendor's own: LF unless it ends its lines with CRLF).
+ */
+export function writeSseEvent({ event, data }: SseEvent, lineEnd: '\n' | '\r\n' = '\n'): string {
+  const name = event === 'message' ? '' : `event: ${event}${lineEnd}`;
   return `${name}${data
     .split('\n')
-    .map((line) => `data: ${line}\n`)
-    .join('')}\n`;
+    .map((line) => `data: ${line}${lineEnd}`)
+    .join('')}${lineEnd}`;
 }
 
 /**

@@ -119,7 +119,7 @@ export async function playSse(
 }
 
 /** Ends the body early as a whole one ends, after the first half of these frames' bytes (the `end` fault). */
-async function endEarly(exchange: HttpExchange, frames: readonly (Buffer | string)[]): Promise<void> {
+export async function endEarly(exchange: HttpExchange, frames: readonly (Buffer | string)[]): Promise<void> {
   const bytes = Buffer.concat(frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
   if (bytes.length > 0) await exchange.write(bytes.subarray(0, Math.ceil(bytes.length / 2)));
   exchange.end();

@@ -6,20 +6,15 @@ import {
   type MirrorReply,
   textReply,
 } from '@router/vendors-core';
+import { VENDOR_J_NOT_FOUND, vendorJErrorBody, vendorJErrorInfo, vendorJStatusName } from './vendor-j.errors';
 import { VENDOR_J_KEY } from './vendor-j.key';
-
-const ERROR_INFO_TYPE = 'type.vendor-j.invalid/rpc.ErrorInfo';
 
 /** The vendor's error body, the same for every status: `{error: {code, message, status, details?}}`. */
 function vendorJError(code: number, status: string, message: string, reason?: string): MirrorReply {
-  return jsonReply(code, {
-    error: {
-      code,
-      message,
-      status,
-      ...(reason ? { details: [{ '@type': ERROR_INFO_TYPE, reason, domain: 'vendor-j.invalid' }] } : {}),
-    },
-  });
+  return jsonReply(
+    code,
+    vendorJErrorBody({ code, status, message, ...(reason ? { details: [vendorJErrorInfo(reason)] } : {}) }),
+  );
 }
 
 /**
@@ -41,7 +36,7 @@ export const vendorJAccess: MirrorAccess = {
         return vendorJError(400, 'INVALID_ARGUMENT', message, 'API_KEY_INVALID');
     }
   },
-  fail: (status, message) => vendorJError(status, status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT', message),
-  notFound: () => textReply(404, '', 'text/html; charset=UTF-8'),
+  fail: (status, message) => vendorJError(status, vendorJStatusName(status), message),
+  notFound: () => textReply(404, VENDOR_J_NOT_FOUND.body, VENDOR_J_NOT_FOUND.contentType),
   socket: { refusal: 'handshake' },
 };

@@ -14,6 +14,11 @@ export interface VendorJProblem {
 
 const ERROR_INFO_TYPE = 'type.vendor-j.invalid/rpc.ErrorInfo';
 
+/** A typed `details` entry naming why a call was refused (`API_KEY_INVALID`, `CREDENTIALS_MISSING`, ...). */
+export function vendorJErrorInfo(reason: string): Record<string, unknown> {
+  return { '@type': ERROR_INFO_TYPE, reason, domain: 'vendor-j.invalid' };
+}
+
 export function vendorJErrorBody(problem: VendorJProblem): { error: Record<string, unknown> } {
   return {
     error: {
@@ -37,14 +42,14 @@ export function vendorJAuthProblem(check: 'missing' | 'invalid'): VendorJProblem
       status: 'PERMISSION_DENIED',
       message:
         "Method doesn't allow unregistered callers. Please use an API key or other form of API authentication.",
-      details: [{ '@type': ERROR_INFO_TYPE, reason: 'CREDENTIALS_MISSING', domain: 'vendor-j.invalid' }],
+      details: [vendorJErrorInfo('CREDENTIALS_MISSING')],
     };
   }
   return {
     code: 400,
     status: 'INVALID_ARGUMENT',
     message: 'API key not valid. Please pass a valid API key.',
-    details: [{ '@type': ERROR_INFO_TYPE, reason: 'API_KEY_INVALID', domain: 'vendor-j.invalid' }],
+    details: [vendorJErrorInfo('API_KEY_INVALID')],
   };
 }
 
@@ -65,17 +70,19 @@ export const VENDOR_J_NOT_FOUND = { contentType: 'text/html; charset=UTF-8', bod
 
 const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   429: 'RESOURCE_EXHAUSTED',
   500: 'INTERNAL',
+  502: 'UNAVAILABLE',
   503: 'UNAVAILABLE',
   504: 'DEADLINE_EXCEEDED',
 };
 
-/** The vendor's status name for an HTTP code. */
+/** The vendor's status name for an HTTP code (one it has no name for: `INTERNAL` or `INVALID_ARGUMENT`, by class). */
 export function vendorJStatusName(code: number): string {
-  return STATUS_NAMES[code] ?? 'UNKNOWN';
+  return STATUS_NAMES[code] ?? (code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
 }
 
 /** The vendor's refusal text: `error.message`, else the body. */

@@ -109,9 +109,71 @@ function textOf(contents: unknown): string | undefined {
   return texts.join('\n');
 }
 
+/**
+ * The proto field name of each request field the router reads whose JSON name differs. The vendor's JSON parser
+ * reads a field under either name (its clients send the JSON name), and a `null` as the field left out.
+ */
+export const VENDOR_J_PROTO_NAMES: Readonly<Record<string, string>> = {
+  generationConfig: 'generation_config',
+  responseModalities: 'response_modalities',
+  speechConfig: 'speech_config',
+  voiceConfig: 'voice_config',
+  multiSpeakerVoiceConfig: 'multi_speaker_voice_config',
+  speakerVoiceConfigs: 'speaker_voice_configs',
+  prebuiltVoiceConfig: 'prebuilt_voice_config',
+  voiceName: 'voice_name',
+  languageCode: 'language_code',
+};
+
+const JSON_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries(VENDOR_J_PROTO_NAMES).map(([json, proto]) => [proto, json]),
+);
+
+/**
+ * A body as the vendor's parser reads it: every field under its JSON name, `null` fields left out. A field sent
+ * under both of its names is refused, as the vendor refuses a field set twice.
+ */
+function asTheVendorReads(
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; problem: VendorJProblem } {
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (const item of value) {
+      const read = asTheVendorReads(item);
+      if (!read.ok) return read;
+      items.push(read.value);
+    }
+    return { ok: true, value: items };
+  }
+  const fields = record(value);
+  if (!fields) return { ok: true, value };
+  const out: Record<string, unknown> = {};
+  for (const [sent, field] of Object.entries(fields)) {
+    if (field === null) continue;
+    const name = JSON_NAMES.get(sent) ?? sent;
+    if (Object.hasOwn(out, name)) {
+      return {
+        ok: false,
+        problem: invalidArgument(`Invalid JSON payload received. Field "${name}" is set twice.`),
+      };
+    }
+    const read = asTheVendorReads(field);
+    if (!read.ok) return read;
+    Object.defineProperty(out, name, {
+      value: read.value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return { ok: true, value: out };
+}
+
 /** Validates a `generateContent` / `streamGenerateContent` body for a TTS model the way the vendor does. */
-export function parseVendorJRequest(model: string, body: unknown): Parsed {
-  const fields = record(body);
+export function parseVendorJRequest(model: string, sent: unknown): Parsed {
+  const read = asTheVendorReads(sent);
+  if (!read.ok) return read;
+  const fields = record(read.value);
   if (!fields) return bad('Invalid JSON payload received.');
   const text = textOf(fields['contents']);
   if (text === undefined) return bad('* GenerateContentRequest.contents: contents is not specified');

@@ -101,3 +101,58 @@ export function readVendorJResponse(response: Record<string, unknown>): VendorJR
   }
   return { kind: 'audio', audio, finishReason: candidate?.['finishReason'] ?? undefined };
 }
+
+function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a response part is audio (`inlineData` with an `audio/` type), as the vendor's clients tell it. */
+function isAudioPart(part: unknown): boolean {
+  return stringAt(part, 'inlineData', 'mimeType')?.startsWith('audio/') === true;
+}
+
+/**
+ * What a response is within a generate answer, for the mirror's cache: `error` (the vendor's error, sent as an
+ * event after the 200, or a take that stopped for another reason than STOP), `final` (`finishReason` STOP) or
+ * `part` (a part of the audio, the take going on). `audio` says whether it carries any.
+ */
+export function vendorJResponseKind(response: unknown): { kind: 'part' | 'final' | 'error'; audio: boolean } {
+  if (!isObject(response)) return { kind: 'error', audio: false };
+  const reading = readVendorJResponse(response);
+  if (reading.kind !== 'audio') return { kind: 'error', audio: false };
+  const audio = reading.audio.length > 0;
+  if (reading.finishReason === undefined) return { kind: 'part', audio };
+  return { kind: reading.finishReason === 'STOP' ? 'final' : 'error', audio };
+}
+
+/** Every number of a usage record as zero, its shape kept. */
+function zeroed(value: unknown): unknown {
+  if (typeof value === 'number') return 0;
+  if (Array.isArray(value)) return value.map(zeroed);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, field]) => [name, zeroed(field)]));
+}
+
+/** A candidate with its content's audio parts only. */
+function audioOnly(candidate: unknown): unknown {
+  if (!isObject(candidate)) return candidate;
+  const content = candidate['content'];
+  const parts = isObject(content) ? content['parts'] : undefined;
+  if (!isObject(content) || !Array.isArray(parts)) return candidate;
+  return { ...candidate, content: { ...content, parts: parts.filter(isAudioPart) } };
+}
+
+/**
+ * A response as a reply from the cache carries it (spec: vendor_j drop-in): its audio parts only, its usage
+ * counting zero tokens, no `responseId`; every other field as the vendor sent it, in its place.
+ */
+export function vendorJReplayed(response: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { responseId: _live, ...kept } = response;
+  const candidates = kept['candidates'];
+  const usage = kept['usageMetadata'];
+  return {
+    ...kept,
+    ...(Array.isArray(candidates) ? { candidates: candidates.map(audioOnly) } : {}),
+    ...(usage === undefined ? {} : { usageMetadata: zeroed(usage) }),
+  };
+}

@@ -6,10 +6,12 @@ import {
   vendorJErrorMessage,
   vendorJStatusName,
 } from './vendor-j.errors';
+import { vendorJAccess } from './vendor-j.access';
 import { VENDOR_J_PCM_MIME } from './vendor-j.formats';
 import {
   parseVendorJRequest,
   readVendorJModelCall,
+  VENDOR_J_DEFAULT_VOICE,
   vendorJBody,
   vendorJStreamPath,
 } from './vendor-j.requests';
@@ -50,6 +52,36 @@ describe('vendor_j wire', () => {
     expect(parseVendorJRequest('j_model_1', body)).toEqual({
       ok: false,
       problem: invalidArgument('Model j_model_1 does not support multiple speakers.'),
+    });
+  });
+
+  it('reads fields under their proto names and null fields as left out, and refuses a field under both names', () => {
+    const proto = {
+      contents: [{ role: null, parts: [{ text: 'Hello.' }] }],
+      generation_config: {
+        response_modalities: ['AUDIO'],
+        speech_config: {
+          voice_config: { prebuilt_voice_config: { voice_name: 'Briar' } },
+          multi_speaker_voice_config: null,
+        },
+      },
+    };
+    expect(parseVendorJRequest('j_model_1', proto)).toEqual({
+      ok: true,
+      request: { text: 'Hello.', voices: ['Briar'] },
+    });
+    const defaultVoice = {
+      contents: [{ parts: [{ text: 'Hello.' }] }],
+      generationConfig: { responseModalities: ['AUDIO'], speechConfig: { voiceConfig: null } },
+    };
+    expect(parseVendorJRequest('j_model_1', defaultVoice)).toEqual({
+      ok: true,
+      request: { text: 'Hello.', voices: [VENDOR_J_DEFAULT_VOICE] },
+    });
+    const twice = { ...proto, generationConfig: proto.generation_config };
+    expect(parseVendorJRequest('j_model_1', twice)).toEqual({
+      ok: false,
+      problem: expect.objectContaining({ code: 400, status: 'INVALID_ARGUMENT' }),
     });
   });
 
@@ -99,5 +131,22 @@ describe('vendor_j wire', () => {
       message: 'busy',
     });
     expect(vendorJAuthProblem('missing')).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+  });
+
+  it("answers the mirror's own failures with the vendor's status name for each code", () => {
+    const request = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams() };
+    const statuses = [400, 401, 413, 429, 500, 502, 504].map((code) => {
+      const reply = vendorJAccess.fail(code, 'a failure', request);
+      return [reply.status, (JSON.parse(reply.body) as { error: { status: string } }).error.status];
+    });
+    expect(statuses).toEqual([
+      [400, 'INVALID_ARGUMENT'],
+      [401, 'UNAUTHENTICATED'],
+      [413, 'INVALID_ARGUMENT'],
+      [429, 'RESOURCE_EXHAUSTED'],
+      [500, 'INTERNAL'],
+      [502, 'UNAVAILABLE'],
+      [504, 'DEADLINE_EXCEEDED'],
+    ]);
   });
 });
