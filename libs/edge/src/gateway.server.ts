@@ -182,9 +182,11 @@ export class GatewayServer {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const requestId = readRequestId(req);
-    res.setHeader(REQUEST_ID, requestId);
-    if (req.method === 'GET' && url.pathname === '/healthz') return void this.answerLiveness(res);
     const route = this.options.routes.find(url.pathname);
+    // A mirror answers with the vendor's headers alone (a vendor may name its own request id so); the router's
+    // id still reaches the app and its logs.
+    if (!route?.vendor) res.setHeader(REQUEST_ID, requestId);
+    if (req.method === 'GET' && url.pathname === '/healthz') return void this.answerLiveness(res);
     if (!route) {
       this.count('none', 'not_found');
       writeRefusal(res, notFoundRefusal());

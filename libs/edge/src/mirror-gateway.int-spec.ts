@@ -273,6 +273,9 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
       expect(seen.body).toBe(body);
       expect(seen.headers['x-client-sdk']).toBe('vendor-sdk/1.2.3');
       expect(seen.headers['vendor_i-version']).toBe('2026-03-01');
+      // The router's request id reaches the app, never the client's answer: that carries the vendor's headers.
+      expect(seen.headers['x-request-id']).toMatch(/^[\w.-]+$/);
+      expect(res.headers.get('x-request-id')).toBeNull();
       for (const name of mirrorAccess(vendor).keyHeaders) expect(seen.headers[name]).toBeUndefined();
       expect(JSON.stringify(seen)).not.toContain('rtr_');
       expect(
