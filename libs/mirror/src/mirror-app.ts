@@ -92,7 +92,11 @@ export async function startMirrorApp(
     now,
     logger: deps.logger,
     maxPayloadBytes: config.maxSocketMessageBytes,
-    check: (url) => (socketOf(url) ? null : new RouterError('not_found', 'No such socket.')),
+    check: (url) => {
+      const found = socketOf(url);
+      if (!found) return new RouterError('not_found', 'No such socket.');
+      return found.route.check?.({ params: found.params, query: url.searchParams }) ?? null;
+    },
     refusal: (error) => {
       const request = { method: 'GET', path: '/', headers: {}, query: new URLSearchParams() };
       const answer =

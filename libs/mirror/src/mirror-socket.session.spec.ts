@@ -206,6 +206,28 @@ describe('MirrorSocketSession', () => {
     expect(log).toContain('interrupt Long one.');
   });
 
+  it('plays a cancelled context named again only after the cancelled one has ended', async () => {
+    const { say, frames, log } = session(['Long one.']);
+    say({ c: 'a', settings: true, text: 'Long one. Never said. ' });
+    await settle();
+    say({ c: 'a', cancel: true });
+    say({ c: 'a', settings: true, flush: 'nothing yet' });
+    say({ c: 'a', text: 'Again. ', flush: true });
+    say({ c: 'b', settings: true, text: 'Other. ', flush: true });
+    await settle();
+    expect(frames.filter((f) => f.startsWith('a '))).toEqual([
+      'a audio Long one.:1 first',
+      'a final',
+      'a flushed nothing yet',
+      'a audio Again.:1 first',
+      'a audio Again.:2',
+      'a end 0',
+      'a flushed',
+    ]);
+    expect(frames.filter((f) => f.startsWith('b '))).toHaveLength(4);
+    expect(log).toEqual(['interrupt Long one.']);
+  });
+
   it('drains a context: the sentences flushed before play out, text held since is dropped, then its final', async () => {
     const { say, frames, log, release } = session(['Long one.']);
     say({ c: 'a', settings: true, text: 'Long one. Flushed', flush: true });

@@ -55,6 +55,8 @@ export class MirrorSocketSession implements SocketSession {
   private readonly contexts = new Map<string, Context>();
   /** Contexts finishing or cancelled, until their last frame is sent. */
   private readonly ending = new Set<Promise<void>>();
+  /** Cancelled contexts by id, until their last frame is sent: the id named again waits for it. */
+  private readonly cancelling = new Map<string, Promise<void>>();
   private inbox: Promise<void> = Promise.resolve();
   private closing = false;
   private gone = false;
@@ -121,6 +123,9 @@ export class MirrorSocketSession implements SocketSession {
   private async applyToContext(
     command: Exclude<SocketCommand, { kind: 'send' | 'refuse' | 'close' }>,
   ): Promise<void> {
+    // A barge-in's acknowledgement comes before anything the context says next (an interrupt ends at once).
+    const cancelled = this.contexts.has(command.context) ? undefined : this.cancelling.get(command.context);
+    if (cancelled) await cancelled;
     const context = this.contextOf(command.context);
     try {
       switch (command.kind) {
@@ -145,15 +150,24 @@ export class MirrorSocketSession implements SocketSession {
         }
         case 'finish':
           await context.stream.refresh();
-          return this.end(command.context, context, context.stream.finish());
+          void this.end(command.context, context, context.stream.finish());
+          return;
         case 'drain':
-          return this.end(command.context, context, context.stream.drain());
-        case 'cancel':
-          return this.end(
-            command.context,
+          void this.end(command.context, context, context.stream.drain());
+          return;
+        case 'cancel': {
+          const { context: id } = command;
+          const ending = this.end(
+            id,
             context,
             context.stream.interrupt(null).then(() => undefined),
           );
+          this.cancelling.set(id, ending);
+          void ending.then(() => {
+            if (this.cancelling.get(id) === ending) this.cancelling.delete(id);
+          });
+          return;
+        }
       }
     } catch (error) {
       if (error instanceof RouterError && error.code !== 'internal') return this.failed(context, error);
@@ -207,8 +221,11 @@ export class MirrorSocketSession implements SocketSession {
     context.quiet = timer;
   }
 
-  /** Ends a context once `done`, without holding up the messages of the others. */
-  private end(id: string, context: Context, done: Promise<void>): void {
+  /**
+   * Ends a context once `done`, without holding up the messages of the others; resolves (never rejects) once
+   * its last frame is sent.
+   */
+  private end(id: string, context: Context, done: Promise<void>): Promise<void> {
     stopQuiet(context);
     if (this.contexts.get(id) === context) this.contexts.delete(id);
     const ending = done
@@ -216,11 +233,12 @@ export class MirrorSocketSession implements SocketSession {
       .catch((error: unknown) => this.fail(error))
       .finally(() => this.ending.delete(ending));
     this.ending.add(ending);
+    return ending;
   }
 
   private async closeAll(): Promise<void> {
     this.closing = true;
-    for (const [id, context] of this.contexts) this.end(id, context, context.stream.finish());
+    for (const [id, context] of this.contexts) void this.end(id, context, context.stream.finish());
     await Promise.all([...this.ending]);
     this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }

@@ -104,6 +104,12 @@ export interface SocketHandshake {
 export interface MirrorSocketRoute {
   /** The path under the vendor's API base; its capture groups become the handshake's `params`. */
   readonly path: RegExp;
+  /**
+   * The handshake's settings as the vendor checks them before it accepts (a vendor that refuses a bad query at
+   * the upgrade): a RouterError refuses the handshake with the access's `fail` of its status and message, null
+   * accepts. Absent, every handshake on the path is accepted and a codec refuses on the socket.
+   */
+  check?(handshake: Pick<SocketHandshake, 'params' | 'query'>): RouterError | null;
   /** A connection from its handshake. */
   open(handshake: SocketHandshake): SocketConnection;
   idle(handshake: SocketHandshake): SocketIdle;
