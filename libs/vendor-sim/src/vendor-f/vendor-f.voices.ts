@@ -1,4 +1,4 @@
-import type { VendorFVoice } from '@router/vendor-f';
+import { type VendorFVoice, vendorFVoiceId } from '@router/vendor-f';
 import { simKeyId } from '../kit/sim-keys';
 
 /**
@@ -41,6 +41,6 @@ export function vendorFVoicesFor(key: string): VendorFVoice[] {
 
 /** The voice named `id` (case-insensitive) that `key`'s account may use, or undefined. */
 export function findVendorFVoice(key: string, id: string): VendorFVoice | undefined {
-  const wanted = id.toLowerCase();
+  const wanted = vendorFVoiceId(id);
   return vendorFVoicesFor(key).find((v) => v.voice_id === wanted);
 }

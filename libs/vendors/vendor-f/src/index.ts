@@ -1,4 +1,4 @@
-export { vendorF } from './vendor-f.definition';
+export { VENDOR_F_MODEL, vendorF } from './vendor-f.definition';
 export { VendorFAdapter, createVendorFAdapter } from './vendor-f.adapter';
 export * from './wire/vendor-f.formats';
 export * from './wire/vendor-f.requests';
@@ -7,4 +7,8 @@ export * from './wire/vendor-f.socket';
 export * from './wire/vendor-f.voices';
 export { VENDOR_F_KEY } from './wire/vendor-f.key';
 export { vendorFAccess } from './wire/vendor-f.access';
+export * from './wire/vendor-f.settings';
+export * from './wire/vendor-f.drop-in';
+export * from './wire/vendor-f.mirror-socket';
+export { vendorFMirror } from './wire/vendor-f.mirror';
 export { vendorFEntry } from './vendor-f.entry';

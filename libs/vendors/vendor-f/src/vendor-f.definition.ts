@@ -9,6 +9,9 @@ const LANGUAGES = [
   'vi', 'bn', 'ar-EG', 'ar-SA', 'ar-AE',
 ];
 
+/** The router's id for the vendor's one synthesis engine (the vendor names no model). */
+export const VENDOR_F_MODEL = 'f_model_1';
+
 /**
  * vendor_f: a single synthesis engine, so one model (`f_model_1`); the voice selects the speaker. Voices
  * are the vendor's built-ins plus the org's custom voices, read live.
@@ -20,7 +23,7 @@ export const vendorF: VendorDefinition = defineVendor({
     name: 'Vendor F',
     docs_url: `${DOCS}/text-to-speech`,
     formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    models: [{ id: 'f_model_1', languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` }],
+    models: [{ id: VENDOR_F_MODEL, languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` }],
     options: [
       {
         name: 'optimize_streaming_latency',

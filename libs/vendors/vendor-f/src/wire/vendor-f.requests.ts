@@ -25,6 +25,26 @@ export const VENDOR_F_TEXT_LIMIT = 15_000;
 /** The voice every call without `voice_id` gets. */
 export const VENDOR_F_DEFAULT_VOICE = 'aster';
 
+/** A voice id as the vendor reads it: in any case (its built-in names are lower-case, and so are the keys). */
+export function vendorFVoiceId(id: string): string {
+  return id.toLowerCase();
+}
+
+/**
+ * What the vendor takes for a setting left out (or null), said once: the parser applies them, the mirror's
+ * keying fills them and its socket reads them as left out.
+ */
+export const VENDOR_F_DEFAULTS = {
+  voice: VENDOR_F_DEFAULT_VOICE,
+  /** The vendor detects the language. */
+  language: 'auto',
+  codec: 'mp3',
+  sampleRate: 24000,
+  speed: 1.0,
+  optimizeStreamingLatency: 0,
+  textNormalization: false,
+} as const;
+
 /** Options sent as body fields of the same name when set (null leaves the vendor's default). */
 const PASSED_OPTIONS = ['optimize_streaming_latency', 'text_normalization'] as const;
 
@@ -96,17 +116,20 @@ export function parseVendorFSettings(
   raw: RawVendorFSettings,
   findVoice: (voiceId: string) => { readonly voice_id: string } | undefined,
 ): Parsed {
-  const voiceId = raw.voice ?? VENDOR_F_DEFAULT_VOICE;
+  const voiceId = raw.voice ?? VENDOR_F_DEFAULTS.voice;
   if (typeof voiceId !== 'string' || voiceId === '') return bad('voice_id must be a non-empty string');
   const voice = findVoice(voiceId);
   if (!voice) return bad(`invalid voice: ${voiceId}`);
-  const language = raw.language ?? 'auto';
-  if (typeof language !== 'string' || (language !== 'auto' && !VENDOR_F_LANGUAGES.includes(language))) {
+  const language = raw.language ?? VENDOR_F_DEFAULTS.language;
+  if (
+    typeof language !== 'string' ||
+    (language !== VENDOR_F_DEFAULTS.language && !VENDOR_F_LANGUAGES.includes(language))
+  ) {
     return bad(`unsupported language: ${String(JSON.stringify(language))}`);
   }
-  const codec = raw.codec ?? 'mp3';
+  const codec = raw.codec ?? VENDOR_F_DEFAULTS.codec;
   if (!isVendorFCodec(codec)) return bad(`codec must be one of ${VENDOR_F_CODECS.join(', ')}`);
-  const rate = raw.sampleRate ?? 24000;
+  const rate = raw.sampleRate ?? VENDOR_F_DEFAULTS.sampleRate;
   if (typeof rate !== 'number' || !VENDOR_F_RATES.includes(rate)) {
     return bad(`sample_rate must be one of ${VENDOR_F_RATES.join(', ')}`);
   }
@@ -118,14 +141,14 @@ export function parseVendorFSettings(
     }
     bitrateKbps = raw.bitRate / 1000;
   } else if (codec === 'mp3') bitrateKbps = VENDOR_F_DEFAULT_MP3_BIT_RATE / 1000;
-  const speed = raw.speed ?? 1.0;
+  const speed = raw.speed ?? VENDOR_F_DEFAULTS.speed;
   if (typeof speed !== 'number' || !(speed >= 0.7 && speed <= 1.5))
     return bad('speed must be between 0.7 and 1.5');
-  const latency = raw.optimizeStreamingLatency ?? 0;
+  const latency = raw.optimizeStreamingLatency ?? VENDOR_F_DEFAULTS.optimizeStreamingLatency;
   if (typeof latency !== 'number' || ![0, 1, 2].includes(latency)) {
     return bad('optimize_streaming_latency must be 0, 1 or 2');
   }
-  const normalization = raw.textNormalization ?? false;
+  const normalization = raw.textNormalization ?? VENDOR_F_DEFAULTS.textNormalization;
   if (typeof normalization !== 'boolean') return bad('text_normalization must be a boolean');
   return {
     ok: true,

@@ -11,7 +11,9 @@ export type VendorFClientMessage =
   | { readonly type: 'refused'; readonly message: string };
 
 /** A client message as the vendor reads it (`refused` for one it refuses with an `error`; the socket stays open). */
-export function readVendorFClientMessage(message: Record<string, unknown> | undefined): VendorFClientMessage {
+export function readVendorFClientMessage(
+  message: Readonly<Record<string, unknown>> | undefined,
+): VendorFClientMessage {
   switch (message?.['type']) {
     case 'text.delta': {
       const delta = message['delta'];

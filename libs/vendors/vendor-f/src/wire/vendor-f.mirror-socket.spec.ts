@@ -1,0 +1,129 @@
+import { RouterError } from '@router/contracts';
+import type { SocketCommand, SocketConnection } from '@router/vendors-core';
+import { VENDOR_F_IDLE, vendorFSocketRoutes } from './vendor-f.mirror-socket';
+import { vendorFSocketSettings } from './vendor-f.settings';
+
+const [route] = vendorFSocketRoutes;
+const QUERY = 'voice=coral&codec=pcm&sample_rate=16000';
+
+function open(query = QUERY): SocketConnection {
+  return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
+}
+
+const say = (c: SocketConnection, message: unknown): SocketCommand[] =>
+  c.parse(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+
+/** Commands at a glance: `kind context [text|tag]`, a frame's JSON for send and refuse. */
+const read = (commands: SocketCommand[]): unknown[] =>
+  commands.map((c) => {
+    switch (c.kind) {
+      case 'text':
+        return `text ${c.context} ${c.text}`;
+      case 'flush':
+        return `flush ${c.context} ${c.tag ?? ''}`;
+      case 'send':
+      case 'refuse':
+        return {
+          [c.kind]: JSON.parse(c.frame) as unknown,
+          ...(c.kind === 'refuse' ? { close: c.close } : {}),
+        };
+      default:
+        return 'context' in c ? `${c.kind} ${c.context}` : c.kind;
+    }
+  });
+
+const frames = (list: (string | Buffer)[]): unknown[] => list.map((f) => JSON.parse(f.toString()) as unknown);
+
+describe('vendor_f mirror socket', () => {
+  it('serves /v1/tts only, and closes a quiet socket normally', () => {
+    expect(route.path.test('/v1/tts')).toBe(true);
+    expect(route.path.test('/v1/tts/voices')).toBe(false);
+    expect(vendorFSocketRoutes).toHaveLength(1);
+    expect(route.idle({ params: [], query: new URLSearchParams(), headers: {} })).toBe(VENDOR_F_IDLE);
+    expect(VENDOR_F_IDLE).toEqual({ ms: 300_000, code: 1000, reason: 'idle timeout' });
+  });
+
+  it('configures the utterance from the query as it opens, with the settings of the query', () => {
+    const c = open();
+    const opened = c.opened();
+    expect(read(opened)).toEqual(['configure utterance']);
+    const settings = vendorFSocketSettings(new URLSearchParams(QUERY));
+    expect(opened[0]).toEqual({
+      kind: 'configure',
+      context: 'utterance',
+      settings: settings.ok && settings.settings,
+    });
+  });
+
+  it('speaks text.delta as it comes, ends an utterance at text.done and drops it at text.clear', () => {
+    const c = open();
+    c.opened();
+    expect(read(say(c, { type: 'text.delta', delta: 'Hello there, ' }))).toEqual([
+      'text utterance Hello there, ',
+    ]);
+    expect(read(say(c, { type: 'text.delta', delta: '' }))).toEqual([]);
+    expect(read(say(c, { type: 'text.done' }))).toEqual(['flush utterance text.done']);
+    expect(read(say(c, { type: 'text.clear' }))).toEqual(['cancel utterance']);
+    // The clear ended the context: the next utterance gets the socket's settings again, once.
+    expect(read(say(c, { type: 'text.delta', delta: 'Next.' }))).toEqual([
+      'configure utterance',
+      'text utterance Next.',
+    ]);
+    expect(read(say(c, { type: 'text.done' }))).toEqual(['flush utterance text.done']);
+    say(c, { type: 'text.clear' });
+    expect(read(say(c, { type: 'text.done' }))).toEqual(['configure utterance', 'flush utterance text.done']);
+  });
+
+  it('answers a message it cannot read with an error and keeps the socket open', () => {
+    const c = open();
+    c.opened();
+    for (const message of [{ type: 'text.delta' }, { type: 'text.delta', delta: 5 }]) {
+      expect(read(say(c, message))).toEqual([
+        { send: { type: 'error', message: 'text.delta needs a string delta' } },
+      ]);
+    }
+    for (const message of ['not json', '[1]', { type: 'speak', text: 'x' }, { delta: 'x' }]) {
+      const [answer] = read(say(c, message)) as Array<{ send: { type: string; message: string } }>;
+      expect(answer).toEqual({ send: { type: 'error', message: expect.any(String) } });
+    }
+    expect(read(c.parse(Buffer.from([1, 2]), true))).toEqual([
+      { send: { type: 'error', message: expect.stringContaining('binary') } },
+    ]);
+  });
+
+  it('refuses settings the vendor refuses at the upgrade, and on a socket opened anyway', () => {
+    expect(route.check?.({ params: [], query: new URLSearchParams(QUERY) })).toBeNull();
+    const refused = route.check?.({ params: [], query: new URLSearchParams('codec=opus') });
+    expect(refused).toBeInstanceOf(RouterError);
+    expect(refused).toMatchObject({
+      code: 'bad_request',
+      status: 400,
+      message: expect.stringContaining('codec'),
+    });
+    const c = open('codec=opus');
+    expect(read(c.opened())).toEqual([
+      {
+        refuse: { type: 'error', message: expect.stringContaining('codec') },
+        close: { code: 1008, reason: 'invalid settings' },
+      },
+    ]);
+    expect(say(c, { type: 'text.delta', delta: 'Hi.' })).toEqual([]);
+  });
+
+  it('renders audio as base64 audio.delta, audio.done after text.done, audio.clear after a clear, errors', () => {
+    const render = open().context('utterance');
+    expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true }))).toEqual([
+      { type: 'audio.delta', delta: 'AQID' },
+    ]);
+    expect(render.audio(Buffer.alloc(0), { sentence: 0, first: false })).toEqual([]);
+    expect(render.sentenceEnd({ sentence: 0, text: 'Hi.', words: null, chars: null })).toEqual([]);
+    expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
+    expect(render.flushed(undefined)).toEqual([]);
+    expect(frames(render.finished())).toEqual([{ type: 'audio.clear' }]);
+    const failed = render.failed(
+      new RouterError('provider_rejected', 'invalid voice: nobody', { providerStatus: 400 }),
+    );
+    expect(failed.close).toBeUndefined();
+    expect(frames(failed.frames)).toEqual([{ type: 'error', message: 'invalid voice: nobody' }]);
+  });
+});
