@@ -1,0 +1,400 @@
+import { randomUUID } from 'node:crypto';
+import type { Sentence, StreamSettings } from '@router/client';
+import {
+  adminCli,
+  createOrgWithKey,
+  createOrgWithVendorKey,
+  eventually,
+  type JsonFrame,
+  mirrorSocketUrl,
+  openSocket,
+  readE2eStack,
+  TestSocket,
+} from '@router/testing';
+import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
+
+const stack = readE2eStack();
+const sim = new SimControl(stack.simUrl);
+const PCM = 'voice=coral&codec=pcm&sample_rate=16000';
+const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 16000 };
+
+/** The mirror's `/v1/tts` socket through the gateway, as a vendor_f client opens it with its key. */
+function connect(key: string | null, query: string): TestSocket {
+  return new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_f', '/v1/tts', query), {
+    headers: key === null ? {} : { authorization: `Bearer ${key}` },
+  });
+}
+
+async function open(key: string, query = PCM): Promise<TestSocket> {
+  return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_f', '/v1/tts', query), {
+    headers: { authorization: `Bearer ${key}` },
+  });
+}
+
+const newOrg = () => createOrgWithVendorKey(stack, 'vendor_f', `mirror-f-ws-${randomUUID().slice(0, 8)}`);
+const unique = (): string => randomUUID().slice(0, 8);
+
+/** The audio of `audio.delta` frames (from index `from` on), in order. */
+function audioOf(frames: readonly JsonFrame[], from = 0, to = frames.length): Buffer {
+  return Buffer.concat(
+    frames
+      .slice(from, to)
+      .filter((f) => f['type'] === 'audio.delta')
+      .map((f) => Buffer.from(f['delta'] as string, 'base64')),
+  );
+}
+
+const typeAt = (type: string) => (frame: JsonFrame) => frame['type'] === type;
+const count = (frames: readonly JsonFrame[], type: string): number => frames.filter(typeAt(type)).length;
+
+/** Says one utterance (its deltas, then `text.done`) and waits for its `audio.done`; the frames it got. */
+async function utterance(socket: TestSocket, deltas: readonly string[]): Promise<JsonFrame[]> {
+  const from = socket.frames.length;
+  const done = count(socket.frames, 'audio.done');
+  for (const delta of deltas) socket.send({ type: 'text.delta', delta });
+  socket.send({ type: 'text.done' });
+  await socket.until((frames) => count(frames, 'audio.done') > done);
+  return socket.frames.slice(from);
+}
+
+/** The vendor's takes of these sentences (each its call's, told apart by length), joined in order. */
+async function vendorAudio(
+  vendorKey: string,
+  before: number,
+  sentences: readonly string[],
+  spec: AudioSpec,
+): Promise<Buffer> {
+  const calls = (await sim.calls('vendor_f', { key: vendorKey })).slice(before);
+  return Buffer.concat(
+    sentences.map((text) => {
+      const matching = calls.filter((c) => c.chars === [...text].length);
+      if (matching.length !== 1) {
+        throw new Error(`${matching.length} vendor calls for a sentence of ${[...text].length} characters`);
+      }
+      return createTake(text, spec, { takeId: matching[0]?.takeId }).bytes;
+    }),
+  );
+}
+
+const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_f', { key: vendorKey });
+
+/**
+ * A vendor_f client's socket sessions, written from the vendor's notes (../shared/vendors/vendor_f.md), through
+ * the gateway with only the base URL and the key changed: `text.delta` pieces and `text.done` in, base64
+ * `audio.delta`, then `audio.done`, out; `text.clear` answered with `audio.clear`. Sentences are takes of their
+ * own, replayed from the cache on the next session and shared with /v1/stream for equal settings.
+ */
+describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
+  it("speaks an utterance as the vendor's audio, then audio.done; the socket takes the next; said again, all from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const id = unique();
+    const first = `Hello there ${id}.`;
+    const second = 'How are you doing today?';
+    const before = await calls(vendorKey);
+
+    const socket = await open(key);
+    const frames = await utterance(socket, ['Hello there ', `${id}. How are `, 'you doing today?']);
+    expect(frames.at(-1)).toEqual({ type: 'audio.done' });
+    expect(frames.slice(0, -1).every((f) => f['type'] === 'audio.delta')).toBe(true);
+    const audio = audioOf(frames);
+    expect(audio.equals(await vendorAudio(vendorKey, before, [first, second], PCM_SPEC))).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 2);
+    // The socket stays open for the next utterance.
+    const next = await utterance(socket, [`And one more ${id}.`]);
+    expect(audioOf(next).length).toBeGreaterThan(0);
+    expect(await calls(vendorKey)).toBe(before + 3);
+    socket.close();
+
+    const again = await open(key);
+    const replay = await utterance(again, [`Hello there ${id}. How are you doing today?`]);
+    again.close();
+    expect(audioOf(replay).equals(audio)).toBe(true);
+    expect(replay.at(-1)).toEqual({ type: 'audio.done' });
+    expect(await calls(vendorKey)).toBe(before + 3);
+  });
+
+  it.each([
+    { query: 'codec=mp3', spec: { codec: 'mp3', sampleRate: 24000, bitrateKbps: 128 } },
+    {
+      query: 'codec=mp3&sample_rate=44100&bit_rate=64000',
+      spec: { codec: 'mp3', sampleRate: 44100, bitrateKbps: 64 },
+    },
+    { query: 'codec=wav&sample_rate=22050', spec: { codec: 'wav', sampleRate: 22050 } },
+    { query: 'codec=pcm&sample_rate=48000', spec: { codec: 'pcm', sampleRate: 48000 } },
+    { query: 'codec=mulaw&sample_rate=8000', spec: { codec: 'mulaw', sampleRate: 8000 } },
+    { query: 'codec=alaw&sample_rate=8000', spec: { codec: 'alaw', sampleRate: 8000 } },
+  ] satisfies Array<{ query: string; spec: AudioSpec }>)(
+    "says a sentence with $query as the vendor's bytes, then the same bytes from the cache",
+    async ({ query, spec }) => {
+      const { key, vendorKey } = await newOrg();
+      const text = `Spoken with ${query} ${unique()}.`;
+      const before = await calls(vendorKey);
+
+      const socket = await open(key, `voice=birch&${query}`);
+      const audio = audioOf(await utterance(socket, [text]));
+      socket.close();
+      expect(audio.equals(await vendorAudio(vendorKey, before, [text], spec))).toBe(true);
+
+      const again = await open(key, `voice=birch&${query}`);
+      expect(audioOf(await utterance(again, [text])).equals(audio)).toBe(true);
+      again.close();
+      expect(await calls(vendorKey)).toBe(before + 1);
+    },
+  );
+
+  it('keys settings left out and the same settings spelled out (a voice in any case) as one entry', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = `Defaults left out ${unique()}.`;
+    const before = await calls(vendorKey);
+    const bare = await open(key, 'codec=pcm');
+    const audio = audioOf(await utterance(bare, [text]));
+    bare.close();
+    const spelled = await open(
+      key,
+      'voice=Aster&language=auto&codec=pcm&sample_rate=24000&speed=1.0&optimize_streaming_latency=0' +
+        '&text_normalization=false&with_timestamps=false',
+    );
+    expect(audioOf(await utterance(spelled, [text])).equals(audio)).toBe(true);
+    spelled.close();
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
+    const { key, vendorKey, client } = await newOrg();
+    const settings: StreamSettings = {
+      model: 'vendor_f/f_model_1',
+      voice: 'coral',
+      response_format: 'pcm',
+      sample_rate: 16000,
+    };
+    const saidOnMirror = `Said on the mirror first ${unique()}.`;
+    const saidNatively = `Said natively first ${unique()}.`;
+
+    const mirrored = await open(key);
+    const mirroredAudio = audioOf(await utterance(mirrored, [saidOnMirror]));
+    mirrored.close();
+    const before = await calls(vendorKey);
+    const native = await client.stream(settings);
+    const sentences = native.sentences();
+    native.send(`${saidOnMirror} ${saidNatively} `);
+    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
+    const closing = native.close();
+    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
+      const sentence: Sentence = next.value;
+      let audio = Buffer.alloc(0);
+      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
+      heard.push({ text: sentence.text, cached: sentence.cached, audio });
+    }
+    await closing;
+    expect(heard.map((h) => [h.text, h.cached])).toEqual([
+      [saidOnMirror, true],
+      [saidNatively, false],
+    ]);
+    expect(heard[0].audio.equals(mirroredAudio)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+
+    const back = await open(key);
+    expect(audioOf(await utterance(back, [saidNatively])).equals(heard[1].audio)).toBe(true);
+    back.close();
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it('keeps two sockets interleaved each to its own settings, and back-to-back utterances in order', async () => {
+    const { key, vendorKey } = await newOrg();
+    const id = unique();
+    const texts = {
+      a: [`First for pcm ${id}.`, `And the second for pcm ${id}.`],
+      b: [`Mulaw ${id}.`],
+    };
+    const before = await calls(vendorKey);
+    const pcm = await open(key);
+    const mulaw = await open(key, 'voice=dune&codec=mulaw&sample_rate=8000');
+    // Interleaved: the second utterance on the pcm socket is sent before the first's audio.done.
+    pcm.send({ type: 'text.delta', delta: `${texts.a[0]} ` });
+    mulaw.send({ type: 'text.delta', delta: texts.b[0] });
+    pcm.send({ type: 'text.done' });
+    mulaw.send({ type: 'text.done' });
+    pcm.send({ type: 'text.delta', delta: texts.a[1] });
+    pcm.send({ type: 'text.done' });
+    await pcm.until((frames) => count(frames, 'audio.done') === 2);
+    await mulaw.until((frames) => count(frames, 'audio.done') === 1);
+    pcm.close();
+    mulaw.close();
+
+    const firstDone = pcm.frames.findIndex(typeAt('audio.done'));
+    expect(await calls(vendorKey)).toBe(before + 3);
+    expect(
+      audioOf(pcm.frames, 0, firstDone).equals(await vendorAudio(vendorKey, before, [texts.a[0]], PCM_SPEC)),
+    ).toBe(true);
+    expect(
+      audioOf(pcm.frames, firstDone).equals(await vendorAudio(vendorKey, before, [texts.a[1]], PCM_SPEC)),
+    ).toBe(true);
+    expect(
+      audioOf(mulaw.frames).equals(
+        await vendorAudio(vendorKey, before, texts.b, { codec: 'mulaw', sampleRate: 8000 }),
+      ),
+    ).toBe(true);
+  });
+
+  it('answers text.clear with audio.clear: the sentence playing stops uncached, the rest is dropped, the socket goes on', async () => {
+    const { key, vendorKey } = await newOrg();
+    const id = unique();
+    const held = `Held in the middle ${id}.`;
+    const stall = await sim.injectFault({
+      vendor: 'vendor_f',
+      key: vendorKey,
+      kind: 'stall',
+      stallMs: null,
+      afterBytes: 1000,
+      textIncludes: id,
+    });
+    const socket = await open(key);
+    socket.send({ type: 'text.delta', delta: `${held} Never said ${id}.` });
+    await socket.next(typeAt('audio.delta'));
+    socket.send({ type: 'text.clear' });
+    await socket.next(typeAt('audio.clear'));
+    await sim.removeFault(stall.id).catch(() => undefined);
+    const cleared = socket.frames.findIndex(typeAt('audio.clear'));
+    expect(audioOf(socket.frames, 0, cleared).length).toBe(1000);
+
+    // A clear with nothing playing is acknowledged too, and an empty utterance ends at once.
+    socket.send({ type: 'text.clear' });
+    socket.send({ type: 'text.done' });
+    await socket.until((frames) => count(frames, 'audio.done') === 1);
+    expect(socket.frames.slice(cleared + 1).map((f) => f['type'])).toEqual(['audio.clear', 'audio.done']);
+
+    // The held sentence was stopped at the vendor, so its part was not cached: said again, the vendor speaks
+    // it whole. (A request that reaches the worker while the stopped take is still unwinding follows it to its
+    // end and gets its error; the next one is a take of its own.)
+    let again: JsonFrame[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      again = await utterance(socket, [held]);
+      if (count(again, 'error') === 0) break;
+    }
+    socket.close();
+    const heldCalls = (await sim.calls('vendor_f', { key: vendorKey })).filter(
+      (c) => c.chars === [...held].length,
+    );
+    expect(heldCalls.length).toBeGreaterThan(1);
+    const take = createTake(held, PCM_SPEC, { takeId: heldCalls.at(-1)?.takeId }).bytes;
+    expect(audioOf(again).equals(take)).toBe(true);
+  });
+
+  it('passes a vendor error mid-sentence on as an error message, stores nothing of it, and keeps the socket open', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = `Broken in the middle ${unique()}.`;
+    const fault = await sim.injectFault({
+      vendor: 'vendor_f',
+      key: vendorKey,
+      kind: 'error',
+      afterBytes: 600,
+      message: 'engine failed',
+    });
+    const before = await calls(vendorKey);
+    const socket = await open(key);
+    socket.send({ type: 'text.delta', delta: text });
+    socket.send({ type: 'text.done' });
+    const error = await socket.next(typeAt('error'));
+    await sim.removeFault(fault.id).catch(() => undefined);
+    expect(error).toEqual({ type: 'error', message: expect.any(String) });
+    expect(audioOf(socket.frames).length).toBe(600);
+    // TODO(socket seam: a failed sentence drops the rest of its request): once it lands, the failed utterance
+    // ends at its error, with no audio.done (the vendor's `error` is the utterance's failure).
+
+    // The socket goes on: a barge-in, then the same sentence, which reaches the vendor again (nothing stored).
+    socket.send({ type: 'text.clear' });
+    await socket.next(typeAt('audio.clear'));
+    const again = await utterance(socket, [text]);
+    expect(audioOf(again).equals(await vendorAudio(vendorKey, before + 1, [text], PCM_SPEC))).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 2);
+
+    // A voice the vendor does not know is its refusal, in its words, for that utterance.
+    const unknown = await open(key, 'voice=nobody&codec=pcm');
+    unknown.send({ type: 'text.delta', delta: `Nobody speaks this ${unique()}.` });
+    unknown.send({ type: 'text.done' });
+    expect(await unknown.next(typeAt('error'))).toEqual({ type: 'error', message: 'invalid voice: nobody' });
+    expect(unknown.open).toBe(true);
+    unknown.close();
+    socket.close();
+  });
+
+  it("answers a message it cannot read with the vendor's error message and stays open", async () => {
+    const { key } = await newOrg();
+    const socket = await open(key);
+    socket.send({ type: 'speak', text: 'x' });
+    socket.send({ type: 'text.delta', delta: 5 });
+    socket.send('not json');
+    await socket.until((frames) => count(frames, 'error') === 3);
+    expect(socket.frames).toEqual([
+      { type: 'error', message: expect.any(String) },
+      { type: 'error', message: 'text.delta needs a string delta' },
+      { type: 'error', message: expect.any(String) },
+    ]);
+    const frames = await utterance(socket, [`Still here ${unique()}.`]);
+    expect(audioOf(frames).length).toBeGreaterThan(0);
+    socket.close();
+  });
+
+  it('refuses settings the vendor refuses at the upgrade with its 400, before any vendor call', async () => {
+    const { key, vendorKey } = await newOrg();
+    for (const query of [
+      'codec=opus',
+      'codec=pcm&sample_rate=32000',
+      'codec=wav&bit_rate=64000',
+      'speed=3',
+    ]) {
+      const { handshake } = connect(key, query);
+      const refused = await handshake;
+      expect([query, refused.kind]).toEqual([query, 'refused']);
+      if (refused.kind !== 'refused') continue;
+      expect(refused.answer.status).toBe(400);
+      expect(JSON.parse(refused.answer.body.toString('utf8'))).toEqual({
+        code: 'Bad Request',
+        error: expect.any(String),
+      });
+    }
+    expect(await calls(vendorKey)).toBe(0);
+  });
+
+  it("refuses a missing, wrong or vendor-keyless key, a disabled org and an org out of credit at the upgrade, in the vendor's shape", async () => {
+    const refusal = async (key: string | null, query = PCM) => {
+      const handshake = await connect(key, query).handshake;
+      if (handshake.kind !== 'refused') throw new Error('the handshake was accepted');
+      return { status: handshake.answer.status, body: JSON.parse(handshake.answer.body.toString('utf8')) };
+    };
+    const unauthorized = { code: 'Unauthorized', error: expect.any(String) };
+    expect(await refusal(null)).toEqual({ status: 401, body: unauthorized });
+    expect(await refusal('rtr_not-a-key')).toEqual({ status: 401, body: unauthorized });
+    const keyless = createOrgWithKey(stack.adminUrl, `mirror-f-keyless-${unique()}`);
+    const noVendorKey = await refusal(keyless.key);
+    expect(noVendorKey).toEqual({ status: 401, body: unauthorized });
+    expect(noVendorKey.body.error).toContain('/dashboard/provider-keys');
+
+    const { orgId, key } = await newOrg();
+    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
+    await eventually('out of credit refused', async () => (await refusal(key)).status === 402);
+    expect(await refusal(key)).toEqual({
+      status: 402,
+      body: { code: 'insufficient_credits', error: expect.any(String) },
+    });
+    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
+    await eventually('the disabled org refused', async () => (await refusal(key)).status === 401);
+    expect(await refusal(key)).toEqual({ status: 401, body: unauthorized });
+  });
+
+  it("answers a socket on a path the vendor has no socket at with the vendor's 404", async () => {
+    const { key } = await newOrg();
+    for (const path of ['/v1/tts/voices', '/v1/tts/live', '/v2/tts']) {
+      const handshake = await new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_f', path), {
+        headers: { authorization: `Bearer ${key}` },
+      }).handshake;
+      expect([path, handshake.kind]).toEqual([path, 'refused']);
+      if (handshake.kind !== 'refused') continue;
+      expect(handshake.answer.status).toBe(404);
+      expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
+        code: 'Not Found',
+        error: 'no route matched',
+      });
+    }
+  });
+});
