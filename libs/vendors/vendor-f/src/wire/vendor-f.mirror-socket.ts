@@ -143,7 +143,11 @@ class VendorFRenderer implements SocketContextRenderer {
     return [JSON.stringify(VENDOR_F_AUDIO_CLEAR)];
   }
 
-  /** A failed sentence is an `error` for the utterance (the vendor's message where it refused); the socket stays open. */
+  /**
+   * A failed sentence is an `error` for the utterance (the vendor's message where it refused); the socket stays
+   * open. TODO(socket seam: "a failed sentence drops the rest of its request"): at the vendor an `error` ends the
+   * utterance, so its later sentences and its `audio.done` should be dropped once the seam can say so.
+   */
   failed(error: RouterError): { frames: SocketFrame[]; close?: SocketClose } {
     return { frames: [JSON.stringify(vendorFSocketError(error.message))] };
   }
