@@ -1,5 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { offeredProtocols, PROTOCOL_HEADER, type ProtocolKey } from '@router/vendors-core';
 import type { RouteRequest, SurfaceRoute } from './surface-routes';
 
 /** Headers of one hop only: never forwarded either way. */
@@ -36,4 +37,15 @@ export function forwardedPath(route: SurfaceRoute, req: IncomingMessage, url: UR
 export function readRequestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * What a request's offered sub-protocols hold of the router key on `route`; undefined when the surface takes
+ * no key there or none is offered, and the header goes on as it came.
+ */
+export function offeredKey(route: SurfaceRoute, headers: IncomingHttpHeaders): ProtocolKey | undefined {
+  const header = headers[PROTOCOL_HEADER];
+  if (!route.readProtocolKey || header === undefined) return undefined;
+  const offered = route.readProtocolKey(offeredProtocols(header));
+  return offered.count > 0 ? offered : undefined;
 }

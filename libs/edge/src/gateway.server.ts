@@ -22,9 +22,9 @@ import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import { failureCause } from './failure-cause';
 import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
-import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
+import { forwardedPath, HOP_BY_HOP, offeredKey, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
 import type { KeyDirectory } from './key-directory';
-import type { MirrorRevocationKind } from '@router/vendors-core';
+import { type MirrorRevocationKind, PROTOCOL_HEADER } from '@router/vendors-core';
 import { type SocketFilter, SocketRegistry } from './socket-registry';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
 import { type SpliceGate, SplicedSocket } from './spliced-socket';
@@ -88,9 +88,20 @@ export class GatewayServer {
   private readonly openSockets: SocketRegistry;
   /** The spliced sockets open now, cut when the gateway closes. */
   private readonly splices = new Set<SplicedSocket>();
+  /**
+   * The sub-protocol a relayed handshake's answer names where the client offered its key in one (the app
+   * behind sees no protocols): the first other protocol offered, as ws answers, else the key's own.
+   */
+  private readonly protocolAnswers = new WeakMap<IncomingMessage, string>();
 
   constructor(private readonly options: GatewayOptions) {
-    this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxSocketMessageBytes });
+    this.sockets = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxSocketMessageBytes,
+      // As ws answers by default (the first protocol offered), unless a key came in one.
+      handleProtocols: (offered, req) =>
+        this.protocolAnswers.get(req) ?? offered.values().next().value ?? false,
+    });
     this.openSockets = new SocketRegistry(options.directory, options.logger);
     this.openSockets.startSweeps(options.socketRecheckMs);
     this.gate = {
@@ -256,7 +267,10 @@ export class GatewayServer {
       );
       return { kind: 'invalid-key', error };
     }
-    if (route.keyQueryParams.some((name) => request.query.getAll(name).length > 1)) {
+    if (
+      route.keyQueryParams.some((name) => request.query.getAll(name).length > 1) ||
+      (offeredKey(route, request.headers)?.count ?? 0) > 1
+    ) {
       return { kind: 'invalid-key', error: RouterError.unauthorized('The key came more than once.') };
     }
     let verdict;
@@ -304,6 +318,11 @@ export class GatewayServer {
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
       headers[name] = value;
+    }
+    const offered = offeredKey(route, req.headers);
+    if (offered) {
+      delete headers[PROTOCOL_HEADER];
+      if (offered.rest.length > 0) headers[PROTOCOL_HEADER] = offered.rest.join(', ');
     }
     if (body) headers['content-length'] = String(body.length);
     headers[IDENTITY_HEADER] = signIdentity(
@@ -376,7 +395,10 @@ export class GatewayServer {
       this.count(route.name, 'not_found');
       return writeHandshakeRefusal(socket, route.notFound(routeRequest(req, url)));
     }
+    const offered = offeredKey(route, req.headers);
     if (route.socket.refusal === 'after-accept') {
+      const answer = offered?.rest[0] ?? offered?.answer;
+      if (answer !== undefined) this.protocolAnswers.set(req, answer);
       this.sockets.handleUpgrade(req, socket, head, (client) =>
         relayKeyedSocket(this.gate, route, req, url, client),
       );
@@ -389,7 +411,7 @@ export class GatewayServer {
       writeHandshakeRefusal(socket, route.refuse(admitted, request));
       return;
     }
-    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId);
+    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId, offered);
     const untrack = this.track(route, key, admitted.orgId, (kind) => splice.revoke(route.refuseOpen(kind)));
     this.splices.add(splice);
     splice.onClose(() => {
