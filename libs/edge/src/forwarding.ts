@@ -18,6 +18,8 @@ export const HOP_BY_HOP = new Set([
   'expect',
 ]);
 export const REQUEST_ID = 'x-request-id';
+/** Tells an app a request came over TLS (the dashboard's cookies are `Secure` then). */
+export const FORWARDED_PROTO = 'x-forwarded-proto';
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export function routeRequest(req: IncomingMessage, url: URL): RouteRequest {
@@ -48,4 +50,12 @@ export function offeredKey(route: SurfaceRoute, headers: IncomingHttpHeaders): P
   if (!route.readProtocolKey || header === undefined) return undefined;
   const offered = route.readProtocolKey(offeredProtocols(header));
   return offered.count > 0 ? offered : undefined;
+}
+
+/**
+ * Whether the request came over the gateway's own TLS: the app is then told `x-forwarded-proto: https`, as a
+ * proxy in front that ends TLS tells it (on the plain port, what such a proxy said goes on as it came).
+ */
+export function cameOverTls(req: IncomingMessage): boolean {
+  return (req.socket as { encrypted?: unknown }).encrypted === true;
 }

@@ -5,7 +5,14 @@ import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import { type MirrorSocketRefusal, PROTOCOL_HEADER, type ProtocolKey } from '@router/vendors-core';
 import { failureCause } from './failure-cause';
-import { forwardedPath, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
+import {
+  cameOverTls,
+  FORWARDED_PROTO,
+  forwardedPath,
+  readRequestId,
+  REQUEST_ID,
+  routeRequest,
+} from './forwarding';
 import { HandshakeAnswer } from './handshake-answer';
 import { serverCloseFrame, ServerFrameTracker, serverTextFrame } from './server-frames';
 import type { Refusal, SurfaceRoute } from './surface-routes';
@@ -120,13 +127,15 @@ export class SplicedSocket {
     const { req, route, offered } = this;
     const path = forwardedPath(route, req, this.url);
     const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
+    const overTls = cameOverTls(req);
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
       const lower = name.toLowerCase();
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
-      if (offered && lower === PROTOCOL_HEADER) continue;
+      if ((offered && lower === PROTOCOL_HEADER) || (overTls && lower === FORWARDED_PROTO)) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
+    if (overTls) lines.push(`${FORWARDED_PROTO}: https`);
     if (offered && offered.rest.length > 0) lines.push(`Sec-WebSocket-Protocol: ${offered.rest.join(', ')}`);
     lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, this.orgId)}`);
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
