@@ -87,12 +87,12 @@ const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
 };
 
 /**
- * The one public port (and, with TLS of its own, its HTTPS twin serving the same). It finds the surface from the path, authenticates from memory, refuses in the
- * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools. A request
- * body is read whole first (up to maxRequestBodyBytes: request bodies are JSON documents, never audio), since
- * the identity signs its digest, and sent with the head in one write, so the app reads the whole request at
- * once; every response is piped, never buffered; WebSocket upgrades are spliced as raw sockets after the
- * handshake check.
+ * The one public port (and, with TLS of its own, its HTTPS twin serving the same). It finds the surface from
+ * the path, authenticates from memory, refuses in the surface's own shape, and forwards to the app behind with
+ * a signed identity over keep-alive pools. A request body is read whole first (up to maxRequestBodyBytes:
+ * request bodies are JSON documents, never audio), since the identity signs its digest, and sent with the head
+ * in one write, so the app reads the whole request at once; every response is piped, never buffered;
+ * WebSocket upgrades are spliced as raw sockets after the handshake check.
  */
 export class GatewayServer {
   private readonly server: Server;
