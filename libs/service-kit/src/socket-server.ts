@@ -46,7 +46,7 @@ export interface SocketServerOptions {
   check(url: URL): RouterError | null;
   /** How a refused handshake is answered on the wire. */
   refusal(error: RouterError): { status: number; contentType: string; body: string };
-  /** `headers`: the handshake's, as `open` gets them. */
+  /** When a quiet connection is closed, and how (`headers`: the handshake's, as `open` gets them). */
   idle(url: URL, headers: IncomingHttpHeaders): SocketIdle;
   /**
    * A session for an accepted socket. `headers` are the client's handshake headers as the gateway forwarded
@@ -58,7 +58,9 @@ export interface SocketServerOptions {
 /**
  * A surface's WebSockets on an app's HTTP server (behind the gateway): an upgrade is accepted only with the
  * gateway's fresh signature, then each connection becomes the surface's session, with flow control on sends
- * and an idle timer. Every socket surface (native /v1/stream, the mirrors' sockets) is served by one.
+ * and an idle timer (restarted by the client's messages, and by sends where the surface's `SocketIdle` says;
+ * when it runs out, the surface's idle frames and close). Every socket surface (native /v1/stream, the
+ * mirrors' sockets) is served by one.
  */
 export class SocketServer {
   private readonly wss: WebSocketServer;
@@ -124,12 +126,16 @@ export class SocketServer {
   private open(ws: WebSocket, orgId: string, url: URL, headers: IncomingHttpHeaders): void {
     const { logger, name } = this.options;
     const policy = this.options.idle(url, headers);
-    const idle = setTimeout(() => ws.close(policy.code, policy.reason), policy.ms);
+    const idle = setTimeout(() => {
+      for (const frame of policy.frames ?? []) ws.send(frame, { binary: typeof frame !== 'string' });
+      ws.close(policy.code, policy.reason);
+    }, policy.ms);
     idle.unref();
+    const sendsCount = policy.clock === 'either';
     const session = this.options.open(
       {
         send: (data) => {
-          idle.refresh();
+          if (sendsCount) idle.refresh();
           const binary = typeof data !== 'string';
           if (ws.bufferedAmount < SEND_HIGH_WATER_BYTES) {
             ws.send(data, { binary });

@@ -185,7 +185,7 @@ describe('vendor_c mirror sockets', () => {
       contextId: 'ctx-1',
       context_id: 'ctx-1',
     });
-    expect(render.finished().map((f) => JSON.parse(f as string))).toEqual([
+    expect(render.finished({ kind: 'finish' }).map((f) => JSON.parse(f as string))).toEqual([
       { isFinal: true, contextId: 'ctx-1', context_id: 'ctx-1' },
     ]);
   });
