@@ -47,8 +47,13 @@ describe('SocketServer: one connection per failure, never the process', () => {
         destination: { write: (line: string) => void logs.push(JSON.parse(line)) },
       }),
       maxPayloadBytes: 1024,
-      check: (url) => {
+      check: (url, headers) => {
         if (url.pathname === '/boom-check') throw new Error('a failure of the check');
+        if (url.searchParams.has('timeout')) {
+          // A surface's own refusal of its query, as its vendor words it (the handshake's headers at hand).
+          const body = JSON.stringify({ error: 'timeout too long', version: headers['x-vendor-version'] });
+          return { status: 422, contentType: 'application/json', body };
+        }
         return url.pathname === '/missing' ? new RouterError('not_found', 'No such socket.') : null;
       },
       refusal: (error) => {
@@ -167,6 +172,11 @@ describe('SocketServer: one connection per failure, never the process', () => {
     const headers = JSON.parse(frame.toString()) as Record<string, unknown>;
     expect(headers['x-vendor-version']).toBe('2026-01-01');
     expect(headers).not.toHaveProperty(IDENTITY_HEADER);
+  });
+
+  it('answers a handshake the surface refuses with an answer of its own as it is, status and body', async () => {
+    const answer = await ending(open('/fine?timeout=500', { 'x-vendor-version': '2' }));
+    expect(answer).toMatchObject({ status: 422, body: '{"error":"timeout too long","version":"2"}' });
   });
 
   it('refuses a path the surface does not have in its shape', async () => {

@@ -1,4 +1,5 @@
 import type { RouterError, SynthSettings, WordTiming } from '@router/contracts';
+import type { MirrorReply } from './mirror-access';
 
 /**
  * What one client message of a vendor's socket asks, in the router's terms. A vendor folder's socket codec
@@ -158,6 +159,12 @@ export interface SocketHandshake {
 export interface MirrorSocketRoute {
   /** The path under the vendor's API base; its capture groups become the handshake's `params`. */
   readonly path: RegExp;
+  /**
+   * The vendor's answer to a handshake it refuses before the upgrade (a query setting it does not take, such
+   * as a `timeout` past its maximum), in its shape; undefined, or left out, accepts. A refusal after the
+   * upgrade is `opened()`'s.
+   */
+  refuse?(handshake: SocketHandshake): MirrorReply | undefined;
   /** A connection from its handshake. */
   open(handshake: SocketHandshake): SocketConnection;
   idle(handshake: SocketHandshake): SocketIdle;
