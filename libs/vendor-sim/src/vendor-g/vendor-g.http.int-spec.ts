@@ -190,4 +190,13 @@ describe('vendor_g simulator over HTTP', () => {
     await expect(call('/tts', BODY).then((r) => r.arrayBuffer())).rejects.toThrow();
     expect((await t.control.calls('vendor_g')).map((c) => c.fault)).toEqual(['error', 'cut']);
   });
+
+  it('ends a body early as a whole one ends (the end fault): a WAV short of the samples its header gives', async () => {
+    await t.control.injectFault({ vendor: 'vendor_g', kind: 'end', afterBytes: 2000 });
+    const ended = await call('/tts', BODY);
+    expect(ended.status).toBe(200);
+    const bytes = Buffer.from(await ended.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(2000);
+    expect(bytes.length - 44).toBeLessThan(parseWav(bytes).dataSize);
+  });
 });

@@ -1,4 +1,5 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
+import { endEarly } from '../kit/http/play-stream';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playTake } from '../kit/play-take';
 import { checkKey, requestKey } from '../kit/sim-keys';
@@ -71,6 +72,8 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
               exchange.endWithTrailers(vendorGErrorTrailers(problem));
             },
             cut: () => exchange.destroy(),
+            // Ended early: the body stops inside the piece the fault fell in, as a whole one ends.
+            end: (partial) => endEarly(exchange, partial ? [partial.bytes] : []),
           },
           kit.state.pacing('vendor_g'),
           begun.fault,

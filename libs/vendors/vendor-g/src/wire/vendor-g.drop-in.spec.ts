@@ -130,12 +130,32 @@ describe('vendor_g drop-in wire', () => {
   it('takes an audio answer as whole once its body ended, stored as it came, with its Content-Type only', () => {
     const reading = vendorGDropIn.readAnswer(tts(BASE), {
       status: 200,
-      headers: { 'content-type': 'audio/wav' },
+      headers: { 'content-type': 'audio/pcm' },
     });
-    reading.push(Buffer.from('RIFF'));
+    reading.push(Buffer.from([1, 2, 3]));
     expect(reading.end()).toEqual({ complete: true });
-    expect(reading.stored(Buffer.from('RIFFdata')).toString()).toBe('RIFFdata');
+    expect(reading.stored(Buffer.from('pcm')).toString()).toBe('pcm');
     expect(vendorGDropIn.headers).toEqual({ keyed: [], passed: ['content-type'], liveOnly: [] });
+  });
+
+  it('takes a WAV answer as whole only with the samples its header gives', () => {
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.write('WAVE', 8, 'latin1');
+    header.write('fmt ', 12, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.write('data', 36, 'latin1');
+    header.writeUInt32LE(100, 40);
+    const read = (samples: number) => {
+      const reading = vendorGDropIn.readAnswer(tts(BASE), {
+        status: 200,
+        headers: { 'content-type': 'audio/wav' },
+      });
+      reading.push(Buffer.concat([header, Buffer.alloc(samples)]));
+      return reading.end();
+    };
+    expect(read(100)).toEqual({ complete: true });
+    expect(read(50)).toMatchObject({ complete: false });
   });
 
   it("refuses a body the router will not walk in the vendor's 400, naming the field", () => {

@@ -1,8 +1,10 @@
 import {
+  type AnswerReading,
   type BodyFieldRule,
   type BodyFields,
   canonicalRequest,
   type DropInEndpoint,
+  type DropInHead,
   type DropInKeying,
   type DropInRequest,
   type DropInWire,
@@ -11,6 +13,7 @@ import {
   jsonReply,
   type RequestShape,
   uuidRequestId,
+  wavAnswer,
   wholeBodyAnswer,
 } from '@router/vendors-core';
 import { vendorG } from '../vendor-g.definition';
@@ -104,14 +107,22 @@ const ENDPOINTS: readonly DropInEndpoint[] = [
   { method: 'GET', path: new RegExp(`^${VENDOR_G_CLONED_PATH}/[^/]+$`) },
 ];
 
+/**
+ * How a 2xx answer is read: audio, whole once its body ended normally, a WAV file once it also holds the
+ * samples its header gives (a stream ended early stops short of them). An error the vendor reports after the
+ * first byte comes in the answer's trailers, which fail the take (the adapter's `trailerFailure`), so such an
+ * answer is never stored either. The lists are JSON read live, never stored.
+ */
+export function vendorGAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
+  return /^audio\/wav\b/i.test(head.headers['content-type'] ?? '') ? wavAnswer() : wholeBodyAnswer();
+}
+
 /** vendor_g's drop-in REST wire for whole-request takes. */
 export const vendorGDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorGRequestKeying,
   headers: { keyed: [], passed: ['content-type'], liveOnly: [] },
-  // Raw audio, whole once its body ended normally. An error the vendor reports after the first byte comes in
-  // the answer's trailers, which fail the take (the adapter's `trailerFailure`), so it is never stored.
-  readAnswer: () => wholeBodyAnswer(),
+  readAnswer: vendorGAnswerReading,
   invalidBody: ({ field, message }) =>
     jsonReply(400, vendorGErrorBody(invalidRequest(message, field), uuidRequestId())),
 };
