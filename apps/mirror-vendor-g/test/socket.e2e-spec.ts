@@ -317,6 +317,18 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
     },
   );
 
+  it("takes keep-alives sent before a connection's first stream, as its clients send them from the connect on", async () => {
+    const { key } = await newOrg();
+    const socket = await connect();
+    socket.send({ keep_alive: true });
+    socket.send({ keep_alive: true });
+    socket.send({ api_key: key, stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text: unique('After two keep-alives'), text_end: true });
+    await terminated(socket, 's1');
+    socket.close();
+    expectEndedNormally(framesOf(socket.frames, 's1'));
+  });
+
   it('takes the key from an Authorization header at the upgrade, with none in the config', async () => {
     const { key } = await newOrg();
     const socket = await connect({ authorization: `Bearer ${key}` });
