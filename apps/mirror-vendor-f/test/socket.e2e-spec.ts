@@ -280,33 +280,41 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     expect(audioOf(again).equals(take)).toBe(true);
   });
 
-  it('passes a vendor error mid-sentence on as an error message, stores nothing of it, and keeps the socket open', async () => {
+  it('passes a vendor error mid-sentence on as an error that ends its utterance, stores nothing of it, and keeps the socket open', async () => {
     const { key, vendorKey } = await newOrg();
-    const text = `Broken in the middle ${unique()}.`;
+    const id = unique();
+    const broken = `Broken in the middle ${id}.`;
     const fault = await sim.injectFault({
       vendor: 'vendor_f',
       key: vendorKey,
       kind: 'error',
       afterBytes: 600,
       message: 'engine failed',
+      textIncludes: broken,
     });
-    const before = await calls(vendorKey);
     const socket = await open(key);
-    socket.send({ type: 'text.delta', delta: text });
+    socket.send({ type: 'text.delta', delta: `${broken} Never heard after the break ${id}.` });
     socket.send({ type: 'text.done' });
     const error = await socket.next(typeAt('error'));
     await sim.removeFault(fault.id).catch(() => undefined);
     expect(error).toEqual({ type: 'error', message: expect.any(String) });
-    expect(audioOf(socket.frames).length).toBe(600);
-    // TODO(socket seam: a failed sentence drops the rest of its request): once it lands, the failed utterance
-    // ends at its error, with no audio.done (the vendor's `error` is the utterance's failure).
+    const failedAt = socket.frames.indexOf(error);
+    expect(audioOf(socket.frames, 0, failedAt).length).toBe(600);
 
-    // The socket goes on: a barge-in, then the same sentence, which reaches the vendor again (nothing stored).
-    socket.send({ type: 'text.clear' });
-    await socket.next(typeAt('audio.clear'));
-    const again = await utterance(socket, [text]);
-    expect(audioOf(again).equals(await vendorAudio(vendorKey, before + 1, [text], PCM_SPEC))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 2);
+    // The error ended the utterance: nothing more of it, no audio.done for it. The next utterance is the same
+    // sentence, which reaches the vendor again (nothing of the broken take was stored) and is all there is.
+    const again = await utterance(socket, [broken]);
+    socket.close();
+    expect(socket.frames.slice(failedAt + 1).map((f) => f['type'])).toEqual([
+      ...again.filter(typeAt('audio.delta')).map(() => 'audio.delta'),
+      'audio.done',
+    ]);
+    const brokenCalls = (await sim.calls('vendor_f', { key: vendorKey })).filter(
+      (c) => c.chars === [...broken].length,
+    );
+    expect(brokenCalls.map((c) => c.fault)).toEqual(['error', null]);
+    const whole = createTake(broken, PCM_SPEC, { takeId: brokenCalls[1]?.takeId }).bytes;
+    expect(audioOf(again).equals(whole)).toBe(true);
 
     // A voice the vendor does not know is its refusal, in its words, for that utterance.
     const unknown = await open(key, 'voice=nobody&codec=pcm');
@@ -315,7 +323,6 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     expect(await unknown.next(typeAt('error'))).toEqual({ type: 'error', message: 'invalid voice: nobody' });
     expect(unknown.open).toBe(true);
     unknown.close();
-    socket.close();
   });
 
   it("answers a message it cannot read with the vendor's error message and stays open", async () => {

@@ -4,6 +4,7 @@ import { asRouterError, ReplyStream, type ReplyStreamDeps } from '@router/pipeli
 import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { findVendor } from '@router/vendors';
 import {
+  type ContextEnd,
   SOCKET_CLOSE,
   type SocketClose,
   type SocketCommand,
@@ -146,22 +147,21 @@ export class MirrorSocketSession implements SocketSession {
           requireSettings(context, 'a flush');
           await context.stream.refresh();
           const { tag } = command;
-          return context.stream.flush(() => this.send(context.render.flushed(tag)));
+          return context.stream.flush(() => this.send(context.render.flushed(tag)), tag);
         }
         case 'finish':
           await context.stream.refresh();
-          void this.end(command.context, context, context.stream.finish());
+          void this.end(command.context, context, endedAs('finish', context.stream.finish()));
           return;
         case 'drain':
-          void this.end(command.context, context, context.stream.drain());
+          void this.end(command.context, context, endedAs('drain', context.stream.drain()));
           return;
         case 'cancel': {
           const { context: id } = command;
-          const ending = this.end(
-            id,
-            context,
-            context.stream.interrupt(null).then(() => undefined),
-          );
+          const stopping = context.stream.interrupt(null).then(({ stopped }): ContextEnd => {
+            return { kind: 'cancel', stopped };
+          });
+          const ending = this.end(id, context, stopping);
           this.cancelling.set(id, ending);
           void ending.then(() => {
             if (this.cancelling.get(id) === ending) this.cancelling.delete(id);
@@ -195,7 +195,7 @@ export class MirrorSocketSession implements SocketSession {
         },
         sentenceEnd: ({ sentence, text, words, chars }) =>
           this.send(render.sentenceEnd({ sentence, text, words, chars })),
-        sentenceFailed: (_sentence, error) => this.failed(context, error),
+        sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),
     };
@@ -225,11 +225,11 @@ export class MirrorSocketSession implements SocketSession {
    * Ends a context once `done`, without holding up the messages of the others; resolves (never rejects) once
    * its last frame is sent.
    */
-  private end(id: string, context: Context, done: Promise<void>): Promise<void> {
+  private end(id: string, context: Context, done: Promise<ContextEnd>): Promise<void> {
     stopQuiet(context);
     if (this.contexts.get(id) === context) this.contexts.delete(id);
     const ending = done
-      .then(() => this.send(context.render.finished()))
+      .then((end) => this.send(context.render.finished(end)))
       .catch((error: unknown) => this.fail(error))
       .finally(() => this.ending.delete(ending));
     this.ending.add(ending);
@@ -238,15 +238,19 @@ export class MirrorSocketSession implements SocketSession {
 
   private async closeAll(): Promise<void> {
     this.closing = true;
-    for (const [id, context] of this.contexts) void this.end(id, context, context.stream.finish());
+    for (const [id, context] of this.contexts) {
+      void this.end(id, context, endedAs('finish', context.stream.finish()));
+    }
     await Promise.all([...this.ending]);
     this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }
 
-  private failed(context: Context, error: RouterError): void {
-    const { frames, close } = context.render.failed(error);
+  /** A sentence's or a command's failure, as the renderer answers it (and what it drops of the context). */
+  private failed(context: Context, error: RouterError, at?: { sentence: number }): void {
+    const { frames, close, drop } = context.render.failed(error, at);
     this.send(frames);
     if (close) this.close(close);
+    else if (drop) context.stream.drop(drop.through);
   }
 
   private close(close: SocketClose): void {
@@ -277,6 +281,10 @@ export class MirrorSocketSession implements SocketSession {
     this.peer.close(SOCKET_CLOSE.internal, 'internal error');
     this.disconnected();
   }
+}
+
+function endedAs(kind: 'finish' | 'drain', done: Promise<void>): Promise<ContextEnd> {
+  return done.then(() => ({ kind }));
 }
 
 function stopQuiet(context: Context): void {

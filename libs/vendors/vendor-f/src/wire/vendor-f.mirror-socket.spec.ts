@@ -91,14 +91,14 @@ describe('vendor_f mirror socket', () => {
     ]);
   });
 
-  it('refuses settings the vendor refuses at the upgrade, and on a socket opened anyway', () => {
-    expect(route.check?.({ params: [], query: new URLSearchParams(QUERY) })).toBeNull();
-    const refused = route.check?.({ params: [], query: new URLSearchParams('codec=opus') });
-    expect(refused).toBeInstanceOf(RouterError);
-    expect(refused).toMatchObject({
-      code: 'bad_request',
-      status: 400,
-      message: expect.stringContaining('codec'),
+  it('refuses settings the vendor refuses at the upgrade with its 400, and on a socket opened anyway', () => {
+    const handshake = (query: string) => ({ params: [], query: new URLSearchParams(query), headers: {} });
+    expect(route.refuse?.(handshake(QUERY))).toBeUndefined();
+    const refused = route.refuse?.(handshake('codec=opus'));
+    expect(refused?.status).toBe(400);
+    expect(JSON.parse(refused?.body.toString() ?? '')).toEqual({
+      code: 'Bad Request',
+      error: expect.stringContaining('codec'),
     });
     const c = open('codec=opus');
     expect(read(c.opened())).toEqual([
@@ -110,20 +110,70 @@ describe('vendor_f mirror socket', () => {
     expect(say(c, { type: 'text.delta', delta: 'Hi.' })).toEqual([]);
   });
 
-  it('renders audio as base64 audio.delta, audio.done after text.done, audio.clear after a clear, errors', () => {
-    const render = open().context('utterance');
+  it('renders audio as base64 audio.delta, audio.done after text.done, audio.clear after every clear', () => {
+    const c = open();
+    c.opened();
+    const render = c.context('utterance');
     expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true }))).toEqual([
       { type: 'audio.delta', delta: 'AQID' },
     ]);
     expect(render.audio(Buffer.alloc(0), { sentence: 0, first: false })).toEqual([]);
     expect(render.sentenceEnd({ sentence: 0, text: 'Hi.', words: null, chars: null })).toEqual([]);
+    say(c, { type: 'text.done' });
     expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
     expect(render.flushed(undefined)).toEqual([]);
-    expect(frames(render.finished())).toEqual([{ type: 'audio.clear' }]);
-    const failed = render.failed(
-      new RouterError('provider_rejected', 'invalid voice: nobody', { providerStatus: 400 }),
-    );
-    expect(failed.close).toBeUndefined();
-    expect(frames(failed.frames)).toEqual([{ type: 'error', message: 'invalid voice: nobody' }]);
+    expect(frames(render.finished({ kind: 'cancel', stopped: true }))).toEqual([{ type: 'audio.clear' }]);
+    expect(frames(render.finished({ kind: 'cancel', stopped: false }))).toEqual([{ type: 'audio.clear' }]);
+  });
+
+  describe('a failed sentence ends its utterance, as the vendor’s error does', () => {
+    const refusal = new RouterError('provider_rejected', 'invalid voice: nobody', { providerStatus: 400 });
+
+    it('after its text.done: an error, the rest dropped through that text.done, and no audio.done for it', () => {
+      const c = open();
+      c.opened();
+      const render = c.context('utterance');
+      say(c, { type: 'text.delta', delta: 'One. Two. ' });
+      say(c, { type: 'text.done' });
+      say(c, { type: 'text.delta', delta: 'Next utterance.' });
+      say(c, { type: 'text.done' });
+      const failure = render.failed(refusal, { sentence: 0 });
+      expect(frames(failure.frames)).toEqual([{ type: 'error', message: 'invalid voice: nobody' }]);
+      expect(failure.close).toBeUndefined();
+      expect(failure.drop).toEqual({ through: 'text.done' });
+      // The failed utterance's text.done is answered by its error; the next one's by audio.done.
+      expect(render.flushed('text.done')).toEqual([]);
+      expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
+    });
+
+    it('before its text.done: what the client still writes of it, and its text.done, are dropped', () => {
+      const c = open();
+      c.opened();
+      const render = c.context('utterance');
+      say(c, { type: 'text.delta', delta: 'One. ' });
+      expect(render.failed(refusal, { sentence: 0 }).drop).toEqual({ through: 'text.done' });
+      expect(say(c, { type: 'text.delta', delta: 'Two.' })).toEqual([]);
+      expect(say(c, { type: 'text.done' })).toEqual([]);
+      // The next utterance is spoken as usual.
+      expect(read(say(c, { type: 'text.delta', delta: 'Three.' }))).toEqual(['text utterance Three.']);
+      expect(read(say(c, { type: 'text.done' }))).toEqual(['flush utterance text.done']);
+      expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
+    });
+
+    it('a barge-in forgets a failure; a failed command is an error alone', () => {
+      const c = open();
+      c.opened();
+      const render = c.context('utterance');
+      say(c, { type: 'text.delta', delta: 'One. ' });
+      render.failed(refusal, { sentence: 0 });
+      say(c, { type: 'text.clear' });
+      expect(read(say(c, { type: 'text.delta', delta: 'Two.' }))).toEqual([
+        'configure utterance',
+        'text utterance Two.',
+      ]);
+      const failed = render.failed(RouterError.badRequest('a flush came before the settings'));
+      expect(failed.drop).toBeUndefined();
+      expect(frames(failed.frames)).toEqual([{ type: 'error', message: 'a flush came before the settings' }]);
+    });
   });
 });

@@ -1,9 +1,12 @@
-import { RouterError } from '@router/contracts';
+import type { RouterError } from '@router/contracts';
 import {
+  type ContextEnd,
   fieldKind,
   type JsonMessage,
+  jsonReply,
   JsonSocketConnection,
   type MessageProblem,
+  type MirrorReply,
   type MirrorSocketRoute,
   refuseJson,
   sendJson,
@@ -11,10 +14,12 @@ import {
   type SocketClose,
   type SocketCommand,
   type SocketContextRenderer,
+  type SocketFailure,
   type SocketFrame,
   type SocketHandshake,
   type SocketIdle,
 } from '@router/vendors-core';
+import { vendorFErrorBody } from './vendor-f.errors';
 import { VENDOR_F_TTS_PATH } from './vendor-f.requests';
 import { vendorFSocketSettings, type VendorFSocketSettings } from './vendor-f.settings';
 import {
@@ -29,7 +34,9 @@ import {
  * vendor_f's `/v1/tts` socket on its mirror: settings from the query (fixed for the connection), text as
  * `text.delta`, an utterance ended by `text.done` (answered with `audio.done` once its audio has gone) and
  * dropped by `text.clear` (answered with `audio.clear`). The router splits the text into sentences, each a
- * take of its own shared with /v1/stream for equal settings, and speaks each once it ends.
+ * take of its own shared with /v1/stream for equal settings, and speaks each once it ends. A failed sentence
+ * is an `error` that ends its utterance, as the vendor's does: the rest of it is not spoken and no `audio.done`
+ * follows.
  */
 
 const KINDS = ['text.delta', 'text.done', 'text.clear'] as const;
@@ -47,23 +54,46 @@ const UTTERANCE_DONE = 'text.done';
 export const VENDOR_F_IDLE: SocketIdle = { ms: 300_000, code: SOCKET_CLOSE.normal, reason: 'idle timeout' };
 
 /** The socket's settings refused at the upgrade, with the vendor's 400 (`{code: "Bad Request", error}`). */
-function checkHandshake({ query }: Pick<SocketHandshake, 'query'>): RouterError | null {
+function refuseHandshake({ query }: SocketHandshake): MirrorReply | undefined {
   const settings = vendorFSocketSettings(query);
-  return settings.ok ? null : RouterError.badRequest(settings.message);
+  return settings.ok
+    ? undefined
+    : jsonReply(400, vendorFErrorBody({ status: 400, message: settings.message }));
 }
 
 export const vendorFSocketRoutes: readonly MirrorSocketRoute[] = [
   {
     path: new RegExp(`^${VENDOR_F_TTS_PATH}$`),
-    check: checkHandshake,
+    refuse: refuseHandshake,
     open: (handshake) => new VendorFConnection(handshake),
     idle: () => VENDOR_F_IDLE,
   },
 ];
 
+/**
+ * Where the connection's utterances stand, shared by its codec (which reads the client's messages in order) and
+ * its renderer (which learns of a failure as it happens): an utterance that failed is over, as at the vendor.
+ */
+class Utterances {
+  /** `text.done`s sent on whose `audio.done` is still to come. */
+  pendingDone = 0;
+  /** The next `text.done`'s answer is the failure's `error` already sent: no `audio.done` for it. */
+  failed = false;
+  /** The utterance still being written failed: its later text and its `text.done` are dropped. */
+  dropping = false;
+
+  /** A barge-in forgets every utterance in progress. */
+  clear(): void {
+    this.pendingDone = 0;
+    this.failed = false;
+    this.dropping = false;
+  }
+}
+
 /** One `/v1/tts` connection. */
 export class VendorFConnection extends JsonSocketConnection<Kind> {
   private readonly settings: VendorFSocketSettings;
+  private readonly utterances = new Utterances();
   /** Whether the utterance context has the socket's settings: a `text.clear` ends it, and the next one needs them. */
   private configured = false;
 
@@ -85,7 +115,7 @@ export class VendorFConnection extends JsonSocketConnection<Kind> {
   }
 
   context(): SocketContextRenderer {
-    return new VendorFRenderer();
+    return new VendorFRenderer(this.utterances);
   }
 
   protected kindOf(message: JsonMessage): Kind | undefined {
@@ -95,18 +125,26 @@ export class VendorFConnection extends JsonSocketConnection<Kind> {
   protected message(kind: Kind, message: JsonMessage): SocketCommand[] {
     // A connection whose settings were refused is closing: nothing it sends is read.
     if (!this.settings.ok) return [];
+    const { utterances } = this;
     switch (kind) {
       case 'text.delta': {
         const read = readVendorFClientMessage(message);
         if (read.type === 'refused') return [sendJson(vendorFSocketError(read.message))];
-        if (read.type !== 'text.delta' || read.delta === '') return [];
+        if (read.type !== 'text.delta' || read.delta === '' || utterances.dropping) return [];
         return [...this.configure(), { kind: 'text', context: UTTERANCE, text: read.delta }];
       }
       case 'text.done':
+        if (utterances.dropping) {
+          // The utterance ended with its error; the next one starts after this.
+          utterances.dropping = false;
+          return [];
+        }
+        utterances.pendingDone += 1;
         return [...this.configure(), { kind: 'flush', context: UTTERANCE, tag: UTTERANCE_DONE }];
       case 'text.clear':
         // The barge-in ends the context (its sentences stopped or dropped, then `audio.clear`).
         this.configured = false;
+        utterances.clear();
         return [{ kind: 'cancel', context: UTTERANCE }];
     }
   }
@@ -125,6 +163,8 @@ export class VendorFConnection extends JsonSocketConnection<Kind> {
 
 /** The utterance's frames: base64 audio as it comes, `audio.done` after a `text.done`, `audio.clear` after a clear. */
 class VendorFRenderer implements SocketContextRenderer {
+  constructor(private readonly utterances: Utterances) {}
+
   audio(chunk: Buffer): SocketFrame[] {
     return chunk.length === 0 ? [] : [JSON.stringify(vendorFAudioDelta(chunk))];
   }
@@ -135,20 +175,30 @@ class VendorFRenderer implements SocketContextRenderer {
   }
 
   flushed(tag: string | undefined): SocketFrame[] {
-    return tag === UTTERANCE_DONE ? [JSON.stringify(VENDOR_F_AUDIO_DONE)] : [];
+    if (tag !== UTTERANCE_DONE) return [];
+    const { utterances } = this;
+    utterances.pendingDone = Math.max(0, utterances.pendingDone - 1);
+    if (!utterances.failed) return [JSON.stringify(VENDOR_F_AUDIO_DONE)];
+    utterances.failed = false;
+    return [];
   }
 
-  /** Only a `text.clear` ends the context. */
-  finished(): SocketFrame[] {
-    return [JSON.stringify(VENDOR_F_AUDIO_CLEAR)];
+  /** Only a `text.clear` ends the context; every one is acknowledged, whether it stopped anything or not. */
+  finished(end: ContextEnd): SocketFrame[] {
+    return end.kind === 'cancel' ? [JSON.stringify(VENDOR_F_AUDIO_CLEAR)] : [];
   }
 
   /**
-   * A failed sentence is an `error` for the utterance (the vendor's message where it refused); the socket stays
-   * open. TODO(socket seam: "a failed sentence drops the rest of its request"): at the vendor an `error` ends the
-   * utterance, so its later sentences and its `audio.done` should be dropped once the seam can say so.
+   * A failed sentence is an `error` (the vendor's message where it refused) that ends its utterance: the rest of
+   * it is dropped (through its `text.done`, or what the client still writes of it) and no `audio.done` follows.
+   * The socket stays open. A command that failed is an `error` alone.
    */
-  failed(error: RouterError): { frames: SocketFrame[]; close?: SocketClose } {
-    return { frames: [JSON.stringify(vendorFSocketError(error.message))] };
+  failed(error: RouterError, at?: { sentence: number }): SocketFailure {
+    const frames = [JSON.stringify(vendorFSocketError(error.message))];
+    if (!at) return { frames };
+    const { utterances } = this;
+    if (utterances.pendingDone > 0) utterances.failed = true;
+    else utterances.dropping = true;
+    return { frames, drop: { through: UTTERANCE_DONE } };
   }
 }
