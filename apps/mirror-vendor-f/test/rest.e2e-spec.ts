@@ -207,13 +207,18 @@ describe('vendor_f mirror, REST (e2e)', () => {
       const injected = await sim.injectFault({
         vendor: 'vendor_f',
         key: vendorKey,
-        afterBytes: 2000,
+        afterBytes: 10_000,
         ...fault,
       });
-      const broken = await tts(key, body).then(
-        () => 'whole',
-        () => 'aborted',
-      );
+      // Audio at playback speed, so the break comes well after the first audio reached the client (broken off
+      // before that, the client would get an error answer instead of a body that aborts).
+      await sim.setPacing('vendor_f', { factor: 1 });
+      const broken = await tts(key, body)
+        .then(
+          () => 'whole',
+          () => 'aborted',
+        )
+        .finally(() => sim.setPacing('vendor_f', { factor: 0 }));
       await sim.removeFault(injected.id).catch(() => undefined);
       expect(broken).toBe('aborted');
 

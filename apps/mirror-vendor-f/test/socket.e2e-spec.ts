@@ -47,13 +47,15 @@ function audioOf(frames: readonly JsonFrame[], from = 0, to = frames.length): Bu
 const typeAt = (type: string) => (frame: JsonFrame) => frame['type'] === type;
 const count = (frames: readonly JsonFrame[], type: string): number => frames.filter(typeAt(type)).length;
 
-/** Says one utterance (its deltas, then `text.done`) and waits for its `audio.done`; the frames it got. */
+/**
+ * Says one utterance (its deltas, then `text.done`) and waits for its end: its `audio.done`, or the `error` that
+ * ends a failed one. The frames it got.
+ */
 async function utterance(socket: TestSocket, deltas: readonly string[]): Promise<JsonFrame[]> {
   const from = socket.frames.length;
-  const done = count(socket.frames, 'audio.done');
   for (const delta of deltas) socket.send({ type: 'text.delta', delta });
   socket.send({ type: 'text.done' });
-  await socket.until((frames) => count(frames, 'audio.done') > done);
+  await socket.until((frames) => frames.slice(from).some((f) => ['audio.done', 'error'].includes(f['type'])));
   return socket.frames.slice(from);
 }
 
@@ -288,18 +290,21 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
       vendor: 'vendor_f',
       key: vendorKey,
       kind: 'error',
-      afterBytes: 600,
+      afterBytes: 10_000,
       message: 'engine failed',
       textIncludes: broken,
     });
+    // Audio at playback speed, so the break comes well after the sentence's first audio reached the client
+    // (broken off before that, the router would ask the vendor once more, as for any take with no audio yet).
+    await sim.setPacing('vendor_f', { factor: 1 });
     const socket = await open(key);
     socket.send({ type: 'text.delta', delta: `${broken} Never heard after the break ${id}.` });
     socket.send({ type: 'text.done' });
-    const error = await socket.next(typeAt('error'));
+    const error = await socket.next(typeAt('error')).finally(() => sim.setPacing('vendor_f', { factor: 0 }));
     await sim.removeFault(fault.id).catch(() => undefined);
     expect(error).toEqual({ type: 'error', message: expect.any(String) });
     const failedAt = socket.frames.indexOf(error);
-    expect(audioOf(socket.frames, 0, failedAt).length).toBe(600);
+    expect(audioOf(socket.frames, 0, failedAt).length).toBe(10_000);
 
     // The error ended the utterance: nothing more of it, no audio.done for it. The next utterance is the same
     // sentence, which reaches the vendor again (nothing of the broken take was stored) and is all there is.
