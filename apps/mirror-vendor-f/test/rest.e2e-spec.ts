@@ -230,6 +230,29 @@ describe('vendor_f mirror, REST (e2e)', () => {
     },
   );
 
+  it('passes a WAV answer ended short of its header on as it came, and stores nothing of it', async () => {
+    const { key, vendorKey } = await newOrg();
+    const body = { text: unique('Ended early'), output_format: { codec: 'wav', sample_rate: 16000 } };
+    const before = await calls(vendorKey);
+    const injected = await sim.injectFault({
+      vendor: 'vendor_f',
+      key: vendorKey,
+      kind: 'end',
+      afterBytes: 6000,
+    });
+    const short = await tts(key, body);
+    await sim.removeFault(injected.id).catch(() => undefined);
+    // A 200 whose body ended normally, before the samples its header gives.
+    expect([short.status, short.headers.get('content-type')]).toEqual([200, 'audio/wav']);
+    expect(short.bytes.length).toBeLessThan(44 + short.bytes.readUInt32LE(40));
+
+    const whole = await tts(key, body);
+    expect(whole.bytes.length).toBe(44 + whole.bytes.readUInt32LE(40));
+    const again = await tts(key, body);
+    expect(again.bytes.equals(whole.bytes)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
   it("answers a path vendor_f's mirror does not have with the vendor's 404", async () => {
     const { key } = await newOrg();
     for (const [method, path] of [

@@ -1,4 +1,5 @@
 import {
+  audioAnswer,
   type FrameKind,
   jsonDocumentAnswer,
   jsonLinesAnswer,
@@ -71,6 +72,36 @@ describe('wavAnswer', () => {
   it('stores the body as it came', () => {
     const body = Buffer.from(wav(4), 'latin1');
     expect(wavAnswer().stored(body)).toBe(body);
+  });
+});
+
+describe('audioAnswer', () => {
+  /** A WAV header that says 100 sample bytes, then 10 of them: a file ended early. */
+  const shortWav = Buffer.concat([
+    Buffer.from('RIFF', 'latin1'),
+    Buffer.from([136, 0, 0, 0]),
+    Buffer.from('WAVEfmt ', 'latin1'),
+    Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x80, 0x3e, 0, 0, 0, 0x7d, 0, 0, 2, 0, 16, 0]),
+    Buffer.from('data', 'latin1'),
+    Buffer.from([100, 0, 0, 0]),
+    Buffer.alloc(10),
+  ]);
+  const verdict = (type: string | undefined) => {
+    const reading = audioAnswer({ headers: type === undefined ? {} : { 'content-type': type } });
+    reading.push(shortWav);
+    return reading.end();
+  };
+
+  it("reads a WAV file by its content type, checking its header's size", () => {
+    for (const type of ['audio/wav', 'audio/x-wav', 'audio/wave', 'Audio/WAV; charset=binary']) {
+      expect([type, verdict(type)]).toEqual([type, { complete: false, reason: NOT_WHOLE.short }]);
+    }
+  });
+
+  it('takes any other audio as whole once it ended', () => {
+    for (const type of ['audio/pcm', 'audio/mpeg', 'audio/wavpack', undefined]) {
+      expect([type, verdict(type)]).toEqual([type, { complete: true }]);
+    }
   });
 });
 

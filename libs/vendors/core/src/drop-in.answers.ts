@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { JsonValue } from './catalogue.types';
-import type { AnswerReading, AnswerVerdict } from './drop-in.types';
+import type { AnswerReading, AnswerVerdict, DropInHead } from './drop-in.types';
 import { LineSplitter, SseFramer, type SseEvent, writeSseEvent } from './upstream-parse';
 
 /*
@@ -89,6 +89,16 @@ export function wavAnswer(): AnswerReading {
     },
     stored: (body) => body,
   };
+}
+
+/**
+ * An audio answer by its content type: a WAV file (`audio/wav`, `audio/x-wav`, `audio/wave`) is `wavAnswer`, any
+ * other audio `wholeBodyAnswer`. For vendors whose answer is raw audio in the codec asked for.
+ */
+export function audioAnswer(head: Pick<DropInHead, 'headers'>): AnswerReading {
+  return /^audio\/(x-)?wave?\b/i.test((head.headers['content-type'] ?? '').trim())
+    ? wavAnswer()
+    : wholeBodyAnswer();
 }
 
 /** The frames of one answer counted as they come; decided once an error is seen. */

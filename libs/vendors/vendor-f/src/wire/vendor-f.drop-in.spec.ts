@@ -144,6 +144,33 @@ describe('vendor_f drop-in answers', () => {
     expect(reading.stored(whole).equals(whole)).toBe(true);
   });
 
+  it('takes a WAV answer as whole only once it holds the samples its header gives', () => {
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.writeUInt32LE(36 + 100, 4);
+    header.write('WAVEfmt ', 8, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(16000, 24);
+    header.writeUInt32LE(32000, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write('data', 36, 'latin1');
+    header.writeUInt32LE(100, 40);
+    const read = (samples: number) => {
+      const reading = vendorFDropIn.readAnswer(request(TTS, BARE), {
+        status: 200,
+        headers: { 'content-type': 'audio/wav' },
+      });
+      reading.push(header);
+      reading.push(Buffer.alloc(samples));
+      return reading.end();
+    };
+    expect(read(100)).toEqual({ complete: true });
+    expect(read(60)).toEqual({ complete: false, reason: expect.any(String) });
+  });
+
   it("passes the content type and a refusal's Retry-After, and replays only the content type", () => {
     const { keyed: keyedHeaders, passed, liveOnly } = vendorFDropIn.headers;
     expect(keyedHeaders).toEqual([]);

@@ -1,9 +1,11 @@
 import {
   type AnswerReading,
+  audioAnswer,
   type BodyFieldRule,
   type BodyFields,
   canonicalRequest,
   type DropInEndpoint,
+  type DropInHead,
   type DropInKeying,
   type DropInRequest,
   type DropInWire,
@@ -11,7 +13,6 @@ import {
   jsonObjectBody,
   jsonReply,
   type RequestShape,
-  wholeBodyAnswer,
 } from '@router/vendors-core';
 import { vendorFErrorBody } from './vendor-f.errors';
 import { VENDOR_F_DEFAULT_MP3_BIT_RATE } from './vendor-f.formats';
@@ -100,11 +101,12 @@ const ENDPOINTS: readonly DropInEndpoint[] = [
 ];
 
 /**
- * How a 2xx answer of vendor_f is read: the synthesis answer is raw audio streamed in chunks, whole once its
- * body ended, stored as it came (the spec lists no replay difference for vendor_f).
+ * How a 2xx answer of vendor_f is read: the synthesis answer is raw audio in the codec asked for, streamed in
+ * chunks, whole once its body ended, and a WAV file once it also holds the samples its header gives (an answer
+ * ended early stops short of them); stored as it came (the spec lists no replay difference for vendor_f).
  */
-export function vendorFAnswerReading(): AnswerReading {
-  return wholeBodyAnswer();
+export function vendorFAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
+  return audioAnswer(head);
 }
 
 /** vendor_f's drop-in REST wire for whole-request takes. */
