@@ -2,6 +2,8 @@ import {
   commonEnv,
   databaseEnv,
   env,
+  gatewayTls,
+  gatewayTlsEnv,
   loadConfig,
   mirrorUpstreamEnv,
   requestBodyEnv,
@@ -28,6 +30,8 @@ const schema = {
   // Readiness and metrics: not to be published beside PORT (PORT+1 unless set).
   INTERNAL_PORT: env.portBeside('PORT', 1),
   INTERNAL_HOST: env.string({ default: '0.0.0.0' }),
+  // HTTPS and wss:// on TLS_PORT (PORT+3 unless set) with TLS_CERT_FILE and TLS_KEY_FILE, reloaded as they change.
+  ...gatewayTlsEnv,
   NATIVE_API_URL: env.url({ protocols: ['http'] }),
   ...mirrorUpstreamEnv(MIRROR_VENDORS),
   /** The dashboard app; unset, the gateway serves no `/dashboard` or `/api/...`. */
@@ -42,6 +46,7 @@ runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);
   const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
   const health = new Health(SERVICE);
+  const tls = gatewayTls(config);
   const infra = await connectInfrastructure(SERVICE, config, health, { database: true, blobs: false });
   const gateway = await startEdgeGateway(
     {
@@ -49,6 +54,7 @@ runService(SERVICE, async () => {
       host: config.HOST,
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
+      ...(tls ? { tls } : {}),
       nativeApiUrl: config.NATIVE_API_URL,
       mirrorUrls: mirrorUrls(config, MIRROR_VENDORS),
       ...(config.DASHBOARD_URL ? { dashboardUrl: config.DASHBOARD_URL } : {}),

@@ -6,6 +6,7 @@ import { serveCache } from '@router/cache';
 import {
   commonEnv,
   env,
+  gatewayTlsEnv,
   identityEnv,
   loadConfig,
   pipelineEnv,
@@ -32,6 +33,7 @@ import { describeKeyPlacements } from '@router/vendors-core';
 import { createDemoOrgOnEmptyDatabase, demoSignIn } from './demo-org';
 import { firstSoundCommand, firstSoundIsSimulated } from './first-sound';
 import { loadOrCreateSecrets } from './secrets';
+import { type StandaloneTls, standaloneTls } from './tls';
 
 const SERVICE = 'router';
 
@@ -49,6 +51,9 @@ const schema = {
   INTERNAL_PORT: env.portBeside('PORT', 1),
   INTERNAL_HOST: env.string({ default: '127.0.0.1' }),
   ADMIN_PORT: env.portBeside('PORT', 2),
+  // HTTPS and wss:// on TLS_PORT (PORT+3) with TLS_CERT_FILE and TLS_KEY_FILE, else a self-signed certificate.
+  ...gatewayTlsEnv,
+  TLS_SELF_SIGNED: env.bool({ default: true }),
   DATA_DIR: env.string({ default: '.router' }),
   DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
   INTERNAL_SIGNING_SECRET: env.optionalString(),
@@ -172,10 +177,15 @@ runService(SERVICE, async () => {
     },
     { prisma: db.prisma, bus, logger, health },
   );
+  const tls = await standaloneTls(config, dataDir);
+  if (tls.tls === undefined && tls.why !== undefined) {
+    logger.warn({ why: tls.why }, 'no TLS port: set TLS_CERT_FILE and TLS_KEY_FILE, or install openssl');
+  }
   const gateway = await startEdgeGateway(
     {
       port: config.PORT,
       host: config.HOST,
+      ...(tls.tls ? { tls: tls.tls } : {}),
       internalPort: config.INTERNAL_PORT,
       internalHost: config.INTERNAL_HOST,
       nativeApiUrl: `http://127.0.0.1:${api.port}`,
@@ -201,6 +211,8 @@ runService(SERVICE, async () => {
   const signIn = await demoSignIn(members);
   printWelcome({
     port: gateway.port,
+    tlsPort: gateway.tlsPort,
+    tls,
     adminPort: api.adminPort,
     database: db.kind,
     dataDir,
@@ -228,6 +240,8 @@ runService(SERVICE, async () => {
 
 function printWelcome(info: {
   port: number;
+  tlsPort: number | undefined;
+  tls: StandaloneTls;
   adminPort: number;
   database: string;
   dataDir: string;
@@ -239,6 +253,7 @@ function printWelcome(info: {
   const lines = [
     '',
     `The router is listening on http://localhost:${info.port} (HTTP and WebSocket).`,
+    ...tlsLines(info.tlsPort, info.tls),
     `Data: ${info.database === 'pglite' ? `embedded Postgres in ${info.dataDir}/pg` : 'the Postgres at DATABASE_URL'}; admin API on 127.0.0.1:${info.adminPort}.`,
     info.simulated.length === 10
       ? 'Vendors: all ten simulated (set VENDOR_A_BASE_URL … VENDOR_J_BASE_URL to use real ones).'
@@ -287,4 +302,17 @@ function printWelcome(info: {
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Where the TLS port is and, for a certificate made here, how a client trusts it. */
+function tlsLines(port: number | undefined, tls: StandaloneTls): string[] {
+  if (port === undefined) return tls.tls === undefined && tls.why ? [`No TLS port: ${tls.why}.`] : [];
+  const lines = [`And on https://localhost:${port} (HTTPS and wss://).`];
+  if (!('selfSigned' in tls) || tls.selfSigned === undefined) return lines;
+  return [
+    ...lines,
+    `  Its certificate is self-signed: a client trusts ${tls.selfSigned}, e.g.`,
+    `  curl --cacert ${tls.selfSigned} https://localhost:${port}/v1/models`,
+    `  NODE_EXTRA_CA_CERTS=${tls.selfSigned} node your-client.js`,
+  ];
 }

@@ -25,11 +25,13 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A PORT whose two neighbours (the internal and admin ports that follow it) are free as well. */
+/** A PORT whose three neighbours (the internal, admin and TLS ports that follow it) are free as well. */
 async function freePortRun(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    if (port < 65534 && (await isFree(port + 1)) && (await isFree(port + 2))) return port;
+    if (port < 65532 && (await isFree(port + 1)) && (await isFree(port + 2)) && (await isFree(port + 3))) {
+      return port;
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import WebSocket from 'ws';
 import { RouterClient } from '@router/client';
 import { type AppProcess, call, freePort, spawnApp, waitFor } from '@router/testing';
 
@@ -11,14 +13,18 @@ import { type AppProcess, call, freePort, spawnApp, waitFor } from '@router/test
 describe('standalone router (embedded Postgres, in-process bus, filesystem blobs, simulated vendors)', () => {
   let app: AppProcess;
   let base: string;
+  let tlsBase: string;
+  let dataDir: string;
   let demoKey: string;
 
   beforeAll(async () => {
     const port = await freePort();
     const adminPort = await freePort();
     const internalPort = await freePort();
-    const dataDir = mkdtempSync(join(tmpdir(), 'router-standalone-'));
+    const tlsPort = await freePort();
+    dataDir = mkdtempSync(join(tmpdir(), 'router-standalone-'));
     base = `http://127.0.0.1:${port}`;
+    tlsBase = `https://localhost:${tlsPort}`;
     app = spawnApp(
       'standalone',
       'dist/apps/standalone/main.js',
@@ -26,6 +32,7 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
         PORT: String(port),
         ADMIN_PORT: String(adminPort),
         INTERNAL_PORT: String(internalPort),
+        TLS_PORT: String(tlsPort),
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
       },
@@ -55,6 +62,36 @@ describe('standalone router (embedded Postgres, in-process bus, filesystem blobs
     expect(printed).toContain('org create --name');
     expect(printed).toContain('key issue');
     expect(demoKey).toMatch(/^rtr_/);
+  });
+
+  it('listens with TLS too, on a self-signed certificate a client trusts from its data directory', async () => {
+    const certFile = join(dataDir, 'tls', 'cert.pem');
+    const printed = readFileSync(app.logFile, 'utf8');
+    expect(printed).toContain(`And on ${tlsBase} (HTTPS and wss://).`);
+    expect(printed).toContain(`curl --cacert ${certFile} ${tlsBase}/v1/models`);
+    const ca = readFileSync(certFile);
+    const status = await new Promise<number>((resolve, reject) => {
+      request(`${tlsBase}/v1/models`, { ca, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(200);
+    // wss:// to /v1/stream with the demo key: the handshake is admitted and answered over TLS.
+    const opened = await new Promise<string>((resolve) => {
+      const ws = new WebSocket(`${tlsBase.replace('https', 'wss')}/v1/stream`, {
+        ca,
+        headers: { authorization: `Bearer ${demoKey}` },
+      });
+      ws.once('open', () => {
+        resolve('open');
+        ws.close(1000);
+      });
+      ws.once('error', (error) => resolve(error.message));
+    });
+    expect(opened).toBe('open');
   });
 
   it('serves the dashboard and prints how to sign in to it, with a code that signs the demo member in', async () => {

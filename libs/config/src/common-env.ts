@@ -28,6 +28,37 @@ export const natsEnv = {
   NATS_RECONNECT_DELAY_MS: env.int({ default: 250, min: 10 }),
 };
 
+/**
+ * The gateway's own TLS (docs/operations.md, "TLS at the gateway"), declared after `PORT`: with a certificate
+ * and its key named (PEM files), the gateway also listens on TLS_PORT (PORT+3 unless set) for HTTPS and
+ * wss://, serving what PORT serves, and reads both files again every TLS_RELOAD_MS: a changed pair is served
+ * from the next connection on.
+ */
+export const gatewayTlsEnv = {
+  TLS_CERT_FILE: env.optionalString(),
+  TLS_KEY_FILE: env.optionalStringWith('TLS_CERT_FILE'),
+  TLS_PORT: env.portBeside('PORT', 3),
+  TLS_RELOAD_MS: env.int({ default: 60_000, min: 100 }),
+};
+
+/** The gateway's TLS listener from a config that includes `gatewayTlsEnv` (and `HOST`); none without files. */
+export function gatewayTls(config: {
+  TLS_CERT_FILE: string | undefined;
+  TLS_KEY_FILE: string | undefined;
+  TLS_PORT: number;
+  TLS_RELOAD_MS: number;
+  HOST: string;
+}): { port: number; host: string; certFile: string; keyFile: string; reloadMs: number } | undefined {
+  if (config.TLS_CERT_FILE === undefined || config.TLS_KEY_FILE === undefined) return undefined;
+  return {
+    port: config.TLS_PORT,
+    host: config.HOST,
+    certFile: config.TLS_CERT_FILE,
+    keyFile: config.TLS_KEY_FILE,
+    reloadMs: config.TLS_RELOAD_MS,
+  };
+}
+
 export const databaseEnv = {
   DATABASE_URL: env.url({ protocols: ['postgresql', 'postgres'] }),
 };

@@ -96,3 +96,18 @@ describe('requiredVariables', () => {
     ).toEqual(['NATS_URL', 'SECRET', 'MODE']);
   });
 });
+
+describe('env.optionalStringWith', () => {
+  const schema = { CERT: env.optionalString(), KEY: env.optionalStringWith('CERT') };
+
+  it('takes both or neither', () => {
+    expect(loadConfig(schema, {})).toEqual({ CERT: undefined, KEY: undefined });
+    expect(loadConfig(schema, { CERT: 'c.pem', KEY: 'k.pem' })).toEqual({ CERT: 'c.pem', KEY: 'k.pem' });
+  });
+
+  it('refuses one without the other, naming both', () => {
+    for (const given of [{ CERT: 'c.pem' }, { KEY: 'k.pem' }]) {
+      expect(() => loadConfig(schema, given)).toThrow('CERT and KEY go together: set both or neither');
+    }
+  });
+});

@@ -56,6 +56,18 @@ export const env = {
   optionalString(): EnvReader<string | undefined> {
     return (raw) => (raw === undefined || raw === '' ? undefined : raw);
   },
+  /** An optional string that goes with the optional variable `partner` (declared before it): both set, or neither. */
+  optionalStringWith(partner: string): EnvReader<string | undefined> {
+    return (raw, name, earlier) => {
+      if (!(partner in earlier))
+        throw new Error(`${name} goes with ${partner}: declare ${partner} before it`);
+      const value = raw === undefined || raw === '' ? undefined : raw;
+      if ((value === undefined) !== (earlier[partner] === undefined)) {
+        fail(`${partner} and ${name} go together: set both or neither`);
+      }
+      return value;
+    };
+  },
   int(options: { default?: number; min?: number; max?: number } = {}): EnvReader<number> {
     return (raw, name) => {
       if (raw === undefined || raw === '') {

@@ -3,7 +3,7 @@ import { authChangedV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
 import { mirrorAccess, VENDOR_ENTRIES, type VendorId } from '@router/vendors';
-import { GatewayServer } from './gateway.server';
+import { GatewayServer, type GatewayTls } from './gateway.server';
 import { type AuthSource, KeyDirectory } from './key-directory';
 import { KeyUseRecorder, writeKeyUses } from './key-uses';
 import { mirrorRoute } from './mirror-route';
@@ -12,6 +12,8 @@ import { dashboardRoute, nativeRoute, RouteTable, type SurfaceRoute } from './su
 export interface EdgeGatewayConfig {
   port: number;
   host?: string;
+  /** The public port's twin over TLS, with the gateway's own certificate (docs/operations.md). */
+  tls?: GatewayTls & { port: number; host?: string };
   /** Readiness and metrics (and liveness), kept off the public port. */
   internalPort: number;
   internalHost?: string;
@@ -41,6 +43,8 @@ export interface EdgeGatewayDeps {
 
 export interface RunningGateway {
   port: number;
+  /** The TLS port, when the gateway has one. */
+  tlsPort?: number;
   internalPort: number;
   directory: KeyDirectory;
   close(): Promise<void>;
@@ -139,11 +143,17 @@ export async function startEdgeGateway(
     }
   });
   await subscription.ready();
+  const { tls } = config;
+  // First: a certificate that cannot be used stops the start before any port is open.
+  const tlsPort = tls
+    ? await server.listenTls(tls.port, tls.host ?? config.host ?? '0.0.0.0', tls)
+    : undefined;
   const port = await server.listen(config.port, config.host);
   const internalPort = await server.listenInternal(config.internalPort, config.internalHost);
-  deps.logger.info({ port, internalPort }, 'edge gateway listening');
+  deps.logger.info({ port, tlsPort, internalPort }, 'edge gateway listening');
   return {
     port,
+    ...(tlsPort === undefined ? {} : { tlsPort }),
     internalPort,
     directory,
     async close() {

@@ -1,5 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { offeredProtocols, PROTOCOL_HEADER, type ProtocolKey } from '@router/vendors-core';
 import type { RouteRequest, SurfaceRoute } from './surface-routes';
 
 /** Headers of one hop only: never forwarded either way. */
@@ -17,6 +18,8 @@ export const HOP_BY_HOP = new Set([
   'expect',
 ]);
 export const REQUEST_ID = 'x-request-id';
+/** Tells an app a request came over TLS (the dashboard's cookies are `Secure` then). */
+export const FORWARDED_PROTO = 'x-forwarded-proto';
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export function routeRequest(req: IncomingMessage, url: URL): RouteRequest {
@@ -36,4 +39,23 @@ export function forwardedPath(route: SurfaceRoute, req: IncomingMessage, url: UR
 export function readRequestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * What a request's offered sub-protocols hold of the router key on `route`; undefined when the surface takes
+ * no key there or none is offered, and the header goes on as it came.
+ */
+export function offeredKey(route: SurfaceRoute, headers: IncomingHttpHeaders): ProtocolKey | undefined {
+  const header = headers[PROTOCOL_HEADER];
+  if (!route.readProtocolKey || header === undefined) return undefined;
+  const offered = route.readProtocolKey(offeredProtocols(header));
+  return offered.count > 0 ? offered : undefined;
+}
+
+/**
+ * Whether the request came over the gateway's own TLS: the app is then told `x-forwarded-proto: https`, as a
+ * proxy in front that ends TLS tells it (on the plain port, what such a proxy said goes on as it came).
+ */
+export function cameOverTls(req: IncomingMessage): boolean {
+  return (req.socket as { encrypted?: unknown }).encrypted === true;
 }

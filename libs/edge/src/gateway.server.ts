@@ -5,6 +5,7 @@ import {
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Pool } from 'undici';
@@ -22,12 +23,22 @@ import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import { failureCause } from './failure-cause';
 import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
-import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
+import {
+  cameOverTls,
+  FORWARDED_PROTO,
+  forwardedPath,
+  HOP_BY_HOP,
+  offeredKey,
+  readRequestId,
+  REQUEST_ID,
+  routeRequest,
+} from './forwarding';
 import type { KeyDirectory } from './key-directory';
-import type { MirrorRevocationKind } from '@router/vendors-core';
+import { type MirrorRevocationKind, PROTOCOL_HEADER } from '@router/vendors-core';
 import { type SocketFilter, SocketRegistry } from './socket-registry';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
 import { type SpliceGate, SplicedSocket } from './spliced-socket';
+import { CertificateReloader, readTlsPair, type TlsFiles } from './tls-certificate';
 import {
   type AccessProblem,
   jsonRefusal,
@@ -57,6 +68,14 @@ export interface GatewayOptions {
   keyUses?: { record(keyHash: string): void };
 }
 
+/** The gateway's own TLS: its certificate's files, read again every `reloadMs`. */
+export interface GatewayTls extends TlsFiles {
+  reloadMs: number;
+}
+
+/** How long an idle keep-alive connection of a client stays open (longer than the usual load balancer's 60 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
 const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
   'missing-key': 'unauthorized',
@@ -68,15 +87,17 @@ const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
 };
 
 /**
- * The one public port. It finds the surface from the path, authenticates from memory, refuses in the
- * surface's own shape, and forwards to the app behind with a signed identity over keep-alive pools. A request
- * body is read whole first (up to maxRequestBodyBytes: request bodies are JSON documents, never audio), since
- * the identity signs its digest, and sent with the head in one write, so the app reads the whole request at
- * once; every response is piped, never buffered; WebSocket upgrades are spliced as raw sockets after the
- * handshake check.
+ * The one public port (and, with TLS of its own, its HTTPS twin serving the same). It finds the surface from
+ * the path, authenticates from memory, refuses in the surface's own shape, and forwards to the app behind with
+ * a signed identity over keep-alive pools. A request body is read whole first (up to maxRequestBodyBytes:
+ * request bodies are JSON documents, never audio), since the identity signs its digest, and sent with the head
+ * in one write, so the app reads the whole request at once; every response is piped, never buffered;
+ * WebSocket upgrades are spliced as raw sockets after the handshake check.
  */
 export class GatewayServer {
   private readonly server: Server;
+  /** The public port over TLS, once `listenTls` made it, and what keeps its certificate current. */
+  private tls: { server: TlsServer; certificates: CertificateReloader } | undefined;
   /** Readiness and metrics, on a port of their own that is not published (as every app behind serves them). */
   private readonly internal: Server;
   private readonly pools = new Map<string, Pool>();
@@ -88,9 +109,20 @@ export class GatewayServer {
   private readonly openSockets: SocketRegistry;
   /** The spliced sockets open now, cut when the gateway closes. */
   private readonly splices = new Set<SplicedSocket>();
+  /**
+   * The sub-protocol a relayed handshake's answer names where the client offered its key in one (the app
+   * behind sees no protocols): the first other protocol offered, as ws answers, else the key's own.
+   */
+  private readonly protocolAnswers = new WeakMap<IncomingMessage, string>();
 
   constructor(private readonly options: GatewayOptions) {
-    this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxSocketMessageBytes });
+    this.sockets = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxSocketMessageBytes,
+      // As ws answers by default (the first protocol offered), unless a key came in one.
+      handleProtocols: (offered, req) =>
+        this.protocolAnswers.get(req) ?? offered.values().next().value ?? false,
+    });
     this.openSockets = new SocketRegistry(options.directory, options.logger);
     this.openSockets.startSweeps(options.socketRecheckMs);
     this.gate = {
@@ -106,18 +138,8 @@ export class GatewayServer {
       count: (surface, outcome) => this.count(surface, outcome),
       writeHandshakeRefusal,
     };
-    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.serveRequest(req, res));
-    // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
-    // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
-    // (Node's own switch for it: undocumented, absent from its types, there since Node 0.x.)
-    (this.server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-    // Node would answer `Expect: 100-continue` itself; a body declared too large is refused without it instead.
-    this.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-      if (!(Number(req.headers['content-length']) > options.maxRequestBodyBytes)) res.writeContinue();
-      this.serveRequest(req, res);
-    });
-    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      this.serveUpgrade(req, socket as Socket, head),
+    this.server = this.servePublic(
+      createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => this.serveRequest(req, res)),
     );
     this.internal = createServer((req, res) => {
       this.onInternalRequest(req, res).catch((error: unknown) => {
@@ -139,6 +161,29 @@ export class GatewayServer {
     return listenOn(this.server, port, host);
   }
 
+  /**
+   * The public port's twin over TLS (HTTPS and wss://), with the certificate and key from `tls`'s files, which
+   * must make a pair; they are read again every `tls.reloadMs`, and a changed pair is served from the next
+   * connection on.
+   */
+  listenTls(port: number, host: string, tls: GatewayTls): Promise<number> {
+    const pair = readTlsPair(tls);
+    const server = this.servePublic(
+      createTlsServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, ...pair }, (req, res) =>
+        this.serveRequest(req, res),
+      ),
+    );
+    const certificates = new CertificateReloader(
+      tls,
+      pair,
+      (next) => server.setSecureContext(next),
+      this.options.logger,
+    );
+    certificates.start(tls.reloadMs);
+    this.tls = { server, certificates };
+    return listenOn(server, port, host);
+  }
+
   /** The internal port: `/healthz`, `/readyz` and `/metrics`, for probes and scrapers inside the cluster. */
   listenInternal(port: number, host = '0.0.0.0'): Promise<number> {
     return listenOn(this.internal, port, host);
@@ -154,15 +199,36 @@ export class GatewayServer {
 
   async close(): Promise<void> {
     this.openSockets.stop();
+    this.tls?.certificates.stop();
     if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const publics = [this.server, ...(this.tls ? [this.tls.server] : [])];
+    const closed = Promise.all(
+      publics.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+    );
     // Sockets are connections of the server too, and would hold its close until their clients left.
     for (const client of this.sockets.clients) client.terminate();
     for (const splice of this.splices) splice.destroy();
     await closed;
-    this.server.closeAllConnections();
+    for (const server of publics) server.closeAllConnections();
     await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+  }
+
+  /** Wires a public server (plain or TLS) to the gateway's handling, the same for both. */
+  private servePublic<S extends Server | TlsServer>(server: S): S {
+    // A client that half-closes once its request is sent (HTTP/1.0 tools, nc) still reads the answer: without
+    // this, Node aborts the request on the client's FIN and the answer, though the app made it, never leaves.
+    // (Node's own switch for it: undocumented, absent from its types, there since Node 0.x.)
+    (server as S & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+    // Node would answer `Expect: 100-continue` itself; a body declared too large is refused without it instead.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (!(Number(req.headers['content-length']) > this.options.maxRequestBodyBytes)) res.writeContinue();
+      this.serveRequest(req, res);
+    });
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.serveUpgrade(req, socket as Socket, head),
+    );
+    return server;
   }
 
   /**
@@ -256,7 +322,10 @@ export class GatewayServer {
       );
       return { kind: 'invalid-key', error };
     }
-    if (route.keyQueryParams.some((name) => request.query.getAll(name).length > 1)) {
+    if (
+      route.keyQueryParams.some((name) => request.query.getAll(name).length > 1) ||
+      (offeredKey(route, request.headers)?.count ?? 0) > 1
+    ) {
       return { kind: 'invalid-key', error: RouterError.unauthorized('The key came more than once.') };
     }
     let verdict;
@@ -305,6 +374,11 @@ export class GatewayServer {
       if (value === undefined || HOP_BY_HOP.has(name) || route.keyHeaders.includes(name)) continue;
       headers[name] = value;
     }
+    const offered = offeredKey(route, req.headers);
+    if (offered) {
+      delete headers[PROTOCOL_HEADER];
+      if (offered.rest.length > 0) headers[PROTOCOL_HEADER] = offered.rest.join(', ');
+    }
     if (body) headers['content-length'] = String(body.length);
     headers[IDENTITY_HEADER] = signIdentity(
       { method, path, orgId, bodyDigest: body ? digestBody(body) : EMPTY_BODY_DIGEST },
@@ -313,6 +387,7 @@ export class GatewayServer {
     );
     headers[REQUEST_ID] = requestId;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    if (cameOverTls(req)) headers[FORWARDED_PROTO] = 'https';
 
     await new Promise<void>((resolve, reject) => {
       this.pool(route.upstream).dispatch(
@@ -376,7 +451,10 @@ export class GatewayServer {
       this.count(route.name, 'not_found');
       return writeHandshakeRefusal(socket, route.notFound(routeRequest(req, url)));
     }
+    const offered = offeredKey(route, req.headers);
     if (route.socket.refusal === 'after-accept') {
+      const answer = offered?.rest[0] ?? offered?.answer;
+      if (answer !== undefined) this.protocolAnswers.set(req, answer);
       this.sockets.handleUpgrade(req, socket, head, (client) =>
         relayKeyedSocket(this.gate, route, req, url, client),
       );
@@ -389,7 +467,7 @@ export class GatewayServer {
       writeHandshakeRefusal(socket, route.refuse(admitted, request));
       return;
     }
-    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId);
+    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId, offered);
     const untrack = this.track(route, key, admitted.orgId, (kind) => splice.revoke(route.refuseOpen(kind)));
     this.splices.add(splice);
     splice.onClose(() => {
@@ -454,7 +532,7 @@ export class GatewayServer {
   }
 }
 
-function listenOn(server: Server, port: number, host: string): Promise<number> {
+function listenOn(server: Server | TlsServer, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -3,3 +3,5 @@ export * from './surface-routes';
 export * from './gateway.server';
 export * from './edge-gateway';
 export * from './mirror-route';
+export * from './tls-certificate';
+export * from './self-signed-certificate';

@@ -3,6 +3,7 @@ import {
   type MirrorReply,
   type MirrorRequest,
   openSocketRefusal,
+  readProtocolKey,
 } from '@router/vendors-core';
 import type { Refusal, RouteRequest, SurfaceRoute } from './surface-routes';
 
@@ -11,7 +12,7 @@ import type { Refusal, RouteRequest, SurfaceRoute } from './surface-routes';
  * everything under it, reads the router key where the vendor's clients send it, refuses in the vendor's
  * shape, and answers a WebSocket handshake on any path but `socketPaths` (as the vendor sees paths, e.g.
  * `/v1/text-to-speech/{voice}/stream-input`) with the vendor's 404. The app behind gets the path as the
- * client sent it (prefix included), without the key's headers and query parameters.
+ * client sent it (prefix included), without the key's headers, query parameters and sub-protocols.
  */
 export function mirrorRoute(
   access: MirrorAccess,
@@ -32,6 +33,9 @@ export function mirrorRoute(
     readKey: (request) => access.readKey(asVendorSees(request)),
     keyHeaders: access.keyHeaders,
     keyQueryParams: access.keyQueryParams,
+    ...(access.keyPlacements.some((placement) => placement.in === 'protocol')
+      ? { readProtocolKey: (offered) => readProtocolKey(access.keyPlacements, offered) }
+      : {}),
     vendor: access.vendor,
     isOpen: () => false,
     refuse: ({ kind, error }, request) =>

@@ -11,7 +11,15 @@ import {
   unreadableMessageRefusal,
 } from '@router/vendors-core';
 import { failureCause } from './failure-cause';
-import { forwardedPath, HOP_BY_HOP, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
+import {
+  cameOverTls,
+  FORWARDED_PROTO,
+  forwardedPath,
+  HOP_BY_HOP,
+  readRequestId,
+  REQUEST_ID,
+  routeRequest,
+} from './forwarding';
 import type { AccessProblem, RouteRequest, SurfaceRoute } from './surface-routes';
 
 /** How long a socket that may carry its key in its first message waits for that message. */
@@ -176,6 +184,7 @@ class KeyedSocketRelay {
     headers[IDENTITY_HEADER] = gate.identity(path, orgId);
     headers[REQUEST_ID] = readRequestId(req);
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    if (cameOverTls(req)) headers[FORWARDED_PROTO] = 'https';
     const target = new URL(path, route.upstream.replace(/^http/, 'ws'));
     const app = new WebSocket(target, { headers, perMessageDeflate: false });
     this.app = app;

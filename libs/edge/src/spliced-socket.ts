@@ -3,9 +3,17 @@ import { connect, type Socket } from 'node:net';
 import { IDENTITY_HEADER } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
-import type { MirrorSocketRefusal } from '@router/vendors-core';
+import { type MirrorSocketRefusal, PROTOCOL_HEADER, type ProtocolKey } from '@router/vendors-core';
 import { failureCause } from './failure-cause';
-import { forwardedPath, readRequestId, REQUEST_ID, routeRequest } from './forwarding';
+import {
+  cameOverTls,
+  FORWARDED_PROTO,
+  forwardedPath,
+  readRequestId,
+  REQUEST_ID,
+  routeRequest,
+} from './forwarding';
+import { HandshakeAnswer } from './handshake-answer';
 import { serverCloseFrame, ServerFrameTracker, serverTextFrame } from './server-frames';
 import type { Refusal, SurfaceRoute } from './surface-routes';
 
@@ -39,7 +47,10 @@ export class SplicedSocket {
   /** The gateway has closed the socket itself: the app's bytes no longer reach the client. */
   private refused = false;
   private bound: NodeJS.Timeout | undefined;
+  /** Holds the app's handshake answer until it can name the sub-protocol that carried the key. */
+  private answer: HandshakeAnswer | undefined;
 
+  /** `offered`: the key among the client's sub-protocols, which the app never sees but the answer must name. */
   constructor(
     private readonly gate: SpliceGate,
     private readonly route: SurfaceRoute,
@@ -48,9 +59,11 @@ export class SplicedSocket {
     private readonly client: Socket,
     private readonly head: Buffer,
     private readonly orgId: string,
+    private readonly offered?: ProtocolKey,
   ) {
     const target = new URL(route.upstream);
     this.upstream = connect(Number(target.port || 80), target.hostname);
+    if (offered?.answer !== undefined) this.answer = new HandshakeAnswer(offered.answer);
   }
 
   start(): void {
@@ -111,23 +124,34 @@ export class SplicedSocket {
 
   /** The client's upgrade request as the app gets it: without the key, with the signed identity. */
   private handshake(): string {
-    const { req, route } = this;
+    const { req, route, offered } = this;
     const path = forwardedPath(route, req, this.url);
     const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
+    const overTls = cameOverTls(req);
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
       const lower = name.toLowerCase();
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
+      if ((offered && lower === PROTOCOL_HEADER) || (overTls && lower === FORWARDED_PROTO)) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
+    if (overTls) lines.push(`${FORWARDED_PROTO}: https`);
+    if (offered && offered.rest.length > 0) lines.push(`Sec-WebSocket-Protocol: ${offered.rest.join(', ')}`);
     lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, this.orgId)}`);
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
     return `${lines.join('\r\n')}\r\n\r\n`;
   }
 
   /** The hot path: a chunk of the app's bytes (audio, mostly) passed on, its frame headers read. */
-  private toClient(chunk: Buffer): void {
+  private toClient(received: Buffer): void {
     if (this.refused) return;
+    let chunk = received;
+    if (this.answer) {
+      const whole = this.answer.read(received);
+      if (whole === undefined) return;
+      this.answer = undefined;
+      chunk = whole;
+    }
     if (this.pendingRefusal === undefined) {
       this.frames.read(chunk);
       if (!this.client.write(chunk)) this.upstream.pause();

@@ -6,6 +6,7 @@ import type {
   MirrorRevocationKind,
   MirrorSocketAccess,
   MirrorSocketRefusal,
+  ProtocolKey,
   VendorId,
 } from '@router/vendors-core';
 
@@ -49,6 +50,11 @@ export interface SurfaceRoute {
   keyHeaders: readonly string[];
   /** Query parameters that carry the router key, removed from the forwarded path likewise. */
   keyQueryParams: readonly string[];
+  /**
+   * The key among a handshake's offered sub-protocols, for a surface whose clients may offer it there: those
+   * protocols are taken off what is forwarded, and the handshake's answer names the one the client expects.
+   */
+  readProtocolKey?(offered: readonly string[]): ProtocolKey;
   /** A mirror's vendor: an org needs a stored key for it. */
   vendor?: VendorId;
   /** Requests that need no key (still forwarded with a signed, anonymous identity). */

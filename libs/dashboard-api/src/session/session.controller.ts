@@ -98,7 +98,7 @@ function secondsLeft(session: SignedIn): number {
   return (session.expiresAt.getTime() - Date.now()) / 1000;
 }
 
-/** TLS ends in front of the gateway; the proxy that ends it says so (a client's own claim only affects its cookie). */
+/** Whoever ended TLS says so: the gateway's own TLS port, or a proxy in front of it (a client's own claim only affects its cookie). */
 function cameOverTls(req: Request): boolean {
   const proto = req.headers['x-forwarded-proto'];
   return (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase() === 'https';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
+import { readProtocolKey } from '@router/vendors-core';
 import type { Take } from '../kit/audio/take';
 import type { FaultSpec } from '../kit/faults';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
@@ -26,7 +27,6 @@ import {
   vendorEErrorBody,
   VENDOR_E_KEY,
   vendorEOpening,
-  vendorEProtocolKey,
   vendorERequestId,
   vendorESessionMetadata,
   vendorESocketError,
@@ -62,8 +62,7 @@ async function openSession(
   context: UpgradeContext,
   generation: VendorEGeneration,
 ): Promise<void> {
-  const viaProtocol = vendorEProtocolKey(context.protocols);
-  const key = requestKey(VENDOR_E_KEY, context) ?? viaProtocol;
+  const key = requestKey(VENDOR_E_KEY, context);
   if (checkKey(key) !== 'ok') {
     context.refuse(401, vendorEErrorBody(VENDOR_E_AUTH_PROBLEM));
     return;
@@ -73,7 +72,8 @@ async function openSession(
     context.refuse(400, vendorEErrorBody(badQuery(parsed.message)));
     return;
   }
-  const ws = await context.accept(viaProtocol !== undefined ? context.protocols[0] : undefined);
+  // A browser's `token, <key>` is answered with `token`, or the browser drops the socket.
+  const ws = await context.accept(readProtocolKey(VENDOR_E_KEY, context.protocols).answer);
   const session =
     generation === 'v1'
       ? new VendorEV1Session(kit, ws, key as string, parsed.settings)

@@ -4,12 +4,16 @@ import {
   keyHeaderNames,
   keyMessageField,
   keyMessageFields,
+  keyProtocol,
+  keyProtocolAfter,
   keyQuery,
   keyQueryNames,
   type KeyPlacements,
+  offeredProtocols,
   pathWithKey,
   placeKey,
   readMessageKey,
+  readProtocolKey,
   readRequestKey,
 } from './key-placement';
 
@@ -74,6 +78,86 @@ describe('reading a key by its placements', () => {
   });
 });
 
+describe('reading a key offered as a WebSocket sub-protocol', () => {
+  const PREFIX = keyProtocol('api-subscription-key.');
+  const PAIR = keyProtocolAfter('token');
+  const BOTH: KeyPlacements = [keyHeader('x-api-key'), PREFIX, PAIR];
+
+  it('splits the offered protocols as a handshake lists them, a repeated header joined', () => {
+    expect(offeredProtocols(' a, b ,, c')).toEqual(['a', 'b', 'c']);
+    expect(offeredProtocols(['a, b', 'c'])).toEqual(['a', 'b', 'c']);
+    expect(offeredProtocols(undefined)).toEqual([]);
+  });
+
+  it('reads `<prefix><key>`: the key, the protocol itself to answer with, the other protocols left', () => {
+    expect(readProtocolKey(BOTH, ['chat', 'api-subscription-key.rtr_p', 'v2'])).toEqual({
+      key: 'rtr_p',
+      count: 1,
+      answer: 'api-subscription-key.rtr_p',
+      rest: ['chat', 'v2'],
+    });
+  });
+
+  it('reads `<marker>, <key>`: the key, the marker to answer with, both taken out', () => {
+    expect(readProtocolKey(BOTH, ['Token', 'rtr_t', 'chat'])).toEqual({
+      key: 'rtr_t',
+      count: 1,
+      answer: 'Token',
+      rest: ['chat'],
+    });
+  });
+
+  it('reads no key from a bare prefix, a marker with nothing after it, or a place not declared', () => {
+    const none = (offered: string[]) => readProtocolKey(BOTH, offered);
+    expect(none(['api-subscription-key.'])).toEqual({
+      key: undefined,
+      count: 0,
+      answer: undefined,
+      rest: ['api-subscription-key.'],
+    });
+    expect(none(['chat', 'token'])).toEqual({
+      key: undefined,
+      count: 0,
+      answer: undefined,
+      rest: ['chat', 'token'],
+    });
+    expect(readProtocolKey([PREFIX], ['token', 'rtr_t'])).toMatchObject({ key: undefined, count: 0 });
+    expect(readProtocolKey([keyHeader('x-api-key')], ['api-subscription-key.rtr_p']).key).toBeUndefined();
+  });
+
+  it('counts every key offered, takes the first placement declared, and leaves none of them in the rest', () => {
+    expect(readProtocolKey(BOTH, ['token', 'rtr_t', 'api-subscription-key.rtr_p'])).toEqual({
+      key: 'rtr_p',
+      count: 2,
+      answer: 'api-subscription-key.rtr_p',
+      rest: [],
+    });
+    expect(readProtocolKey(BOTH, ['api-subscription-key.rtr_1', 'api-subscription-key.rtr_2'])).toMatchObject(
+      {
+        key: 'rtr_1',
+        count: 2,
+        rest: [],
+      },
+    );
+  });
+
+  it('is read by readRequestKey from the handshake header, after the placements declared before it', () => {
+    const header = { 'sec-websocket-protocol': 'api-subscription-key.rtr_p' };
+    expect(readRequestKey(BOTH, request(header))).toBe('rtr_p');
+    expect(readRequestKey(BOTH, request({ ...header, 'x-api-key': 'rtr_h' }))).toBe('rtr_h');
+    expect(readRequestKey(BOTH, request({ 'sec-websocket-protocol': 'token, rtr_t' }))).toBe('rtr_t');
+    expect(readRequestKey(SEVERAL, request(header))).toBeUndefined();
+  });
+
+  it('names no header, query parameter or message field for it', () => {
+    expect([keyHeaderNames(BOTH), keyQueryNames(BOTH), keyMessageFields(BOTH)]).toEqual([
+      ['x-api-key'],
+      [],
+      [],
+    ]);
+  });
+});
+
 describe('placing a key', () => {
   it('puts it in a header, after the scheme when there is one, or in the query', () => {
     expect(placeKey(keyHeader('x-api-key'), 'k')).toEqual({ headers: { 'x-api-key': 'k' }, query: [] });
@@ -105,10 +189,13 @@ describe('describing placements', () => {
         keyHeader('x-api-key'),
         keyQuery('key'),
         keyMessageField('api_key'),
+        keyProtocol('api-subscription-key.'),
+        keyProtocolAfter('token'),
       ]),
     ).toBe(
       'the authorization header as "Bearer <key>" or the x-api-key header or the key query parameter or ' +
-        'the api_key field of a socket message',
+        'the api_key field of a socket message or the WebSocket sub-protocol "api-subscription-key.<key>" ' +
+        'or the WebSocket sub-protocols "token, <key>"',
     );
   });
 });

@@ -3,7 +3,8 @@
  * every side of that wire: the mirror reads the router key there (`MirrorAccess`), the adapter puts the org's
  * vendor key in the first place (`HttpVendorAdapter`), and the simulator reads a key where the vendor would.
  */
-export type KeyPlacement = HeaderKeyPlacement | QueryKeyPlacement | MessageKeyPlacement;
+export type KeyPlacement =
+  HeaderKeyPlacement | QueryKeyPlacement | MessageKeyPlacement | ProtocolKeyPlacement;
 
 /** A request header: the bare key (`X-API-Key: <key>`), or `<scheme> <key>` (`Authorization: Bearer <key>`). */
 export interface HeaderKeyPlacement {
@@ -30,6 +31,21 @@ export interface MessageKeyPlacement {
   readonly scheme?: string;
 }
 
+/**
+ * A WebSocket sub-protocol offered at the handshake (`Sec-WebSocket-Protocol`), for clients that can set no
+ * header there (browsers): one protocol `<prefix><key>` (form `prefix`: vendor_a's
+ * `api-subscription-key.<key>`), or a marker protocol with the key offered as the next one (form `pair`:
+ * vendor_e's `token, <key>`). A client that offers sub-protocols drops the socket unless the handshake's answer
+ * names one of them (RFC 6455 4.1), so the server answers with the protocol that carried the key (`prefix`)
+ * or the marker (`pair`), as those vendors' servers do: `readProtocolKey`'s `answer`.
+ */
+export interface ProtocolKeyPlacement {
+  readonly in: 'protocol';
+  /** The prefix before the key, or the marker protocol; either matched case-insensitively. */
+  readonly name: string;
+  readonly form: 'prefix' | 'pair';
+}
+
 /** A place on the request itself, which a REST call and a WebSocket handshake both have. */
 export type RequestKeyPlacement = HeaderKeyPlacement | QueryKeyPlacement;
 
@@ -51,6 +67,16 @@ export function keyMessageField(name: string, scheme?: string): MessageKeyPlacem
   return { in: 'message', name, ...(scheme === undefined ? {} : { scheme }) };
 }
 
+/** `<prefix><key>` in one offered sub-protocol. */
+export function keyProtocol(prefix: string): ProtocolKeyPlacement {
+  return { in: 'protocol', name: prefix, form: 'prefix' };
+}
+
+/** The key as the sub-protocol offered right after the marker `marker` (`token, <key>`). */
+export function keyProtocolAfter(marker: string): ProtocolKeyPlacement {
+  return { in: 'protocol', name: marker, form: 'pair' };
+}
+
 /** A request's headers (lower-case names, as Node parses them) and query: all a key on a request can be in. */
 export interface KeyedRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -67,15 +93,86 @@ export function readRequestKey(
   request: KeyedRequest,
 ): string | undefined {
   for (const placement of placements) {
-    const key =
-      placement.in === 'header'
-        ? credential(firstValue(request.headers[placement.name]), placement.scheme)
-        : placement.in === 'query'
-          ? credential(request.query.get(placement.name) ?? undefined, undefined)
-          : undefined;
+    const key = requestKeyAt(placement, request);
     if (key !== undefined) return key;
   }
   return undefined;
+}
+
+function requestKeyAt(placement: KeyPlacement, request: KeyedRequest): string | undefined {
+  switch (placement.in) {
+    case 'header':
+      return credential(firstValue(request.headers[placement.name]), placement.scheme);
+    case 'query':
+      return credential(request.query.get(placement.name) ?? undefined, undefined);
+    case 'protocol':
+      return readProtocolKey([placement], offeredProtocols(request.headers[PROTOCOL_HEADER])).key;
+    case 'message':
+      return undefined;
+  }
+}
+
+/** The handshake header that offers sub-protocols (lower case, as Node parses it). */
+export const PROTOCOL_HEADER = 'sec-websocket-protocol';
+
+/** The sub-protocols a handshake offers, in order: the header's comma-separated list (a repeated header's values joined). */
+export function offeredProtocols(header: string | readonly string[] | undefined): string[] {
+  const values = typeof header === 'string' ? [header] : (header ?? []);
+  return values.flatMap((value) =>
+    value
+      .split(',')
+      .map((protocol) => protocol.trim())
+      .filter(Boolean),
+  );
+}
+
+/** What a handshake's offered sub-protocols hold of a key, by the protocol placements among `placements`. */
+export interface ProtocolKey {
+  /** The key of the first placement, in the order declared, that an offered protocol holds. */
+  readonly key: string | undefined;
+  /** How many keys are offered: more than one is ambiguous (the gateway refuses it, as a key header sent twice). */
+  readonly count: number;
+  /** The protocol the handshake's answer names for that key: the protocol that carried it, or its marker. */
+  readonly answer: string | undefined;
+  /** The offered protocols less every one that carries a key and its marker: all that may go past the gateway. */
+  readonly rest: readonly string[];
+}
+
+/** Reads the key out of offered sub-protocols, as `ProtocolKeyPlacement` describes them. */
+export function readProtocolKey(
+  placements: readonly KeyPlacement[],
+  offered: readonly string[],
+): ProtocolKey {
+  const found: Array<{ order: number; key: string; answer: string }> = [];
+  const taken = new Set<number>();
+  placements.forEach((placement, order) => {
+    if (placement.in !== 'protocol') return;
+    const name = placement.name.toLowerCase();
+    offered.forEach((protocol, at) => {
+      if (taken.has(at)) return;
+      const lower = protocol.toLowerCase();
+      if (placement.form === 'prefix') {
+        if (protocol.length <= name.length || !lower.startsWith(name)) return;
+        found.push({ order, key: protocol.slice(name.length), answer: protocol });
+        taken.add(at);
+        return;
+      }
+      const key = offered[at + 1];
+      if (lower !== name || key === undefined || taken.has(at + 1)) return;
+      found.push({ order, key, answer: protocol });
+      taken.add(at).add(at + 1);
+    });
+  });
+  const first = found.reduce<(typeof found)[number] | undefined>(
+    (best, match) => (best === undefined || match.order < best.order ? match : best),
+    undefined,
+  );
+  return {
+    key: first?.key,
+    count: found.length,
+    answer: first?.answer,
+    rest: offered.filter((_, at) => !taken.has(at)),
+  };
 }
 
 /** The key a socket's JSON client message carries in the first of the message placements that holds one. */
@@ -152,6 +249,11 @@ export function describeKeyPlacements(placements: readonly KeyPlacement[]): stri
       const scheme = 'scheme' in placement && placement.scheme ? ` as "${placement.scheme} <key>"` : '';
       if (placement.in === 'header') return `the ${placement.name} header${scheme}`;
       if (placement.in === 'query') return `the ${placement.name} query parameter`;
+      if (placement.in === 'protocol') {
+        return placement.form === 'prefix'
+          ? `the WebSocket sub-protocol "${placement.name}<key>"`
+          : `the WebSocket sub-protocols "${placement.name}, <key>"`;
+      }
       return `the ${placement.name} field of a socket message${scheme}`;
     })
     .join(' or ');

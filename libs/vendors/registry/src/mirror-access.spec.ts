@@ -30,7 +30,8 @@ interface DoorFacts {
   /**
    * Where the vendor's clients put the key, in the vendor's order (the adapter uses the first), each as a
    * client writes it: `name: value` for a header, `?name=value` for the query, `{"field": "value"}` for a
-   * field of a socket's client message; `<key>` is the key.
+   * field of a socket's client message, `Sec-WebSocket-Protocol: protocols` for WebSocket sub-protocols;
+   * `<key>` is the key.
    */
   readonly key: readonly string[];
   readonly socket: 'handshake' | 'after-accept';
@@ -57,7 +58,7 @@ function vendorJErrorInfo(reason: string) {
 
 const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
   vendor_a: {
-    key: ['api-subscription-key: <key>'],
+    key: ['api-subscription-key: <key>', 'Sec-WebSocket-Protocol: api-subscription-key.<key>'],
     socket: 'handshake',
     keyRefusal: {
       status: 403,
@@ -162,7 +163,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
     },
   },
   vendor_e: {
-    key: ['authorization: Token <key>', 'authorization: Bearer <key>'],
+    key: [
+      'authorization: Token <key>',
+      'authorization: Bearer <key>',
+      'Sec-WebSocket-Protocol: token, <key>',
+    ],
     socket: 'handshake',
     keyRefusal: {
       status: 401,
@@ -325,6 +330,7 @@ type Carrier =
       readonly request: MirrorRequest;
     }
   | { readonly kind: 'query'; readonly name: string; readonly request: MirrorRequest }
+  | { readonly kind: 'protocol'; readonly request: MirrorRequest }
   | { readonly kind: 'message'; readonly name: string; readonly message: string };
 
 function carrier(form: string, key = KEY): Carrier {
@@ -338,12 +344,19 @@ function carrier(form: string, key = KEY): Carrier {
     return { kind: 'message', name, message: text };
   }
   const [name = '', value = ''] = text.split(/: (.*)/s);
+  if (name === 'Sec-WebSocket-Protocol') {
+    return { kind: 'protocol', request: request({ 'sec-websocket-protocol': value }) };
+  }
   const scheme = /^(\S+) /.exec(value)?.[1];
   return { kind: 'header', name, ...(scheme ? { scheme } : {}), request: request({ [name]: value }) };
 }
 
 /** A placement written as the table writes places. */
 function formOf(placement: KeyPlacement): string {
+  if (placement.in === 'protocol') {
+    const offered = placement.form === 'prefix' ? `${placement.name}<key>` : `${placement.name}, <key>`;
+    return `Sec-WebSocket-Protocol: ${offered}`;
+  }
   const value = placement.in === 'query' || !placement.scheme ? '<key>' : `${placement.scheme} <key>`;
   if (placement.in === 'header') return `${placement.name}: ${value}`;
   if (placement.in === 'query') return `?${placement.name}=${value}`;

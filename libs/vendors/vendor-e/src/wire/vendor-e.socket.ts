@@ -15,11 +15,6 @@ export const VENDOR_E_IDLE_MS = 30 * 60_000;
 /** The second generation's socket takes speed in 0.05 steps from 0.85 to 1.15. */
 export const V2_SPEED = { min: 0.85, max: 1.15, step: 0.05 };
 
-/** Browsers cannot set headers: they offer the sub-protocols `token, <key>` instead. */
-export function vendorEProtocolKey(protocols: readonly string[]): string | undefined {
-  return protocols[0]?.toLowerCase() === 'token' ? protocols[1] : undefined;
-}
-
 export interface VendorESocketSettings {
   readonly model: VendorEVoiceModel;
   /** Raw audio only on the sockets (no container). */
