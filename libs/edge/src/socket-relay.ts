@@ -24,6 +24,8 @@ import type { AccessProblem, RouteRequest, SurfaceRoute } from './surface-routes
 
 /** How long a socket that may carry its key in its first message waits for that message. */
 const FIRST_MESSAGE_TIMEOUT_MS = 20_000;
+/** Keyless messages (keep-alives) held at most before the one with the key; past them, the next is read for it. */
+const MAX_HELD_BEFORE_KEY = 32;
 
 /** What the relay needs of the gateway: its checks, its signature and its log and counters. */
 export interface RelayGate {
@@ -75,6 +77,8 @@ class KeyedSocketRelay {
   private app: WebSocket | undefined;
   /** Client messages that came before the app's socket was open, in order. */
   private readonly waiting: Array<{ data: RawData | string; isBinary: boolean }> = [];
+  /** Keyless messages the vendor takes before its key (`keylessBeforeKey`), held while the key is awaited. */
+  private readonly heldBeforeKey: string[] = [];
   /** Set while the key is awaited from the first message: it gets that message (undefined: none came). */
   private onFirst: ((message: KeylessMessage | UnreadableMessage | undefined) => void) | undefined;
   /** Refused, failed or gone: nothing more is relayed either way. */
@@ -117,6 +121,7 @@ class KeyedSocketRelay {
     if (this.ended) return;
     if (isBinary) return this.forward(data, true);
     const taken = this.access.takeKey(rawText(data));
+    if (this.onFirst && this.holdsBeforeKey(taken)) return void this.heldBeforeKey.push(taken.message);
     if (this.onFirst) {
       const deliver = this.onFirst;
       this.onFirst = undefined;
@@ -124,6 +129,12 @@ class KeyedSocketRelay {
     }
     if ('unreadable' in taken) return this.refuse(unreadableMessageRefusal(this.access, taken.unreadable));
     this.forward(taken.message, false);
+  }
+
+  /** Whether a message that came while the key is awaited is one the vendor takes before it, to hold. */
+  private holdsBeforeKey(taken: KeylessMessage | UnreadableMessage): taken is KeylessMessage {
+    if ('unreadable' in taken || taken.key !== undefined) return false;
+    return this.heldBeforeKey.length < MAX_HELD_BEFORE_KEY && this.access.keylessBeforeKey?.(taken) === true;
   }
 
   private forward(data: RawData | string, isBinary: boolean): void {
@@ -192,6 +203,7 @@ class KeyedSocketRelay {
       'open',
       this.guarded('app open', () => {
         gate.count(route.name, 'upgraded');
+        for (const held of this.heldBeforeKey.splice(0)) app.send(held);
         if (first !== undefined) app.send(first);
         for (const { data, isBinary } of this.waiting.splice(0)) this.forward(data, isBinary);
       }),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { RouterError } from '@router/contracts';
 import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
 import {
   composeModules,
@@ -12,13 +11,9 @@ import {
   SocketServer,
   startHttpApp,
 } from '@router/service-kit';
-import {
-  decodePathSegment,
-  type MirrorSocketRoute,
-  type SocketHandshake,
-  type VendorMirror,
-} from '@router/vendors-core';
+import type { VendorMirror } from '@router/vendors-core';
 import { MirrorHttp } from './mirror-http';
+import { MirrorSocketRoutes } from './mirror-socket.routes';
 import { MirrorSocketSession, SYSTEM_TIMERS } from './mirror-socket.session';
 
 export interface MirrorAppConfig extends ReplyServicesConfig {
@@ -67,50 +62,21 @@ export async function startMirrorApp(
     logger: deps.logger,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
   });
-  const prefix = `/${mirror.vendor}`;
-  /** The vendor's socket route at `url`, with the path's ids. */
-  const socketOf = (url: URL): { route: MirrorSocketRoute; params: string[] } | undefined => {
-    if (!url.pathname.startsWith(`${prefix}/`)) return undefined;
-    const path = url.pathname.slice(prefix.length);
-    for (const route of mirror.sockets) {
-      const match = route.path.exec(path);
-      if (match) return { route, params: match.slice(1).map(decodePathSegment) };
-    }
-    return undefined;
-  };
-  const handshakeOf = (
-    url: URL,
-    headers: SocketHandshake['headers'],
-  ): { route: MirrorSocketRoute; handshake: SocketHandshake } => {
-    const found = socketOf(url);
-    if (!found) throw new Error('a socket opened on a path check() refused');
-    return { route: found.route, handshake: { params: found.params, query: url.searchParams, headers } };
-  };
+  const routes = new MirrorSocketRoutes(mirror);
   const sockets = new SocketServer({
     name: `mirror ${mirror.vendor}`,
     identity: config.identity,
     now,
     logger: deps.logger,
     maxPayloadBytes: config.maxSocketMessageBytes,
-    check: (url) => (socketOf(url) ? null : new RouterError('not_found', 'No such socket.')),
-    refusal: (error) => {
-      const request = { method: 'GET', path: '/', headers: {}, query: new URLSearchParams() };
-      const answer =
-        error.code === 'not_found'
-          ? mirror.access.notFound(request)
-          : mirror.access.fail(error.status, error.message, request);
-      return {
-        status: answer.status,
-        contentType: answer.headers['content-type'] ?? 'text/plain',
-        body: answer.body,
-      };
-    },
+    check: (url, headers) => routes.check(url, headers),
+    refusal: (error) => routes.refusal(error),
     idle: (url, headers) => {
-      const { route, handshake } = handshakeOf(url, headers);
+      const { route, handshake } = routes.get(url, headers);
       return route.idle(handshake);
     },
     open: (peer, orgId, url, headers) => {
-      const { route, handshake } = handshakeOf(url, headers);
+      const { route, handshake } = routes.get(url, headers);
       return new MirrorSocketSession(randomUUID(), orgId, peer, route.open(handshake), {
         resolver: replies.resolver,
         planner: replies.planner,

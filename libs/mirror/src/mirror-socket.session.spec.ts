@@ -1,7 +1,7 @@
-import type { SynthSettings } from '@router/contracts';
+import { RouterError, type SynthSettings } from '@router/contracts';
 import { createLogger } from '@router/observability';
 import type { PieceAudio, PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
-import type { VendorDefinition, SocketCommand, SocketConnection } from '@router/vendors-core';
+import type { SocketCommand, SocketConnection, SocketDrop, VendorDefinition } from '@router/vendors-core';
 import { MirrorSocketSession, type SocketTimers } from './mirror-socket.session';
 
 const SETTINGS: SynthSettings = {
@@ -31,32 +31,43 @@ const planner = {
     }),
 } as unknown as ReplyPlanner;
 
-/** Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`. */
-function resolverOf(held: Set<string>, release: Promise<void>, log: string[]): PieceResolver {
+/**
+ * Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`
+ * between them, and one starting with `Fail` fails there, its take cut. `resolved` lists what was asked for.
+ */
+function resolverOf(
+  held: Set<string>,
+  release: Promise<void>,
+  log: string[],
+  resolved: string[],
+): PieceResolver {
   return {
-    resolve: (piece: PieceRequest): Promise<PieceAudio> =>
-      Promise.resolve({
+    resolve: (piece: PieceRequest): Promise<PieceAudio> => {
+      resolved.push(piece.text);
+      return Promise.resolve({
         cached: false,
         contentType: 'audio/pcm',
         chunks: (async function* () {
           yield Buffer.from(`${piece.text}:1`);
           if (held.has(piece.text)) await release;
+          if (piece.text.startsWith('Fail')) throw new RouterError('provider_unavailable', 'cut');
           yield Buffer.from(`${piece.text}:2`);
         })(),
         words: () => Promise.resolve(null),
         chars: () => Promise.resolve(null),
         cancel: () => log.push(`cancel ${piece.text}`),
         interrupt: () => log.push(`interrupt ${piece.text}`),
-      }),
+      });
+    },
   } as unknown as PieceResolver;
 }
 
 /**
  * A made-up vendor wire, enough to drive every command: `{c, text?, settings?, flush? (true or a tag), quiet?
  * (ms, then a flush tagged `timed`), end?, cancel?, drain?, close?, ping?, bad?}`; frames are
- * `<context> <event> [detail]`.
+ * `<context> <event> [detail]`. A failed sentence's error drops what `drop` says (the vendor's rule).
  */
-const toyConnection: SocketConnection = {
+const toyConnection = (drop?: SocketDrop): SocketConnection => ({
   opened: () => [],
   parse(frame) {
     const m = JSON.parse(frame.toString()) as Record<string, unknown>;
@@ -82,10 +93,15 @@ const toyConnection: SocketConnection = {
     audio: (chunk, at) => [`${id} audio ${chunk.toString()}${at.first ? ' first' : ''}`],
     sentenceEnd: ({ sentence }) => [`${id} end ${sentence}`],
     flushed: (tag) => [`${id} flushed${tag === undefined ? '' : ` ${tag}`}`],
-    finished: () => [`${id} final`],
-    failed: (error) => ({ frames: [`${id} error ${error.code}`] }),
+    finished: (end) => [
+      `${id} final${end.kind === 'cancel' ? ` cancel${end.stopped ? '' : ' nothing'}` : ''}`,
+    ],
+    failed: (error, at) => ({
+      frames: [`${id} error ${error.code}${at ? ` at ${at.sentence}` : ''}`],
+      ...(at && drop ? { drop } : {}),
+    }),
   }),
-};
+});
 
 /** Timers on a clock the test moves: `advance` fires, in order, those due by then. */
 class HandClock implements SocketTimers {
@@ -112,20 +128,22 @@ class HandClock implements SocketTimers {
   }
 }
 
-function session(held: string[] = []) {
+function session(held: string[] = [], drop?: SocketDrop) {
   const frames: string[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
   const log: string[] = [];
+  const resolved: string[] = [];
   let open: () => void = () => undefined;
   const release = new Promise<void>((resolve) => (open = resolve));
   const clock = new HandClock();
   /** The messages the codec was asked to read. */
   const parsed: string[] = [];
+  const toy = toyConnection(drop);
   const connection: SocketConnection = {
-    ...toyConnection,
+    ...toy,
     parse: (frame, isBinary) => {
       parsed.push(frame.toString());
-      return toyConnection.parse(frame, isBinary);
+      return toy.parse(frame, isBinary);
     },
   };
   const s = new MirrorSocketSession(
@@ -140,7 +158,7 @@ function session(held: string[] = []) {
     },
     connection,
     {
-      resolver: resolverOf(new Set(held), release, log),
+      resolver: resolverOf(new Set(held), release, log, resolved),
       planner,
       lookAhead: 2,
       replanAfterMs: 60_000,
@@ -151,7 +169,7 @@ function session(held: string[] = []) {
     },
   );
   const say = (message: Record<string, unknown>) => s.receive(Buffer.from(JSON.stringify(message)), false);
-  return { s, say, frames, closed, log, clock, parsed, release: () => open() };
+  return { s, say, frames, closed, log, resolved, clock, parsed, release: () => open() };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -202,8 +220,89 @@ describe('MirrorSocketSession', () => {
     await settle();
     say({ c: 'a', cancel: true });
     await settle();
-    expect(frames).toEqual(['a audio Long one.:1 first', 'a final']);
+    expect(frames).toEqual(['a audio Long one.:1 first', 'a final cancel']);
     expect(log).toContain('interrupt Long one.');
+  });
+
+  it("tells the renderer a cancel stopped nothing once the context's text has all been spoken", async () => {
+    const { say, frames } = session();
+    say({ c: 'a', settings: true, text: 'All said. ', flush: true });
+    await settle();
+    say({ c: 'a', cancel: true });
+    say({ c: 'b', settings: true, text: 'Still held' });
+    say({ c: 'b', cancel: true });
+    await settle();
+    expect(frames.filter((f) => f.includes('final'))).toEqual(['a final cancel nothing', 'b final cancel']);
+  });
+
+  it("answers a ping at once while a context's audio is still to come, not behind it", async () => {
+    const { say, frames, release } = session(['Long one.']);
+    say({ c: 'a', settings: true, text: 'Long one. ', flush: true });
+    await settle();
+    say({ ping: true });
+    await settle();
+    expect(frames).toEqual(['a audio Long one.:1 first', 'pong']);
+    release();
+    await settle();
+    expect(frames.slice(2)).toEqual(['a audio Long one.:2', 'a end 0', 'a flushed']);
+  });
+
+  describe("a failed sentence's drop (a vendor that speaks nothing more of a failed request)", () => {
+    it('drops the rest of the context: sentences never resolved stay unsent, those resolved ahead are stopped unheard, held text goes', async () => {
+      const { say, frames, log, resolved, release } = session(['Fail one.'], {});
+      say({ c: 'a', settings: true, text: 'Fail one. Two. Three. Four. Held' });
+      await settle();
+      expect(resolved).toEqual(['Fail one.', 'Two.', 'Three.']); // the look-ahead of 2
+      release();
+      await settle();
+      expect(frames).toEqual(['a audio Fail one.:1 first', 'a error provider_unavailable at 0']);
+      // The failed sentence's take is let go as any cut one is; the two resolved ahead are stopped.
+      expect(log).toEqual(['cancel Fail one.', 'interrupt Two.', 'interrupt Three.']);
+      say({ c: 'a', text: ' After. ', end: true });
+      await settle();
+      expect(resolved).toEqual(['Fail one.', 'Two.', 'Three.', 'After.']);
+      expect(frames.slice(2)).toEqual(['a audio After.:1 first', 'a audio After.:2', 'a end 4', 'a final']);
+    });
+
+    it('drops only through the tagged flush that ends the failed request: flushes on the way are answered, the next request plays', async () => {
+      const { say, frames, log, release } = session(['Fail one.'], { through: 'end' });
+      say({ c: 'a', settings: true, text: 'Fail one. Two', flush: 'mid' });
+      say({ c: 'a', text: 'Three. ', flush: 'end' });
+      say({ c: 'a', text: 'Next request. ', flush: 'end' });
+      say({ c: 'a', text: 'Held' });
+      await settle();
+      release();
+      await settle();
+      expect(frames).toEqual([
+        'a audio Fail one.:1 first',
+        'a error provider_unavailable at 0',
+        'a flushed mid',
+        'a flushed end',
+        'a audio Next request.:1 first',
+        'a audio Next request.:2',
+        'a end 3',
+        'a flushed end',
+      ]);
+      say({ c: 'a', end: true });
+      await settle();
+      expect(frames.slice(8)).toEqual(['a audio Held:1 first', 'a audio Held:2', 'a end 4', 'a final']);
+      expect(log).toEqual(['cancel Fail one.', 'interrupt Two', 'interrupt Three.']);
+    });
+
+    it("drops nothing where the renderer does not say so: the context goes on with the failed sentence's next", async () => {
+      const { say, frames, release } = session(['Fail one.']);
+      say({ c: 'a', settings: true, text: 'Fail one. Two. ', end: true });
+      release();
+      await settle();
+      expect(frames).toEqual([
+        'a audio Fail one.:1 first',
+        'a error provider_unavailable at 0',
+        'a audio Two.:1 first',
+        'a audio Two.:2',
+        'a end 1',
+        'a final',
+      ]);
+    });
   });
 
   it('drains a context: the sentences flushed before play out, text held since is dropped, then its final', async () => {

@@ -4,6 +4,7 @@ import { asRouterError, ReplyStream, type ReplyStreamDeps } from '@router/pipeli
 import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { findVendor } from '@router/vendors';
 import {
+  type ContextEnd,
   SOCKET_CLOSE,
   type SocketClose,
   type SocketCommand,
@@ -141,18 +142,18 @@ export class MirrorSocketSession implements SocketSession {
           requireSettings(context, 'a flush');
           await context.stream.refresh();
           const { tag } = command;
-          return context.stream.flush(() => this.send(context.render.flushed(tag)));
+          return context.stream.flush(() => this.send(context.render.flushed(tag)), tag);
         }
         case 'finish':
           await context.stream.refresh();
-          return this.end(command.context, context, context.stream.finish());
+          return this.end(command.context, context, endedAs('finish', context.stream.finish()));
         case 'drain':
-          return this.end(command.context, context, context.stream.drain());
+          return this.end(command.context, context, endedAs('drain', context.stream.drain()));
         case 'cancel':
           return this.end(
             command.context,
             context,
-            context.stream.interrupt(null).then(() => undefined),
+            context.stream.interrupt(null).then(({ stopped }) => ({ kind: 'cancel', stopped })),
           );
       }
     } catch (error) {
@@ -181,7 +182,7 @@ export class MirrorSocketSession implements SocketSession {
         },
         sentenceEnd: ({ sentence, text, words, chars }) =>
           this.send(render.sentenceEnd({ sentence, text, words, chars })),
-        sentenceFailed: (_sentence, error) => this.failed(context, error),
+        sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),
     };
@@ -208,11 +209,11 @@ export class MirrorSocketSession implements SocketSession {
   }
 
   /** Ends a context once `done`, without holding up the messages of the others. */
-  private end(id: string, context: Context, done: Promise<void>): void {
+  private end(id: string, context: Context, done: Promise<ContextEnd>): void {
     stopQuiet(context);
     if (this.contexts.get(id) === context) this.contexts.delete(id);
     const ending = done
-      .then(() => this.send(context.render.finished()))
+      .then((end) => this.send(context.render.finished(end)))
       .catch((error: unknown) => this.fail(error))
       .finally(() => this.ending.delete(ending));
     this.ending.add(ending);
@@ -220,15 +221,19 @@ export class MirrorSocketSession implements SocketSession {
 
   private async closeAll(): Promise<void> {
     this.closing = true;
-    for (const [id, context] of this.contexts) this.end(id, context, context.stream.finish());
+    for (const [id, context] of this.contexts) {
+      this.end(id, context, endedAs('finish', context.stream.finish()));
+    }
     await Promise.all([...this.ending]);
     this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }
 
-  private failed(context: Context, error: RouterError): void {
-    const { frames, close } = context.render.failed(error);
+  /** A sentence's or a command's failure, as the renderer answers it (and what it drops of the context). */
+  private failed(context: Context, error: RouterError, at?: { sentence: number }): void {
+    const { frames, close, drop } = context.render.failed(error, at);
     this.send(frames);
     if (close) this.close(close);
+    else if (drop) context.stream.drop(drop.through);
   }
 
   private close(close: SocketClose): void {
@@ -259,6 +264,10 @@ export class MirrorSocketSession implements SocketSession {
     this.peer.close(SOCKET_CLOSE.internal, 'internal error');
     this.disconnected();
   }
+}
+
+function endedAs(kind: 'finish' | 'drain', done: Promise<void>): Promise<ContextEnd> {
+  return done.then(() => ({ kind }));
 }
 
 function stopQuiet(context: Context): void {

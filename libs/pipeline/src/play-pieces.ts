@@ -12,6 +12,11 @@ import { asRouterError } from './router-errors';
 export interface ReplySink<P extends PieceRequest> {
   /** Word (and character) timings are awaited after each piece's audio and handed to `pieceEnd`. */
   readonly wantsWords: boolean;
+  /**
+   * Asked as each piece comes up to play: true passes over it unheard (its audio, if it was resolved, is
+   * interrupted, and no other event comes for it). For a reply that drops the rest of a failed request.
+   */
+  dropped?(piece: P): boolean;
   /** A piece's audio is about to be written. */
   pieceStart(piece: P, audio: PieceAudio): void | Promise<void>;
   /** One chunk of the piece's audio, as the vendor made it; resolves once the peer can take more. */
@@ -35,7 +40,7 @@ export type ReplyEnd = 'done' | 'halted' | 'stopped';
  * cached) or interrupted (stopped at the vendor where the vendor stops).
  */
 export async function playPieces<P extends PieceRequest>(
-  resolver: PieceResolver,
+  resolver: Pick<PieceResolver, 'resolve'>,
   pieces: AsyncIterable<P> | Iterable<P>,
   options: PlayOptions,
   sink: ReplySink<P>,
@@ -44,6 +49,10 @@ export async function playPieces<P extends PieceRequest>(
   const reply = playReply(resolver, pieces, options);
   try {
     for await (const next of reply) {
+      if (sink.dropped?.(next.request)) {
+        next.audio?.interrupt();
+        continue;
+      }
       const end = next.failure
         ? sink.pieceFailed(next.request, next.failure, false) === 'stop'
           ? 'stopped'

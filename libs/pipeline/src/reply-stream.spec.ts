@@ -141,7 +141,41 @@ describe('ReplyStream', () => {
     open();
     expect(cut.spoken).toEqual([{ sentence: 0, text: 'One two three.' }]);
     expect(cut.remaining).toEqual(['Four five.', 'Six.', 'Seven']);
+    expect(cut.stopped).toBe(true);
     expect(log).toEqual(['start 0 One two three.']);
+  });
+
+  it('says an interrupt stopped nothing once every sentence had ended and no text was held', async () => {
+    const { events } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording([])), events);
+    await stream.configure(DEF, settings('v1'));
+    stream.push('All of it. ');
+    await new Promise<number | null>((resolve) => stream.flush(resolve));
+    expect((await stream.interrupt(null)).stopped).toBe(false);
+    stream.push('Held, not yet a sentence');
+    expect((await stream.interrupt(null)).stopped).toBe(true);
+  });
+
+  it("drops the rest of a failed request through its flush's label, answering the flushes it passes", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const resolved: PieceRequest[] = [];
+    const { events, log } = recordingEvents();
+    const resolver = resolverRecording(resolved, gate, (text) => text === 'Playing.');
+    const stream = new ReplyStream('org', { ...deps(resolver), lookAhead: 1 }, events);
+    await stream.configure(DEF, settings('v1'));
+    const answers: Array<number | null> = [];
+    stream.push('Playing. Ahead. Never sent. ');
+    stream.flush((last) => answers.push(last), 'end');
+    stream.push('Next request. ');
+    stream.flush((last) => answers.push(last), 'end');
+    await new Promise((r) => setTimeout(r, 20));
+    stream.drop('end'); // as if 'Playing.' had failed: the rest of its request goes
+    open();
+    await stream.finish();
+    expect(resolved.map((p) => p.text)).toEqual(['Playing.', 'Ahead.', 'Next request.']);
+    expect(log).toEqual(['start 0 Playing.', 'end 0 100ms', 'start 3 Next request.', 'end 3 200ms']);
+    expect(answers).toEqual([2, 3]);
   });
 
   it('drains: plays every sentence released and answers its flush, drops the text held since', async () => {

@@ -51,6 +51,11 @@ export interface ReplyStreamDeps {
 export interface Interruption {
   spoken: Array<{ sentence: number; text: string }>;
   remaining: string[];
+  /**
+   * Whether the interrupt stopped anything: a sentence playing or waiting, or text held. False once every
+   * sentence had ended and nothing was held (a vendor that warns there was nothing to interrupt).
+   */
+  stopped: boolean;
 }
 
 interface SentencePiece extends PieceRequest {
@@ -92,7 +97,10 @@ export class ReplyStream {
   /** The last sentence handed to a run, and the last one whose audio ended or failed. */
   private lastQueued: number | null = null;
   private lastDone: number | null = null;
-  private readonly flushes: Array<{ last: number; done: (last: number) => void }> = [];
+  private readonly flushes: Array<{ last: number; label: string | undefined; done: (last: number) => void }> =
+    [];
+  /** Sentences up to this one were dropped (`drop`): not resolved, or released unheard when they come up. */
+  private droppedThrough = -1;
   private gone = false;
 
   constructor(
@@ -143,14 +151,32 @@ export class ReplyStream {
   /**
    * Ends the sentence in progress. `done` is called with the last sentence so far once its audio has ended
    * (at once when it already has), or with null when there is none; never when an interrupt drops it first.
+   * `label` names the flush for `drop`.
    */
-  flush(done: (last: number | null) => void): void {
+  flush(done: (last: number | null) => void, label?: string): void {
     const splitter = this.requireSplitter();
     this.heldChars = 0;
     this.release(splitter.flush());
     const last = this.lastQueued;
     if (last === null || (this.lastDone !== null && this.lastDone >= last)) done(last);
-    else this.flushes.push({ last, done });
+    else this.flushes.push({ last, label, done });
+  }
+
+  /**
+   * Drops the rest of a failed request: the sentences still to play up to the end of the first pending flush
+   * labelled `through`, or, without one, every sentence still to play and the text held. A dropped sentence
+   * not resolved yet is never sent to the vendor; one resolved ahead is interrupted unheard as it comes up;
+   * one playing plays out. Flushes in the dropped part are answered in order, as their sentences are passed.
+   * Later text and sentences after the bound play as usual.
+   */
+  drop(through?: string): void {
+    const bound = through === undefined ? undefined : this.flushes.find((f) => f.label === through);
+    if (!bound) {
+      this.splitter?.flush();
+      this.heldChars = 0;
+    }
+    const last = bound ? bound.last : this.lastQueued;
+    if (last !== null) this.droppedThrough = Math.max(this.droppedThrough, last);
   }
 
   /**
@@ -163,6 +189,8 @@ export class ReplyStream {
     this.run = null;
     const held = this.splitter?.flush() ?? [];
     this.heldChars = 0;
+    const unfinished =
+      this.lastQueued !== null && (this.lastDone === null || this.lastDone < this.lastQueued);
     let spoken: Interruption['spoken'] = [];
     let remaining: string[] = [];
     if (run) {
@@ -170,11 +198,12 @@ export class ReplyStream {
       run.queue.end();
       await run.done;
       spoken = spokenSentences(run.started, playedMs);
-      remaining = [...run.started.slice(spoken.length).map((s) => s.text), ...run.waiting.map((p) => p.text)];
+      const waiting = run.waiting.filter((p) => p.sentence > this.droppedThrough);
+      remaining = [...run.started.slice(spoken.length).map((s) => s.text), ...waiting.map((p) => p.text)];
     }
     this.flushes.length = 0;
     this.lastDone = this.lastQueued;
-    return { spoken, remaining: [...remaining, ...held] };
+    return { spoken, remaining: [...remaining, ...held], stopped: unfinished || held.length > 0 };
   }
 
   /** No more text: what is held is spoken, and this resolves once every sentence has played. */
@@ -246,8 +275,13 @@ export class ReplyStream {
   }
 
   private async play(run: ReplyRun): Promise<void> {
+    const { resolver } = this.deps;
     await playPieces(
-      this.deps.resolver,
+      {
+        // A sentence dropped before it was resolved never reaches the vendor; it comes up to be passed over.
+        resolve: (piece: SentencePiece) =>
+          piece.sentence <= this.droppedThrough ? Promise.reject(DROPPED) : resolver.resolve(piece),
+      },
       run.queue,
       { lookAhead: this.deps.lookAhead, left: run.left.signal, interrupted: run.interrupted.signal },
       this.sinkOf(run),
@@ -258,6 +292,12 @@ export class ReplyStream {
     let clock: AudioClock | null = null;
     return {
       wantsWords: true,
+      dropped: (piece: SentencePiece) => {
+        if (piece.sentence > this.droppedThrough) return false;
+        run.waiting.shift();
+        this.sentenceDone(piece.sentence);
+        return true;
+      },
       pieceStart: (piece: SentencePiece, audio: PieceAudio) => {
         run.waiting.shift();
         clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
@@ -296,6 +336,9 @@ export class ReplyStream {
     }
   }
 }
+
+/** Why a dropped sentence was never resolved (never seen: the sink passes over it first). */
+const DROPPED = new Error('dropped');
 
 /**
  * Sentences counted as spoken at an interrupt: those whose audio had started by `playedMs` of reply time, or

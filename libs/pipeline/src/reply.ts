@@ -33,7 +33,7 @@ export interface PlayOptions {
  * consumer releases the piece it holds itself.
  */
 export async function* playReply<P extends PieceRequest>(
-  resolver: PieceResolver,
+  resolver: Pick<PieceResolver, 'resolve'>,
   pieces: AsyncIterable<P> | Iterable<P>,
   options: PlayOptions,
 ): AsyncGenerator<PlayedPiece<P>> {

@@ -26,6 +26,15 @@ describe('SocketServer: one connection per failure, never the process', () => {
     disconnected: () => undefined,
     shutdown: () => undefined,
   });
+  /** A session that sends `tick <n>` every 20 ms, `ticks` of them (forever when left out), and echoes. */
+  const ticker = (peer: SocketPeer, ticks = Infinity): SocketSession => {
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent >= ticks) return clearInterval(timer);
+      void peer.send(`tick ${++sent}`);
+    }, 20);
+    return { ...echo(peer), disconnected: () => clearInterval(timer) };
+  };
 
   beforeAll(async () => {
     const sockets = new SocketServer({
@@ -38,18 +47,28 @@ describe('SocketServer: one connection per failure, never the process', () => {
         destination: { write: (line: string) => void logs.push(JSON.parse(line)) },
       }),
       maxPayloadBytes: 1024,
-      check: (url) => {
+      check: (url, headers) => {
         if (url.pathname === '/boom-check') throw new Error('a failure of the check');
+        if (url.searchParams.has('timeout')) {
+          // A surface's own refusal of its query, as its vendor words it (the handshake's headers at hand).
+          const body = JSON.stringify({ error: 'timeout too long', version: headers['x-vendor-version'] });
+          return { status: 422, contentType: 'application/json', body };
+        }
         return url.pathname === '/missing' ? new RouterError('not_found', 'No such socket.') : null;
       },
       refusal: (error) => {
         if (error.code === 'internal' && refuseFails) throw new Error('a failure of the refusal');
         return { status: error.status, contentType: 'application/json', body: `{"refused":"${error.code}"}` };
       },
-      idle: () => ({ ms: 60_000, code: 1000, reason: '' }),
+      idle: (url) => {
+        const ms = Number(url.searchParams.get('idleMs') ?? 60_000);
+        const clock = url.searchParams.get('clock') === 'either' ? 'either' : undefined;
+        return { ms, frames: ['{"idle":true}'], code: 4008, reason: 'idle', ...(clock ? { clock } : {}) };
+      },
       open: (peer, _orgId, url, headers) => {
         if (url.pathname === '/boom-open') throw new Error('a failure of the open');
         if (url.pathname === '/headers') void peer.send(JSON.stringify(headers));
+        if (url.pathname === '/ticks') return ticker(peer, Number(url.searchParams.get('ticks') ?? Infinity));
         return echo(peer);
       },
     });
@@ -155,7 +174,56 @@ describe('SocketServer: one connection per failure, never the process', () => {
     expect(headers).not.toHaveProperty(IDENTITY_HEADER);
   });
 
+  it('answers a handshake the surface refuses with an answer of its own as it is, status and body', async () => {
+    const answer = await ending(open('/fine?timeout=500', { 'x-vendor-version': '2' }));
+    expect(answer).toMatchObject({ status: 422, body: '{"error":"timeout too long","version":"2"}' });
+  });
+
   it('refuses a path the surface does not have in its shape', async () => {
     expect(await ending(open('/missing'))).toMatchObject({ status: 404, body: '{"refused":"not_found"}' });
+  });
+
+  describe('the idle clock', () => {
+    it("counts only the client's messages: a socket that keeps sending is closed after the surface's idle frames", async () => {
+      const ws = open('/ticks?idleMs=400');
+      const frames: string[] = [];
+      // 200 ticks 20 ms apart would outlast the idle time ten times over.
+      const ended = await new Promise<number | 'still open'>((resolve) => {
+        ws.on('message', (data: Buffer) => {
+          frames.push(data.toString());
+          if (frames.length >= 200) resolve('still open');
+        });
+        ws.once('close', (code) => resolve(code));
+      });
+      ws.close();
+      expect(ended).toBe(4008);
+      expect(frames.at(-1)).toBe('{"idle":true}');
+      expect(frames.slice(0, -1).every((f) => f.startsWith('tick '))).toBe(true);
+    });
+
+    it("is restarted by each of the client's messages", async () => {
+      const ws = open('/fine?idleMs=1000');
+      const ended = ending(ws);
+      await new Promise((resolve) => ws.once('open', resolve));
+      // 25 messages 100 ms apart outlast the idle time 2.5 times over: each one starts it again.
+      for (let i = 1; i <= 25; i += 1) {
+        ws.send(`message ${i}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const { close, frames } = await ended;
+      expect(close).toBe(4008);
+      expect(frames).toEqual([
+        ...Array.from({ length: 25 }, (_, i) => `echo message ${i + 1}`),
+        '{"idle":true}',
+      ]);
+    });
+
+    it("counts the surface's sends too where its clock is `either`", async () => {
+      // 75 ticks 20 ms apart outlast the idle time 2.5 times over.
+      const ws = open('/ticks?idleMs=600&clock=either&ticks=75');
+      const { close, frames } = await ending(ws);
+      expect(close).toBe(4008);
+      expect(frames).toEqual([...Array.from({ length: 75 }, (_, i) => `tick ${i + 1}`), '{"idle":true}']);
+    });
   });
 });

@@ -31,6 +31,13 @@ export interface SocketSession {
   shutdown(): void;
 }
 
+/** A refused handshake as it goes on the wire. */
+export interface HandshakeAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
 export interface SocketServerOptions {
   /** Which surface this is, for logs. */
   name: string;
@@ -41,12 +48,13 @@ export interface SocketServerOptions {
   maxPayloadBytes: number;
   /**
    * The handshake beyond the gateway's identity: null accepts, a RouterError refuses (`not_found` for a path
-   * the surface does not have, `bad_request` for a query it does not take).
+   * the surface does not have, `bad_request` for a query it does not take), answered by `refusal`; an answer
+   * of the surface's own is sent as it is (a vendor's refusal of its query). `headers`: as `open` gets them.
    */
-  check(url: URL): RouterError | null;
+  check(url: URL, headers: IncomingHttpHeaders): RouterError | HandshakeAnswer | null;
   /** How a refused handshake is answered on the wire. */
-  refusal(error: RouterError): { status: number; contentType: string; body: string };
-  /** `headers`: the handshake's, as `open` gets them. */
+  refusal(error: RouterError): HandshakeAnswer;
+  /** When a quiet connection is closed, and how (`headers`: the handshake's, as `open` gets them). */
   idle(url: URL, headers: IncomingHttpHeaders): SocketIdle;
   /**
    * A session for an accepted socket. `headers` are the client's handshake headers as the gateway forwarded
@@ -58,7 +66,9 @@ export interface SocketServerOptions {
 /**
  * A surface's WebSockets on an app's HTTP server (behind the gateway): an upgrade is accepted only with the
  * gateway's fresh signature, then each connection becomes the surface's session, with flow control on sends
- * and an idle timer. Every socket surface (native /v1/stream, the mirrors' sockets) is served by one.
+ * and an idle timer (restarted by the client's messages, and by sends where the surface's `SocketIdle` says;
+ * when it runs out, the surface's idle frames and close). Every socket surface (native /v1/stream, the
+ * mirrors' sockets) is served by one.
  */
 export class SocketServer {
   private readonly wss: WebSocketServer;
@@ -90,11 +100,12 @@ export class SocketServer {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://router');
     const orgId = this.orgOf(req);
-    const refused = orgId ? this.options.check(url) : RouterError.unauthorized(NOT_FROM_GATEWAY);
+    const headers = handshakeHeaders(req);
+    const refused = orgId ? this.options.check(url, headers) : RouterError.unauthorized(NOT_FROM_GATEWAY);
     if (refused) return this.refuse(socket, refused);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       try {
-        this.open(ws, orgId, url, handshakeHeaders(req));
+        this.open(ws, orgId, url, headers);
       } catch (error) {
         this.options.logger.error({ err: error, surface: this.options.name }, 'socket open failed');
         ws.close(CLOSE_INTERNAL, 'internal error');
@@ -103,9 +114,10 @@ export class SocketServer {
   }
 
   /** A handshake refused in the surface's shape; a socket that cannot take even that is dropped. */
-  private refuse(socket: Duplex, error: RouterError): void {
+  private refuse(socket: Duplex, refused: RouterError | HandshakeAnswer): void {
     try {
-      const { status, contentType, body } = this.options.refusal(error);
+      const { status, contentType, body } =
+        refused instanceof RouterError ? this.options.refusal(refused) : refused;
       socket.end(
         `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
           `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -124,12 +136,16 @@ export class SocketServer {
   private open(ws: WebSocket, orgId: string, url: URL, headers: IncomingHttpHeaders): void {
     const { logger, name } = this.options;
     const policy = this.options.idle(url, headers);
-    const idle = setTimeout(() => ws.close(policy.code, policy.reason), policy.ms);
+    const idle = setTimeout(() => {
+      for (const frame of policy.frames ?? []) ws.send(frame, { binary: typeof frame !== 'string' });
+      ws.close(policy.code, policy.reason);
+    }, policy.ms);
     idle.unref();
+    const sendsCount = policy.clock === 'either';
     const session = this.options.open(
       {
         send: (data) => {
-          idle.refresh();
+          if (sendsCount) idle.refresh();
           const binary = typeof data !== 'string';
           if (ws.bufferedAmount < SEND_HIGH_WATER_BYTES) {
             ws.send(data, { binary });
@@ -178,5 +194,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
 };

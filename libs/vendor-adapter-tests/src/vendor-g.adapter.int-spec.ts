@@ -95,5 +95,39 @@ describe('vendor_g adapter against the simulated vendor', () => {
     expect(audio.length).toBeLessThanOrEqual(5000);
   });
 
+  it('forwards a drop-in request whose answer reports an error in its trailers as a failure at its end', async () => {
+    await t.control.injectFault({
+      vendor: 'vendor_g',
+      kind: 'error',
+      status: 503,
+      message: 'model overloaded',
+      afterBytes: 5000,
+    });
+    const body = { text: TEXT, voice: VOICE, audio_format: 'pcm_s16le', sample_rate: 24000 };
+    const answer = await t.direct.forward({
+      apiKey: KEY,
+      signal: new AbortController().signal,
+      request: {
+        method: 'POST',
+        path: '/tts',
+        query: '',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(body)),
+      },
+    });
+    expect(answer.status).toBe(200);
+    const chunks: Buffer[] = [];
+    const failure = await (async () => {
+      try {
+        for await (const chunk of answer.body) chunks.push(chunk);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(failure).toMatchObject({ code: 'provider_unavailable', providerStatus: 503 });
+    expect(Buffer.concat(chunks).length).toBeGreaterThan(0);
+  });
+
   t.itStopsUpstreamOnAbort();
 });

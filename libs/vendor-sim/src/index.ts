@@ -35,3 +35,4 @@ export { parseOgg, type OggPage } from './kit/audio/ogg-opus.codec';
 export { parseFlacStreamInfo, type FlacStreamInfo } from './kit/audio/flac.codec';
 export { mulawToLinear, alawToLinear } from './kit/audio/g711.codec';
 export { sampleCount } from './kit/audio/sample-source';
+export { vendorGTake } from './vendor-g/vendor-g.audio';

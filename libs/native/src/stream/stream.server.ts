@@ -36,7 +36,8 @@ export class StreamServer {
         contentType: 'application/json',
         body: JSON.stringify(error.toEnvelope()),
       }),
-      idle: () => ({ ms: options.idleTimeoutMs, code: STREAM_CLOSE.idle, reason: 'idle' }),
+      // Idle means no message from the client and no audio to send (docs/stream-protocol.md).
+      idle: () => ({ ms: options.idleTimeoutMs, code: STREAM_CLOSE.idle, reason: 'idle', clock: 'either' }),
       open: (peer, orgId) => new StreamSession(orgId, peer, options, randomUUID()),
     });
   }

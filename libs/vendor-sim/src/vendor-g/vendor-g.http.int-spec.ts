@@ -1,7 +1,10 @@
+import { parseAdts } from '../kit/audio/aac.codec';
+import { parseFlacStreamInfo } from '../kit/audio/flac.codec';
 import { parseMp3 } from '../kit/audio/mp3.codec';
+import { parseOgg } from '../kit/audio/ogg-opus.codec';
 import { parseWav } from '../kit/audio/pcm.codec';
 import { sampleCount } from '../kit/audio/sample-source';
-import { spokenMs } from '../kit/audio/take';
+import { createTake, spokenMs } from '../kit/audio/take';
 import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'g-key-1';
@@ -97,6 +100,47 @@ describe('vendor_g simulator over HTTP', () => {
     expect(parseMp3(Buffer.from(await mp3.arrayBuffer())).frames.length).toBeGreaterThan(10);
   });
 
+  it('makes every format the vendor lists, those the router catalogue lacks included', async () => {
+    const at16k = sampleCount(spokenMs(TEXT), 16000);
+    const f32 = await call('/tts', { ...BODY, audio_format: 'pcm_f32le', sample_rate: 16000 });
+    expect(f32.headers.get('content-type')).toBe('audio/pcm');
+    const floats = Buffer.from(await f32.arrayBuffer());
+    expect(floats.length).toBe(at16k * 4);
+    const s16be = await call('/tts', { ...BODY, audio_format: 'pcm_s16be', sample_rate: 16000 });
+    const bigEndian = Buffer.from(await s16be.arrayBuffer());
+    expect(bigEndian.length).toBe(at16k * 2);
+    // Each is the take's 16-bit samples (rebuilt from its id) written as the name says.
+    const [f32Call, beCall] = (await t.control.calls('vendor_g')).slice(-2);
+    const samplesOf = (takeId: string | undefined) =>
+      createTake(TEXT, { codec: 'pcm', sampleRate: 16000 }, { takeId }).bytes;
+    const little = samplesOf(f32Call?.takeId);
+    for (const i of [0, 1, 100, at16k - 1]) {
+      expect(floats.readFloatLE(i * 4)).toBe(little.readInt16LE(i * 2) / 32768);
+    }
+    expect(bigEndian.equals(Buffer.from(samplesOf(beCall?.takeId)).swap16())).toBe(true);
+    for (const [format, type, parse] of [
+      ['aac', 'audio/aac', (b: Buffer) => parseAdts(b).frames.length],
+      ['opus', 'audio/opus', (b: Buffer) => parseOgg(b).length],
+      ['flac', 'audio/flac', (b: Buffer) => parseFlacStreamInfo(b).sampleRate],
+    ] as const) {
+      const answer = await call('/tts', { ...BODY, audio_format: format, sample_rate: 48000 });
+      expect([format, answer.status, answer.headers.get('content-type')]).toEqual([format, 200, type]);
+      expect(parse(Buffer.from(await answer.arrayBuffer()))).toBeGreaterThan(0);
+    }
+  });
+
+  it('counts the cloned voices and reads one by its id', async () => {
+    expect(await (await call('/v1/voices/count')).json()).toEqual({ count: 106 });
+    const voice = '6a0c1d2e-0000-4000-8000-000000000002';
+    expect(await (await call(`/v1/voices/${voice}`)).json()).toMatchObject({
+      id: voice,
+      name: 'Field Clone',
+    });
+    const missing = await call('/v1/voices/6a0c1d2e-0000-4000-8000-00000000ffff');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ status_code: 404, error_type: 'not_found' });
+  });
+
   it('makes a fresh take for every call and counts them per key', async () => {
     await expectFreshTakes(t, { vendor: 'vendor_g', key: KEY, endpoint: 'rest' }, async () =>
       Buffer.from(
@@ -145,5 +189,14 @@ describe('vendor_g simulator over HTTP', () => {
     await t.control.injectFault({ vendor: 'vendor_g', kind: 'cut', afterBytes: 2000 });
     await expect(call('/tts', BODY).then((r) => r.arrayBuffer())).rejects.toThrow();
     expect((await t.control.calls('vendor_g')).map((c) => c.fault)).toEqual(['error', 'cut']);
+  });
+
+  it('ends a body early as a whole one ends (the end fault): a WAV short of the samples its header gives', async () => {
+    await t.control.injectFault({ vendor: 'vendor_g', kind: 'end', afterBytes: 2000 });
+    const ended = await call('/tts', BODY);
+    expect(ended.status).toBe(200);
+    const bytes = Buffer.from(await ended.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(2000);
+    expect(bytes.length - 44).toBeLessThan(parseWav(bytes).dataSize);
   });
 });

@@ -1,4 +1,5 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
+import { endEarly } from '../kit/http/play-stream';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playTake } from '../kit/play-take';
 import { checkKey, requestKey } from '../kit/sim-keys';
@@ -13,7 +14,8 @@ import {
   vendorGErrorTrailers,
   VENDOR_G_KEY,
 } from '@router/vendor-g';
-import { clonedVoicePage, ttsModels, VENDOR_G_PROJECT } from './vendor-g.catalogue';
+import { clonedVoicePage, ttsModels, VENDOR_G_CLONED_VOICES, VENDOR_G_PROJECT } from './vendor-g.catalogue';
+import { vendorGTake } from './vendor-g.audio';
 import { sendVendorGError, vendorGFaultProblem } from './vendor-g.errors';
 
 const MAX_PAGE = 100;
@@ -44,7 +46,7 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
           return;
         }
         const { text, settings } = parsed.value;
-        const { take, fault } = beginTake(kit, {
+        const begun = beginTake(kit, {
           vendor: 'vendor_g',
           endpoint: 'rest',
           key,
@@ -52,6 +54,7 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
           spec: settings.spec,
           speed: settings.speed,
         });
+        const take = vendorGTake(begun.take, settings.spec.samples);
         // The audio streams as it is made. An error after the first byte ends the body cleanly and is
         // reported in HTTP trailers, as at the vendor (which fetch clients cannot read).
         await playTake(
@@ -59,7 +62,7 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
           {
             signal: exchange.signal,
             open: () =>
-              exchange.open(200, vendorGContentType(settings.audioFormat, take.contentType), {
+              exchange.open(200, vendorGContentType(settings.audioFormat), {
                 trailer: VENDOR_G_ERROR_TRAILERS.join(', '),
               }),
             send: (piece) => exchange.write(piece.bytes),
@@ -69,9 +72,11 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
               exchange.endWithTrailers(vendorGErrorTrailers(problem));
             },
             cut: () => exchange.destroy(),
+            // Ended early: the body stops inside the piece the fault fell in, as a whole one ends.
+            end: (partial) => endEarly(exchange, partial ? [partial.bytes] : []),
           },
           kit.state.pacing('vendor_g'),
-          fault,
+          begun.fault,
         ).then((outcome) => {
           if (outcome === 'done') exchange.end();
         });
@@ -106,6 +111,31 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
         }
         kit.state.recordRead('vendor_g', 'voices', key);
         exchange.sendJson(200, page);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/voices/count',
+      handle(exchange) {
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_g', 'voices', key);
+        exchange.sendJson(200, { count: VENDOR_G_CLONED_VOICES.length });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/voices/:voice_id',
+      handle(exchange) {
+        const key = authorized(exchange);
+        if (!key) return;
+        const voice = VENDOR_G_CLONED_VOICES.find((v) => v.id === exchange.params['voice_id']);
+        if (!voice) {
+          sendVendorGError(exchange, { status: 404, errorType: 'not_found', message: 'Voice not found' });
+          return;
+        }
+        kit.state.recordRead('vendor_g', 'voices', key);
+        exchange.sendJson(200, voice);
       },
     },
   ];

@@ -20,6 +20,7 @@ import {
   vendorGTimestamps,
   type VendorGSettings,
 } from '@router/vendor-g';
+import { vendorGTake } from './vendor-g.audio';
 import { VENDOR_G_PROJECT } from './vendor-g.catalogue';
 import { vendorGFaultProblem } from './vendor-g.errors';
 
@@ -150,7 +151,7 @@ class VendorGConnection {
       return;
     }
     const { settings } = stream;
-    const { take, fault } = beginTake(this.kit, {
+    const begun = beginTake(this.kit, {
       vendor: 'vendor_g',
       endpoint: 'ws',
       key: stream.key,
@@ -158,6 +159,7 @@ class VendorGConnection {
       spec: settings.spec,
       speed: settings.speed,
     });
+    const take = vendorGTake(begun.take, settings.spec.samples);
     const signal = AbortSignal.any([this.closed, stream.cancel.signal]);
     let failed = false;
     const outcome = await playTake(
@@ -182,7 +184,7 @@ class VendorGConnection {
         cut: () => this.ws.terminate(),
       },
       this.kit.state.pacing('vendor_g'),
-      fault,
+      begun.fault,
     );
     if (outcome === 'done') {
       await sendJsonMessage(this.ws, vendorGAudioEnd(stream.id));

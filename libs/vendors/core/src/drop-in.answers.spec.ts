@@ -4,6 +4,7 @@ import {
   jsonLinesAnswer,
   NOT_WHOLE,
   sseAnswer,
+  wavAnswer,
   wholeBodyAnswer,
 } from './drop-in.answers';
 import type { AnswerReading, AnswerVerdict } from './drop-in.types';
@@ -25,6 +26,51 @@ describe('wholeBodyAnswer', () => {
     expect(verdict(reading, 'any bytes')).toEqual(whole);
     const body = Buffer.from([0, 1, 2]);
     expect(reading.stored(body)).toBe(body);
+  });
+});
+
+describe('wavAnswer', () => {
+  /** A WAV file's bytes: its header with `dataSize` as said, then `samples` bytes of samples. */
+  function wav(samples: number, dataSize = samples, extraChunk = false): string {
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.writeUInt32LE(Math.min(0xffffffff, 36 + dataSize), 4);
+    header.write('WAVE', 8, 'latin1');
+    header.write('fmt ', 12, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.write('data', 36, 'latin1');
+    header.writeUInt32LE(dataSize, 40);
+    const list = Buffer.from('LIST\x04\x00\x00\x00abcd', 'latin1');
+    const head = extraChunk ? Buffer.concat([header.subarray(0, 36), list, header.subarray(36)]) : header;
+    return Buffer.concat([head, Buffer.alloc(samples, 1)]).toString('latin1');
+  }
+  const read = (body: string, size = 7) => {
+    const reading = wavAnswer();
+    const bytes = Buffer.from(body, 'latin1');
+    for (let at = 0; at < bytes.length; at += size) reading.push(bytes.subarray(at, at + size));
+    return reading.end();
+  };
+
+  it('is whole with all the samples its header gives, split anywhere, other chunks before them too', () => {
+    expect(read(wav(100))).toEqual(whole);
+    expect(read(wav(100), 1000)).toEqual(whole);
+    expect(read(wav(100, 100, true), 5)).toEqual(whole);
+  });
+
+  it('is not whole when it ended before them, or inside its header', () => {
+    expect(read(wav(60, 100))).toEqual(notWhole(NOT_WHOLE.short));
+    expect(read(wav(0, 100).slice(0, 30))).toEqual(notWhole(NOT_WHOLE.cut));
+  });
+
+  it('is whole once it ended when its sizes are left open, or when it is no WAV at all', () => {
+    expect(read(wav(10, 0xffffffff))).toEqual(whole);
+    expect(read(wav(10, 0))).toEqual(whole);
+    expect(read('raw samples, no RIFF header at all')).toEqual(whole);
+  });
+
+  it('stores the body as it came', () => {
+    const body = Buffer.from(wav(4), 'latin1');
+    expect(wavAnswer().stored(body)).toBe(body);
   });
 });
 

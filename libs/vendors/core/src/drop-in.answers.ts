@@ -20,6 +20,7 @@ export const NOT_WHOLE = Object.freeze({
   noFinal: 'the answer ended before its final frame',
   cut: 'the answer ended inside a frame',
   notJson: 'the answer is not the JSON document it should be',
+  short: 'the answer ended before the length its header gives',
 });
 
 const notWhole = (reason: string): AnswerVerdict => ({ complete: false, reason });
@@ -36,6 +37,58 @@ function kindOf<T>(rule: (frame: T) => FrameKind, frame: T): FrameKind {
 /** A body that is whole once it ended normally (audio, which has no frames), stored as it came. */
 export function wholeBodyAnswer(): AnswerReading {
   return { push: () => undefined, end: () => WHOLE, stored: (body) => body };
+}
+
+/** Header bytes a WAV reading holds while it looks for the `data` chunk; past them it cannot tell. */
+const WAV_HEADER_LIMIT = 4096;
+/** The sizes a streaming WAV writer leaves open while the length is unknown. */
+const OPEN_WAV_SIZES: ReadonlySet<number> = new Set([0, 0xffffffff]);
+
+/**
+ * The `data` chunk of a RIFF/WAVE header: where its samples start and its size; `more` while the header is not
+ * all there; null for a body that is not RIFF/WAVE, or whose header is longer than a reading holds.
+ */
+function wavDataChunk(head: Buffer): { start: number; size: number } | 'more' | null {
+  if (head.length < 12) return 'more';
+  if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') return null;
+  let offset = 12;
+  while (offset + 8 <= head.length) {
+    const size = head.readUInt32LE(offset + 4);
+    if (head.toString('latin1', offset, offset + 4) === 'data') return { start: offset + 8, size };
+    offset += 8 + size + (size % 2);
+  }
+  return head.length >= WAV_HEADER_LIMIT ? null : 'more';
+}
+
+/**
+ * A WAV file: whole once its body ended with all the sample bytes its header's `data` size gives. A size left
+ * open (as streaming writers leave it) says nothing, nor does a body that is not RIFF/WAVE: such an answer is
+ * whole once it ended, as audio is. One that ended inside its header is not. Stored as it came.
+ */
+export function wavAnswer(): AnswerReading {
+  // Undefined while the header is read; then the size to reach, or null when there is none to check.
+  let expected: number | null | undefined;
+  let head = Buffer.alloc(0);
+  let received = 0;
+  return {
+    push(chunk) {
+      if (expected !== undefined) {
+        received += chunk.length;
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const data = wavDataChunk(head);
+      if (data === 'more') return;
+      expected = data === null || OPEN_WAV_SIZES.has(data.size) ? null : data.size;
+      received = data === null ? 0 : Math.max(0, head.length - data.start);
+      head = Buffer.alloc(0);
+    },
+    end() {
+      if (expected === undefined) return notWhole(NOT_WHOLE.cut);
+      return expected === null || received >= expected ? WHOLE : notWhole(NOT_WHOLE.short);
+    },
+    stored: (body) => body,
+  };
 }
 
 /** The frames of one answer counted as they come; decided once an error is seen. */

@@ -93,6 +93,12 @@ export type MirrorSocketAccess =
        * A message that carries a key field too deep to re-serialise is `UnreadableMessage`.
        */
       takeKey(message: string): KeylessMessage | UnreadableMessage;
+      /**
+       * Whether a client message without a key may come before the one that carries it (a connection-wide
+       * keep-alive, sent from the connect on): such messages are held while the key is awaited and passed on,
+       * in order, once the socket is admitted. Left out, the key is read from the first message.
+       */
+      keylessBeforeKey?(message: KeylessMessage): boolean;
       /** `first` is the first client message when the key came in it (some refusals echo its ids). */
       refuse(kind: MirrorRefusalKind, first: KeylessMessage | undefined): MirrorSocketRefusal;
       /** An open socket closed by the router; `refuse(kind, undefined)` when left out. */

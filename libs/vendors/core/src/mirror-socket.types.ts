@@ -1,4 +1,5 @@
 import type { RouterError, SynthSettings, WordTiming } from '@router/contracts';
+import type { MirrorReply } from './mirror-access';
 
 /**
  * What one client message of a vendor's socket asks, in the router's terms. A vendor folder's socket codec
@@ -37,7 +38,10 @@ export type SocketCommand =
   | { kind: 'when-quiet'; context: string; ms: number; commands: readonly SocketCommand[] }
   /** Finish every context, then close the socket normally. */
   | { kind: 'close' }
-  /** A frame answered at once (a pong, an acknowledgement). */
+  /**
+   * A frame answered at once (a pong, an acknowledgement, a warning): sent as the message is read, after the
+   * frames already sent and never behind a context's audio still to come.
+   */
   | { kind: 'send'; frame: string }
   /** The message is refused: the frame is sent, and the socket closed when `close` is given. */
   | { kind: 'refuse'; frame: string; close?: SocketClose };
@@ -54,7 +58,10 @@ export type SocketFrame = string | Buffer;
 export interface SocketContextRenderer {
   /** One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk. */
   audio(chunk: Buffer, at: { sentence: number; first: boolean }): SocketFrame[];
-  /** The sentence's audio has all been sent; its word timings where the vendor gives them. */
+  /**
+   * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's
+   * per-sentence `complete` or `final` frame goes here.
+   */
   sentenceEnd(end: {
     sentence: number;
     text: string;
@@ -62,12 +69,49 @@ export interface SocketContextRenderer {
     /** Each character's timing, where the vendor times characters (cached with the audio). */
     chars: WordTiming[] | null;
   }): SocketFrame[];
-  /** A flush's sentences have all been sent; `tag` is the flush command's. */
+  /**
+   * A flush's sentences have all been sent (or dropped, see `SocketFailure.drop`); `tag` is the flush
+   * command's. Every flush is answered, in the order asked, unless its context is cancelled first.
+   */
   flushed(tag: string | undefined): SocketFrame[];
-  /** The context ended (finish or cancel). */
-  finished(): SocketFrame[];
-  /** A sentence or a command of the context failed; the socket is closed when `close` is given. */
-  failed(error: RouterError): { frames: SocketFrame[]; close?: SocketClose };
+  /** The context ended: how (`finish`, `drain` or `cancel`, and whether a cancel stopped anything). */
+  finished(end: ContextEnd): SocketFrame[];
+  /**
+   * A sentence (`at`) or a command of the context failed. Frames of an error that keeps the socket open, its
+   * close where the vendor closes, and what the failure drops where the vendor drops the rest of a request.
+   */
+  failed(error: RouterError, at?: { sentence: number }): SocketFailure;
+}
+
+/** How a context ended, as its renderer's `finished` is told. */
+export type ContextEnd =
+  | { kind: 'finish' }
+  | { kind: 'drain' }
+  /**
+   * `stopped`: whether the cancel stopped anything (a sentence playing or waiting, text held): false where
+   * everything had already been spoken, for a vendor that warns there was nothing to cancel.
+   */
+  | { kind: 'cancel'; stopped: boolean };
+
+/** What the renderer makes of a failure. */
+export interface SocketFailure {
+  frames: SocketFrame[];
+  /** The socket is closed after the frames. */
+  close?: SocketClose;
+  /** The rest of the failed request is not spoken. */
+  drop?: SocketDrop;
+}
+
+/**
+ * What a failure drops of its context, for a vendor that speaks nothing more of a request once one of its
+ * sentences failed: the context's sentences still to play (never sent to the vendor; those already resolved
+ * ahead are stopped unheard) and the text it holds. With `through`, only up to the end of the first pending
+ * flush tagged so (the request's end, when the codec tags it): what was sent after that flush is a later
+ * request's and plays. Flushes in the dropped part are still answered, in order. A sentence playing when a
+ * command fails plays out; text the codec turns into commands after the failure is its own to drop.
+ */
+export interface SocketDrop {
+  through?: string;
 }
 
 /** One connection of a vendor's socket, from its handshake on. */
@@ -80,11 +124,22 @@ export interface SocketConnection {
   context(id: string): SocketContextRenderer;
 }
 
-/** How a quiet connection ends: after `ms` with nothing sent either way, closed with `code` and `reason`. */
+/**
+ * How a quiet connection ends: after `ms` without a message from the client, `frames` are sent (the vendor's
+ * idle error, where it sends one) and the socket is closed with `code` and `reason`.
+ */
 export interface SocketIdle {
   ms: number;
+  frames?: readonly SocketFrame[];
   code: number;
   reason: string;
+  /**
+   * What restarts the clock. `client` (when left out): each message from the client, whatever it is (a
+   * keep-alive, a ping, one that is refused), and nothing the router sends, as vendors count "without
+   * messages". `either`: each frame sent either way, so a socket never idles while its reply plays (native
+   * /v1/stream: no message and no audio; vendor_c, whose vendor does not close while it is speaking).
+   */
+  clock?: 'client' | 'either';
 }
 
 /**
@@ -104,6 +159,12 @@ export interface SocketHandshake {
 export interface MirrorSocketRoute {
   /** The path under the vendor's API base; its capture groups become the handshake's `params`. */
   readonly path: RegExp;
+  /**
+   * The vendor's answer to a handshake it refuses before the upgrade (a query setting it does not take, such
+   * as a `timeout` past its maximum), in its shape; undefined, or left out, accepts. A refusal after the
+   * upgrade is `opened()`'s.
+   */
+  refuse?(handshake: SocketHandshake): MirrorReply | undefined;
   /** A connection from its handshake. */
   open(handshake: SocketHandshake): SocketConnection;
   idle(handshake: SocketHandshake): SocketIdle;

@@ -80,7 +80,8 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
    * A drop-in request sent on verbatim: the client's method, path, query and body, the request headers the
    * planner kept of it (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones) and the org's key where the
    * vendor takes it. Whatever the vendor answers comes back with all its headers (the wire says which a
-   * client gets); only a connection that fails or is cut throws.
+   * client gets); only a connection that fails or is cut throws, and so does a body whose trailers report
+   * that the answer failed after all (`trailerFailure`, as for synthesis): such an answer is not whole.
    */
   async forward(call: DropInCall): Promise<DropInAnswer> {
     const { request: sent, signal } = call;
@@ -104,12 +105,16 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     }
     const vendor = this.vendor;
     const body = response.body;
+    const trailerFailure = () => this.trailerFailure(response.trailers);
     return {
       status: response.statusCode,
       headers,
       body: (async function* () {
         try {
           for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+          // Trailers arrive with the end of the body.
+          const failure = trailerFailure();
+          if (failure) throw failure;
         } catch (error) {
           throw upstreamFailure(vendor, error, signal);
         } finally {

@@ -7,4 +7,8 @@ export * from './wire/vendor-g.socket';
 export * from './wire/vendor-g.voices';
 export { VENDOR_G_KEY } from './wire/vendor-g.key';
 export { vendorGAccess } from './wire/vendor-g.access';
+export { vendorGDropIn, vendorGRequestKeying } from './wire/vendor-g.drop-in';
+export { VendorGConnection, vendorGSocketRoutes } from './wire/vendor-g.mirror-socket';
+export { vendorGSynthSettings } from './wire/vendor-g.settings';
+export { vendorGMirror } from './wire/vendor-g.mirror';
 export { vendorGEntry } from './vendor-g.entry';

@@ -44,10 +44,16 @@ describe('vendorGBody', () => {
     expect(vendorGBody({ ...base, options: { reduce_silence: true } }, 'x')['reduce_silence']).toBe(true);
   });
 
-  it('refuses a format the vendor path does not have', () => {
-    expect(() => vendorGBody({ ...base, format: 'aac' }, 'x')).toThrow(
+  it('refuses a format the vendor does not have', () => {
+    expect(() => vendorGBody({ ...base, format: 'speex' }, 'x')).toThrow(
       expect.objectContaining({ code: 'bad_request' }),
     );
+  });
+
+  it('sends the options a mirror client set that the catalogue lacks under their own names, nulls left out', () => {
+    const body = vendorGBody({ ...base, format: 'opus', options: { bitrate: 32000, x_unknown: null } }, 'x');
+    expect(body).toMatchObject({ audio_format: 'opus', bitrate: 32000 });
+    expect(body).not.toHaveProperty('x_unknown');
   });
 });
 

@@ -190,7 +190,7 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     ]);
     expect(render.flushed(undefined)).toEqual([]); // the client's flush
     expect(frames(render.flushed('turn'))).toEqual([{ is_final_audio_for_turn: true }]);
-    expect(frames(render.finished())).toEqual([{ is_final: true }]);
+    expect(frames(render.finished({ kind: 'finish' }))).toEqual([{ is_final: true }]);
   });
 
   it('tags the frames of a context the client named, and keeps the socket open when one fails', () => {
@@ -201,11 +201,13 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
     expect(frames(render.flushed('turn'))).toEqual([
       { is_final_audio_for_turn: true, contextId: 'scene', context_id: 'scene' },
     ]);
-    expect(frames(render.finished())).toEqual([{ is_final: true, contextId: 'scene', context_id: 'scene' }]);
+    expect(frames(render.finished({ kind: 'finish' }))).toEqual([
+      { is_final: true, contextId: 'scene', context_id: 'scene' },
+    ]);
     // A context closed before any of its commands reached the session keeps its tag.
     send(connection, { context_id: 'quiet', keep_alive: true });
     send(connection, { context_id: 'quiet', close_context: true });
-    expect(frames(connection.context('quiet').finished())).toEqual([
+    expect(frames(connection.context('quiet').finished({ kind: 'drain' }))).toEqual([
       { is_final: true, contextId: 'quiet', context_id: 'quiet' },
     ]);
     const failed = render.failed(RouterError.badRequest('no such voice'));

@@ -185,7 +185,7 @@ describe('vendor_c mirror sockets', () => {
       contextId: 'ctx-1',
       context_id: 'ctx-1',
     });
-    expect(render.finished().map((f) => JSON.parse(f as string))).toEqual([
+    expect(render.finished({ kind: 'finish' }).map((f) => JSON.parse(f as string))).toEqual([
       { isFinal: true, contextId: 'ctx-1', context_id: 'ctx-1' },
     ]);
   });
@@ -202,6 +202,20 @@ describe('vendor_c mirror sockets', () => {
       code: 1008,
     });
     expect(connection(multiStreamInput).context('a').failed(failure).close).toBeUndefined();
+  });
+
+  it('closes a socket idle for inactivity_timeout with 1008, its clock counting audio sent as the vendor does', () => {
+    const idle = streamInput.idle({
+      params: ['v1'],
+      query: new URLSearchParams('inactivity_timeout=30'),
+      headers: {},
+    });
+    expect(idle).toEqual({
+      ms: 30_000,
+      code: 1008,
+      reason: 'Have not received new text for 30 seconds. Closing the connection.',
+      clock: 'either',
+    });
   });
 });
 

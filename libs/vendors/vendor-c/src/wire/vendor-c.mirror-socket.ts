@@ -62,7 +62,8 @@ function socketRoute(
     idle: ({ query }) => {
       const parsed = parseSocketQuery(query, socket);
       const ms = (parsed.ok ? parsed.value.inactivitySeconds : DEFAULT_INACTIVITY_S) * 1000;
-      return { ms, code: SOCKET_CLOSE.policy, reason: inactivityReason(ms) };
+      // The vendor's clock counts the client's messages but never runs out while it speaks: sends count too.
+      return { ms, code: SOCKET_CLOSE.policy, reason: inactivityReason(ms), clock: 'either' };
     },
   };
 }

@@ -14,4 +14,18 @@ describe('vendor_g mirror access: its sockets (the rest of its door: libs/vendor
       { stream_id: 's1', terminated: true },
     ]);
   });
+
+  it('holds keep-alives sent before the first config, and nothing else', () => {
+    const socket = vendorGAccess.socket;
+    if (socket.refusal !== 'after-accept') throw new Error('vendor_g refuses after accepting');
+    const held = (message: string) => {
+      const taken = socket.takeKey(message);
+      if ('unreadable' in taken) throw new Error('the message is readable');
+      return socket.keylessBeforeKey?.(taken) ?? false;
+    };
+    expect(held('{"keep_alive":true}')).toBe(true);
+    expect(held('{"stream_id":"s1","model":"m"}')).toBe(false);
+    expect(held('{"stream_id":"s1","text":"Hi."}')).toBe(false);
+    expect(held('not json')).toBe(false);
+  });
 });

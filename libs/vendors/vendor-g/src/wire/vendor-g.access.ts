@@ -9,6 +9,7 @@ import {
   uuidRequestId,
 } from '@router/vendors-core';
 import { VENDOR_G_KEY } from './vendor-g.key';
+import { readVendorGClientMessage } from './vendor-g.socket';
 
 /** The vendor's REST error body (both of its hosts). */
 function vendorGError(status: number, errorType: string, message: string): MirrorReply {
@@ -48,6 +49,8 @@ export const vendorGAccess: MirrorAccess = {
   socket: {
     refusal: 'after-accept',
     takeKey: (message) => takeMessageKey(VENDOR_G_KEY, message),
+    // Its clients send keep-alives from the connect on, before any stream's config (which carries the key).
+    keylessBeforeKey: (message) => readVendorGClientMessage(message.fields).kind === 'keep-alive',
     refuse: (kind, first) => {
       const streamId = typeof first?.fields?.['stream_id'] === 'string' ? first.fields['stream_id'] : null;
       const error = {

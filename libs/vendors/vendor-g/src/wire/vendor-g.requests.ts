@@ -1,11 +1,15 @@
 import type { SynthSettings } from '@router/contracts';
 import { invalidRequest, type VendorGProblem } from './vendor-g.errors';
 import {
+  VENDOR_G_DEFAULT_FORMAT,
   VENDOR_G_KNOWN_FORMATS,
   VENDOR_G_NATIVE_RATE,
   VENDOR_G_RATES,
   vendorGAudioFormat,
   vendorGCodec,
+  type VendorGCodec,
+  vendorGIsRaw,
+  vendorGSampleEncoding,
 } from './vendor-g.formats';
 
 /*
@@ -18,13 +22,20 @@ import {
 export const VENDOR_G_TTS_PATH = '/tts';
 export const VENDOR_G_TEXT_LIMIT = 5000;
 export const VENDOR_G_DEFAULT_MODEL = 'g_model_3';
+export const VENDOR_G_DEFAULT_LANGUAGE = 'en';
 export const VENDOR_G_SPEED = { min: 0.7, max: 1.3 } as const;
 
-/** The body of one piece. The rate is always sent: the vendor requires it for the raw formats. */
+/**
+ * The body of one piece. The rate is always sent: the vendor requires it for the raw formats. Options the
+ * catalogue lacks (a mirror client's `bitrate`) go as the client sent them.
+ */
 export function vendorGBody(settings: SynthSettings, text: string): Record<string, unknown> {
   const audioFormat = vendorGAudioFormat(settings.format);
-  const reduceSilence = settings.options['reduce_silence'];
+  const { reduce_silence: reduceSilence, ...others } = settings.options;
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(others)) if (value !== null) fields[name] = value;
   return {
+    ...fields,
     text,
     model: settings.model,
     language: settings.language,
@@ -52,9 +63,11 @@ export interface VendorGSettings {
   readonly voice: string;
   readonly audioFormat: string;
   readonly spec: {
-    readonly codec: NonNullable<ReturnType<typeof vendorGCodec>>;
+    readonly codec: VendorGCodec;
     readonly sampleRate: number;
     readonly bitrateKbps?: number;
+    /** Raw PCM written otherwise than 16-bit little-endian. */
+    readonly samples?: 'f32le' | 's16be';
   };
   readonly speed: number;
   readonly reduceSilence: boolean;
@@ -76,7 +89,7 @@ export function parseVendorGSettings(
   if (typeof model !== 'string' || !project.models.includes(model)) {
     return bad(`Unknown model; use one of ${project.models.join(', ')}`, 'model');
   }
-  const language = fields['language'] ?? 'en';
+  const language = fields['language'] ?? VENDOR_G_DEFAULT_LANGUAGE;
   if (typeof language !== 'string' || !project.languagesOf(model).includes(language)) {
     return bad(`Language is not supported by ${model}`, 'language');
   }
@@ -84,14 +97,14 @@ export function parseVendorGSettings(
   if (typeof voice !== 'string' || voice === '') return bad('Missing required field: voice', 'voice');
   const voiceIssue = project.voiceProblem(voice, model);
   if (voiceIssue) return bad(voiceIssue, 'voice');
-  const audioFormat = fields['audio_format'] ?? 'wav';
+  const audioFormat = fields['audio_format'] ?? VENDOR_G_DEFAULT_FORMAT;
   if (typeof audioFormat !== 'string' || !VENDOR_G_KNOWN_FORMATS.includes(audioFormat)) {
     return bad(`audio_format must be one of ${VENDOR_G_KNOWN_FORMATS.join(', ')}`, 'audio_format');
   }
   const codec = vendorGCodec(audioFormat);
   if (!codec) return bad(`audio_format ${audioFormat} is not available`, 'audio_format');
   const rate = fields['sample_rate'];
-  if (rate === undefined && audioFormat.startsWith('pcm_')) {
+  if (rate === undefined && vendorGIsRaw(audioFormat)) {
     return bad('sample_rate is required for raw pcm formats', 'sample_rate');
   }
   if (rate !== undefined && (typeof rate !== 'number' || !VENDOR_G_RATES.includes(rate))) {
@@ -112,6 +125,7 @@ export function parseVendorGSettings(
     return bad('return_timestamps must be a boolean', 'return_timestamps');
   }
   const sampleRate = typeof rate === 'number' ? rate : VENDOR_G_NATIVE_RATE;
+  const samples = vendorGSampleEncoding(audioFormat);
   return {
     ok: true,
     value: {
@@ -123,6 +137,7 @@ export function parseVendorGSettings(
         codec,
         sampleRate,
         ...(typeof bitrate === 'number' ? { bitrateKbps: Math.round(bitrate / 1000) } : {}),
+        ...(samples ? { samples } : {}),
       },
       speed,
       reduceSilence,

@@ -1,4 +1,4 @@
-import { keyMessageFields, readMessageKey } from '@router/vendors-core';
+import { readMessageKey } from '@router/vendors-core';
 import { VENDOR_G_KEY } from './vendor-g.key';
 
 /*
@@ -16,16 +16,18 @@ export const VENDOR_G_SOCKET_PATH = '/tts-websocket';
 
 export type VendorGClientMessage =
   | { readonly kind: 'keep-alive' }
-  /** `apiKey` undefined: the key field was sent, but holds no key. */
+  /** `apiKey` undefined: no key in the message (the mirror's gateway has taken it out). */
   | { readonly kind: 'config'; readonly streamId: string; readonly apiKey: string | undefined }
   | { readonly kind: 'cancel'; readonly streamId: string }
   | { readonly kind: 'text'; readonly streamId: string; readonly text: unknown; readonly end: boolean }
   | { readonly kind: 'refused'; readonly streamId: string | undefined; readonly message: string };
 
-/** A stream's config is the message that carries a key field. */
-const KEY_FIELDS = keyMessageFields(VENDOR_G_KEY);
-
-/** A client message as the vendor reads it (whether its stream exists is the server's business). */
+/**
+ * A client message as the vendor reads it (whether its stream exists is the server's business). Its messages
+ * have no type: a keep-alive has no stream, a cancel says `cancel`, text carries `text` or `text_end`, and any
+ * other message of a stream is its config (which carries the key at the vendor; the mirror's gateway has
+ * taken it out by the time the mirror reads it).
+ */
 export function readVendorGClientMessage(message: Record<string, unknown> | undefined): VendorGClientMessage {
   if (!message) return { kind: 'refused', streamId: undefined, message: 'Messages must be JSON objects' };
   if (message['keep_alive'] === true && message['stream_id'] === undefined) return { kind: 'keep-alive' };
@@ -33,14 +35,11 @@ export function readVendorGClientMessage(message: Record<string, unknown> | unde
   if (typeof streamId !== 'string' || streamId === '') {
     return { kind: 'refused', streamId: undefined, message: 'Missing required field: stream_id' };
   }
-  if (KEY_FIELDS.some((field) => field in message)) {
-    return { kind: 'config', streamId, apiKey: readMessageKey(VENDOR_G_KEY, message) };
-  }
   if (message['cancel'] === true) return { kind: 'cancel', streamId };
   if ('text' in message || 'text_end' in message) {
     return { kind: 'text', streamId, text: message['text'] ?? '', end: message['text_end'] === true };
   }
-  return { kind: 'refused', streamId, message: 'Unrecognised message' };
+  return { kind: 'config', streamId, apiKey: readMessageKey(VENDOR_G_KEY, message) };
 }
 
 /** Character timings in seconds. */

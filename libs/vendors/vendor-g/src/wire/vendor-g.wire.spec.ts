@@ -7,7 +7,12 @@ import {
   vendorGErrorTrailers,
   vendorGTrailerFailure,
 } from './vendor-g.errors';
-import { vendorGAudioFormat, vendorGCodec } from './vendor-g.formats';
+import {
+  VENDOR_G_KNOWN_FORMATS,
+  vendorGAudioFormat,
+  vendorGContentType,
+  vendorGRouterFormat,
+} from './vendor-g.formats';
 import { parseVendorGRest, vendorGBody, type VendorGProject } from './vendor-g.requests';
 import { readVendorGClientMessage, vendorGStreamError } from './vendor-g.socket';
 
@@ -28,34 +33,56 @@ const project: VendorGProject = {
 };
 
 describe('vendor_g wire', () => {
-  it.each(['pcm', 'wav', 'mp3', 'mulaw', 'alaw'])(
-    'the %s body the adapter builds parses back to its settings',
-    (format) => {
-      const body = JSON.parse(JSON.stringify(vendorGBody({ ...settings, format }, 'Hello'))) as unknown;
-      expect(parseVendorGRest(body, project)).toEqual({
-        ok: true,
-        value: {
-          text: 'Hello',
-          settings: {
-            model: 'g_model_3',
-            language: 'en',
-            voice: 'Maren',
-            audioFormat: vendorGAudioFormat(format),
-            spec: { codec: format, sampleRate: 16000 },
-            speed: 1.1,
-            reduceSilence: true,
-            returnTimestamps: false,
-          },
-        },
-      });
+  it.each([
+    { format: 'pcm', audioFormat: 'pcm_s16le', spec: { codec: 'pcm', sampleRate: 16000 } },
+    { format: 'wav', audioFormat: 'wav', spec: { codec: 'wav', sampleRate: 16000 } },
+    { format: 'mp3', audioFormat: 'mp3', spec: { codec: 'mp3', sampleRate: 16000 } },
+    { format: 'mulaw', audioFormat: 'pcm_mulaw', spec: { codec: 'mulaw', sampleRate: 16000 } },
+    { format: 'alaw', audioFormat: 'pcm_alaw', spec: { codec: 'alaw', sampleRate: 16000 } },
+    // Only a mirror's clients ask for these: the router's catalogue lacks them.
+    { format: 'aac', audioFormat: 'aac', spec: { codec: 'aac', sampleRate: 16000 } },
+    { format: 'opus', audioFormat: 'opus', spec: { codec: 'opus', sampleRate: 16000 } },
+    { format: 'flac', audioFormat: 'flac', spec: { codec: 'flac', sampleRate: 16000 } },
+    {
+      format: 'pcm_f32le',
+      audioFormat: 'pcm_f32le',
+      spec: { codec: 'pcm', sampleRate: 16000, samples: 'f32le' },
     },
-  );
+    {
+      format: 'pcm_s16be',
+      audioFormat: 'pcm_s16be',
+      spec: { codec: 'pcm', sampleRate: 16000, samples: 's16be' },
+    },
+  ])('the $format body the adapter builds parses back to its settings', ({ format, audioFormat, spec }) => {
+    const body = JSON.parse(JSON.stringify(vendorGBody({ ...settings, format }, 'Hello'))) as unknown;
+    expect(parseVendorGRest(body, project)).toEqual({
+      ok: true,
+      value: {
+        text: 'Hello',
+        settings: {
+          model: 'g_model_3',
+          language: 'en',
+          voice: 'Maren',
+          audioFormat,
+          spec,
+          speed: 1.1,
+          reduceSilence: true,
+          returnTimestamps: false,
+        },
+      },
+    });
+  });
 
-  it('maps audio_format names both ways, and the router never asks for flac', () => {
-    for (const format of ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'])
-      expect(vendorGCodec(vendorGAudioFormat(format))).toBe(format);
-    expect(vendorGCodec('flac')).toBe('flac');
-    expect(() => vendorGAudioFormat('flac')).toThrow(expect.objectContaining({ code: 'bad_request' }));
+  it('maps every audio_format name to a router format and back, with its Content-Type', () => {
+    for (const name of VENDOR_G_KNOWN_FORMATS) {
+      expect(vendorGAudioFormat(vendorGRouterFormat(name) ?? '')).toBe(name);
+    }
+    expect(VENDOR_G_KNOWN_FORMATS).toHaveLength(10);
+    expect(vendorGRouterFormat('pcm_s16le')).toBe('pcm');
+    expect(vendorGRouterFormat('pcm_mulaw')).toBe('mulaw');
+    expect(vendorGContentType('pcm_mulaw')).toBe('audio/pcm');
+    expect(vendorGContentType('opus')).toBe('audio/opus');
+    expect(() => vendorGAudioFormat('speex')).toThrow(expect.objectContaining({ code: 'bad_request' }));
   });
 
   it("refuses a voice the server's project does not have, naming the field", () => {
@@ -94,6 +121,22 @@ describe('vendor_g wire', () => {
       kind: 'config',
       streamId: 's1',
       apiKey: undefined,
+    });
+    // A config as the mirror reads it: the gateway has taken its key out.
+    expect(readVendorGClientMessage({ stream_id: 's1', model: 'm', voice: 'Maren' })).toEqual({
+      kind: 'config',
+      streamId: 's1',
+      apiKey: undefined,
+    });
+    expect(readVendorGClientMessage({ stream_id: 's1', cancel: true })).toEqual({
+      kind: 'cancel',
+      streamId: 's1',
+    });
+    expect(readVendorGClientMessage({ stream_id: 's1', text_end: true })).toEqual({
+      kind: 'text',
+      streamId: 's1',
+      text: '',
+      end: true,
     });
     expect(readVendorGClientMessage({ text: 'Hi' })).toEqual({
       kind: 'refused',

@@ -1,0 +1,414 @@
+import { randomUUID } from 'node:crypto';
+import type { Sentence, StreamSettings } from '@router/client';
+import {
+  adminCli,
+  createOrgWithKey,
+  createOrgWithVendorKey,
+  eventually,
+  type JsonFrame,
+  mirrorSocketUrl,
+  openSocket,
+  readE2eStack,
+  TestSocket,
+} from '@router/testing';
+import { type AudioSpec, createTake, SimControl, vendorGTake } from '@router/vendor-sim';
+
+const stack = readE2eStack();
+const sim = new SimControl(stack.simUrl);
+/** The mirror's realtime URL, as a vendor_g client is configured with it (the vendor's is `wss://{TTS_HOST}/tts-websocket`). */
+const URL = mirrorSocketUrl(stack.gatewayUrl, 'vendor_g', '/tts-websocket');
+/** A stream's settings as the vendor's notes show a config (../shared/vendors/vendor_g.md), less its key and id. */
+const PCM = {
+  model: 'g_model_3',
+  language: 'en',
+  voice: 'Maren',
+  audio_format: 'pcm_s16le',
+  sample_rate: 24000,
+};
+
+const newOrg = () => createOrgWithVendorKey(stack, 'vendor_g', `mirror-g-ws-${randomUUID().slice(0, 8)}`);
+const unique = (what: string): string => `${what} ${randomUUID().slice(0, 8)}.`;
+
+/** A connection as the vendor's clients open it: no key at the upgrade unless `headers` carry one. */
+const connect = (headers: Record<string, string> = {}): Promise<TestSocket> => openSocket(URL, { headers });
+
+/** One stream's frames, in order. */
+const framesOf = (frames: readonly JsonFrame[], id: string): JsonFrame[] =>
+  frames.filter((f) => f['stream_id'] === id);
+
+/** One stream's audio, its messages' `audio` decoded and joined in order. */
+const audioOf = (frames: readonly JsonFrame[], id: string): Buffer =>
+  Buffer.concat(
+    framesOf(frames, id)
+      .filter((f) => typeof f['audio'] === 'string')
+      .map((f) => Buffer.from(f['audio'] as string, 'base64')),
+  );
+
+/** Waits for a stream's `terminated`. */
+const terminated = (socket: TestSocket, id: string): Promise<void> =>
+  socket.until((frames) => framesOf(frames, id).some((f) => f['terminated'] === true));
+
+/** Says `texts` on one stream of a new connection (config with the key, the texts, an empty `text_end`). */
+async function say(
+  key: string,
+  texts: readonly string[],
+  settings: Record<string, unknown> = PCM,
+): Promise<JsonFrame[]> {
+  const socket = await connect();
+  socket.send({ api_key: key, stream_id: 's1', ...settings });
+  for (const text of texts) socket.send({ stream_id: 's1', text, text_end: false });
+  socket.send({ stream_id: 's1', text: '', text_end: true });
+  await terminated(socket, 's1');
+  socket.close();
+  return framesOf(socket.frames, 's1');
+}
+
+/**
+ * The simulator's take of each sentence (found in `key`'s calls by its length; the sentences of a test differ
+ * in length), in `spec`, joined in the order given.
+ */
+async function vendorTakes(
+  vendorKey: string,
+  sentences: readonly string[],
+  spec: AudioSpec,
+  options: { speed?: number; samples?: 'f32le' | 's16be' } = {},
+): Promise<Buffer> {
+  const calls = await sim.calls('vendor_g', { key: vendorKey });
+  return Buffer.concat(
+    sentences.map((text) => {
+      const call = calls.find((c) => c.chars === [...text].length);
+      if (!call) throw new Error(`no vendor call for a sentence of ${[...text].length} characters`);
+      const take = createTake(text, spec, { takeId: call.takeId, speed: options.speed ?? 1 });
+      return vendorGTake(take, options.samples).bytes;
+    }),
+  );
+}
+
+const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_g', { key: vendorKey });
+
+/** A stream ends as the vendor's does: its audio, an `audio_end` message, then `terminated`. */
+function expectEndedNormally(frames: readonly JsonFrame[], id = 's1'): void {
+  expect(frames.slice(-2)).toEqual([
+    { stream_id: id, audio: '', audio_end: true },
+    { stream_id: id, terminated: true },
+  ]);
+  expect(frames.slice(0, -2).every((f) => typeof f['audio'] === 'string' && f['audio'] !== '')).toBe(true);
+}
+
+/**
+ * A vendor_g client's realtime session, written from the vendor's notes (../shared/vendors/vendor_g.md),
+ * through the gateway with only the URL and the key changed: each sentence of a stream is a take of its own,
+ * replayed from the cache the next time and shared with /v1/stream for equal settings.
+ */
+describe('vendor_g mirror, /tts-websocket (e2e)', () => {
+  it('speaks a stream sentence by sentence, each a take of its own; said again, all from the cache', async () => {
+    const { key, vendorKey } = await newOrg();
+    const first = unique('Hello there');
+    const second = 'How are you today, my friend?';
+    const before = await calls(vendorKey);
+
+    const live = await say(key, [first.slice(0, 8), `${first.slice(8)} How are `, 'you today, my friend?']);
+    expectEndedNormally(live);
+    const audio = audioOf(live, 's1');
+    expect(
+      audio.equals(await vendorTakes(vendorKey, [first, second], { codec: 'pcm', sampleRate: 24000 })),
+    ).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 2);
+
+    const again = await say(key, [`${first} ${second}`]);
+    expectEndedNormally(again);
+    expect(audioOf(again, 's1').equals(audio)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it('keeps two streams interleaved on one connection apart, each with its own settings and order', async () => {
+    const { key, vendorKey } = await newOrg();
+    const a = [unique('Stream one begins'), 'Stream one carries on for longer.'];
+    const b = [unique('The second stream has a much longer start'), 'Then its end.'];
+    const socket = await connect();
+    socket.send({ api_key: key, stream_id: 'a', ...PCM, sample_rate: 16000 });
+    socket.send({ api_key: key, stream_id: 'b', ...PCM, voice: 'Tobin', audio_format: 'mp3', speed: 1.2 });
+    socket.send({ stream_id: 'b', text: `${b[0]} ` });
+    socket.send({ stream_id: 'a', text: `${a[0]} ` });
+    socket.send({ keep_alive: true });
+    socket.send({ stream_id: 'a', text: a[1], text_end: true });
+    socket.send({ stream_id: 'b', text: b[1] });
+    socket.send({ stream_id: 'b', text: '', text_end: true });
+    await Promise.all([terminated(socket, 'a'), terminated(socket, 'b')]);
+    socket.close();
+
+    expectEndedNormally(framesOf(socket.frames, 'a'), 'a');
+    expectEndedNormally(framesOf(socket.frames, 'b'), 'b');
+    const pcm = await vendorTakes(vendorKey, a, { codec: 'pcm', sampleRate: 16000 });
+    const mp3 = await vendorTakes(vendorKey, b, { codec: 'mp3', sampleRate: 24000 }, { speed: 1.2 });
+    expect(audioOf(socket.frames, 'a').equals(pcm)).toBe(true);
+    expect(audioOf(socket.frames, 'b').equals(mp3)).toBe(true);
+    // Nothing but the streams' own messages came: a keep-alive is not answered.
+    expect(socket.frames.every((f) => f['stream_id'] === 'a' || f['stream_id'] === 'b')).toBe(true);
+  });
+
+  it('cancels a stream mid-sentence: terminated without audio_end, nothing after it, the other stream goes on', async () => {
+    const { key, vendorKey } = await newOrg();
+    const stalled = unique('This sentence stalls after its first audio');
+    const other = unique('The other stream is not cancelled');
+    await sim.injectFault({
+      vendor: 'vendor_g',
+      key: vendorKey,
+      kind: 'stall',
+      afterBytes: 2000,
+      textIncludes: stalled.slice(-10),
+    });
+    const socket = await connect();
+    socket.send({ api_key: key, stream_id: 's1', ...PCM });
+    socket.send({ api_key: key, stream_id: 's2', ...PCM });
+    socket.send({ stream_id: 's1', text: stalled, text_end: true });
+    await socket.until((frames) => audioOf(frames, 's1').length >= 2000);
+    socket.send({ stream_id: 's1', cancel: true });
+    socket.send({ stream_id: 's2', text: other, text_end: true });
+    await Promise.all([terminated(socket, 's1'), terminated(socket, 's2')]);
+
+    const cancelled = framesOf(socket.frames, 's1');
+    expect(cancelled.at(-1)).toEqual({ stream_id: 's1', terminated: true });
+    expect(cancelled.some((f) => f['audio_end'] === true)).toBe(false);
+    expect(audioOf(socket.frames, 's1').length).toBe(2000);
+    expectEndedNormally(framesOf(socket.frames, 's2'), 's2');
+    // The id is free again once terminated: a new stream under it speaks.
+    socket.send({ api_key: key, stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text: other, text_end: true });
+    await socket.until(
+      (frames) => framesOf(frames, 's1').filter((f) => f['terminated'] === true).length === 2,
+    );
+    socket.close();
+
+    // The cancelled sentence was stopped, not stored: said again, it reaches the vendor.
+    const before = await calls(vendorKey);
+    expectEndedNormally(await say(key, [stalled]));
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it('ends a stream whose sentence fails at the vendor with its error and terminated; the connection goes on', async () => {
+    const { key, vendorKey } = await newOrg();
+    const sentences = [
+      unique('First sentence is fine'),
+      unique('Second one fails midway'),
+      'Third is dropped.',
+    ];
+    await sim.injectFault({
+      vendor: 'vendor_g',
+      key: vendorKey,
+      kind: 'error',
+      status: 503,
+      message: 'model overloaded',
+      afterBytes: 2000,
+      textIncludes: sentences[1]?.slice(-10),
+    });
+    const socket = await connect();
+    socket.send({ api_key: key, stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text: sentences.join(' '), text_end: true });
+    await terminated(socket, 's1');
+    const failed = framesOf(socket.frames, 's1');
+    expect(failed.slice(-2)).toEqual([
+      { stream_id: 's1', error_code: 503, error_message: 'model overloaded' },
+      { stream_id: 's1', terminated: true },
+    ]);
+    expect(failed.some((f) => f['audio_end'] === true)).toBe(false);
+    // The first sentence whole and the start of the second, as the vendor sent them; nothing of the third.
+    const firstTake = await vendorTakes(vendorKey, [sentences[0] ?? ''], { codec: 'pcm', sampleRate: 24000 });
+    const heard = audioOf(socket.frames, 's1');
+    expect(heard.length).toBe(firstTake.length + 2000);
+    expect(heard.subarray(0, firstTake.length).equals(firstTake)).toBe(true);
+
+    // Stream errors do not close the socket: another stream on it speaks. The failed sentence was not stored.
+    const second = sentences[1] ?? '';
+    const before = await sim.calls('vendor_g', { key: vendorKey });
+    socket.send({ api_key: key, stream_id: 's2', ...PCM });
+    socket.send({ stream_id: 's2', text: `${sentences[0]} ${second}`, text_end: true });
+    await terminated(socket, 's2');
+    socket.close();
+    expectEndedNormally(framesOf(socket.frames, 's2'), 's2');
+    // (The third sentence may have been asked for before its stream ended; only the two said again count.)
+    const said = [sentences[0] ?? '', second].map((text) => [...text].length);
+    const after = (await sim.calls('vendor_g', { key: vendorKey })).slice(before.length);
+    expect(after.map((c) => c.chars).filter((chars) => said.includes(chars))).toEqual([[...second].length]);
+  });
+
+  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
+    const { key, vendorKey, client } = await newOrg();
+    const settings: StreamSettings = {
+      model: 'vendor_g/g_model_3',
+      voice: 'Maren',
+      language: 'en',
+      response_format: 'pcm',
+      sample_rate: 24000,
+    };
+    const saidOnMirror = unique('Said on the mirror first');
+    const saidNatively = unique('Said natively first and then here');
+
+    const mirrored = await say(key, [saidOnMirror]);
+    const before = await calls(vendorKey);
+    const native = await client.stream(settings);
+    const sentences = native.sentences();
+    native.send(`${saidOnMirror} ${saidNatively} `);
+    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
+    const closing = native.close();
+    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
+      const sentence: Sentence = next.value;
+      let audio = Buffer.alloc(0);
+      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
+      heard.push({ text: sentence.text, cached: sentence.cached, audio });
+    }
+    await closing;
+    expect(heard.map((h) => [h.text, h.cached])).toEqual([
+      [saidOnMirror, true],
+      [saidNatively, false],
+    ]);
+    expect(heard[0]?.audio.equals(audioOf(mirrored, 's1'))).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+
+    const back = await say(key, [saidNatively]);
+    expect(audioOf(back, 's1').equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it("shares one entry between a config with the vendor's defaults left out and the same spelled out", async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = unique('Defaults left out');
+    const before = await calls(vendorKey);
+    const leftOut = await say(key, [text], { voice: 'Maren' });
+    expectEndedNormally(leftOut);
+    const wav = await vendorTakes(vendorKey, [text], { codec: 'wav', sampleRate: 24000 });
+    expect(audioOf(leftOut, 's1').equals(wav)).toBe(true);
+    const spelled = await say(key, [text], {
+      model: 'g_model_3',
+      language: 'en',
+      voice: 'Maren',
+      audio_format: 'wav',
+      sample_rate: 24000,
+      speed: 1.0,
+      reduce_silence: false,
+    });
+    expect(audioOf(spelled, 's1').equals(wav)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it.each([
+    { audio_format: 'pcm_f32le', rate: 22050, spec: { codec: 'pcm', sampleRate: 22050 }, samples: 'f32le' },
+    { audio_format: 'pcm_s16be', rate: 16000, spec: { codec: 'pcm', sampleRate: 16000 }, samples: 's16be' },
+    { audio_format: 'pcm_mulaw', rate: 8000, spec: { codec: 'mulaw', sampleRate: 8000 } },
+    { audio_format: 'pcm_alaw', rate: 8000, spec: { codec: 'alaw', sampleRate: 8000 } },
+    { audio_format: 'wav', rate: 44100, spec: { codec: 'wav', sampleRate: 44100 } },
+    { audio_format: 'aac', rate: 24000, spec: { codec: 'aac', sampleRate: 24000 } },
+    { audio_format: 'opus', rate: 48000, spec: { codec: 'opus', sampleRate: 48000 } },
+    { audio_format: 'flac', rate: 16000, spec: { codec: 'flac', sampleRate: 16000 } },
+  ] as const)(
+    "says a sentence in $audio_format as the vendor's bytes, then the same bytes from the cache",
+    async ({ audio_format, rate, spec, ...rest }) => {
+      const { key, vendorKey } = await newOrg();
+      const text = unique(`Spoken in ${audio_format}`);
+      const settings = { ...PCM, audio_format, sample_rate: rate };
+      const samples = 'samples' in rest ? rest.samples : undefined;
+      const live = await say(key, [text], settings);
+      expectEndedNormally(live);
+      const take = await vendorTakes(vendorKey, [text], spec, samples ? { samples } : {});
+      expect(audioOf(live, 's1').equals(take)).toBe(true);
+      const before = await calls(vendorKey);
+      expect(audioOf(await say(key, [text], settings), 's1').equals(take)).toBe(true);
+      expect(await calls(vendorKey)).toBe(before);
+    },
+  );
+
+  it("takes keep-alives sent before a connection's first stream, as its clients send them from the connect on", async () => {
+    const { key } = await newOrg();
+    const socket = await connect();
+    socket.send({ keep_alive: true });
+    socket.send({ keep_alive: true });
+    socket.send({ api_key: key, stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text: unique('After two keep-alives'), text_end: true });
+    await terminated(socket, 's1');
+    socket.close();
+    expectEndedNormally(framesOf(socket.frames, 's1'));
+  });
+
+  it('takes the key from an Authorization header at the upgrade, with none in the config', async () => {
+    const { key } = await newOrg();
+    const socket = await connect({ authorization: `Bearer ${key}` });
+    socket.send({ stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text: unique('Keyed at the upgrade'), text_end: true });
+    await terminated(socket, 's1');
+    socket.close();
+    expectEndedNormally(framesOf(socket.frames, 's1'));
+  });
+
+  it('refuses a config the vendor refuses, and a sixth stream, each with its error and terminated; the socket stays open', async () => {
+    const { key } = await newOrg();
+    const socket = await connect();
+    socket.send({ api_key: key, stream_id: 'raw', ...PCM, sample_rate: undefined });
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) socket.send({ api_key: key, stream_id: id, ...PCM });
+    await Promise.all([terminated(socket, 'raw'), terminated(socket, 'f')]);
+    expect(framesOf(socket.frames, 'raw')).toEqual([
+      { stream_id: 'raw', error_code: 400, error_message: 'sample_rate is required for raw pcm formats' },
+      { stream_id: 'raw', terminated: true },
+    ]);
+    expect(framesOf(socket.frames, 'f')).toEqual([
+      { stream_id: 'f', error_code: 429, error_message: expect.stringContaining('5 streams') },
+      { stream_id: 'f', terminated: true },
+    ]);
+    socket.send({ stream_id: 'a', text: unique('Still open'), text_end: true });
+    await terminated(socket, 'a');
+    socket.close();
+    expectEndedNormally(framesOf(socket.frames, 'a'), 'a');
+  });
+
+  /** A connection refused as the vendor fails one: the stream's error, its terminated, then close 1008. */
+  async function refusedWith(apiKey: string | undefined): Promise<{ frames: JsonFrame[]; code: number }> {
+    const socket = await connect();
+    socket.send({ ...(apiKey === undefined ? {} : { api_key: apiKey }), stream_id: 's1', ...PCM });
+    const { code } = await socket.closed;
+    return { frames: socket.frames, code };
+  }
+
+  it("refuses a missing, wrong or vendor-keyless key, and an org out of credit, in vendor_g's shape", async () => {
+    for (const apiKey of [undefined, 'rtr_not-a-key']) {
+      expect(await refusedWith(apiKey)).toEqual({
+        frames: [
+          { stream_id: 's1', error_code: 401, error_message: expect.any(String) },
+          { stream_id: 's1', terminated: true },
+        ],
+        code: 1008,
+      });
+    }
+    const keyless = createOrgWithKey(stack.adminUrl, `mirror-g-keyless-${randomUUID().slice(0, 8)}`);
+    const noVendorKey = await refusedWith(keyless.key);
+    expect(noVendorKey.code).toBe(1008);
+    expect(noVendorKey.frames[0]).toMatchObject({ stream_id: 's1', error_code: 401 });
+    expect(noVendorKey.frames[0]?.['error_message']).toContain('/dashboard/provider-keys');
+
+    const { orgId, key } = await newOrg();
+    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
+    try {
+      await eventually('out of credit refused', async () => {
+        const refused = await refusedWith(key);
+        return refused.code === 1008 && refused.frames[0]?.['error_code'] === 402;
+      });
+    } finally {
+      expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'in']).code).toBe(0);
+    }
+  });
+
+  it("answers a handshake on a path with no socket with the vendor's 404", async () => {
+    const { key } = await newOrg();
+    const socket = new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_g', '/tts-websocket/v2'), {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const handshake = await socket.handshake;
+    if (handshake.kind !== 'refused') throw new Error('the handshake was accepted');
+    expect(handshake.answer.status).toBe(404);
+    expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
+      status_code: 404,
+      error_type: 'not_found',
+      message: expect.any(String),
+      validation_errors: [],
+      request_id: expect.any(String),
+    });
+  });
+});
