@@ -205,9 +205,13 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     expect(await calls(vendorKey)).toBe(before + 1);
   });
 
-  it('reports a vendor error mid-sentence as an error for its request, keeps the socket open and caches nothing of it', async () => {
+  it('reports a vendor error mid-sentence as an error for its request, drops the rest of that request, plays the next and caches nothing of it', async () => {
     const { key, vendorKey } = await newOrg();
-    const text = unique('This sentence fails midway at the vendor');
+    const [failing, dropped, next] = [
+      unique('This sentence fails midway at the vendor'),
+      unique('This one of the same request is never spoken'),
+      unique('The next request plays'),
+    ];
     const fault = await sim.injectFault({
       vendor: 'vendor_h',
       key: vendorKey,
@@ -217,8 +221,10 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       message: 'The take failed.',
     });
     const socket = await connect(key);
-    socket.send({ voice_id: VOICE, text, request_id: 'failing' });
+    socket.send({ voice_id: VOICE, text: `${failing} ${dropped}`, request_id: 'failing' });
+    socket.send({ voice_id: VOICE, text: next });
     const error = await socket.next((f) => f['status'] === 'error');
+    const after = await socket.next((f) => isComplete(f));
     await sim.removeFault(fault.id).catch(() => undefined);
     expect(error).toEqual({
       status: 'error',
@@ -227,14 +233,21 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       session_id: expect.stringMatching(UUID),
       external_request_id: 'failing',
     });
-    expect(socket.frames.filter(isChunk).every((f) => f['request_id'] === error['request_id'])).toBe(true);
+    // Of the failed request: the failed sentence's audio up to the vendor's error, then nothing more.
+    const ofFailed = socket.frames.filter((f) => f['request_id'] === error['request_id']);
+    expect(ofFailed.at(-1)).toBe(error);
+    expect(ofFailed.filter((f) => !isChunk(f))).toEqual([error]);
+    expect(audioOf(ofFailed).length).toBe(2000);
+    // The next request plays, whole.
+    expect(after['request_id']).not.toBe(error['request_id']);
+    const ofNext = socket.frames.filter((f) => f['request_id'] === after['request_id']);
+    expect(isTakeOf(audioOf(ofNext), next, 24000)).toBe(true);
     socket.send({ type: 'ping' });
     await socket.next((f) => f['type'] === 'pong');
-    expect(socket.frames.some(isComplete)).toBe(false);
 
-    // Said again, the sentence reaches the vendor: nothing of the failed take was stored.
+    // Said again, the failed sentence reaches the vendor: nothing of the failed take was stored.
     const before = await calls(vendorKey);
-    socket.send({ voice_id: VOICE, text });
+    socket.send({ voice_id: VOICE, text: failing });
     await socket.next(isComplete);
     socket.close();
     expect(await calls(vendorKey)).toBe(before + 1);
@@ -315,16 +328,24 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     expect(await calls(vendorKey)).toBe(0);
   });
 
-  it('closes a connection idle for its timeout (a short one here), and refuses a timeout past 180 s', async () => {
+  it("closes a connection idle for its timeout (a short one here) with the vendor's idle error, and refuses a timeout past 180 s", async () => {
     const { key } = await newOrg();
     const idle = await connect(key, { timeout: '1' });
     expect(await idle.closed).toMatchObject({ code: 1000, by: 'server' });
-
-    const tooLong = await connect(key, { timeout: '181' });
-    expect(await tooLong.closed).toMatchObject({ code: 1008, by: 'server' });
-    expect(tooLong.frames).toEqual([
-      { status: 'error', message: 'timeout must be an integer between 1 and 180' },
+    expect(idle.frames).toEqual([
+      { status: 'error', message: 'Connection timed out after 1 seconds of inactivity' },
     ]);
+
+    const tooLong = new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH, { timeout: '181' }), {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const handshake = await tooLong.handshake;
+    expect(handshake.kind).toBe('refused');
+    if (handshake.kind !== 'refused') return;
+    expect(handshake.answer.status).toBe(400);
+    expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
+      error: 'timeout must be an integer between 1 and 180',
+    });
   });
 
   it("refuses a missing, wrong or vendor-keyless key and a disabled org at the handshake with the vendor's 401, out of credit with 402", async () => {

@@ -7,13 +7,12 @@ const [route] = vendorHSocketRoutes;
 const VOICE = { voice_id: 'h1_voice_f1' };
 
 /** A connection whose ids are `id-0` (the session), `id-1`, `id-2` … (its requests), in the order made. */
-function connection(query = ''): VendorHConnection {
+function connection(): VendorHConnection {
   let next = 0;
-  return new VendorHConnection(
-    { params: [], query: new URLSearchParams(query), headers: {} },
-    () => `id-${next++}`,
-  );
+  return new VendorHConnection(() => `id-${next++}`);
 }
+
+const handshake = (query: string) => ({ params: [], query: new URLSearchParams(query), headers: {} });
 
 const say = (c: VendorHConnection, message: unknown): SocketCommand[] =>
   c.parse(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
@@ -155,19 +154,37 @@ describe('vendor_h mirror socket: messages to commands', () => {
     expect(framesOf(commands)).toEqual([{ status: 'error', message: expect.any(String) }]);
   });
 
-  it('takes the idle time from the query, up to 180 s, and refuses a timeout past it as the socket opens', () => {
-    const idle = (query: string) =>
-      route.idle({ params: [], query: new URLSearchParams(query), headers: {} });
-    expect(idle('')).toMatchObject({ ms: 60_000, code: 1000 });
+  it("closes an idle socket after the query's timeout, up to 180 s, with the vendor's idle error first", () => {
+    const idle = (query: string) => route.idle(handshake(query));
+    expect(idle('')).toEqual({
+      ms: 60_000,
+      frames: [
+        JSON.stringify({
+          status: 'error',
+          message: 'Connection timed out after 60 seconds of inactivity',
+        }),
+      ],
+      code: 1000,
+      reason: 'idle timeout',
+    });
+    // Only the client's messages restart the clock (the seam's default): the vendor counts inactivity so.
+    expect(idle('').clock).toBeUndefined();
     expect(idle('timeout=1')).toMatchObject({ ms: 1000 });
     expect(idle('timeout=180')).toMatchObject({ ms: 180_000 });
-    const refused = connection('timeout=181');
-    const opened = refused.opened();
-    expect(opened).toMatchObject([{ kind: 'refuse', close: { code: 1008 } }]);
-    expect(framesOf(opened)).toEqual([
-      { status: 'error', message: 'timeout must be an integer between 1 and 180' },
-    ]);
-    expect(say(refused, { ...VOICE, text: 'Hi.' })).toEqual([]);
+  });
+
+  it("refuses a timeout past 180 s, or one that is no whole number of seconds, at the handshake with the vendor's 400", () => {
+    for (const query of ['timeout=181', 'timeout=0', 'timeout=1.5', 'timeout=soon']) {
+      const refused = route.refuse?.(handshake(query));
+      expect([query, refused?.status]).toEqual([query, 400]);
+      expect(JSON.parse(String(refused?.body))).toEqual({
+        error: 'timeout must be an integer between 1 and 180',
+      });
+    }
+    for (const query of ['', 'timeout=1', 'timeout=180', 'other=1']) {
+      expect(route.refuse?.(handshake(query))).toBeUndefined();
+    }
+    expect(connection().opened()).toEqual([]);
   });
 });
 
@@ -286,16 +303,45 @@ describe('vendor_h mirror socket: events to frames', () => {
     expect(read(render.audio(chunk, at))).toMatchObject([{ status: 'chunk', request_id: 'id-3' }]);
   });
 
-  it("sends a failed sentence's error for its request, and no complete for a request that failed", () => {
+  it("sends a failed sentence's error for its request and drops the rest of that request, up to its end", () => {
     const c = connection();
-    say(c, { ...VOICE, text: 'Fails.', context_id: 'f' });
+    say(c, { ...VOICE, text: 'Fails. Never said.', context_id: 'f' });
+    say(c, { ...VOICE, text: 'The next request.', context_id: 'f' });
     const render = c.context('f');
-    const failed = render.failed(new RouterError('provider_rejected', "voice_id 'x' not found"));
+    const failed = render.failed(new RouterError('provider_rejected', "voice_id 'x' not found"), {
+      sentence: 0,
+    });
     expect(failed.close).toBeUndefined();
+    expect(failed.drop).toEqual({ through: 'id-1' });
     expect(read(failed.frames)).toEqual([
       { status: 'error', message: "voice_id 'x' not found", ...ids('id-1', { context_id: 'f' }) },
     ]);
+    // No complete for the failed request; the next one plays.
     expect(render.flushed('id-1')).toEqual([]);
+    expect(read(render.audio(chunk, at))).toMatchObject([{ status: 'chunk', request_id: 'id-2' }]);
+  });
+
+  it('drops the text a failed request is sent after its failure, and still ends it where the client does', () => {
+    const c = connection();
+    say(c, { ...VOICE, text: 'It fails. ', continue: true });
+    c.context('').failed(new RouterError('provider_unavailable', 'boom'), { sentence: 0 });
+    expect(kinds(say(c, { ...VOICE, text: 'More of it.', continue: true, flush: true }))).toEqual([
+      'flush - flush',
+    ]);
+    expect(kinds(say(c, { ...VOICE, text: 'Its end.' }))).toEqual(['flush - id-1']);
+    expect(kinds(say(c, { ...VOICE, text: 'A new request.' }))).toEqual([
+      'text - A new request.',
+      'flush - id-2',
+    ]);
+  });
+
+  it("reports a command's failure for the newest request, dropping nothing", () => {
+    const c = connection();
+    say(c, { ...VOICE, text: 'First.' });
+    say(c, { ...VOICE, text: 'Second.', speed: 1.5 });
+    const failed = c.context('').failed(new RouterError('internal', 'cannot plan'));
+    expect(failed.drop).toBeUndefined();
+    expect(read(failed.frames)).toEqual([{ status: 'error', message: 'cannot plan', ...ids('id-2') }]);
   });
 
   it('ends a closed context with a complete for a request that spoke nothing, and a cancelled one with nothing', () => {
@@ -303,12 +349,12 @@ describe('vendor_h mirror socket: events to frames', () => {
     say(c, { ...VOICE, context_id: 'closed', text: '-', continue: true });
     const closed = c.context('closed');
     say(c, { context_id: 'closed', context_close: true });
-    expect(read(closed.finished())).toEqual([
+    expect(read(closed.finished({ kind: 'finish' }))).toEqual([
       { status: 'complete', ...ids('id-1', { context_id: 'closed' }) },
     ]);
     say(c, { ...VOICE, context_id: 'cancelled', text: 'Stopped', continue: true });
     const render = c.context('cancelled');
     say(c, { context_id: 'cancelled', cancel_request: true });
-    expect(render.finished()).toEqual([]);
+    expect(render.finished({ kind: 'cancel', stopped: true })).toEqual([]);
   });
 });

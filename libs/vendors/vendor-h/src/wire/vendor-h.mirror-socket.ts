@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { RouterError, type SynthSettings } from '@router/contracts';
 import {
+  type ContextEnd,
   type JsonMessage,
   JsonSocketConnection,
   type MessageProblem,
   type MirrorSocketRoute,
-  refuseJson,
+  jsonReply,
   SOCKET_CLOSE,
   sendJson,
-  type SocketClose,
   type SocketCommand,
   type SocketContextRenderer,
+  type SocketFailure,
   type SocketFrame,
-  type SocketHandshake,
 } from '@router/vendors-core';
 import { parseVendorHRequest } from './vendor-h.requests';
 import { vendorHSocketSettings } from './vendor-h.settings';
@@ -24,6 +24,7 @@ import {
   vendorHChunkFrame,
   vendorHCompleteFrame,
   vendorHCorrelation,
+  vendorHIdleError,
   vendorHSocketError,
   vendorHTurnError,
   type VendorHTurnIds,
@@ -47,7 +48,7 @@ interface Turn {
   readonly ids: VendorHTurnIds;
   /** Its sentences whose audio has all been sent. */
   sentences: number;
-  /** A sentence of it failed: its `error` was sent. */
+  /** A sentence of it failed: its `error` was sent, and nothing more of it is spoken. */
   failed: boolean;
 }
 
@@ -59,7 +60,6 @@ interface ContextState {
   settings: string;
   open: Turn | undefined;
   readonly turns: Turn[];
-  cancelled: boolean;
 }
 
 /** A turn with no sentence spoken and no error ends with one `complete`, as every request of the vendor's does. */
@@ -75,26 +75,10 @@ export type VendorHIds = () => string;
 export class VendorHConnection extends JsonSocketConnection<Kind> {
   private readonly contexts = new Map<string, ContextState>();
   private readonly sessionId: string;
-  private readonly timeout: ReturnType<typeof readVendorHSocketTimeout>;
 
-  constructor(
-    handshake: SocketHandshake,
-    private readonly newId: VendorHIds = randomUUID,
-  ) {
+  constructor(private readonly newId: VendorHIds = randomUUID) {
     super();
     this.sessionId = newId();
-    this.timeout = readVendorHSocketTimeout(handshake.query.get('timeout'));
-  }
-
-  /** The vendor refuses a `timeout` past its bounds at the handshake; here the socket is refused as it opens. */
-  override opened(): SocketCommand[] {
-    if (this.timeout.ok) return [];
-    return [
-      refuseJson(vendorHSocketError(this.timeout.body.error), {
-        code: SOCKET_CLOSE.policy,
-        reason: 'timeout',
-      }),
-    ];
   }
 
   context(id: string): SocketContextRenderer {
@@ -107,8 +91,6 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
   }
 
   protected message(kind: Kind, message: JsonMessage): SocketCommand[] {
-    // A socket whose handshake was refused is closed as it opens; nothing it sends after is read.
-    if (!this.timeout.ok) return [];
     switch (kind) {
       case 'ping':
         return [sendJson(VENDOR_H_PONG)];
@@ -152,7 +134,10 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
       commands.push({ kind: 'configure', context: id, settings });
     }
     const turn = context.open ?? this.openTurn(id, context, parsed.request.echo);
-    if (parsed.request.text !== '') commands.push({ kind: 'text', context: id, text: parsed.request.text });
+    // A request whose sentence failed speaks nothing more: the session dropped what it held, this drops the rest.
+    if (parsed.request.text !== '' && !turn.failed) {
+      commands.push({ kind: 'text', context: id, text: parsed.request.text });
+    }
     if (control.flush) commands.push({ kind: 'flush', context: id, tag: CLIENT_FLUSH });
     if (message['context_close'] === true) return [...commands, ...this.end(id)];
     if (!control.more) {
@@ -164,10 +149,7 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
 
   /** `cancel_request`: the context stops (nothing more of it is spoken) and ends; an unknown one, nothing. */
   private cancel(id: string): SocketCommand[] {
-    const context = this.contexts.get(id);
-    if (!context) return [];
-    this.contexts.delete(id);
-    context.cancelled = true;
+    if (!this.contexts.delete(id)) return [];
     return [{ kind: 'cancel', context: id }];
   }
 
@@ -178,7 +160,7 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
   }
 
   private openContext(id: string): ContextState {
-    const context: ContextState = { settings: '', open: undefined, turns: [], cancelled: false };
+    const context: ContextState = { settings: '', open: undefined, turns: [] };
     this.contexts.set(id, context);
     return context;
   }
@@ -211,7 +193,8 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
 /**
  * One context's frames: each sentence's audio as `chunk` frames and a `complete` after it, for the request whose
  * audio is playing (the oldest of the context's requests not yet ended); a request ended with no sentence spoken
- * gets one `complete`; a failed sentence gets an `error` for its request. A cancelled context says nothing more.
+ * gets one `complete`; a failed sentence gets an `error` for its request, whose rest is dropped. A cancelled
+ * context says nothing more.
  */
 class VendorHRenderer implements SocketContextRenderer {
   /** The request whose end was rendered last, for frames that could come after it. */
@@ -237,18 +220,23 @@ class VendorHRenderer implements SocketContextRenderer {
     return this.endTurns(at + 1);
   }
 
-  finished(): SocketFrame[] {
+  finished(end: ContextEnd): SocketFrame[] {
     const frames = this.endTurns(this.context.turns.length);
-    return this.context.cancelled ? [] : frames;
+    return end.kind === 'cancel' ? [] : frames;
   }
 
-  failed(error: RouterError): { frames: SocketFrame[]; close?: SocketClose } {
-    const turn = this.turn();
+  /**
+   * A sentence's failure is an `error` for its request (the one playing), and the rest of that request is
+   * dropped, up to its tagged flush: a later request of the context plays (spec: vendor_h difference 5). A
+   * command's failure (settings the router cannot plan) is an error for the newest request, dropping nothing.
+   */
+  failed(error: RouterError, at?: { sentence: number }): SocketFailure {
+    const turn = at ? this.turn() : (this.context.turns.at(-1) ?? this.last);
     if (!turn) return { frames: [JSON.stringify(vendorHSocketError(error.message))] };
+    const frames = [JSON.stringify(vendorHTurnError(turn.ids, error.message))];
+    if (!at) return { frames };
     turn.failed = true;
-    // TODO(socket seam, issue 23 item 3): the rest of the failed sentence's request is dropped (spec, vendor_h
-    // difference 5); until the seam can drop it, the request's later sentences are still spoken.
-    return { frames: [JSON.stringify(vendorHTurnError(turn.ids, error.message))] };
+    return { frames, drop: { through: turn.ids.requestId } };
   }
 
   private turn(): Turn | undefined {
@@ -267,13 +255,23 @@ class VendorHRenderer implements SocketContextRenderer {
 export const vendorHSocketRoutes: readonly MirrorSocketRoute[] = [
   {
     path: /^\/waves\/v1\/tts\/live$/,
-    open: (handshake) => new VendorHConnection(handshake),
-    // TODO(socket seam, issue 23 item 3): the vendor's idle frame (`vendorHIdleError`) before the close, and an
-    // idle clock that counts the client's messages only; until then the socket closes without the frame.
+    // A `timeout` past the vendor's bounds is its 400 at the handshake.
+    refuse: ({ query }) => {
+      const timeout = readVendorHSocketTimeout(query.get('timeout'));
+      return timeout.ok ? undefined : jsonReply(timeout.status, timeout.body);
+    },
+    open: () => new VendorHConnection(),
+    // The vendor's idle error, then its close, after `ms` without a message from the client (the clock's
+    // default: what the router sends does not keep a socket open).
     idle: ({ query }) => {
       const timeout = readVendorHSocketTimeout(query.get('timeout'));
       const ms = timeout.ok && timeout.seconds !== undefined ? timeout.seconds * 1000 : VENDOR_H_IDLE_MS;
-      return { ms, code: SOCKET_CLOSE.normal, reason: 'idle timeout' };
+      return {
+        ms,
+        frames: [JSON.stringify(vendorHIdleError(ms))],
+        code: SOCKET_CLOSE.normal,
+        reason: 'idle timeout',
+      };
     },
   },
 ];
