@@ -212,9 +212,11 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       unique('This one of the same request is never spoken'),
       unique('The next request plays'),
     ];
+    // The failing sentence's own call: the sentences after it may reach the vendor first (look-ahead).
     const fault = await sim.injectFault({
       vendor: 'vendor_h',
       key: vendorKey,
+      textIncludes: failing,
       kind: 'error',
       status: 500,
       afterBytes: 2000,
