@@ -15,6 +15,7 @@ const DEFAULT_PORTS = {
   'mirror-vendor-d': 3014,
   'mirror-vendor-f': 3016,
   'mirror-vendor-g': 3017,
+  'mirror-vendor-h': 3018,
   'mirror-vendor-j': 3020,
   // ---- end generated: mirror-ports ----
 };

@@ -339,6 +339,17 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
     expectEndedNormally(framesOf(socket.frames, 's1'));
   });
 
+  it('closes a connection its client left quiet, however much it was sent (the stack caps idle limits at 10 s)', async () => {
+    const { key } = await newOrg();
+    const socket = await connect({ authorization: `Bearer ${key}` });
+    socket.send({ stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text: unique('Then nothing more'), text_end: true });
+    await terminated(socket, 's1');
+    // Only the client's messages count: its last was the text, and the router's frames since do not.
+    const end = await socket.closed;
+    expect({ code: end.code, by: end.by }).toEqual({ code: 1000, by: 'server' });
+  }, 20_000);
+
   it('refuses a config the vendor refuses, and a sixth stream, each with its error and terminated; the socket stays open', async () => {
     const { key } = await newOrg();
     const socket = await connect();

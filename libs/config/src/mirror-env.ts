@@ -62,6 +62,8 @@ export function mirrorAppEnv(vendor: VendorToken) {
     PORT: env.int({ default: mirrorAppPort(vendor), min: 0, max: 65535 }),
     HOST: env.string({ default: '0.0.0.0' }),
     MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
+    // 0: every socket keeps its vendor's idle limit. Set, it caps them all (tests see an idle close in seconds).
+    MIRROR_SOCKET_IDLE_CAP_MS: env.int({ default: 0, min: 0 }),
   };
 }
 

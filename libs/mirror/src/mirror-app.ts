@@ -27,6 +27,8 @@ export interface MirrorAppConfig extends ReplyServicesConfig {
   maxRequestBodyBytes: number;
   /** One socket message's limit; a larger one closes the socket with 1009. */
   maxSocketMessageBytes: number;
+  /** When set, no socket waits longer than this for its client (the vendor's own limit is kept when shorter). */
+  socketIdleCapMs?: number;
 }
 
 export type MirrorAppDeps = ReplyAppDeps;
@@ -73,7 +75,9 @@ export async function startMirrorApp(
     refusal: (error) => routes.refusal(error),
     idle: (url, headers) => {
       const { route, handshake } = routes.get(url, headers);
-      return route.idle(handshake);
+      const idle = route.idle(handshake);
+      const cap = config.socketIdleCapMs;
+      return cap === undefined ? idle : { ...idle, ms: Math.min(idle.ms, cap) };
     },
     open: (peer, orgId, url, headers) => {
       const { route, handshake } = routes.get(url, headers);

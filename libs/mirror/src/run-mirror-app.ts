@@ -33,6 +33,7 @@ export function runMirrorApp(mirror: VendorMirror, source: NodeJS.ProcessEnv): v
         lookAhead: config.LOOK_AHEAD,
         maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
         maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
+        ...(config.MIRROR_SOCKET_IDLE_CAP_MS ? { socketIdleCapMs: config.MIRROR_SOCKET_IDLE_CAP_MS } : {}),
       },
       {
         prisma: infra.db.prisma,

@@ -36,7 +36,7 @@ describe('the stack a test runs', () => {
       },
       { apps: ports, admin: 1, gatewayInternal: 2 },
     );
-    expect(Object.keys(env).filter((name) => name.startsWith('MIRROR_'))).toEqual(
+    expect(Object.keys(env).filter((name) => name.startsWith('MIRROR_VENDOR_'))).toEqual(
       STACK_MIRRORS.map(mirrorUrlVariable),
     );
     for (const vendor of STACK_MIRRORS) {

@@ -193,6 +193,8 @@ export function stackEnv(
     CACHE_SWEEP_INTERVAL_MS: '1000',
     CACHE_ORPHAN_GRACE_MS: '3000',
     SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',
+    // Every mirror socket idles out within 10 s, so a test sees a vendor's idle close without its minutes.
+    MIRROR_SOCKET_IDLE_CAP_MS: '10000',
     CACHE_USAGE_FLUSH_MS: '200',
     // Stored vendor settings re-read every second, so a test sees a change at the vendor take effect.
     STORED_SETTINGS_REFRESH_MS: '1000',

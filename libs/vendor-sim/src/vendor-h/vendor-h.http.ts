@@ -42,8 +42,10 @@ interface Accepted {
 function accept(exchange: HttpExchange): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
-  const acceptWav = (exchange.header('accept') ?? '').includes('audio/wav');
-  const parsed = parseVendorHRequest(exchange.json(), { acceptWav, isVoice: isVendorHVoice });
+  const parsed = parseVendorHRequest(exchange.json(), {
+    accept: exchange.header('accept'),
+    isVoice: isVendorHVoice,
+  });
   if (!parsed.ok) {
     sendVendorHError(exchange, parsed.problem);
     return undefined;
@@ -105,7 +107,8 @@ export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/waves/v1/:model/get_voices',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
         const model = VENDOR_H_MODELS.find((m) => m === exchange.params['model']);
         if (!model) {
           sendVendorHError(exchange, {
@@ -114,6 +117,7 @@ export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
           });
           return;
         }
+        kit.state.recordRead('vendor_h', 'voices', key);
         exchange.sendJson(200, { voices: VENDOR_H_VOICES[model] });
       },
     },
@@ -121,7 +125,9 @@ export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/waves/v1/voice-cloning',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_h', 'voice-cloning', key);
         exchange.sendJson(200, { data: VENDOR_H_CLONED_VOICES });
       },
     },

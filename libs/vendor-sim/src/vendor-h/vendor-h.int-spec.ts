@@ -60,6 +60,10 @@ describe('vendor_h simulator', () => {
       data: { voiceId: string; status: string }[];
     };
     expect(cloned.data[0]).toMatchObject({ voiceId: expect.stringMatching(/^voice_/), status: 'completed' });
+    // Each list read is counted apart from synthesis calls (the unknown model's 404 is no read).
+    expect(await t.control.readCount('vendor_h', { key: KEY, what: 'voices' })).toBe(2);
+    expect(await t.control.readCount('vendor_h', { key: KEY, what: 'voice-cloning' })).toBe(1);
+    expect(await t.control.callCount('vendor_h')).toBe(0);
   });
 
   it('returns raw 16-bit PCM by default, WAV on output_format or Accept, at the asked rate', async () => {

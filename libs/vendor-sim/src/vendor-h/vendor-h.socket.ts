@@ -117,7 +117,6 @@ class VendorHSession {
       return this.endTurn(contextId, undefined);
     }
     const parsed = parseVendorHRequest(message, {
-      acceptWav: false,
       allowEmptyText: true,
       isVoice: isVendorHVoice,
     });

@@ -7,4 +7,7 @@ export * from './wire/vendor-h.errors';
 export * from './wire/vendor-h.socket';
 export { VENDOR_H_KEY } from './wire/vendor-h.key';
 export { vendorHAccess } from './wire/vendor-h.access';
+export { vendorHDropIn, vendorHRequestKeying } from './wire/vendor-h.drop-in';
+export { vendorHSocketSettings } from './wire/vendor-h.settings';
+export { vendorHMirror } from './wire/vendor-h.mirror';
 export { vendorHEntry } from './vendor-h.entry';

@@ -108,7 +108,7 @@ describe('vendor_g mirror socket', () => {
     expect(kinds(say(c, { stream_id: 's1', cancel: true }))).toEqual(['cancel s1']);
     // A second cancel while the first is under way asks nothing more.
     expect(say(c, { stream_id: 's1', cancel: true })).toEqual([]);
-    expect(frames(render.finished())).toEqual([{ stream_id: 's1', terminated: true }]);
+    expect(frames(render.finished({ kind: 'finish' }))).toEqual([{ stream_id: 's1', terminated: true }]);
     expect(kinds(say(c, { ...CONFIG, stream_id: 's1' }))).toEqual(['configure s1']);
   });
 
@@ -117,7 +117,7 @@ describe('vendor_g mirror socket', () => {
     const render = open(c, 's1');
     say(c, { stream_id: 's1', text: 'Said and then stopped.', text_end: true });
     expect(kinds(say(c, { stream_id: 's1', cancel: true }))).toEqual(['cancel s1']);
-    expect(frames(render.finished())).toEqual([{ stream_id: 's1', terminated: true }]);
+    expect(frames(render.finished({ kind: 'finish' }))).toEqual([{ stream_id: 's1', terminated: true }]);
   });
 
   it('ends a stream whose sentence failed with the vendor error and terminated; nothing of it is sent after', () => {
@@ -129,10 +129,11 @@ describe('vendor_g mirror socket', () => {
         JSON.stringify({ stream_id: 's1', error_code: 400, error_message: 'Voice not found' }),
         JSON.stringify({ stream_id: 's1', terminated: true }),
       ],
+      drop: {},
     });
     expect(render.audio(Buffer.from([1]), { sentence: 1, first: true })).toEqual([]);
     expect(render.flushed('text_end')).toEqual([]);
-    expect(render.finished()).toEqual([]);
+    expect(render.finished({ kind: 'finish' })).toEqual([]);
     // Its text is for a stream the vendor no longer has; its context is released first.
     expect(kinds(say(c, { stream_id: 's1', text: 'More.' })).slice(0, 1)).toEqual(['cancel s1']);
     expect(sent(say(c, { stream_id: 's1', text: 'More.' }))).toEqual([
@@ -181,7 +182,7 @@ describe('vendor_g mirror socket', () => {
     const render = open(c, 's1');
     say(c, { stream_id: 's1', text: 'Done.', text_end: true });
     expect(kinds(say(c, { stream_id: 's1', text: 'Late.' }))).toEqual(['cancel s1']);
-    expect(frames(render.finished())).toEqual([
+    expect(frames(render.finished({ kind: 'finish' }))).toEqual([
       { stream_id: 's1', error_code: 400, error_message: 'Text after text_end' },
       { stream_id: 's1', terminated: true },
     ]);

@@ -5,7 +5,7 @@ import {
   type MessageProblem,
   type MirrorSocketRoute,
   sendJson,
-  type SocketClose,
+  type SocketFailure,
   SOCKET_CLOSE,
   type SocketCommand,
   type SocketContextRenderer,
@@ -63,8 +63,7 @@ export class VendorGConnection extends JsonSocketConnection<Kind> {
   private released: string[] = [];
 
   override parse(frame: Buffer, isBinary: boolean): SocketCommand[] {
-    // TODO(socket seam, issue 23 item 3): once a failed sentence can drop the rest of its context in the
-    // session itself, a failed stream need not wait for the next message to stop.
+    // A failed stream's later sentences are dropped by the session (`drop`); its id is freed here.
     const release = this.released.map((id): SocketCommand => ({ kind: 'cancel', context: id }));
     this.released = [];
     return [...release, ...super.parse(frame, isBinary)];
@@ -190,9 +189,11 @@ class VendorGStreamRenderer implements SocketContextRenderer {
     return this.terminate(abort ? [vendorGStreamError(this.stream.id, abort.code, abort.message)] : []);
   }
 
-  failed(error: RouterError): { frames: SocketFrame[]; close?: SocketClose } {
+  failed(error: RouterError): SocketFailure {
     if (this.stream.terminated) return { frames: [] };
-    return { frames: this.terminate([vendorGStreamError(this.stream.id, errorCode(error), error.message)]) };
+    // The vendor ends a stream at its first failure: nothing more of it is spoken.
+    const frames = this.terminate([vendorGStreamError(this.stream.id, errorCode(error), error.message)]);
+    return { frames, drop: {} };
   }
 
   private terminate(before: Record<string, unknown>[]): SocketFrame[] {

@@ -61,9 +61,13 @@ export function readVendorHSocketControl(message: Record<string, unknown>): Vend
 
 export const VENDOR_H_PONG = { type: 'pong' } as const;
 
-/** The ids every frame of a turn carries: its request id, the client's correlation ids, its context. */
+/**
+ * The ids every frame of a turn carries: its request id, the connection's session id where the server names
+ * one, the client's correlation ids, its context.
+ */
 export interface VendorHTurnIds {
   readonly requestId: string;
+  readonly sessionId?: string;
   readonly correlation: Readonly<Record<string, string>>;
   readonly contextId: string;
 }
@@ -80,6 +84,7 @@ function frame(ids: VendorHTurnIds, body: Record<string, unknown>): Record<strin
   return {
     ...body,
     request_id: ids.requestId,
+    ...(ids.sessionId !== undefined ? { session_id: ids.sessionId } : {}),
     ...ids.correlation,
     ...(ids.contextId !== '' ? { context_id: ids.contextId } : {}),
   };
@@ -112,6 +117,11 @@ export function vendorHSocketError(
     ...(requestId ? { request_id: requestId } : {}),
     ...(contextId !== '' ? { context_id: contextId } : {}),
   };
+}
+
+/** The error of one turn's request, with the turn's ids; the connection stays open. */
+export function vendorHTurnError(ids: VendorHTurnIds, message: string): Record<string, unknown> {
+  return frame(ids, { status: 'error', message });
 }
 
 export function vendorHIdleError(idleMs: number): Record<string, unknown> {

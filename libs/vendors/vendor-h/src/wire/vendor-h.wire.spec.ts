@@ -20,7 +20,7 @@ const settings: SynthSettings = {
   format: 'wav',
   options: {},
 };
-const anyVoice = { acceptWav: false, isVoice: () => true };
+const anyVoice = { isVoice: () => true };
 
 describe('vendor_h wire', () => {
   it.each(VENDOR_H_FORMATS)('the %s body the adapter builds parses back to its settings', (format) => {
@@ -38,6 +38,21 @@ describe('vendor_h wire', () => {
         wordTimestamps: false,
         echo: {},
       },
+    });
+  });
+
+  it("sends a mirror client's own fields (its options) in the body under their names, over the defaults", () => {
+    const options = { pronunciation_dicts: ['d1'], language: 'auto', future: 1 };
+    expect(vendorHBody({ ...settings, options }, 'Namaste')).toEqual({
+      text: 'Namaste',
+      voice_id: 'h2_voice_f1',
+      model: 'h_model_2',
+      language: 'auto',
+      sample_rate: 8000,
+      speed: 1.5,
+      output_format: 'wav',
+      pronunciation_dicts: ['d1'],
+      future: 1,
     });
   });
 

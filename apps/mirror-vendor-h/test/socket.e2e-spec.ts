@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import type { Sentence, StreamSettings } from '@router/client';
+import {
+  adminCli,
+  createOrgWithKey,
+  createOrgWithVendorKey,
+  eventually,
+  type JsonFrame,
+  mirrorSocketUrl,
+  openSocket,
+  readE2eStack,
+  TestSocket,
+} from '@router/testing';
+import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
+
+const stack = readE2eStack();
+const sim = new SimControl(stack.simUrl);
+const PATH = '/waves/v1/tts/live';
+const VOICE = 'h1_voice_f1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const newOrg = () => createOrgWithVendorKey(stack, 'vendor_h', `mirror-h-ws-${randomUUID().slice(0, 8)}`);
+const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
+const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_h', { key: vendorKey });
+
+/** vendor_h's socket through the gateway, keyed as its clients key it: `Authorization: Bearer` at the upgrade. */
+function connect(key: string, query: Record<string, string> = {}): Promise<TestSocket> {
+  return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH, query), {
+    headers: { authorization: `Bearer ${key}` },
+  });
+}
+
+const isChunk = (f: JsonFrame): boolean => f['status'] === 'chunk';
+const isComplete = (f: JsonFrame): boolean => f['status'] === 'complete';
+
+/** The audio of the chunk frames (of one context, when given), in order. */
+function audioOf(frames: readonly JsonFrame[], context?: string): Buffer {
+  return Buffer.concat(
+    frames
+      .filter((f) => isChunk(f) && (context === undefined || f['context_id'] === context))
+      .map((f) => Buffer.from(f['data']['audio'] as string, 'base64')),
+  );
+}
+
+/** Each sentence's audio (the chunks before each `complete`), of one context when given. */
+function sentencesOf(frames: readonly JsonFrame[], context?: string): Buffer[] {
+  const sentences: Buffer[] = [];
+  let chunks: JsonFrame[] = [];
+  for (const frame of frames.filter((f) => context === undefined || f['context_id'] === context)) {
+    if (isChunk(frame)) chunks.push(frame);
+    if (isComplete(frame) && chunks.length > 0) {
+      sentences.push(audioOf(chunks));
+      chunks = [];
+    }
+  }
+  return sentences;
+}
+
+/** Whether `audio` is the simulator's take of `text` at `sampleRate` (its id read from the audio), untouched. */
+function isTakeOf(audio: Buffer, text: string, sampleRate: number, speed = 1): boolean {
+  const takeId = readTakeId(audio, 'pcm') ?? undefined;
+  return audio.equals(createTake(text, { codec: 'pcm', sampleRate }, { takeId, speed }).bytes);
+}
+
+/**
+ * A vendor_h client's socket sessions, written from the vendor's notes (../shared/vendors/vendor_h.md) and the
+ * spec's differences, through the gateway with only the base URL and the key changed: each sentence's audio
+ * (16-bit PCM at `sample_rate`) then a `complete`, the router's own request and session ids with the client's as
+ * external ids; said again it is served from the cache with no vendor call, and shared with /v1/stream.
+ */
+describe('vendor_h mirror, WebSocket (e2e)', () => {
+  it("says a request's sentences as chunks each followed by complete, with the router's ids; said again, all from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const texts = [unique('Hello there, the first sentence is here'), unique('And a second one follows')];
+    const message = {
+      voice_id: VOICE,
+      text: texts.join(' '),
+      sample_rate: 16000,
+      session_id: 'their-session',
+      request_id: 'their-request',
+    };
+    const before = await calls(vendorKey);
+
+    const say = async (): Promise<JsonFrame[]> => {
+      const socket = await connect(key);
+      socket.send(message);
+      await socket.until((frames) => frames.filter(isComplete).length === 2);
+      socket.close();
+      return socket.frames;
+    };
+    const first = await say();
+    expect(first.every((f) => isChunk(f) || isComplete(f))).toBe(true);
+    const [requestId, sessionId] = [first[0]?.['request_id'], first[0]?.['session_id']];
+    expect([requestId, sessionId]).toEqual([expect.stringMatching(UUID), expect.stringMatching(UUID)]);
+    for (const frame of first) {
+      expect(frame).toMatchObject({
+        request_id: requestId,
+        session_id: sessionId,
+        external_request_id: 'their-request',
+        external_session_id: 'their-session',
+      });
+      expect(frame['context_id']).toBeUndefined();
+    }
+    const sentences = sentencesOf(first);
+    expect(sentences).toHaveLength(2);
+    sentences.forEach((audio, i) => expect(isTakeOf(audio, texts[i] ?? '', 16000)).toBe(true));
+    expect(await calls(vendorKey)).toBe(before + 2);
+
+    const again = await say();
+    expect(audioOf(again).equals(audioOf(first))).toBe(true);
+    expect(again[0]?.['request_id']).not.toBe(requestId);
+    expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it('keeps two interleaved contexts apart, each with its own settings and order, in both streaming styles', async () => {
+    const { key } = await newOrg();
+    const a = [unique('First sentence of context a'), unique('Second sentence of context a')];
+    const b = unique('The only sentence of context b');
+    const socket = await connect(key);
+    const inA = { voice_id: VOICE, sample_rate: 16000, context_id: 'a' };
+    const inB = {
+      voice_id: 'h2_voice_m1',
+      model: 'h_model_2',
+      sample_rate: 8000,
+      speed: 1.5,
+      context_id: 'b',
+    };
+    // `a` in the continue style, `b` in the flush style, their messages interleaved.
+    socket.send({ ...inA, text: `${a[0]} `, continue: true });
+    socket.send({ ...inB, text: `${b} `, continue: true, flush: false });
+    socket.send({ ...inA, text: a[1]?.slice(0, 10), continue: true });
+    socket.send({ ...inB, text: '', continue: false, flush: true });
+    socket.send({ ...inA, text: a[1]?.slice(10), continue: false });
+    await socket.until(
+      (frames) =>
+        frames.filter((f) => isComplete(f) && f['context_id'] === 'a').length === 2 &&
+        frames.filter((f) => isComplete(f) && f['context_id'] === 'b').length === 1,
+    );
+    socket.close();
+
+    const [a1, a2] = sentencesOf(socket.frames, 'a');
+    expect(isTakeOf(a1 ?? Buffer.alloc(0), a[0] ?? '', 16000)).toBe(true);
+    expect(isTakeOf(a2 ?? Buffer.alloc(0), a[1] ?? '', 16000)).toBe(true);
+    const [b1] = sentencesOf(socket.frames, 'b');
+    expect(isTakeOf(b1 ?? Buffer.alloc(0), b, 8000, 1.5)).toBe(true);
+    // A continuation is one request: one request id per context, and each context's own.
+    const ids = (context: string) =>
+      new Set(socket.frames.filter((f) => f['context_id'] === context).map((f) => f['request_id']));
+    expect([ids('a').size, ids('b').size]).toEqual([1, 1]);
+    expect([...ids('a')]).not.toEqual([...ids('b')]);
+  });
+
+  it("plays a context's requests one after the other, each with its own id, a request with no speech ended by one complete", async () => {
+    const { key, vendorKey } = await newOrg();
+    const [one, two] = [unique('The first request'), unique('The second request')];
+    const before = await calls(vendorKey);
+    const socket = await connect(key);
+    socket.send({ voice_id: VOICE, text: one });
+    socket.send({ voice_id: VOICE, text: '... ?!' });
+    socket.send({ voice_id: VOICE, text: two });
+    await socket.until((frames) => frames.filter(isComplete).length === 3);
+    socket.close();
+
+    const byRequest = [...new Set(socket.frames.map((f) => f['request_id']))];
+    expect(byRequest).toHaveLength(3);
+    // In order: the first request's chunks and complete, the silent one's complete, then the third's.
+    const shape = socket.frames.map((f) => `${byRequest.indexOf(f['request_id'])}:${f['status']}`);
+    const collapsed = shape.filter((s, i) => s !== shape[i - 1]);
+    expect(collapsed).toEqual(['0:chunk', '0:complete', '1:complete', '2:chunk', '2:complete']);
+    expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it('stops a context on cancel_request: nothing more of it, no complete, and its sentence is not cached', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = unique('This long sentence is stopped before its end');
+    // The vendor holds the take after its first audio, so the cancel comes while it is being spoken.
+    const stall = await sim.injectFault({
+      vendor: 'vendor_h',
+      key: vendorKey,
+      kind: 'stall',
+      afterBytes: 2000,
+      stallMs: null,
+    });
+    const socket = await connect(key);
+    socket.send({ voice_id: VOICE, context_id: 'x', text, continue: true, flush: true });
+    await socket.next((f) => isChunk(f) && f['context_id'] === 'x');
+    socket.send({ context_id: 'x', cancel_request: true });
+    socket.send({ type: 'ping' });
+    await socket.next((f) => f['type'] === 'pong');
+    const cancelledAt = socket.frames.length;
+    // Another context speaks after the cancel: by its complete, anything of x would have come.
+    const other = unique('Another context goes on');
+    socket.send({ voice_id: VOICE, context_id: 'y', text: other });
+    await socket.next((f) => isComplete(f) && f['context_id'] === 'y');
+    socket.close();
+    await sim.removeFault(stall.id).catch(() => undefined);
+
+    expect(socket.frames.slice(cancelledAt).filter((f) => f['context_id'] === 'x')).toEqual([]);
+    expect(socket.frames.some((f) => isComplete(f) && f['context_id'] === 'x')).toBe(false);
+    const before = await calls(vendorKey);
+    const again = await connect(key);
+    again.send({ voice_id: VOICE, text });
+    await again.next(isComplete);
+    again.close();
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it('reports a vendor error mid-sentence as an error for its request, drops the rest of that request, plays the next and caches nothing of it', async () => {
+    const { key, vendorKey } = await newOrg();
+    const [failing, dropped, next] = [
+      unique('This sentence fails midway at the vendor'),
+      unique('This one of the same request is never spoken'),
+      unique('The next request plays'),
+    ];
+    // The failing sentence's own call: the sentences after it may reach the vendor first (look-ahead).
+    const fault = await sim.injectFault({
+      vendor: 'vendor_h',
+      key: vendorKey,
+      textIncludes: failing,
+      kind: 'error',
+      status: 500,
+      afterBytes: 2000,
+      message: 'The take failed.',
+    });
+    const socket = await connect(key);
+    socket.send({ voice_id: VOICE, text: `${failing} ${dropped}`, request_id: 'failing' });
+    socket.send({ voice_id: VOICE, text: next });
+    const error = await socket.next((f) => f['status'] === 'error');
+    const after = await socket.next((f) => isComplete(f));
+    await sim.removeFault(fault.id).catch(() => undefined);
+    expect(error).toEqual({
+      status: 'error',
+      message: 'The take failed.',
+      request_id: expect.stringMatching(UUID),
+      session_id: expect.stringMatching(UUID),
+      external_request_id: 'failing',
+    });
+    // Of the failed request: the failed sentence's audio up to the vendor's error, then nothing more.
+    const ofFailed = socket.frames.filter((f) => f['request_id'] === error['request_id']);
+    expect(ofFailed.at(-1)).toBe(error);
+    expect(ofFailed.filter((f) => !isChunk(f))).toEqual([error]);
+    expect(audioOf(ofFailed).length).toBe(2000);
+    // The next request plays, whole.
+    expect(after['request_id']).not.toBe(error['request_id']);
+    const ofNext = socket.frames.filter((f) => f['request_id'] === after['request_id']);
+    expect(isTakeOf(audioOf(ofNext), next, 24000)).toBe(true);
+    socket.send({ type: 'ping' });
+    await socket.next((f) => f['type'] === 'pong');
+
+    // Said again, the failed sentence reaches the vendor: nothing of the failed take was stored.
+    const before = await calls(vendorKey);
+    socket.send({ voice_id: VOICE, text: failing });
+    await socket.next(isComplete);
+    socket.close();
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
+    const { key, vendorKey, client } = await newOrg();
+    const settings: StreamSettings = {
+      model: 'vendor_h/h_model_1',
+      voice: VOICE,
+      response_format: 'pcm',
+      sample_rate: 16000,
+    };
+    const saidOnMirror = unique('Said on the mirror first');
+    const saidNatively = unique('Said natively first');
+
+    const mirrored = await connect(key);
+    mirrored.send({ voice_id: VOICE, text: saidOnMirror, sample_rate: 16000, output_format: 'wav' });
+    await mirrored.next(isComplete);
+    mirrored.close();
+    const before = await calls(vendorKey);
+
+    const native = await client.stream(settings);
+    const sentences = native.sentences();
+    native.send(`${saidOnMirror} ${saidNatively} `);
+    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
+    const closing = native.close();
+    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
+      const sentence: Sentence = next.value;
+      let audio = Buffer.alloc(0);
+      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
+      heard.push({ text: sentence.text, cached: sentence.cached, audio });
+    }
+    await closing;
+    expect(heard.map((h) => [h.text, h.cached])).toEqual([
+      [saidOnMirror, true],
+      [saidNatively, false],
+    ]);
+    expect(heard[0]?.audio.equals(audioOf(mirrored.frames))).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+
+    const back = await connect(key);
+    back.send({
+      voice_id: VOICE,
+      model: 'h_model_1',
+      language: 'en',
+      sample_rate: 16000,
+      text: saidNatively,
+    });
+    await back.next(isComplete);
+    back.close();
+    expect(audioOf(back.frames).equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it('answers a ping with a pong, text with no letter or digit with no audio, and a refused message with an error', async () => {
+    const { key, vendorKey } = await newOrg();
+    const socket = await connect(key);
+    socket.send({ type: 'ping' });
+    expect(await socket.next(() => true)).toEqual({ type: 'pong' });
+    socket.send({ voice_id: VOICE, text: '... !? -', word_timestamps: true });
+    expect(await socket.next(() => true)).toMatchObject({
+      status: 'complete',
+      request_id: expect.any(String),
+    });
+    socket.send({ voice_id: VOICE, text: 'Hello.', sample_rate: 22050 });
+    expect(await socket.next(() => true)).toEqual({
+      status: 'error',
+      message: 'sample_rate must be one of 8000, 16000, 24000, 44100',
+      session_id: expect.stringMatching(UUID),
+    });
+    socket.send('not json');
+    expect(await socket.next(() => true)).toEqual({ status: 'error', message: expect.any(String) });
+    socket.send({ type: 'ping' });
+    expect(await socket.next(() => true)).toEqual({ type: 'pong' });
+    socket.close();
+    expect(socket.frames.some(isChunk)).toBe(false);
+    expect(await calls(vendorKey)).toBe(0);
+  });
+
+  it("closes a connection idle for its timeout (a short one here) with the vendor's idle error, and refuses a timeout past 180 s", async () => {
+    const { key } = await newOrg();
+    const idle = await connect(key, { timeout: '1' });
+    expect(await idle.closed).toMatchObject({ code: 1000, by: 'server' });
+    expect(idle.frames).toEqual([
+      { status: 'error', message: 'Connection timed out after 1 seconds of inactivity' },
+    ]);
+
+    const tooLong = new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH, { timeout: '181' }), {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const handshake = await tooLong.handshake;
+    expect(handshake.kind).toBe('refused');
+    if (handshake.kind !== 'refused') return;
+    expect(handshake.answer.status).toBe(400);
+    expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
+      error: 'timeout must be an integer between 1 and 180',
+    });
+  });
+
+  it("refuses a missing, wrong or vendor-keyless key and a disabled org at the handshake with the vendor's 401, out of credit with 402", async () => {
+    const url = mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH);
+    /** The handshake's refusal, or status 101 (the socket closed at once) where it was accepted. */
+    const refusal = async (headers: Record<string, string>) => {
+      const socket = new TestSocket(url, { headers });
+      const handshake = await socket.handshake;
+      if (handshake.kind === 'open') {
+        socket.close();
+        return { status: 101, body: null };
+      }
+      return { status: handshake.answer.status, body: JSON.parse(handshake.answer.body.toString('utf8')) };
+    };
+    const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+    const unauthorized = { status: 401, body: { error: 'unauthorized' } };
+    expect(await refusal({})).toEqual(unauthorized);
+    expect(await refusal(bearer('rtr_not-a-key'))).toEqual(unauthorized);
+    const keyless = createOrgWithKey(stack.adminUrl, `mirror-h-ws-keyless-${randomUUID().slice(0, 8)}`);
+    expect(await refusal(bearer(keyless.key))).toEqual(unauthorized);
+
+    const disabled = await newOrg();
+    expect(adminCli(stack.adminUrl, ['org', 'disable', disabled.orgId]).code).toBe(0);
+    await eventually(
+      'the disabled org refused',
+      async () => (await refusal(bearer(disabled.key))).status === 401,
+    );
+    expect(await refusal(bearer(disabled.key))).toEqual(unauthorized);
+
+    const broke = await newOrg();
+    expect(adminCli(stack.adminUrl, ['org', 'credit', broke.orgId, 'out']).code).toBe(0);
+    await eventually('out of credit refused', async () => (await refusal(bearer(broke.key))).status === 402);
+    expect(await refusal(bearer(broke.key))).toEqual({
+      status: 402,
+      body: { error: expect.stringMatching(/credit/i) },
+    });
+  });
+});
