@@ -27,8 +27,10 @@ interface ComposeService {
   healthcheck?: { test?: string[]; disable?: boolean };
 }
 
-// merge: the file shares environment blocks through YAML merge keys (<<), which Compose resolves too.
-const compose = parse(read('docker', 'compose.yaml'), { merge: true }) as {
+// merge: the file shares environment blocks through YAML merge keys (<<), which Compose resolves too. Every app
+// merges the blocks that list each mirror, so the aliases grow with apps times mirrors: past the parser's guard
+// against alias bombs (100) from the seventh mirror on. The file is the repository's own, so no limit.
+const compose = parse(read('docker', 'compose.yaml'), { merge: true, maxAliasCount: -1 }) as {
   services: Record<string, ComposeService>;
 };
 const services = compose.services;
