@@ -330,6 +330,15 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     unknown.close();
   });
 
+  it('closes a socket its client left quiet normally, with idle timeout (the stack caps idle limits at 10 s)', async () => {
+    const { key } = await newOrg();
+    const socket = await open(key);
+    await utterance(socket, [`Then nothing more ${unique()}.`]);
+    // Only the client's messages count: its last was the text.done, and the router's frames since do not.
+    const end = await socket.closed;
+    expect(end).toEqual({ code: 1000, reason: 'idle timeout', by: 'server' });
+  }, 20_000);
+
   it("answers a message it cannot read with the vendor's error message and stays open", async () => {
     const { key } = await newOrg();
     const socket = await open(key);
