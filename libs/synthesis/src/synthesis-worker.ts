@@ -83,6 +83,8 @@ export class SynthesisWorker {
    */
   private readonly pieces = new RunningTakes(pieceTakes);
   private readonly requests = new RunningTakes(requestTakes);
+  /** Each running take's end: when its vendor call is over and its claim settled (committed or let go). */
+  private readonly windingDown = new WeakMap<object, Promise<void>>();
   private readonly keys: ProviderKeyCache;
   private readonly claims: TakeClaims;
   private readonly now: () => number;
@@ -180,6 +182,16 @@ export class SynthesisWorker {
     await sink.end(result);
   }
 
+  /** Keeps a running take until `work` is over, then forgets it (unless a newer take of the key replaced it). */
+  private track<T extends object>(take: T, work: Promise<unknown>, takes: Map<string, T>, id: string): void {
+    const over = work
+      .catch(() => undefined)
+      .then(() => {
+        if (takes.get(id) === take) takes.delete(id);
+      });
+    this.windingDown.set(take, over);
+  }
+
   /** The take for this org and key: the one running here, or a new one. */
   private join<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
     running: RunningTakes<Req, Head, Result>,
@@ -187,7 +199,11 @@ export class SynthesisWorker {
   ): Promise<Take<Head, Result>> {
     const id = takeId(req);
     const take = running.takes.get(id);
-    if (take) return Promise.resolve(take);
+    if (take && !take.stopped.aborted) return Promise.resolve(take);
+    // A take stopped at the vendor (interrupted) is winding down and will fail: a new request gets a take of its
+    // own, never the end of that one, once the stopped one has let its claim go (else its release would free
+    // the key under the new take).
+    if (take) return (this.windingDown.get(take) ?? Promise.resolve()).then(() => this.join(running, req));
     let starting = running.starting.get(id);
     if (!starting) {
       starting = this.start(running, id, req).finally(() => running.starting.delete(id));
@@ -269,7 +285,7 @@ export class SynthesisWorker {
     }
     const take = new Take<Head, Result>(kind.headBefore(adapter, req));
     running.takes.set(id, take);
-    void this.run(kind, take, adapter, apiKey, req, keeping).finally(() => running.takes.delete(id));
+    this.track(take, this.run(kind, take, adapter, apiKey, req, keeping), running.takes, id);
     return take;
   }
 
@@ -286,7 +302,7 @@ export class SynthesisWorker {
   ): Take<Head, Result> {
     const take = new Take<Head, Result>(running.kind.headBefore(adapter, req));
     running.takes.set(id, take);
-    void this.relay(running.kind, take, adapter, req, holder).finally(() => running.takes.delete(id));
+    this.track(take, this.relay(running.kind, take, adapter, req, holder), running.takes, id);
     return take;
   }
 
