@@ -15,6 +15,7 @@ import {
   VENDOR_A_KEY,
   VENDOR_A_KEY_PROTOCOL_PREFIX,
   VENDOR_A_SOCKET_MODEL,
+  VENDOR_A_UNKNOWN_DICTIONARY,
   vendorAAudioMessage,
   vendorAErrorBody,
   vendorARequestId,
@@ -131,7 +132,7 @@ class VendorASession {
     }
     this.settings = parsed.settings;
     if (parsed.settings.dictId !== undefined && isUnknownDictId(parsed.settings.dictId))
-      void this.error('not_found_error', 'Pronunciation dictionary not found');
+      void this.error(VENDOR_A_UNKNOWN_DICTIONARY.code, VENDOR_A_UNKNOWN_DICTIONARY.message);
   }
 
   private onText(data: Record<string, unknown>): void {

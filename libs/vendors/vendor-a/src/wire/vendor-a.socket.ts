@@ -58,14 +58,14 @@ export function readVendorAClientMessage(message: Record<string, unknown> | unde
   }
 }
 
-export function vendorAAudioMessage(requestId: string, audio: Buffer, contentType: string): unknown {
+export function vendorAAudioMessage(requestId: string, audio: Buffer, contentType: string): object {
   return {
     type: 'audio',
     data: { request_id: requestId, audio: audio.toString('base64'), content_type: contentType },
   };
 }
 
-export function vendorASocketError(code: VendorAErrorCode, message: string, requestId?: string): unknown {
+export function vendorASocketError(code: VendorAErrorCode, message: string, requestId?: string): object {
   return { type: 'error', data: { message, code, ...(requestId ? { request_id: requestId } : {}) } };
 }
 
