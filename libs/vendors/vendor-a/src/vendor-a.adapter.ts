@@ -1,4 +1,4 @@
-import { RouterError } from '@router/contracts';
+import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   audioPassThrough,
@@ -39,6 +39,11 @@ export class VendorAAdapter extends HttpVendorAdapter {
 
   constructor(options: AdapterOptions) {
     super(VENDOR, options, vendorAErrorMessage, VENDOR_A_KEY);
+  }
+
+  /** The vendor's opus comes in an Ogg container, and says so. */
+  override contentType(settings: SynthSettings): string {
+    return settings.format === 'opus' ? 'audio/ogg' : super.contentType(settings);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {

@@ -1,6 +1,5 @@
 import type { RouterError, TakeWarning } from '@router/contracts';
 import {
-  fieldKind,
   type JsonMessage,
   JsonSocketConnection,
   type MessageProblem,
@@ -37,8 +36,8 @@ import {
  * a take the vendor spoke while reporting an error, is an `error` frame; the socket stays open, as the vendor's.
  */
 
-const KINDS = ['config', 'text', 'flush', 'ping'] as const;
-type Kind = (typeof KINDS)[number];
+/** Every JSON object is read by the vendor's own reader (`readVendorAClientMessage`), which refuses a bad type. */
+type Kind = 'message';
 
 /** The socket speaks one stream of text: one context, named here. */
 const STREAM = 'stream';
@@ -118,11 +117,11 @@ export class VendorAConnection extends JsonSocketConnection<Kind> {
     return new VendorARenderer(this.completionEvents);
   }
 
-  protected kindOf(message: JsonMessage): Kind | undefined {
-    return fieldKind(message, 'type', KINDS);
+  protected kindOf(): Kind {
+    return 'message';
   }
 
-  protected message(kind: Kind, message: JsonMessage): SocketCommand[] {
+  protected message(_kind: Kind, message: JsonMessage): SocketCommand[] {
     const read = readVendorAClientMessage(message);
     if (!read.ok) return [sendJson(vendorASocketError(read.code, read.message))];
     const sent = read.message;
@@ -152,8 +151,6 @@ export class VendorAConnection extends JsonSocketConnection<Kind> {
         // Keep-alive: it restarts the idle clock (every client message does), and the vendor answers nothing.
         return [];
     }
-    void kind;
-    return [];
   }
 
   /** The vendor answers a message it cannot read with an `error` and keeps the socket open. */

@@ -219,7 +219,7 @@ export function parseVendorASettings(
       temperature: body['temperature'] as number | undefined,
       pitch: model === 'a_model_2' ? (body['pitch'] as number | undefined) : undefined,
       loudness: model === 'a_model_2' ? (body['loudness'] as number | undefined) : undefined,
-      enablePreprocessing: body['enable_preprocessing'] as boolean | undefined,
+      enablePreprocessing: body['enable_preprocessing'],
     },
   };
 }
