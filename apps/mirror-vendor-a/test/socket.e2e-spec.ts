@@ -357,6 +357,33 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     expect(logged).toEqual([]);
   });
 
+  it("takes the subprotocol key over wss:// on the gateway's own TLS, echoes it, and shares the cache with ws://", async () => {
+    const { key, vendorKey } = await newOrg();
+    const protocol = `api-subscription-key.${key}`;
+    const query = { model: 'a_model_1', send_completion_event: 'true' };
+    const text = unique('Over TLS by subprotocol');
+    const url = mirrorSocketUrl(stack.gatewayTlsUrl, 'vendor_a', WS, query);
+    expect(url.startsWith('wss://')).toBe(true);
+    const secure = await openSocket(url, { protocols: [protocol], ca: readFileSync(stack.tlsCertFile) });
+    expect(secure.protocol).toBe(protocol);
+    secure.send({ type: 'config', data: HINDI });
+    secure.send({ type: 'text', data: { text } });
+    secure.send({ type: 'flush' });
+    await secure.next(isFinal);
+    secure.close();
+    const [spoken] = sentencesOf(secure.frames);
+    expect(isTakeOf(spoken?.audio ?? Buffer.alloc(0), text, HINDI)).toBe(true);
+
+    const clear = await connect(key);
+    clear.send({ type: 'config', data: HINDI });
+    clear.send({ type: 'text', data: { text } });
+    clear.send({ type: 'flush' });
+    await clear.next(isFinal);
+    clear.close();
+    expect(sentencesOf(clear.frames)[0]?.audio.equals(spoken?.audio ?? Buffer.alloc(0))).toBe(true);
+    expect(await calls(vendorKey)).toBe(1);
+  });
+
   it('shares sentences with /v1/stream for equal settings', async () => {
     const { key, vendorKey, client } = await newOrg();
     const settings: StreamSettings = {
