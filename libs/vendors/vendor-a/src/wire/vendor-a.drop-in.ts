@@ -15,7 +15,12 @@ import {
 } from '@router/vendors-core';
 import { vendorADictionaryReferences } from '../vendor-a.stored-settings';
 import { VENDOR_A_WARNING_HEADER, vendorAErrorBody } from './vendor-a.errors';
-import { hasSpeakableText, parseVendorASettings, type VendorASettings } from './vendor-a.requests';
+import {
+  hasSpeakableText,
+  parseVendorASettings,
+  VENDOR_A_SETTING_FIELDS,
+  type VendorASettings,
+} from './vendor-a.requests';
 
 /*
  * vendor_a's drop-in wire (`vendorADropIn`): its two REST endpoints, a request's cache identity, the headers
@@ -24,26 +29,6 @@ import { hasSpeakableText, parseVendorASettings, type VendorASettings } from './
 
 export const VENDOR_A_SPEECH_PATH = '/text-to-speech';
 export const VENDOR_A_STREAM_PATH = '/text-to-speech/stream';
-
-/** The body fields the vendor reads; every other field is kept verbatim in the key. */
-const READ_FIELDS: ReadonlySet<string> = new Set([
-  'text',
-  'target_language_code',
-  'language_code',
-  'speaker',
-  'model',
-  'pace',
-  'pitch',
-  'loudness',
-  'temperature',
-  'speech_sample_rate',
-  'enable_preprocessing',
-  'output_audio_codec',
-  'output_audio_bitrate',
-  'min_buffer_size',
-  'max_chunk_length',
-  'dict_id',
-]);
 
 /** The vendor's defaults of the voice options, filled in the key where a request leaves them out. */
 const OPTION_DEFAULTS = { temperature: 0.6, pitch: 0, loudness: 1.0, enable_preprocessing: false } as const;
@@ -90,7 +75,9 @@ export function vendorARequestKeying(request: DropInRequest): DropInKeying {
   if (!body || typeof text !== 'string' || !hasSpeakableText(text)) return LIVE;
   const parsed = parseVendorASettings(body, endpoint);
   if (!parsed.ok) return LIVE;
-  const unread = Object.entries(body).filter(([name]) => !READ_FIELDS.has(name));
+  const unread = Object.entries(body).filter(
+    ([name]) => name !== 'text' && !VENDOR_A_SETTING_FIELDS.has(name),
+  );
   return {
     cacheable: true,
     canonical: canonicalRequest(

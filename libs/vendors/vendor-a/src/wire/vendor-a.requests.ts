@@ -95,6 +95,25 @@ function numberIn(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
 }
 
+/** The settings fields of a body or a config, as the vendor's schema names them (the text aside). */
+export const VENDOR_A_SETTING_FIELDS: ReadonlySet<string> = new Set([
+  'target_language_code',
+  'language_code',
+  'speaker',
+  'model',
+  'pace',
+  'pitch',
+  'loudness',
+  'temperature',
+  'speech_sample_rate',
+  'enable_preprocessing',
+  'output_audio_codec',
+  'output_audio_bitrate',
+  'min_buffer_size',
+  'max_chunk_length',
+  'dict_id',
+]);
+
 /**
  * The vendor's schema reads a number sent as a string that spells one (`"speech_sample_rate": "24000"`), as its
  * clients often send them; the number fields of a body or a config, read so.

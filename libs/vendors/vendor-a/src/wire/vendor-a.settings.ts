@@ -1,7 +1,7 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { type AudioFormat, resolveSettings, sampleRatesFor } from '@router/vendors-core';
 import { vendorA } from '../vendor-a.definition';
-import type { VendorASettings } from './vendor-a.requests';
+import { VENDOR_A_SETTING_FIELDS, type VendorASettings } from './vendor-a.requests';
 
 /*
  * From a vendor_a socket `config` the vendor's checks passed (`parseVendorASettings`) to the router's
@@ -9,31 +9,13 @@ import type { VendorASettings } from './vendor-a.requests';
  * socket and on /v1/stream share one take. (The other way, settings to the vendor's body, is `vendorARequest`.)
  */
 
-/** The config fields the router reads itself; any other goes to the vendor as an option of its own. */
-const READ_FIELDS: ReadonlySet<string> = new Set([
-  'target_language_code',
-  'language_code',
-  'speaker',
-  'model',
-  'pace',
-  'pitch',
-  'loudness',
-  'temperature',
-  'speech_sample_rate',
-  'enable_preprocessing',
-  'output_audio_codec',
-  'output_audio_bitrate',
-  'dict_id',
-  // The vendor's own buffering: the mirror splits sentences itself, so these change no sentence's audio.
-  'min_buffer_size',
-  'max_chunk_length',
-]);
-
 /**
  * The SynthSettings of a config, by the vendor's rules (`resolveSettings`' vendor mode on the streaming rates):
  * `pace` is the speed, `speaker` the voice, the codec its router format (`linear16` is `pcm`); `pitch`,
  * `loudness` and `enable_preprocessing` only for a_model_2 (a_model_1 ignores them), `output_audio_bitrate`
  * only for mp3 and aac (the others have none); `dict_id`, `temperature` and unknown fields as options.
+ * `min_buffer_size` and `max_chunk_length` are the vendor's buffering: the mirror splits sentences itself, so
+ * they change no sentence's audio and are left out.
  * `opus` and `flac`, which no native client can ask for, keep their own format and rate, resolved otherwise as
  * pcm at a catalogue rate: no key is shared with /v1/stream for them.
  *
@@ -50,7 +32,7 @@ export function vendorASocketSettings(
     : undefined;
   const options: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(config)) {
-    if (!READ_FIELDS.has(name) && value !== null && value !== undefined) options[name] = value;
+    if (!VENDOR_A_SETTING_FIELDS.has(name) && value !== null && value !== undefined) options[name] = value;
   }
   if (settings.temperature !== undefined) options['temperature'] = settings.temperature;
   if (settings.dictId !== undefined) options['dict_id'] = settings.dictId;
