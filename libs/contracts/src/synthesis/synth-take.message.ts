@@ -82,8 +82,8 @@ export interface TakeWarning {
 }
 
 export const takeWarning: Checker<TakeWarning> = check.object({
-  code: check.optional(check.string({ minLength: 1, maxLength: 200 })),
-  message: check.string({ maxLength: 2000 }),
+  code: check.optional(check.string({ minLength: 1 })),
+  message: check.string(),
 });
 
 /** Sent after the last chunk of a completed take. */

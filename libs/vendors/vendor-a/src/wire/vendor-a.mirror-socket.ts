@@ -15,16 +15,19 @@ import {
   type SocketIdle,
 } from '@router/vendors-core';
 import { vendorACodeForStatus, vendorARequestId, type VendorAErrorCode } from './vendor-a.errors';
-import { parseVendorASettings, TEXT_LIMITS } from './vendor-a.requests';
+import { parseVendorASettings } from './vendor-a.requests';
 import { vendorASocketSettingsOf } from './vendor-a.settings';
 import {
   readVendorAClientMessage,
   VENDOR_A_FINAL_EVENT,
   VENDOR_A_IDLE_MS,
-  VENDOR_A_SOCKET_MODEL,
   vendorAAudioMessage,
+  vendorAConfigFirst,
   vendorASocketError,
+  vendorASocketModelProblem,
+  vendorASocketTextProblem,
   type VendorASocketEndpoint,
+  VENDOR_A_SOCKET_MODEL,
 } from './vendor-a.socket';
 
 /*
@@ -91,25 +94,13 @@ export class VendorAConnection extends JsonSocketConnection<Kind> {
 
   /** The vendor's refusal of a socket without its model, or with the other socket's: an error, then 1008. */
   override opened(): SocketCommand[] {
-    if (!this.model) {
-      return [
-        refuseJson(vendorASocketError('invalid_request_error', 'model query parameter is required'), {
-          code: SOCKET_CLOSE.policy,
-          reason: 'model required',
-        }),
-      ];
-    }
-    if (this.model === VENDOR_A_SOCKET_MODEL[this.endpoint]) return [];
-    const other = Object.entries(VENDOR_A_SOCKET_MODEL).find(([, m]) => m === this.model)?.[0];
-    const hint = other ? `; use /text-to-speech/${other === 'ws' ? 'ws' : 'ws/v2'}` : '';
+    const problem = vendorASocketModelProblem(this.endpoint, this.model);
+    if (!problem) return [];
     return [
-      refuseJson(
-        vendorASocketError(
-          'invalid_request_error',
-          `model ${this.model} is not served on this socket${hint}`,
-        ),
-        { code: SOCKET_CLOSE.policy, reason: 'unsupported model' },
-      ),
+      refuseJson(vendorASocketError('invalid_request_error', problem.message), {
+        code: SOCKET_CLOSE.policy,
+        reason: problem.reason,
+      }),
     ];
   }
 
@@ -130,22 +121,15 @@ export class VendorAConnection extends JsonSocketConnection<Kind> {
         return this.config(sent.data);
       case 'text': {
         if (this.configured === undefined)
-          return [error('invalid_request_error', 'Send a config message before text')];
+          return [error('invalid_request_error', vendorAConfigFirst('text'))];
         const text = sent.data['text'];
-        if (typeof text !== 'string') return [error('unprocessable_entity_error', 'text: Field required')];
-        if (text.length > TEXT_LIMITS.message) {
-          return [
-            error(
-              'invalid_request_error',
-              `text must be at most ${TEXT_LIMITS.message} characters per message`,
-            ),
-          ];
-        }
-        return text === '' ? [] : [{ kind: 'text', context: STREAM, text }];
+        const problem = vendorASocketTextProblem(text);
+        if (problem) return [error(problem.code, problem.message)];
+        return text === '' ? [] : [{ kind: 'text', context: STREAM, text: text as string }];
       }
       case 'flush':
         if (this.configured === undefined)
-          return [error('invalid_request_error', 'Send a config message before flush')];
+          return [error('invalid_request_error', vendorAConfigFirst('flush'))];
         return [{ kind: 'flush', context: STREAM }];
       case 'ping':
         // Keep-alive: it restarts the idle clock (every client message does), and the vendor answers nothing.
