@@ -297,7 +297,7 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     expect(isTakeOf(sentences[0]?.audio ?? Buffer.alloc(0), texts[1] ?? '', HINDI)).toBe(true);
   });
 
-  it("closes a socket its client left quiet with the vendor's idle error and 1008, only the client's messages counting", async () => {
+  it("closes a socket its client left quiet with the vendor's idle error and 1008 (the stack's idle cap)", async () => {
     const { key } = await newOrg();
     const socket = await connect(key);
     socket.send({ type: 'config', data: HINDI });
