@@ -311,6 +311,23 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     ]);
   });
 
+  it('keeps a socket its client pings open past the idle cap, and closes it once the pings stop', async () => {
+    const { key } = await newOrg();
+    const socket = await connect(key);
+    let closed = false;
+    void socket.closed.then(() => (closed = true));
+    socket.send({ type: 'config', data: HINDI });
+    // The stack caps idle at 10 s: five pings 3 s apart keep the socket open for 15 s.
+    for (let ping = 0; ping < 5; ping += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(closed).toBe(false);
+      socket.send({ type: 'ping' });
+    }
+    const end = await socket.closed;
+    expect([end.code, end.by]).toEqual([1008, 'server']);
+    expect(socket.frames.map((f) => f['data']['code'])).toEqual(['idle_timeout_error']);
+  }, 40_000);
+
   it("refuses a socket without its model, or with the other socket's, with an error and 1008", async () => {
     const { key } = await newOrg();
     const missing = await openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_a', WS), {
