@@ -89,7 +89,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** The voice as every API version has sent it: `{mode:'id', id}`, `{id}` or the bare id. */
-function voiceIdOf(voice: unknown): string | undefined {
+export function vendorIVoiceId(voice: unknown): string | undefined {
   if (typeof voice === 'string') return voice;
   const fields = record(voice);
   if (!fields) return undefined;
@@ -136,7 +136,7 @@ export function parseVendorIRequest(
   if (typeof model !== 'string' || !(VENDOR_I_MODELS as readonly string[]).includes(model)) {
     return bad('Invalid model', `model_id must be one of ${VENDOR_I_MODELS.join(', ')}`, 'model_not_found');
   }
-  const voiceId = voiceIdOf(fields['voice']);
+  const voiceId = vendorIVoiceId(fields['voice']);
   if (voiceId === undefined) return bad('Invalid voice', 'voice must be {"mode":"id","id":"<voice id>"}');
   if (!isVoice(voiceId)) {
     return bad('Invalid voice', `Voice ${voiceId} was not found`, 'voice_not_found', 404);
