@@ -1,7 +1,13 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { createLogger } from '@router/observability';
 import type { PieceAudio, PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
-import type { SocketCommand, SocketConnection, SocketDrop, VendorDefinition } from '@router/vendors-core';
+import type {
+  SocketCommand,
+  SocketConnection,
+  SocketContextRenderer,
+  SocketDrop,
+  VendorDefinition,
+} from '@router/vendors-core';
 import { MirrorSocketSession, type SocketTimers } from './mirror-socket.session';
 
 const SETTINGS: SynthSettings = {
@@ -33,7 +39,8 @@ const planner = {
 
 /**
  * Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`
- * between them, and one starting with `Fail` fails there, its take cut. `resolved` lists what was asked for.
+ * between them, and one starting with `Fail` fails there, its take cut; one starting with `Cached` comes from
+ * the cache. `resolved` lists what was asked for.
  */
 function resolverOf(
   held: Set<string>,
@@ -45,7 +52,7 @@ function resolverOf(
     resolve: (piece: PieceRequest): Promise<PieceAudio> => {
       resolved.push(piece.text);
       return Promise.resolve({
-        cached: false,
+        cached: piece.text.startsWith('Cached'),
         contentType: 'audio/pcm',
         chunks: (async function* () {
           yield Buffer.from(`${piece.text}:1`);
@@ -128,7 +135,7 @@ class HandClock implements SocketTimers {
   }
 }
 
-function session(held: string[] = [], drop?: SocketDrop) {
+function session(held: string[] = [], drop?: SocketDrop, render?: Partial<SocketContextRenderer>) {
   const frames: string[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
   const log: string[] = [];
@@ -141,6 +148,7 @@ function session(held: string[] = [], drop?: SocketDrop) {
   const toy = toyConnection(drop);
   const connection: SocketConnection = {
     ...toy,
+    context: (id) => ({ ...toy.context(id), ...render }),
     parse: (frame, isBinary) => {
       parsed.push(frame.toString());
       return toy.parse(frame, isBinary);
@@ -187,6 +195,34 @@ describe('MirrorSocketSession', () => {
       'a audio Two.:2',
       'a end 1',
       'a final',
+    ]);
+  });
+
+  it('tells the renderer of each sentence whether it came from the cache, its bytes and how long it plays', async () => {
+    const audio: string[] = [];
+    const ends: unknown[] = [];
+    const { say } = session([], undefined, {
+      audio: (chunk, at) => {
+        audio.push(`${chunk.toString()} ${at.cached ? 'cached' : 'vendor'}`);
+        return [];
+      },
+      sentenceEnd: ({ sentence, text, cached, bytes, durationMs }) => {
+        ends.push({ sentence, text, cached, bytes, durationMs });
+        return [];
+      },
+    });
+    say({ c: 'a', settings: true, text: 'Cached one. Fresh two. ', end: true });
+    await settle();
+    expect(audio).toEqual([
+      'Cached one.:1 cached',
+      'Cached one.:2 cached',
+      'Fresh two.:1 vendor',
+      'Fresh two.:2 vendor',
+    ]);
+    // 16-bit PCM at 8000 Hz: 2 bytes a sample, 16 samples a millisecond.
+    expect(ends).toEqual([
+      { sentence: 0, text: 'Cached one.', cached: true, bytes: 26, durationMs: 26 / 16 },
+      { sentence: 1, text: 'Fresh two.', cached: false, bytes: 24, durationMs: 24 / 16 },
     ]);
   });
 

@@ -56,19 +56,17 @@ export type SocketFrame = string | Buffer;
 
 /** How one context's events look on the vendor's socket. */
 export interface SocketContextRenderer {
-  /** One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk. */
-  audio(chunk: Buffer, at: { sentence: number; first: boolean }): SocketFrame[];
+  /**
+   * One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk; `cached`: the
+   * sentence is replayed from the cache (the vendor was not called for it).
+   */
+  audio(chunk: Buffer, at: { sentence: number; first: boolean; cached: boolean }): SocketFrame[];
   /**
    * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's
-   * per-sentence `complete` or `final` frame goes here.
+   * per-sentence `complete` or `final` frame goes here, and what a vendor counts per sentence (the audio's
+   * length, what it bills) is read here.
    */
-  sentenceEnd(end: {
-    sentence: number;
-    text: string;
-    words: WordTiming[] | null;
-    /** Each character's timing, where the vendor times characters (cached with the audio). */
-    chars: WordTiming[] | null;
-  }): SocketFrame[];
+  sentenceEnd(end: SentenceEnd): SocketFrame[];
   /**
    * A flush's sentences have all been sent (or dropped, see `SocketFailure.drop`); `tag` is the flush
    * command's. Every flush is answered, in the order asked, unless its context is cancelled first.
@@ -81,6 +79,21 @@ export interface SocketContextRenderer {
    * close where the vendor closes, and what the failure drops where the vendor drops the rest of a request.
    */
   failed(error: RouterError, at?: { sentence: number }): SocketFailure;
+}
+
+/** A sentence whose audio has all been sent, as its context's renderer is told. */
+export interface SentenceEnd {
+  sentence: number;
+  text: string;
+  /** Replayed from the cache: the vendor was not called (and does not bill) for it. */
+  cached: boolean;
+  /** The audio's bytes, as sent. */
+  bytes: number;
+  /** How long the audio plays, where its format tells (raw and WAV audio); null for compressed formats. */
+  durationMs: number | null;
+  words: WordTiming[] | null;
+  /** Each character's timing, where the vendor times characters (cached with the audio). */
+  chars: WordTiming[] | null;
 }
 
 /** How a context ended, as its renderer's `finished` is told. */
