@@ -91,7 +91,8 @@ const toyConnection = (drop?: SocketDrop): SocketConnection => ({
       commands.push({ kind: 'when-quiet', context: c, ms: m['quiet'], commands: [flush] });
     }
     if (m['end']) commands.push({ kind: 'finish', context: c });
-    if (m['cancel']) commands.push({ kind: 'cancel', context: c });
+    if (m['cancel'] === true) commands.push({ kind: 'cancel', context: c });
+    if (typeof m['cancel'] === 'number') commands.push({ kind: 'cancel', context: c, playedMs: m['cancel'] });
     if (m['drain']) commands.push({ kind: 'drain', context: c });
     if (m['close']) commands.push({ kind: 'close' });
     return commands;
@@ -280,6 +281,77 @@ describe('MirrorSocketSession', () => {
     ]);
     expect(frames.filter((f) => f.startsWith('b '))).toHaveLength(4);
     expect(log).toEqual(['interrupt Long one.']);
+  });
+
+  describe('a cancel at a played position (a barge-in the client reports)', () => {
+    /** The cancel's spoken and remaining text, as the renderer is told. */
+    function cancelSession(held: string[]) {
+      const told: unknown[] = [];
+      const s = session(held, undefined, {
+        finished: (end) => {
+          if (end.kind === 'cancel') told.push({ spoken: end.spoken, remaining: end.remaining });
+          return [];
+        },
+      });
+      return { ...s, told };
+    }
+    // Each sentence's audio is `<text>:1<text>:2` as 16-bit PCM at 8000 Hz: 16 bytes a millisecond, so
+    // 'One.' plays 12/16 ms and 'Two.' 12/16 ms.
+    it('splits the text at sentence boundaries: a sentence whose audio had started by the position is spoken', async () => {
+      const { say, told } = cancelSession(['Three.']);
+      say({ c: 'a', settings: true, text: 'One. Two. Three. Four. Held' });
+      await settle();
+      say({ c: 'a', cancel: 1 }); // past the end of One. (0.75 ms): Two. had started
+      await settle();
+      expect(told).toEqual([
+        {
+          spoken: [
+            { sentence: 0, text: 'One.' },
+            { sentence: 1, text: 'Two.' },
+          ],
+          remaining: ['Three.', 'Four.', 'Held'],
+        },
+      ]);
+    });
+
+    it('counts a sentence as spoken only once the position is past its start', async () => {
+      const { say, told } = cancelSession(['Three.']);
+      say({ c: 'a', settings: true, text: 'One. Two. Three. ' });
+      await settle();
+      say({ c: 'a', cancel: 0.75 }); // exactly the end of One.: Two. had not started
+      await settle();
+      expect(told).toEqual([{ spoken: [{ sentence: 0, text: 'One.' }], remaining: ['Two.', 'Three.'] }]);
+    });
+
+    it('counts every sentence whose audio had started as spoken when no position is given', async () => {
+      const { say, told } = cancelSession(['Three.']);
+      say({ c: 'a', settings: true, text: 'One. Two. Three. Four. ' });
+      await settle();
+      say({ c: 'a', cancel: true });
+      await settle();
+      expect(told).toEqual([
+        {
+          spoken: [
+            { sentence: 0, text: 'One.' },
+            { sentence: 1, text: 'Two.' },
+            { sentence: 2, text: 'Three.' },
+          ],
+          remaining: ['Four.'],
+        },
+      ]);
+    });
+
+    it("counts the position from the context's first sentence after its last cancel", async () => {
+      const { say, told } = cancelSession(['Six.']);
+      say({ c: 'a', settings: true, text: 'Zero. ' });
+      await settle();
+      say({ c: 'a', cancel: true });
+      say({ c: 'a', settings: true, text: 'Five. Six. Seven. ' });
+      await settle();
+      say({ c: 'a', cancel: 0.5 });
+      await settle();
+      expect(told[1]).toEqual({ spoken: [{ sentence: 0, text: 'Five.' }], remaining: ['Six.', 'Seven.'] });
+    });
   });
 
   it("tells the renderer a cancel stopped nothing once the context's text has all been spoken", async () => {

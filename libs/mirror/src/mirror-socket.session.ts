@@ -160,9 +160,14 @@ export class MirrorSocketSession implements SocketSession {
           return;
         case 'cancel': {
           const { context: id } = command;
-          const stopping = context.stream.interrupt(null).then(({ stopped }): ContextEnd => {
-            return { kind: 'cancel', stopped };
-          });
+          const stopping = context.stream
+            .interrupt(command.playedMs ?? null)
+            .then(({ stopped, spoken, remaining }): ContextEnd => ({
+              kind: 'cancel',
+              stopped,
+              spoken,
+              remaining,
+            }));
           const ending = this.end(id, context, stopping);
           this.cancelling.set(id, ending);
           void ending.then(() => {

@@ -26,9 +26,12 @@ export type SocketCommand =
   | { kind: 'drain'; context: string }
   /**
    * Stop the context: sentences not yet sent to the vendor are dropped, the one playing is stopped (a vendor
-   * that finishes takes on interruption finishes and caches it), then the renderer's `finished`.
+   * that finishes takes on interruption finishes and caches it), then the renderer's `finished`, told what was
+   * spoken and what remains. `playedMs`: how much of the context's audio the listener had heard (from the
+   * context's first sentence, or its first after its last cancel), where the client says; left out, every
+   * sentence whose audio had started counts as spoken.
    */
-  | { kind: 'cancel'; context: string }
+  | { kind: 'cancel'; context: string; playedMs?: number }
   /**
    * Carry out `commands` once the context has had no text for `ms`: time-based buffering (a vendor that
    * speaks a trailing fragment after a pause, with no flush). The session owns the clock, so a codec stays
@@ -102,9 +105,17 @@ export type ContextEnd =
   | { kind: 'drain' }
   /**
    * `stopped`: whether the cancel stopped anything (a sentence playing or waiting, text held): false where
-   * everything had already been spoken, for a vendor that warns there was nothing to cancel.
+   * everything had already been spoken, for a vendor that warns there was nothing to cancel. The context's
+   * text split at sentence boundaries: `spoken`, the sentences whose audio had started by the cancel's
+   * `playedMs` (every started one without it), in order; `remaining`, the text of the rest (stopped, never
+   * sent, or held), in order.
    */
-  | { kind: 'cancel'; stopped: boolean };
+  | {
+      kind: 'cancel';
+      stopped: boolean;
+      spoken: ReadonlyArray<{ sentence: number; text: string }>;
+      remaining: readonly string[];
+    };
 
 /** What the renderer makes of a failure. */
 export interface SocketFailure {
