@@ -178,7 +178,7 @@ function session(held: string[] = [], drop?: SocketDrop, render?: Partial<Socket
     },
   );
   const say = (message: Record<string, unknown>) => s.receive(Buffer.from(JSON.stringify(message)), false);
-  return { s, say, frames, closed, log, resolved, clock, parsed, release: () => open() };
+  return { s, say, frames, closed, log, resolved, clock, parsed, connection, release: () => open() };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -473,6 +473,20 @@ describe('MirrorSocketSession', () => {
     release();
     await settle();
     expect(frames.filter((f) => f.endsWith('final')).sort()).toEqual(['a final', 'b final']);
+    expect(closed).toEqual([{ code: 1000, reason: '' }]);
+  });
+
+  it("sends the connection's closing frames once every context has finished, then closes", async () => {
+    const { say, frames, closed, release, connection } = session(['Slow.']);
+    connection.closing = () => [`closing after ${frames.filter((f) => f.endsWith('final')).length} finals`];
+    say({ c: 'a', settings: true, text: 'Slow. ' });
+    say({ c: 'b', settings: true, text: 'Other. ' });
+    say({ close: true });
+    await settle();
+    expect(frames).not.toContain('closing after 2 finals');
+    release();
+    await settle();
+    expect(frames.at(-1)).toBe('closing after 2 finals');
     expect(closed).toEqual([{ code: 1000, reason: '' }]);
   });
 

@@ -250,6 +250,7 @@ export class MirrorSocketSession implements SocketSession {
       void this.end(id, context, endedAs('finish', context.stream.finish()));
     }
     await Promise.all([...this.ending]);
+    this.send(this.connection.closing?.() ?? []);
     this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }
 

@@ -39,7 +39,7 @@ export type SocketCommand =
    * and the socket's end drop it.
    */
   | { kind: 'when-quiet'; context: string; ms: number; commands: readonly SocketCommand[] }
-  /** Finish every context, then close the socket normally. */
+  /** Finish every context, then send the connection's `closing` frames and close the socket normally. */
   | { kind: 'close' }
   /**
    * A frame answered at once (a pong, an acknowledgement, a warning): sent as the message is read, after the
@@ -146,6 +146,11 @@ export interface SocketConnection {
   parse(frame: Buffer, isBinary: boolean): SocketCommand[];
   /** The renderer of a context, created when the context is first named. */
   context(id: string): SocketContextRenderer;
+  /**
+   * Frames sent on a `close` once every context has finished, just before the normal close (a vendor's summary
+   * of the session); read then, so they can count what the contexts' renderers saw.
+   */
+  closing?(): SocketFrame[];
 }
 
 /**
