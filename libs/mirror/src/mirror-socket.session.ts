@@ -37,6 +37,8 @@ interface Context {
   render: SocketContextRenderer;
   /** The sentence whose first chunk is still to come, to tell the renderer which chunk starts one. */
   starting: number | null;
+  /** Whether the sentence playing is replayed from the cache. */
+  cached: boolean;
   /** The context's pending `when-quiet`, until it fires or is dropped. */
   quiet: QuietTimer | undefined;
 }
@@ -158,9 +160,14 @@ export class MirrorSocketSession implements SocketSession {
           return;
         case 'cancel': {
           const { context: id } = command;
-          const stopping = context.stream.interrupt(null).then(({ stopped }): ContextEnd => {
-            return { kind: 'cancel', stopped };
-          });
+          const stopping = context.stream
+            .interrupt(command.playedMs ?? null)
+            .then(({ stopped, spoken, remaining }): ContextEnd => ({
+              kind: 'cancel',
+              stopped,
+              spoken,
+              remaining,
+            }));
           const ending = this.end(id, context, stopping);
           this.cancelling.set(id, ending);
           void ending.then(() => {
@@ -183,18 +190,19 @@ export class MirrorSocketSession implements SocketSession {
     const context: Context = {
       render,
       starting: null,
+      cached: false,
       quiet: undefined,
       stream: new ReplyStream(this.orgId, this.deps, {
-        sentenceStart: ({ sentence }) => {
+        sentenceStart: ({ sentence, cached }) => {
           context.starting = sentence;
+          context.cached = cached;
         },
         audio: (chunk, sentence) => {
           const first = context.starting === sentence;
           context.starting = null;
-          return this.sendAndWait(render.audio(chunk, { sentence, first }));
+          return this.sendAndWait(render.audio(chunk, { sentence, first, cached: context.cached }));
         },
-        sentenceEnd: ({ sentence, text, words, chars }) =>
-          this.send(render.sentenceEnd({ sentence, text, words, chars })),
+        sentenceEnd: (end) => this.send(render.sentenceEnd({ ...end, cached: context.cached })),
         sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),
@@ -242,6 +250,7 @@ export class MirrorSocketSession implements SocketSession {
       void this.end(id, context, endedAs('finish', context.stream.finish()));
     }
     await Promise.all([...this.ending]);
+    this.send(this.connection.closing?.() ?? []);
     this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }
 
