@@ -29,6 +29,14 @@ export const VENDOR_I_SSE_PATH = '/tts/sse';
 /** The one-shot endpoint, for the containers the streaming endpoints lack (wav, mp3). */
 export const VENDOR_I_BYTES_PATH = '/tts/bytes';
 
+/** The options of the vendor's catalogue entry, which the body spells in its own way. */
+const CATALOGUE_OPTIONS: ReadonlySet<string> = new Set([
+  'volume',
+  'emotion',
+  'pronunciation_dict_id',
+  'word_timestamps',
+]);
+
 export interface VendorIBuiltRequest {
   readonly path: string;
   readonly body: Record<string, unknown>;
@@ -60,6 +68,10 @@ export function vendorIRequest(settings: SynthSettings, text: string): VendorIBu
   if (Object.keys(config).length > 0) body['generation_config'] = config;
   const dict = settings.options['pronunciation_dict_id'];
   if (typeof dict === 'string') body['pronunciation_dict_id'] = dict;
+  // A mirror client's fields the catalogue does not name (`normalization`, a newer field) go on as it sent them.
+  for (const [name, value] of Object.entries(settings.options)) {
+    if (!CATALOGUE_OPTIONS.has(name) && value !== null && value !== undefined) body[name] = value;
+  }
   const timestamps = streaming && settings.options['word_timestamps'] !== false;
   if (timestamps) body['add_timestamps'] = true;
   return { path: streaming ? VENDOR_I_SSE_PATH : VENDOR_I_BYTES_PATH, body, timestamps };
