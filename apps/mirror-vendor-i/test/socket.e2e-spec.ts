@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Sentence, StreamSettings } from '@router/client';
 import {
   adminCli,
@@ -23,11 +24,15 @@ const newOrg = () => createOrgWithVendorKey(stack, 'vendor_i', `mirror-i-ws-${ra
 const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
 const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_i', { key: vendorKey });
 
-/** vendor_i's socket through the gateway, keyed as its server clients key it: `X-API-Key` and the version header. */
-function connect(key: string, base = stack.gatewayUrl): Promise<TestSocket> {
-  return openSocket(mirrorSocketUrl(base, 'vendor_i', PATH), {
-    headers: { 'x-api-key': key, 'vendor_i-version': VERSION },
-  });
+/**
+ * vendor_i's socket through the gateway, keyed as its server clients key it: `X-API-Key` and the version header;
+ * over `wss://` on the gateway's TLS port with `tls`.
+ */
+function connect(key: string, tls = false): Promise<TestSocket> {
+  const headers = { 'x-api-key': key, 'vendor_i-version': VERSION };
+  if (!tls) return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_i', PATH), { headers });
+  const { url, certFile } = stack.gatewayTls ?? { url: '', certFile: '' };
+  return openSocket(mirrorSocketUrl(url, 'vendor_i', PATH), { headers, ca: readFileSync(certFile) });
 }
 
 const ofContext = (frames: readonly JsonFrame[], context: string): JsonFrame[] =>
@@ -125,8 +130,8 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     ];
     const before = await calls(vendorKey);
 
-    const say = async (): Promise<JsonFrame[]> => {
-      const socket = await connect(key);
+    const say = async (tls = false): Promise<JsonFrame[]> => {
+      const socket = await connect(key, tls);
       socket.send(request('c1', `${texts[0]} `, { continue: true, add_timestamps: true }));
       // The final message with an empty transcript, as clients close a context.
       socket.send(request('c1', `${texts[1]}`, { continue: true, add_timestamps: true }));
@@ -174,6 +179,34 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     expect(audioOf(again, 'c1').equals(audioOf(first, 'c1'))).toBe(true);
     expect(again.filter((f) => f['type'] === 'timestamps')).toEqual(stamps);
     expect(await calls(vendorKey)).toBe(before + 2);
+
+    // The same session over wss:// on the gateway's TLS port: the same frames, from the cache.
+    expect(stack.gatewayTls?.url).toMatch(/^https:/);
+    const secure = await say(true);
+    expect(audioOf(secure, 'c1').equals(audioOf(first, 'c1'))).toBe(true);
+    expect(secure.filter((f) => f['type'] === 'timestamps')).toEqual(stamps);
+    expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it('serves a context over wss:// as over ws://, the vendor called once for both', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = unique('Said over TLS first');
+    const before = await calls(vendorKey);
+    const frames: JsonFrame[][] = [];
+    for (const tls of [true, false]) {
+      const socket = await connect(key, tls);
+      socket.send(request('t', text, { continue: false, add_timestamps: true }));
+      await socket.next(isDone('t'));
+      socket.close();
+      frames.push(socket.frames);
+    }
+    expect(isTakeOf(audioOf(frames[0] ?? [], 't'), text, 24000)).toBe(true);
+    const [secure, plain] = [frames[0] ?? [], frames[1] ?? []];
+    expect(audioOf(plain, 't').equals(audioOf(secure, 't'))).toBe(true);
+    const notAudio = (all: JsonFrame[]) => all.filter((f) => f['type'] !== 'chunk');
+    expect(notAudio(plain)).toEqual(notAudio(secure));
+    expect(notAudio(plain).map((f) => f['type'])).toEqual(['timestamps', 'done']);
+    expect(await calls(vendorKey)).toBe(before + 1);
   });
 
   it('keeps two interleaved contexts apart, each with its own settings and order', async () => {

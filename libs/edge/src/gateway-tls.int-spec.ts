@@ -14,7 +14,7 @@ import { mirrorAccess } from '@router/vendors';
 import { GatewayServer } from './gateway.server';
 import { KeyDirectory } from './key-directory';
 import { mirrorRoute } from './mirror-route';
-import { createSelfSignedCertificate } from './self-signed-certificate';
+import { createSelfSignedCertificate } from '@router/service-kit';
 import { nativeRoute, RouteTable } from './surface-routes';
 import type { TlsFiles } from './tls-certificate';
 

@@ -49,6 +49,8 @@ export interface StackOptions {
   authCacheTtlMs?: number;
   /** Set last, over the defaults above (e.g. a benchmark's quieter log level or production timings). */
   env?: Record<string, string>;
+  /** A certificate and its key (PEM files) for the gateway's TLS port (HTTPS and wss://); none, no TLS port. */
+  tls?: { certFile: string; keyFile: string };
   /**
    * Synthesis worker replicas, 1 or 2 (the default: the tests of takes shared across replicas need two). With
    * 1, `synthesis-worker-2` is not started and its port is unused.
@@ -58,6 +60,8 @@ export interface StackOptions {
 
 export interface StackInfo {
   gatewayUrl: string;
+  /** The gateway's TLS port (`https://`), and the certificate a client trusts, where the stack has one. */
+  gatewayTls?: { url: string; certFile: string };
   /** The gateway's readiness and metrics port. */
   gatewayInternalUrl: string;
   adminUrl: string;
@@ -88,6 +92,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   ) as Record<StackApp, number>;
   const adminPort = await freePort();
   const gatewayInternalPort = await freePort();
+  const tlsPort = await freePort();
+  const tlsEnv: Record<string, string> = options.tls
+    ? { TLS_CERT_FILE: options.tls.certFile, TLS_KEY_FILE: options.tls.keyFile, TLS_PORT: String(tlsPort) }
+    : {};
   const env = stackEnv(options, { apps: ports, admin: adminPort, gatewayInternal: gatewayInternalPort });
   const apps: AppProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -98,7 +106,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const started = spawnApp(
       app,
       entryOf(app),
-      { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' },
+      { ...env, ...(app === 'edge-gateway' ? tlsEnv : {}), PORT: String(ports[app]), HOST: '127.0.0.1' },
       options.logDir,
     );
     const index = apps.findIndex((member) => member.name === app);
@@ -130,6 +138,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gatewayUrl: `http://127.0.0.1:${ports['edge-gateway']}`,
     gatewayInternalUrl: `http://127.0.0.1:${gatewayInternalPort}`,
+    ...(options.tls
+      ? { gatewayTls: { url: `https://localhost:${tlsPort}`, certFile: options.tls.certFile } }
+      : {}),
     adminUrl: `http://127.0.0.1:${adminPort}`,
     nativeApiUrl: `http://127.0.0.1:${ports['native-api']}`,
     simUrl: `http://127.0.0.1:${ports['vendor-sim']}`,

@@ -164,6 +164,24 @@ describe('vendor_i mirror socket: events to frames', () => {
     expect(read(r.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] }))).toEqual([done]);
   });
 
+  it("renders a context opened and ended by one message with that message's choices", () => {
+    const c = new VendorIConnection();
+    expect(kinds(say(c, { ...base, context_id: 'a', transcript: 'Hi.', add_timestamps: true }))).toEqual([
+      'configure a',
+      'text a Hi.',
+      'finish a',
+    ]);
+    const words = [{ start: 0, end: 3, startMs: 0, endMs: 200 }];
+    expect(read(c.context('a').sentenceEnd(end({ text: 'Hi.', words, durationMs: 300 })))).toEqual([
+      expect.objectContaining({ type: 'timestamps', context_id: 'a' }),
+    ]);
+    // Forgotten once rendered: the id named again is a new context, configured afresh.
+    expect(kinds(say(c, { ...base, context_id: 'a', transcript: '', continue: true, flush: true }))).toEqual([
+      'configure a',
+      'flush a flush:1',
+    ]);
+  });
+
   it('sends no timestamps where the client did not ask for them', () => {
     const c = new VendorIConnection();
     say(c, { ...base, context_id: 'a', transcript: 'Hi.' });

@@ -69,14 +69,22 @@ interface ContextState {
   spokenMs: number;
   /** A sentence failed: its `error` was sent and the context speaks nothing more, not even its `done`. */
   failed: boolean;
+  /** Its last message (or a cancel) came: the id named again is a new context. */
+  ended: boolean;
 }
 
 /** A vendor_i connection: contexts by `context_id`, each message a request of its context, `cancel` stops one. */
 export class VendorIConnection extends JsonSocketConnection<Kind> {
   private readonly contexts = new Map<string, ContextState>();
 
+  /**
+   * The renderer of the context the last message named (the session asks as it carries out that message's
+   * commands); a context that message ended is forgotten once its renderer has it.
+   */
   context(id: string): SocketContextRenderer {
-    return new VendorIRenderer(this.contexts.get(id) ?? this.openContext(id));
+    const context = this.contexts.get(id) ?? this.openContext(id);
+    if (context.ended) this.contexts.delete(id);
+    return new VendorIRenderer(context);
   }
 
   protected kindOf(message: JsonMessage): Kind {
@@ -117,7 +125,8 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
       if (!(error instanceof RouterError)) throw error;
       return [errorFrame(problemOf(error), id)];
     }
-    const context = this.contexts.get(id) ?? this.openContext(id);
+    const known = this.contexts.get(id);
+    const context = known && !known.ended ? known : this.openContext(id);
     // A context whose sentence failed ended at the vendor: its id named again starts it afresh.
     if (context.failed) Object.assign(context, { failed: false, flushes: 0, spokenMs: 0 });
     context.timestamps = message['add_timestamps'] === true;
@@ -129,7 +138,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
     }
     if (transcript !== '') commands.push({ kind: 'text', context: id, text: transcript });
     if (control.last) {
-      this.contexts.delete(id);
+      context.ended = true;
       commands.push({ kind: 'finish', context: id });
     } else if (control.flush) {
       context.flushes += 1;
@@ -145,7 +154,9 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
 
   /** `cancel`: the context's unsent sentences are dropped and its `done` comes at once; an unknown one, nothing. */
   private cancel(id: string): SocketCommand[] {
-    if (!this.contexts.delete(id)) return [];
+    const context = this.contexts.get(id);
+    if (!context || context.ended) return [];
+    context.ended = true;
     return [{ kind: 'cancel', context: id }];
   }
 
@@ -157,6 +168,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
       timestamps: false,
       spokenMs: 0,
       failed: false,
+      ended: false,
     };
     this.contexts.set(id, context);
     return context;
