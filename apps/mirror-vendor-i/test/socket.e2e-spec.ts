@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import type { Sentence, StreamSettings } from '@router/client';
 import {
   adminCli,
@@ -450,6 +451,74 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     back.close();
     expect(audioOf(back.frames, 'n').equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
     expect(await calls(vendorKey)).toBe(before + 1);
+  });
+
+  it("takes any messages on an open socket without a close: each answered in the vendor's frames, the socket still speaking after", async () => {
+    const { key } = await newOrg();
+    const field = fc.constantFrom(
+      'transcript',
+      'context_id',
+      'continue',
+      'flush',
+      'cancel',
+      'max_buffer_delay_ms',
+      'add_timestamps',
+      'add_phoneme_timestamps',
+      'model_id',
+      'voice',
+      'output_format',
+      'language',
+      'locale',
+      'generation_config',
+      'speed',
+      'pronunciation_dict_id',
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom(
+        'i_model_2',
+        'c1',
+        '',
+        'Hello there.',
+        'en',
+        'slow',
+        -1,
+        0,
+        5001,
+        1e308,
+        true,
+        false,
+        null,
+      ),
+      fc.double(),
+      fc.constant({ container: 'raw', encoding: 'pcm_s16le', sample_rate: 24000 }),
+      fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 8 }), fc.double()), {
+        maxKeys: 3,
+      }),
+    );
+    const message = fc.oneof(
+      { weight: 5, arbitrary: fc.dictionary(field, value, { maxKeys: 8 }).map((m) => JSON.stringify(m)) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('[]', 'null', '1e400', `{"a":${'['.repeat(50)}${']'.repeat(50)}}`),
+      },
+    );
+    const kinds = new Set(['chunk', 'timestamps', 'flush_done', 'done', 'error']);
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { maxLength: 8 }), async (messages) => {
+        const socket = await connect(key);
+        for (const m of messages) socket.send(m);
+        const closing = unique('Still speaking after');
+        socket.send(request('after-fuzz', closing, { continue: false }));
+        await socket.next(isDone('after-fuzz'));
+        expect(socket.open).toBe(true);
+        for (const frame of socket.frames) expect(kinds.has(frame['type'] as string)).toBe(true);
+        expect(socket.received.every((f) => !f.binary)).toBe(true);
+        socket.close();
+      }),
+      { numRuns: 15 },
+    );
   });
 
   it('closes a connection idle for its limit (capped at 10 s in this stack) normally, with no frame', async () => {
