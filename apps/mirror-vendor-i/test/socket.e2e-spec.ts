@@ -32,8 +32,10 @@ const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_i', 
 function connect(key: string, tls = false): Promise<TestSocket> {
   const headers = { 'x-api-key': key, 'vendor_i-version': VERSION };
   if (!tls) return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_i', PATH), { headers });
-  const { url, certFile } = stack.gatewayTls ?? { url: '', certFile: '' };
-  return openSocket(mirrorSocketUrl(url, 'vendor_i', PATH), { headers, ca: readFileSync(certFile) });
+  return openSocket(mirrorSocketUrl(stack.gatewayTlsUrl, 'vendor_i', PATH), {
+    headers,
+    ca: readFileSync(stack.tlsCertFile),
+  });
 }
 
 const ofContext = (frames: readonly JsonFrame[], context: string): JsonFrame[] =>
@@ -182,7 +184,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     expect(await calls(vendorKey)).toBe(before + 2);
 
     // The same session over wss:// on the gateway's TLS port: the same frames, from the cache.
-    expect(stack.gatewayTls?.url).toMatch(/^https:/);
+    expect(stack.gatewayTlsUrl).toMatch(/^https:/);
     const secure = await say(true);
     expect(audioOf(secure, 'c1').equals(audioOf(first, 'c1'))).toBe(true);
     expect(secure.filter((f) => f['type'] === 'timestamps')).toEqual(stamps);

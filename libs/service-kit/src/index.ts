@@ -13,4 +13,3 @@ export * from './infrastructure';
 export * from './json-object';
 export * from './socket-server';
 export * from './client-left';
-export * from './self-signed-certificate';

@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSelfSignedCertificate } from '@router/service-kit';
 import { REPO_ROOT } from './processes';
 import { createScratchDatabase, migrateScratchDatabase, servicesEnv } from './services';
 import { type StackInfo, startStack } from './stack';
@@ -18,12 +17,7 @@ export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
   const logDir = join(REPO_ROOT, 'tmp', 'e2e', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
-  // The gateway's TLS port too, on a certificate of its own, for the clients that dial only wss:// or https://.
-  const tlsDir = join(REPO_ROOT, 'tmp', 'e2e', 'tls');
-  const tls = { certFile: join(tlsDir, 'cert.pem'), keyFile: join(tlsDir, 'key.pem') };
-  await createSelfSignedCertificate(tls, ['localhost', '127.0.0.1']);
   const stack = await startStack({
-    tls,
     databaseUrl: db.url,
     natsUrl: services.natsUrl,
     s3: { ...services.s3, bucket: `router-e2e-${db.name.slice(-8)}` },
@@ -32,7 +26,8 @@ export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
   const info: StackInfo = {
     gatewayUrl: stack.gatewayUrl,
     gatewayInternalUrl: stack.gatewayInternalUrl,
-    ...(stack.gatewayTls ? { gatewayTls: stack.gatewayTls } : {}),
+    gatewayTlsUrl: stack.gatewayTlsUrl,
+    tlsCertFile: stack.tlsCertFile,
     adminUrl: stack.adminUrl,
     nativeApiUrl: stack.nativeApiUrl,
     simUrl: stack.simUrl,

@@ -25,7 +25,7 @@ export interface SocketOptions {
   headers?: Readonly<Record<string, string>>;
   /** Subprotocols the client offers (some vendors' clients put the key there). */
   protocols?: readonly string[];
-  /** The certificate a `wss://` client trusts (PEM), for a server whose certificate is its own. */
+  /** The certificate a `wss://` client trusts (the stack gateway's self-signed `tlsCertFile`, read). */
   ca?: Buffer;
 }
 

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createSelfSignedCertificate,
   mirrorAppName,
   mirrorAppVendor,
   mirrorUrlVariable,
   VENDOR_TOKENS,
+  type TlsFiles,
   type VendorToken,
 } from '@router/config';
 import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, waitFor } from './processes';
@@ -49,8 +52,6 @@ export interface StackOptions {
   authCacheTtlMs?: number;
   /** Set last, over the defaults above (e.g. a benchmark's quieter log level or production timings). */
   env?: Record<string, string>;
-  /** A certificate and its key (PEM files) for the gateway's TLS port (HTTPS and wss://); none, no TLS port. */
-  tls?: { certFile: string; keyFile: string };
   /**
    * Synthesis worker replicas, 1 or 2 (the default: the tests of takes shared across replicas need two). With
    * 1, `synthesis-worker-2` is not started and its port is unused.
@@ -60,10 +61,12 @@ export interface StackOptions {
 
 export interface StackInfo {
   gatewayUrl: string;
-  /** The gateway's TLS port (`https://`), and the certificate a client trusts, where the stack has one. */
-  gatewayTls?: { url: string; certFile: string };
   /** The gateway's readiness and metrics port. */
   gatewayInternalUrl: string;
+  /** The gateway's own TLS port (HTTPS and wss://), with a self-signed certificate for `localhost`. */
+  gatewayTlsUrl: string;
+  /** The certificate a client trusts to reach `gatewayTlsUrl` (e.g. the `ca` of a Node TLS client). */
+  tlsCertFile: string;
   adminUrl: string;
   nativeApiUrl: string;
   simUrl: string;
@@ -92,11 +95,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   ) as Record<StackApp, number>;
   const adminPort = await freePort();
   const gatewayInternalPort = await freePort();
-  const tlsPort = await freePort();
-  const tlsEnv: Record<string, string> = options.tls
-    ? { TLS_CERT_FILE: options.tls.certFile, TLS_KEY_FILE: options.tls.keyFile, TLS_PORT: String(tlsPort) }
-    : {};
   const env = stackEnv(options, { apps: ports, admin: adminPort, gatewayInternal: gatewayInternalPort });
+  const tls = await gatewayTls();
   const apps: AppProcess[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(apps.map((app) => app.stop()));
@@ -106,7 +106,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const started = spawnApp(
       app,
       entryOf(app),
-      { ...env, ...(app === 'edge-gateway' ? tlsEnv : {}), PORT: String(ports[app]), HOST: '127.0.0.1' },
+      { ...env, ...(app === 'edge-gateway' ? tls.env : {}), PORT: String(ports[app]), HOST: '127.0.0.1' },
       options.logDir,
     );
     const index = apps.findIndex((member) => member.name === app);
@@ -138,9 +138,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gatewayUrl: `http://127.0.0.1:${ports['edge-gateway']}`,
     gatewayInternalUrl: `http://127.0.0.1:${gatewayInternalPort}`,
-    ...(options.tls
-      ? { gatewayTls: { url: `https://localhost:${tlsPort}`, certFile: options.tls.certFile } }
-      : {}),
+    gatewayTlsUrl: `https://localhost:${tls.env.TLS_PORT}`,
+    tlsCertFile: tls.files.certFile,
     adminUrl: `http://127.0.0.1:${adminPort}`,
     nativeApiUrl: `http://127.0.0.1:${ports['native-api']}`,
     simUrl: `http://127.0.0.1:${ports['vendor-sim']}`,
@@ -163,6 +162,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
     stop,
   };
+}
+
+/**
+ * The gateway's own TLS, as a small deployment without an ingress runs it: a self-signed certificate made for
+ * this stack (the machine's openssl) and a port of its own.
+ */
+async function gatewayTls(): Promise<{ files: TlsFiles; env: Record<string, string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'router-stack-tls-'));
+  const files = { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') };
+  await createSelfSignedCertificate(files, ['localhost', '127.0.0.1', '::1']);
+  const env = {
+    TLS_CERT_FILE: files.certFile,
+    TLS_KEY_FILE: files.keyFile,
+    TLS_PORT: String(await freePort()),
+  };
+  return { files, env };
 }
 
 /** The environment every member of a stack gets (each also gets its own PORT and HOST). */
