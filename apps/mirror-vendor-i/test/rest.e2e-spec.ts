@@ -5,6 +5,8 @@ import {
   createOrgWithVendorKey,
   eventually,
   readE2eStack,
+  readSseEvents,
+  type SseFrame,
 } from '@router/testing';
 import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
 
@@ -23,26 +25,7 @@ interface Answer {
   readonly bytes: Buffer;
 }
 
-/** One server-sent event as the vendor's notes write it: `event: <type>` and one `data:` line of JSON. */
-interface Event {
-  readonly event: string | undefined;
-  readonly data: Record<string, any>;
-}
-
-function events(bytes: Buffer): Event[] {
-  return bytes
-    .toString('utf8')
-    .split('\n\n')
-    .slice(0, -1)
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
-      const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length) ?? '{}';
-      return { event, data: JSON.parse(data) as Record<string, any> };
-    });
-}
-
-const streamAudio = (stream: readonly Event[]): Buffer =>
+const streamAudio = (stream: readonly SseFrame[]): Buffer =>
   Buffer.concat(
     stream.filter((e) => e.event === 'chunk').map((e) => Buffer.from(e.data['data'] as string, 'base64')),
   );
@@ -153,7 +136,7 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     const first = await sse(key, { ...body, context_id: 'first' });
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const stream = events(first.bytes);
+    const stream = readSseEvents(first.bytes);
     expect(stream.at(-1)).toEqual({
       event: 'done',
       data: { type: 'done', done: true, status_code: 200, context_id: 'first' },
@@ -288,7 +271,7 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     const broken = await sse(key, body);
     await sim.removeFault(injected.id).catch(() => undefined);
     expect(broken.status).toBe(200);
-    expect(events(broken.bytes).at(-1)).toEqual({
+    expect(readSseEvents(broken.bytes).at(-1)).toEqual({
       event: 'error',
       data: {
         type: 'error',
@@ -302,7 +285,7 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     });
 
     const whole = await sse(key, body);
-    expect(events(whole.bytes).at(-1)?.data).toEqual({ type: 'done', done: true, status_code: 200 });
+    expect(readSseEvents(whole.bytes).at(-1)?.data).toEqual({ type: 'done', done: true, status_code: 200 });
     const again = await sse(key, body);
     expect(again.bytes.equals(whole.bytes)).toBe(true);
     expect(await calls(vendorKey)).toBe(before + 2);

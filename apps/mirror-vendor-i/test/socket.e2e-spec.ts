@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import type { Sentence, StreamSettings } from '@router/client';
+import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
@@ -11,6 +11,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOverStream,
   TestSocket,
 } from '@router/testing';
 import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
@@ -327,15 +328,8 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     let cached = false;
     for (let i = 0; i < 20 && !cached; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const native = await client.stream(nativeSettings());
-      const sentences = native.sentences();
-      native.send(`${sentence} `);
-      const closing = native.close();
-      for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-        cached = next.value.cached;
-        for await (const _chunk of next.value.audio) void _chunk;
-      }
-      await closing;
+      const [heard] = await sayOverStream(client, nativeSettings(), `${sentence} `);
+      cached = heard?.cached ?? false;
     }
     expect(cached).toBe(true);
   });
@@ -428,18 +422,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const native = await client.stream(settings);
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} ${saidNatively} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOverStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

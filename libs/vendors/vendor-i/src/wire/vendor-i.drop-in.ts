@@ -13,6 +13,7 @@ import {
   jsonObjectBody,
   type SseEvent,
   sseAnswer,
+  sseEventObject,
 } from '@router/vendors-core';
 import {
   VENDOR_I_VERSION_HEADER,
@@ -85,21 +86,13 @@ const ENDPOINTS: readonly DropInEndpoint[] = [
   { method: 'GET', path: /^\/voices\/[^/]+$/ },
 ];
 
-/** An event's data as the vendor writes it (one JSON object), or undefined. */
-function eventData(event: SseEvent): Record<string, unknown> | undefined {
-  const data: unknown = JSON.parse(event.data);
-  return typeof data === 'object' && data !== null && !Array.isArray(data)
-    ? (data as Record<string, unknown>)
-    : undefined;
-}
-
 /**
  * What one event of the stream is: `done` the final event; `error` (the vendor's report of a take that failed
  * after the 200), a chunk without audio and data that is not a JSON object errors; `chunk`, `timestamps` and
  * any other event parts (word timings are stored with the audio).
  */
 function streamFrame(event: SseEvent): FrameKind {
-  const data = eventData(event);
+  const data = sseEventObject(event);
   if (!data) return 'error';
   switch (readVendorIEvent(event.event, data).kind) {
     case 'done':
@@ -114,7 +107,7 @@ function streamFrame(event: SseEvent): FrameKind {
 
 /** An event as stored: without the `context_id` of the request that made it, so a replay is the same for any. */
 function storedStreamEvent(event: SseEvent): SseEvent {
-  const data = eventData(event);
+  const data = sseEventObject(event);
   if (!data || !UNKEYED_FIELDS.some((field) => field in data)) return event;
   const kept = Object.fromEntries(Object.entries(data).filter(([field]) => !UNKEYED_FIELDS.includes(field)));
   return { event: event.event, data: JSON.stringify(kept) };
