@@ -77,6 +77,7 @@ describe('vendor_i mirror socket: messages to commands', () => {
     expect(
       kinds(say(c, { ...base, context_id: 'a', transcript: 'Two', continue: true, flush: true })),
     ).toEqual(['text a Two', 'flush a flush:2']);
+    c.context('a');
     expect(kinds(say(c, { ...base, context_id: 'a', transcript: '', continue: false }))).toEqual([
       'finish a',
     ]);

@@ -71,6 +71,8 @@ interface ContextState {
   failed: boolean;
   /** Its last message (or a cancel) came: the id named again is a new context. */
   ended: boolean;
+  /** The session holds its renderer (asked for once, as the context's first commands are carried out). */
+  rendered: boolean;
 }
 
 /** A vendor_i connection: contexts by `context_id`, each message a request of its context, `cancel` stops one. */
@@ -83,6 +85,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
    */
   context(id: string): SocketContextRenderer {
     const context = this.contexts.get(id) ?? this.openContext(id);
+    context.rendered = true;
     if (context.ended) this.contexts.delete(id);
     return new VendorIRenderer(context);
   }
@@ -138,7 +141,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
     }
     if (transcript !== '') commands.push({ kind: 'text', context: id, text: transcript });
     if (control.last) {
-      context.ended = true;
+      this.end(context);
       commands.push({ kind: 'finish', context: id });
     } else if (control.flush) {
       context.flushes += 1;
@@ -156,8 +159,14 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
   private cancel(id: string): SocketCommand[] {
     const context = this.contexts.get(id);
     if (!context || context.ended) return [];
-    context.ended = true;
+    this.end(context);
     return [{ kind: 'cancel', context: id }];
+  }
+
+  /** A context's end: forgotten at once where its renderer exists, else once the session has asked for it. */
+  private end(context: ContextState): void {
+    context.ended = true;
+    if (context.rendered) this.contexts.delete(context.id);
   }
 
   private openContext(id: string): ContextState {
@@ -169,6 +178,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
       spokenMs: 0,
       failed: false,
       ended: false,
+      rendered: false,
     };
     this.contexts.set(id, context);
     return context;
