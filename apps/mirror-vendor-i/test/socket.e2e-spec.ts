@@ -372,6 +372,8 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
       status: 500,
       afterBytes: 2000,
       message: 'The take failed.',
+      // Every call of the sentence fails: one that fails before any audio reached the router is retried.
+      times: 'always',
     });
     socket.send(request('e', failing, { continue: false }));
     const error = await socket.next((f) => f['context_id'] === 'e' && f['type'] === 'error');
