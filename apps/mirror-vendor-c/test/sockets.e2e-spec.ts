@@ -6,7 +6,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
-  sayOverStream,
+  sayOnStream,
   type TestSocket,
 } from '@router/testing';
 import { createTake, readTakeId, SimControl, type AudioSpec } from '@router/vendor-sim';
@@ -176,7 +176,7 @@ describe('vendor_c mirror, sockets (e2e)', () => {
 
     const mirrored = await sayOnStreamInput(key, voice, [`${saidOnMirror} `]);
     const calls = await sim.callCount('vendor_c', { key: vendorKey });
-    const heard = await sayOverStream(client, settings, `${saidOnMirror} ${saidNatively} `);
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

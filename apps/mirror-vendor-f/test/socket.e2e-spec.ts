@@ -9,7 +9,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
-  sayOverStream,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
@@ -177,7 +177,7 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     const mirroredAudio = audioOf(await utterance(mirrored, [saidOnMirror]));
     mirrored.close();
     const before = await calls(vendorKey);
-    const heard = await sayOverStream(client, settings, `${saidOnMirror} ${saidNatively} `);
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

@@ -9,7 +9,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
-  sayOverStream,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { type AudioSpec, createTake, SimControl, vendorGTake } from '@router/vendor-sim';
@@ -247,7 +247,7 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
 
     const mirrored = await say(key, [saidOnMirror]);
     const before = await calls(vendorKey);
-    const heard = await sayOverStream(client, settings, `${saidOnMirror} ${saidNatively} `);
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

@@ -9,7 +9,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
-  sayOverStream,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
@@ -273,7 +273,7 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const heard = await sayOverStream(client, settings, `${saidOnMirror} ${saidNatively} `);
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

@@ -11,7 +11,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
-  sayOverStream,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
@@ -328,7 +328,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     let cached = false;
     for (let i = 0; i < 20 && !cached; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const [heard] = await sayOverStream(client, nativeSettings(), `${sentence} `);
+      const [heard] = await sayOnStream(client, nativeSettings(), `${sentence} `);
       cached = heard?.cached ?? false;
     }
     expect(cached).toBe(true);
@@ -424,7 +424,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const heard = await sayOverStream(client, settings, `${saidOnMirror} ${saidNatively} `);
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],
