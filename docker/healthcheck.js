@@ -17,6 +17,7 @@ const DEFAULT_PORTS = {
   'mirror-vendor-f': 3016,
   'mirror-vendor-g': 3017,
   'mirror-vendor-h': 3018,
+  'mirror-vendor-i': 3019,
   'mirror-vendor-j': 3020,
   // ---- end generated: mirror-ports ----
 };

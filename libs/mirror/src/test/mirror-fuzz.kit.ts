@@ -195,6 +195,10 @@ export class VendorShapes {
       ...[400, 401, 413, 422, 500].map((status) => mirror.access.fail(status, 'a failure', request)),
       mirror.access.notFound(request),
       mirror.dropIn.invalidBody({ field: 'field', message: 'a rule' }),
+      // A socket route's refusal of a bare handshake (one without the settings its clients must send).
+      ...mirror.sockets.flatMap(
+        (route) => route.refuse?.({ params: [], query: new URLSearchParams(), headers: {} }) ?? [],
+      ),
     ];
     this.http = replies.map((reply) => shapeOf(reply.headers['content-type'], reply.body));
     const socket = mirror.access.socket;
