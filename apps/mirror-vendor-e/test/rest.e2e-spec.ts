@@ -69,7 +69,7 @@ describe('vendor_e mirror, REST (e2e)', () => {
     return createTake(text, spec, { takeId }).bytes;
   }
 
-  it.each([
+  it.each<{ path: string; query: Record<string, string>; spec: AudioSpec; type: string }>([
     {
       path: '/v1/speak',
       query: {},
@@ -94,7 +94,7 @@ describe('vendor_e mirror, REST (e2e)', () => {
       spec: { codec: 'pcm', sampleRate: 24000 },
       type: 'audio/pcm',
     },
-  ] as const)(
+  ])(
     "answers $path $query with the vendor's audio and headers, then the same audio from the cache with only Content-Type",
     async ({ path, query, spec, type }) => {
       const { key, vendorKey } = await newOrg();
