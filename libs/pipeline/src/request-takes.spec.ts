@@ -15,7 +15,7 @@ const wire: DropInWire = {
           chars: 3,
         }
       : { cacheable: false },
-  headers: { keyed: ['x-api-version'], passed: ['content-type'], liveOnly: [] },
+  headers: { keyed: ['x-api-version'], sentOn: ['x-session-id'], passed: ['content-type'], liveOnly: [] },
   readAnswer: () => wholeBodyAnswer(),
   invalidBody: () => jsonReply(422, {}),
 };
@@ -65,6 +65,14 @@ describe('RequestTakePlanner', () => {
     expect(extra.request.headers).toEqual(base);
     expect(extra.cacheKey).toBe(plain.cacheKey);
     expect(extra.cache).toBe(true);
+  });
+
+  it("sends the client's own ids on to the vendor without keying them", async () => {
+    const one = await planner.plan('org', mirror, post({ ...base, 'x-session-id': 'session-1' }), true);
+    const two = await planner.plan('org', mirror, post({ ...base, 'x-session-id': 'session-2' }), true);
+    expect(one.request.headers).toEqual({ ...base, 'x-session-id': 'session-1' });
+    expect(two.request.headers).toEqual({ ...base, 'x-session-id': 'session-2' });
+    expect(one.cacheKey).toBe(two.cacheKey);
   });
 
   it('gives a never-cached request a key of its own each time', async () => {

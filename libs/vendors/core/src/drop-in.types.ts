@@ -78,6 +78,11 @@ export interface DropInHeaders {
    * its key. `content-type` and `accept` are always sent on and never keyed; the router key's header never is.
    */
   readonly keyed: readonly string[];
+  /**
+   * Request headers sent on to the vendor as the client sent them and never keyed: a client's own correlation
+   * id (a session id its SDK adds), which the vendor reads but which does not change its answer.
+   */
+  readonly sentOn?: readonly string[];
   /** Response headers a client gets from a live answer; `content-type` is always among them. */
   readonly passed: readonly string[];
   /**

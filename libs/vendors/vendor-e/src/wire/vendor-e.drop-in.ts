@@ -101,6 +101,9 @@ export function vendorEAnswerReading(_request: DropInRequest, head: DropInHead):
   return audioAnswer(head);
 }
 
+/** The header in which the vendor's clients send their own session id. */
+export const VENDOR_E_SESSION_HEADER = 'vendor_e-session-id';
+
 /** The vendor's headers about one request of its own: passed on live, never replayed (spec). */
 const LIVE_HEADERS = [
   'vendor_e-request-id',
@@ -116,6 +119,8 @@ export const vendorEDropIn: DropInWire = {
   keying: vendorERequestKeying,
   headers: {
     keyed: [],
+    // The session id the vendor's clients send with each request: the vendor's to read, the same audio.
+    sentOn: [VENDOR_E_SESSION_HEADER],
     // A cached reply carries only `Content-Type` (spec).
     passed: ['content-type', ...LIVE_HEADERS],
     liveOnly: LIVE_HEADERS,
