@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Sentence } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
@@ -9,6 +8,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
@@ -149,23 +149,16 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const native = await client.stream({
-      model: 'vendor_e/e_model_1',
-      voice: 'orla-en',
-      response_format: 'pcm',
-      sample_rate: 16000,
-    });
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} ${saidNatively} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOnStream(
+      client,
+      {
+        model: 'vendor_e/e_model_1',
+        voice: 'orla-en',
+        response_format: 'pcm',
+        sample_rate: 16000,
+      },
+      `${saidOnMirror} ${saidNatively} `,
+    );
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],
