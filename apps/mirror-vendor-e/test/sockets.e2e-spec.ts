@@ -64,6 +64,30 @@ async function takesOf(
   );
 }
 
+/** A sentence the vendor refuses, said on `socket`: an `Error` with the vendor's words, then the close with 1011. */
+async function expectVendorFailure(socket: TestSocket, vendorKey: string): Promise<void> {
+  const id = randomUUID().slice(0, 8);
+  const fault = await sim.injectFault({
+    vendor: 'vendor_e',
+    key: vendorKey,
+    kind: 'error',
+    status: 400,
+    message: 'engine refused',
+    textIncludes: id,
+    times: 'always',
+  });
+  socket.send({ type: 'Speak', text: `Refused by the vendor ${id}.` });
+  socket.send({ type: 'Flush' });
+  const end = await socket.closed;
+  await sim.removeFault(fault.id).catch(() => undefined);
+  expect(end).toMatchObject({ code: 1011, by: 'server' });
+  expect(socket.frames.at(-1)).toEqual({
+    type: 'Error',
+    code: 'NET-0000',
+    description: expect.stringContaining('engine refused'),
+  });
+}
+
 /** The frames in order, audio written `audio` (runs of binary frames as one). */
 function flow(socket: TestSocket): string[] {
   const kinds: string[] = [];
@@ -234,25 +258,9 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
 
   it('sends a vendor failure as an Error, then closes with 1011', async () => {
     const { key, vendorKey } = await newOrg();
-    const id = randomUUID().slice(0, 8);
-    const fault = await sim.injectFault({
-      vendor: 'vendor_e',
-      key: vendorKey,
-      kind: 'error',
-      status: 400,
-      message: 'engine refused',
-      textIncludes: id,
-      times: 'always',
-    });
     const socket = await connectV1(key);
-    socket.send({ type: 'Speak', text: `Refused by the vendor ${id}.` });
-    socket.send({ type: 'Flush' });
-    const end = await socket.closed;
-    await sim.removeFault(fault.id).catch(() => undefined);
-    expect(end).toMatchObject({ code: 1011, by: 'server' });
-    expect(socket.frames.slice(1)).toEqual([
-      { type: 'Error', code: 'NET-0000', description: expect.stringContaining('engine refused') },
-    ]);
+    await expectVendorFailure(socket, vendorKey);
+    expect(socket.frames.map((f) => f['type'])).toEqual(['Metadata', 'Error']);
   });
 
   it("closes a bad message with the vendor's Error and 1008, and an idle socket with NET-0001 and 1011 (the stack caps idle at 10 s)", async () => {
@@ -525,25 +533,6 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
       code: 'EMPTY_TURN',
       description: 'Flush with no text',
     });
-    const id = randomUUID().slice(0, 8);
-    const fault = await sim.injectFault({
-      vendor: 'vendor_e',
-      key: vendorKey,
-      kind: 'error',
-      status: 400,
-      message: 'engine refused',
-      textIncludes: id,
-      times: 'always',
-    });
-    socket.send({ type: 'Speak', text: `Refused by the vendor ${id}.` });
-    socket.send({ type: 'Flush' });
-    const end = await socket.closed;
-    await sim.removeFault(fault.id).catch(() => undefined);
-    expect(end).toMatchObject({ code: 1011, by: 'server' });
-    expect(socket.frames.at(-1)).toEqual({
-      type: 'Error',
-      code: 'NET-0000',
-      description: expect.stringContaining('engine refused'),
-    });
+    await expectVendorFailure(socket, vendorKey);
   });
 });
