@@ -139,8 +139,13 @@ describe('vendor_e mirror sockets', () => {
           total_billable_character_count: 4,
         },
       ]);
-      expect(sent(c.parse(message({ type: 'Flush' }), false))).toEqual([
-        { type: 'Warning', code: 'EMPTY_TURN', description: 'Flush with no text' },
+      const empty = [{ type: 'Warning', code: 'EMPTY_TURN', description: 'Flush with no text' }];
+      expect(sent(c.parse(message({ type: 'Flush' }), false))).toEqual(empty);
+      // White space alone is no turn either: nothing is left to interrupt.
+      c.parse(message({ type: 'Speak', text: '  ' }), false);
+      expect(sent(c.parse(message({ type: 'Flush' }), false))).toEqual(empty);
+      expect(sent(c.parse(message({ type: 'Interrupt' }), false))).toEqual([
+        expect.objectContaining({ code: 'NO_ACTIVE_SPEECH' }),
       ]);
     });
 

@@ -299,6 +299,8 @@ interface Turn {
   started: boolean;
   /** The turn's first sentence in its context, once its audio has started. */
   firstSentence: number | null;
+  /** Its text has more than white space. */
+  hasWords: boolean;
 }
 
 /** The session's totals, for `SessionMetadata` at the close. */
@@ -378,19 +380,25 @@ export class VendorEV2Connection extends VendorEConnection<V2Kind> {
         audioMs: 0,
         started: false,
         firstSentence: null,
+        hasWords: false,
       };
       turns.queue.push(turns.open);
     }
     turns.open.inputChars += Array.from(text.text).length;
+    turns.open.hasWords ||= text.text.trim() !== '';
     return commands;
   }
 
-  /** The end of the turn's text; a turn with no text is the vendor's `EMPTY_TURN` warning. */
+  /** The end of the turn's text; a turn with no text but white space is the vendor's `EMPTY_TURN` warning. */
   private flush(): SocketCommand[] {
-    const turn = this.turns.open;
+    const { turns } = this;
+    const turn = turns.open;
     this.buffered = 0;
-    if (!turn || turn.inputChars === 0) return [sendJson(vendorEWarning('EMPTY_TURN'))];
-    this.turns.open = undefined;
+    turns.open = undefined;
+    if (!turn?.hasWords) {
+      if (turn) turns.queue.splice(turns.queue.indexOf(turn), 1);
+      return [sendJson(vendorEWarning('EMPTY_TURN'))];
+    }
     return [...this.configure(), { kind: 'flush', context: SPEECH, tag: turn.speechId }];
   }
 
