@@ -60,7 +60,11 @@ import type { VendorEGeneration, VendorEVoiceModel } from './vendor-e.voices';
 /** One context per connection: the socket speaks one reply at a time. */
 const SPEECH = 'speech';
 
-/** The router's own ids in the opening message, whose `model_version` is `unknown` (spec). */
+/**
+ * A voice model as the mirror knows it, from its name alone (the mirror has no copy of the vendor's lists): its
+ * family, the longest model id it starts with, and the router's own uuid and `model_version` `unknown` for the
+ * opening message (spec). A voice the vendor lacks is its refusal at the first sentence it is asked for.
+ */
 function mirrorVoiceModel(name: string): VendorEVoiceModel | undefined {
   const family = Object.keys(VENDOR_E_GENERATIONS)
     .filter((id) => name.startsWith(`${id}-`) && name.length > id.length + 1)
