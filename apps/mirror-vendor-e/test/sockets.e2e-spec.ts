@@ -450,6 +450,7 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
         kind: 'stall',
         stallMs: null,
         textIncludes: id,
+        times: 'always',
       });
       const socket = await connectV2(key);
       socket.send({ type: 'Speak', text: texts.join(' ') });
