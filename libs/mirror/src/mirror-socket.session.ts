@@ -202,7 +202,7 @@ export class MirrorSocketSession implements SocketSession {
           context.starting = null;
           return this.sendAndWait(render.audio(chunk, { sentence, first, cached: context.cached }));
         },
-        sentenceEnd: (end) => this.send(render.sentenceEnd({ ...end, cached: context.cached })),
+        sentenceEnd: (end) => this.send(render.sentenceEnd(end)),
         sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),
