@@ -39,6 +39,8 @@ interface Context {
   starting: number | null;
   /** Whether the sentence playing is replayed from the cache. */
   cached: boolean;
+  /** The content type of the sentence playing, for its chunks. */
+  contentType: string;
   /** The context's pending `when-quiet`, until it fires or is dropped. */
   quiet: QuietTimer | undefined;
 }
@@ -191,16 +193,19 @@ export class MirrorSocketSession implements SocketSession {
       render,
       starting: null,
       cached: false,
+      contentType: '',
       quiet: undefined,
       stream: new ReplyStream(this.orgId, this.deps, {
-        sentenceStart: ({ sentence, cached }) => {
+        sentenceStart: ({ sentence, cached, contentType }) => {
           context.starting = sentence;
           context.cached = cached;
+          context.contentType = contentType;
         },
         audio: (chunk, sentence) => {
           const first = context.starting === sentence;
           context.starting = null;
-          return this.sendAndWait(render.audio(chunk, { sentence, first, cached: context.cached }));
+          const { cached, contentType } = context;
+          return this.sendAndWait(render.audio(chunk, { sentence, first, cached, contentType }));
         },
         sentenceEnd: (end) => this.send(render.sentenceEnd(end)),
         sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),

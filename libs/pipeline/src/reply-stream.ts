@@ -9,7 +9,8 @@ import type { ReplyPlan, ReplyPlanner } from './reply-planner';
 
 /** How a streamed reply's events look on a surface's socket. Every sentence is numbered per stream from 0. */
 export interface ReplyStreamEvents {
-  sentenceStart(sentence: { sentence: number; text: string; cached: boolean }): void;
+  /** The sentence's audio starts; `contentType` is its take's (the vendor's, for its format). */
+  sentenceStart(sentence: { sentence: number; text: string; cached: boolean; contentType: string }): void;
   /** One chunk of the sentence's audio, as the vendor made it; resolves once the socket can take more. */
   audio(chunk: Buffer, sentence: number): void | Promise<void>;
   /** The sentence's audio has all been sent: its facts (`durationMs` where its format tells, see AudioClock). */
@@ -296,13 +297,18 @@ export class ReplyStream {
         clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
         cached = audio.cached;
         run.started.push({ sentence: piece.sentence, text: piece.text, clock });
-        this.events.sentenceStart({ sentence: piece.sentence, text: piece.text, cached: audio.cached });
+        this.events.sentenceStart({
+          sentence: piece.sentence,
+          text: piece.text,
+          cached: audio.cached,
+          contentType: audio.contentType,
+        });
       },
       write: (chunk, piece) => {
         clock?.push(chunk);
         return this.events.audio(chunk, piece.sentence);
       },
-      pieceEnd: (piece, { bytes, words, chars }) => {
+      pieceEnd: (piece, { bytes, words, chars, warning }) => {
         this.events.sentenceEnd({
           sentence: piece.sentence,
           text: piece.text,
@@ -311,6 +317,7 @@ export class ReplyStream {
           durationMs: clock?.durationMs() ?? null,
           words,
           chars,
+          warning,
         });
         this.sentenceDone(piece.sentence);
       },

@@ -101,6 +101,11 @@ export class TestSocket {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
+  /** The subprotocol the server's handshake answer named (empty for none). */
+  get protocol(): string {
+    return this.ws.protocol;
+  }
+
   /** The text frames as they came. */
   get texts(): string[] {
     return this.received.flatMap((frame) => (frame.binary ? [] : [frame.text]));

@@ -1,4 +1,4 @@
-import type { RouterError, SynthSettings, WordTiming } from '@router/contracts';
+import type { RouterError, SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
 import type { MirrorReply } from './mirror-access';
 
 /**
@@ -61,9 +61,13 @@ export type SocketFrame = string | Buffer;
 export interface SocketContextRenderer {
   /**
    * One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk; `cached`: the
-   * sentence is replayed from the cache (the vendor was not called for it).
+   * sentence is replayed from the cache (the vendor was not called for it); `contentType`: its take's, as the
+   * vendor names the sentence's format (the session always gives it).
    */
-  audio(chunk: Buffer, at: { sentence: number; first: boolean; cached: boolean }): SocketFrame[];
+  audio(
+    chunk: Buffer,
+    at: { sentence: number; first: boolean; cached: boolean; contentType?: string },
+  ): SocketFrame[];
   /**
    * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's
    * per-sentence `complete` or `final` frame goes here, and what a vendor counts per sentence (the audio's
@@ -97,6 +101,11 @@ export interface SentenceEnd {
   words: WordTiming[] | null;
   /** Each character's timing, where the vendor times characters (cached with the audio). */
   chars: WordTiming[] | null;
+  /**
+   * The vendor's error about the sentence's take, which it still spoke whole (that take is never cached); null
+   * or absent for none. A vendor that reports such errors renders it here.
+   */
+  warning?: TakeWarning | null;
 }
 
 /** How a context ended, as its renderer's `finished` is told. */
