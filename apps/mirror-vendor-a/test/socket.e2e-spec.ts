@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sentence, StreamSettings } from '@router/client';
+import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
@@ -11,6 +11,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { parseVendorASettings } from '@router/vendor-a';
@@ -405,18 +406,7 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const native = await client.stream(settings);
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([[saidOnMirror, true]]);
     expect(heard[0]?.audio.equals(sentencesOf(mirrored.frames)[0]?.audio ?? Buffer.alloc(0))).toBe(true);
     expect(await calls(vendorKey)).toBe(before);
