@@ -39,8 +39,8 @@ const planner = {
 
 /**
  * Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`
- * between them, and one starting with `Fail` fails there, its take cut; one starting with `Cached` comes from
- * the cache; one starting with `Warn` is spoken whole with the vendor's warning. `resolved` lists what was
+ * between them, and one starting with `Fail` fails there, its take cut; one starting with `Warn` is spoken
+ * whole with the vendor's warning; one starting with `Cached` comes from the cache. `resolved` lists what was
  * asked for.
  */
 function resolverOf(

@@ -207,7 +207,7 @@ export class MirrorSocketSession implements SocketSession {
           const { cached, contentType } = context;
           return this.sendAndWait(render.audio(chunk, { sentence, first, cached, contentType }));
         },
-        sentenceEnd: (end) => this.send(render.sentenceEnd({ ...end, cached: context.cached })),
+        sentenceEnd: (end) => this.send(render.sentenceEnd(end)),
         sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),

@@ -309,6 +309,7 @@ const FIELD_NAMES = [
   'cancel',
   'data',
   'delta',
+  'playback_offset',
 ];
 const QUERY_NAMES = [
   'output_format',
@@ -332,6 +333,11 @@ const QUERY_NAMES = [
   'codec',
   'pageSize',
   'show_legacy',
+  'speed',
+  'bit_rate',
+  'mip_opt_out',
+  'expressivity',
+  'callback',
 ];
 
 const shortText = fc.string({ maxLength: 40 });
@@ -342,6 +348,8 @@ const fieldName = fc.oneof(
 const leaf = fc.oneof(
   shortText,
   fc.constantFrom('Hello there.', ' ', '', 'pcm_16000', 'c_model_1', 'true'),
+  // Message types of the sockets whose messages name their kind in `type`.
+  fc.constantFrom('Speak', 'Flush', 'Clear', 'Interrupt', 'Configure', 'Close'),
   fc.double(),
   fc.integer(),
   fc.boolean(),
@@ -398,7 +406,8 @@ export const fuzzQuery: fc.Arbitrary<Array<[string, string]>> = fc.array(
     fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 10 })),
     fc.oneof(
       shortText,
-      fc.constantFrom('1e400', '-1', '99999999999999999999', '', 'true', '%ZZ', 'pcm_16000'),
+      fc.constantFrom('1e400', '-1', '99999999999999999999', '', 'true', '%ZZ', 'pcm_16000', 'linear16'),
+      fc.constantFrom('e_model_1-orla-en', 'e_model_3-orla-en', '0.85', '8000'),
     ),
   ),
   { maxLength: 5 },

@@ -80,7 +80,8 @@ export interface DropInHeaders {
   readonly keyed: readonly string[];
   /**
    * Request headers sent on with the request but not keyed as sent: the wire's keying folds what they mean
-   * into the canonical form (a version header, whose many dates name a few behaviours).
+   * into the canonical form (a version header, whose many dates name a few behaviours), or they do not change
+   * the answer at all (a client's own correlation id, such as a session id its SDK adds).
    */
   readonly sent?: readonly string[];
   /** Response headers a client gets from a live answer; `content-type` is always among them. */

@@ -102,8 +102,8 @@ export interface SentenceEnd {
   /** Each character's timing, where the vendor times characters (cached with the audio). */
   chars: WordTiming[] | null;
   /**
-   * The vendor's error about the sentence's take, which it still spoke whole (that take is never cached);
-   * null or absent for none. A vendor that reports such errors renders it here.
+   * The vendor's error about the sentence's take, which it still spoke whole (that take is never cached); null
+   * or absent for none. A vendor that reports such errors renders it here.
    */
   warning?: TakeWarning | null;
 }

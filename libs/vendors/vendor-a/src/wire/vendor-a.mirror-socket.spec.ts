@@ -160,11 +160,11 @@ describe('vendor_a mirror sockets', () => {
     const end = {
       sentence: 0,
       text: 'x',
+      words: null,
+      chars: null,
       cached: false,
       bytes: 3,
       durationMs: null,
-      words: null,
-      chars: null,
     };
     expect(
       frames(
