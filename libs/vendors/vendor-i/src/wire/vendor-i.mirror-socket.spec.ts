@@ -226,4 +226,17 @@ describe('vendor_i mirror socket: events to frames', () => {
     expect(JSON.parse(refused?.body ?? '{}')).toMatchObject({ error_code: 'invalid_version' });
     expect(route?.idle(handshake({}))).toEqual({ ms: 300_000, code: 1000, reason: 'idle timeout' });
   });
+
+  it("declares the clients' openings, the version in its header and in its query form, each accepted", () => {
+    expect(route?.openings).toEqual([
+      { headers: { 'vendor_i-version': '2026-08-14' } },
+      { query: [['vendor_i_version', '2024-06-10']] },
+    ]);
+    for (const opening of route?.openings ?? []) {
+      const query = new URLSearchParams(
+        opening.query?.map(([name, value]): [string, string] => [name, value]),
+      );
+      expect(route?.refuse?.({ params: [], query, headers: opening.headers ?? {} })).toBeUndefined();
+    }
+  });
 });
