@@ -213,6 +213,18 @@ describe('vendor_i mirror socket: events to frames', () => {
     expect(r.failed(RouterError.badRequest('no plan')).drop).toBeUndefined();
   });
 
+  it("passes the vendor's own error_code on where its refusal named one", () => {
+    const c = new VendorIConnection();
+    say(c, { ...base, context_id: 'a', transcript: 'Hi.', continue: true });
+    const error = new RouterError('provider_rejected', 'Voice v1 was not found', {
+      providerStatus: 404,
+      providerCode: 'voice_not_found',
+    });
+    expect(read(c.context('a').failed(error, { sentence: 0 }).frames)).toMatchObject([
+      { type: 'error', status_code: 404, title: 'Not Found', error_code: 'voice_not_found' },
+    ]);
+  });
+
   it('refuses a handshake without a version the vendor serves, and idles out after 5 minutes', () => {
     const handshake = (headers: Record<string, string>, query = '') => ({
       params: [],

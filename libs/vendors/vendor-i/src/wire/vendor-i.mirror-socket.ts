@@ -249,11 +249,14 @@ class VendorIRenderer implements SocketContextRenderer {
   }
 }
 
-/** A router error as the vendor's problem: the vendor's own status where it refused, its title for it. */
+/**
+ * A router error as the vendor's problem: the vendor's own status and `error_code` where it refused, its title
+ * for the status; the router's own failures get the code the vendor uses for their status.
+ */
 function problemOf(error: RouterError): VendorIProblem {
   const status = error.providerStatus ?? error.status;
   const { title, errorCode } = vendorIStatusTitle(status);
-  return { status, title, message: error.message, errorCode };
+  return { status, title, message: error.message, errorCode: error.providerCode ?? errorCode };
 }
 
 function errorFrame(problem: VendorIProblem, contextId: string | null): SocketCommand {
