@@ -9,6 +9,7 @@ import {
   type MirrorRequest,
   type MirrorSocketRoute,
   type SocketOpening,
+  unreadableMessageRefusal,
   type VendorMirror,
 } from '@router/vendors-core';
 
@@ -230,9 +231,10 @@ export class VendorShapes {
     const socket = mirror.access.socket;
     this.socket =
       socket.refusal === 'after-accept'
-        ? MIRROR_REFUSAL_KINDS.flatMap((kind) => socket.refuse(kind, undefined).messages).map((message) =>
-            shapeOf('application/json', message),
-          )
+        ? [
+            ...MIRROR_REFUSAL_KINDS.flatMap((kind) => socket.refuse(kind, undefined).messages),
+            ...unreadableMessageRefusal(socket, 'a rule').messages,
+          ].map((message) => shapeOf('application/json', message))
         : [];
   }
 

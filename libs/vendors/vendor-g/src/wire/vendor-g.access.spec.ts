@@ -1,3 +1,4 @@
+import { unreadableMessageRefusal } from '@router/vendors-core';
 import { vendorGAccess } from './vendor-g.access';
 
 describe('vendor_g mirror access: its sockets (the rest of its door: libs/vendors/registry mirror-access.spec)', () => {
@@ -27,5 +28,18 @@ describe('vendor_g mirror access: its sockets (the rest of its door: libs/vendor
     expect(held('{"stream_id":"s1","model":"m"}')).toBe(false);
     expect(held('{"stream_id":"s1","text":"Hi."}')).toBe(false);
     expect(held('not json')).toBe(false);
+  });
+
+  it("refuses a message the router will not read in the vendor's error shape, then ends as a refused stream", () => {
+    const socket = vendorGAccess.socket;
+    if (socket.refusal !== 'after-accept') throw new Error('vendor_g refuses after accepting');
+    const taken = socket.takeKey('{"text":"Hello.","api_key":1e400}');
+    if (!('unreadable' in taken)) throw new Error('a number past a double is unreadable');
+    const refusal = unreadableMessageRefusal(socket, taken.unreadable);
+    expect(refusal.closeCode).toBe(1008);
+    expect(refusal.messages.map((m) => JSON.parse(m) as unknown)).toEqual([
+      { stream_id: null, error_code: 400, error_message: taken.unreadable },
+      { stream_id: null, terminated: true },
+    ]);
   });
 });

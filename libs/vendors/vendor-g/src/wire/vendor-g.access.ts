@@ -64,5 +64,15 @@ export const vendorGAccess: MirrorAccess = {
         closeReason: refusalType(kind),
       };
     },
+    // A message the router will not read (its JSON past the client-JSON rule): the vendor's error for a bad
+    // request, with no stream to name, before the close.
+    refuseMessage: (reason) => ({
+      messages: [
+        JSON.stringify({ stream_id: null, error_code: 400, error_message: reason }),
+        JSON.stringify({ stream_id: null, terminated: true }),
+      ],
+      closeCode: 1008,
+      closeReason: 'invalid_request',
+    }),
   },
 };
