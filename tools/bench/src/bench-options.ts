@@ -1,9 +1,10 @@
 import { type Variant, VARIANTS } from './load-plan';
 
-/** The variants a run can measure (the prime variants only fill the cache for the hits). */
-export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
-  (v) => !v.startsWith('prime-') && !v.startsWith('stream-'),
-);
+/**
+ * The speech benchmark's variants (the prime variants only fill the cache for the hits; the stream and peer
+ * benchmarks have their own).
+ */
+export const MEASURABLE: readonly Variant[] = VARIANTS.filter((v) => !/^(prime-|stream-|[cd]-)/.test(v));
 
 /**
  * The /v1/stream benchmark's variants, interleaved: the direct baseline, then hit and miss over the stream
@@ -11,7 +12,7 @@ export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
  */
 export const STREAM_VARIANTS: readonly Variant[] = ['direct', 'stream-hit', 'hot-hit', 'stream-miss', 'miss'];
 
-export const BENCHMARKS = ['speech', 'stream'] as const;
+export const BENCHMARKS = ['speech', 'stream', 'peer'] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 
 export interface BenchOptions {
@@ -65,6 +66,13 @@ export interface BenchOptions {
   streamWarmup: number;
   /** /v1/stream: idle connections held open for the memory figures. */
   streamConnections: number;
+  /** Peer benchmark: requests per variant interleaved at each level, and alone for CPU (one round). */
+  peerRequests: number;
+  peerCpuRequests: number;
+  /** Peer benchmark, open loop: the first rate (per second), how many ×1.5 steps at most, each how long. */
+  openLoopFrom: number;
+  openLoopSteps: number;
+  openLoopStepMs: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -89,6 +97,11 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   streamRequests: 300,
   streamWarmup: 50,
   streamConnections: 1000,
+  peerRequests: 200,
+  peerCpuRequests: 300,
+  openLoopFrom: 20,
+  openLoopSteps: 10,
+  openLoopStepMs: 3000,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -102,13 +115,18 @@ const QUICK: Partial<BenchOptions> = {
   streamRequests: 60,
   streamWarmup: 20,
   streamConnections: 200,
+  peerRequests: 40,
+  peerCpuRequests: 60,
+  openLoopSteps: 8,
+  openLoopStepMs: 1500,
 };
 
-const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
+const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,chain-cached,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
-  [--app-env=NAME=value,…] [--workers=1|2]`;
+  [--app-env=NAME=value,…] [--workers=1|2] [--peer-requests=N] [--peer-cpu-requests=N] [--open-loop-from=N]
+  [--open-loop-steps=N] [--open-loop-step-ms=N]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -140,6 +158,11 @@ const FLAGS: Record<string, CountOption> = {
   '--stream-requests': 'streamRequests',
   '--stream-warmup': 'streamWarmup',
   '--stream-connections': 'streamConnections',
+  '--peer-requests': 'peerRequests',
+  '--peer-cpu-requests': 'peerCpuRequests',
+  '--open-loop-from': 'openLoopFrom',
+  '--open-loop-steps': 'openLoopSteps',
+  '--open-loop-step-ms': 'openLoopStepMs',
 };
 
 function count(flag: string, text: string, min: number): number {

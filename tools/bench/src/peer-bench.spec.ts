@@ -1,0 +1,96 @@
+import type { PhaseResult } from './load-plan';
+import { sizedSentence } from './load-plan';
+import {
+  chargedProcesses,
+  checkPeerTargets,
+  type OpenLoopStep,
+  openLoopFigures,
+  openLoopRates,
+  peerLevel,
+} from './peer-bench';
+
+const step = (ratePerSecond: number, p99: number, more: Partial<OpenLoopStep> = {}): OpenLoopStep => ({
+  ratePerSecond,
+  n: ratePerSecond,
+  errors: 0,
+  p50: p99 / 2,
+  p99,
+  achievedPerSecond: ratePerSecond,
+  ...more,
+});
+
+describe('peer benchmark arithmetic', () => {
+  it('steps the open-loop rate up by half each time', () => {
+    expect(openLoopRates(20, 4)).toEqual([20, 30, 45, 68]);
+  });
+
+  it('sustains the highest rate before p99 doubles, an error shows or the answers fall behind', () => {
+    const rates = [step(20, 10), step(30, 12), step(45, 19.9), step(68, 21), step(100, 12)];
+    expect(openLoopFigures('d-peer', rates, 1000).sustainedPerSecond).toBe(45);
+    expect(
+      openLoopFigures('d-peer', [step(20, 10), step(30, 10, { errors: 1 })], 1000).sustainedPerSecond,
+    ).toBe(20);
+    // 30 answered in 2 s of a 1 s step: the generator's queue grew.
+    expect(
+      openLoopFigures('d-peer', [step(20, 10), step(30, 10, { achievedPerSecond: 15 })], 1000)
+        .sustainedPerSecond,
+    ).toBe(20);
+    expect(openLoopFigures('d-peer', [], 1000).sustainedPerSecond).toBe(0);
+  });
+
+  it('charges the peer its own process, the proxy its own, everything else the router', () => {
+    expect(chargedProcesses('d-peer', ['native-api'])).toEqual(['peer-gateway']);
+    expect(chargedProcesses('d-proxy', ['native-api'])).toEqual(['bare-proxy']);
+    expect(chargedProcesses('d-mirror-hit', ['native-api', 'mirror-vendor-d'])).toEqual([
+      'native-api',
+      'mirror-vendor-d',
+    ]);
+  });
+
+  it('takes what each path adds against the baseline of the same phase, and the ratio targets from it', () => {
+    const result = (ms: Record<string, number>): PhaseResult => ({
+      kind: 'result',
+      id: 'p',
+      elapsedMs: 1000,
+      variants: Object.fromEntries(
+        Object.entries(ms).map(([v, t]) => [
+          v,
+          { ttfbMs: [t], totalMs: [t], bytes: 100, errors: 0, failures: {} },
+        ]),
+      ),
+    });
+    const level = peerLevel(
+      1,
+      result({ 'd-direct': 2, 'd-native': 5, 'd-mirror': 5.2, 'd-mirror-hit': 0.8 }),
+      3,
+    );
+    expect(level.rows.find((r) => r.variant === 'd-mirror')?.addsP50).toBe(3.2);
+    expect(level.expectedVendorCalls).toBe(3);
+    const cpu = [
+      {
+        variant: 'd-native' as const,
+        concurrency: 50,
+        requests: 1,
+        requestsPerSecond: 1,
+        cpuMsPerRequest: 2,
+      },
+      { variant: 'd-peer' as const, concurrency: 50, requests: 1, requestsPerSecond: 1, cpuMsPerRequest: 4 },
+    ];
+    const open = [
+      { variant: 'd-peer' as const, steps: [], sustainedPerSecond: 100 },
+      { variant: 'd-mirror-hit' as const, steps: [], sustainedPerSecond: 250 },
+    ];
+    expect(checkPeerTargets([level], cpu, open).map((c) => [c.measured, c.met])).toEqual([
+      [0.4, true],
+      [1.067, true],
+      [0.5, true],
+      [2.5, false],
+    ]);
+  });
+
+  it('sizes a clip by its sentence length, unique per stream and index', () => {
+    expect(sizedSentence('d2k', 3, 8)).toBe('d2k 3 a.');
+    expect(sizedSentence('d2h', 12, 72)).toHaveLength(72);
+    expect(sizedSentence('d2h', 12, 72)).not.toBe(sizedSentence('d2h', 13, 72));
+  });
+});
