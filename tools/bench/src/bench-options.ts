@@ -97,11 +97,11 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   streamRequests: 300,
   streamWarmup: 50,
   streamConnections: 1000,
-  peerRequests: 200,
-  peerCpuRequests: 300,
+  peerRequests: 150,
+  peerCpuRequests: 250,
   openLoopFrom: 20,
   openLoopSteps: 10,
-  openLoopStepMs: 3000,
+  openLoopStepMs: 2000,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
