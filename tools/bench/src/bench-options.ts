@@ -98,8 +98,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   streamWarmup: 50,
   streamConnections: 1000,
   peerRequests: 150,
-  peerCpuRequests: 250,
-  openLoopFrom: 20,
+  peerCpuRequests: 200,
+  openLoopFrom: 30,
   openLoopSteps: 10,
   openLoopStepMs: 2000,
 };

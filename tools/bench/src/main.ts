@@ -14,16 +14,17 @@ import { startPeerGateway } from './peer-gateway';
 import {
   checkPeerTargets,
   OPEN_LOOP_VARIANTS,
+  openLoopDone,
   openLoopFigures,
   openLoopRates,
   openLoopStep,
+  openLoopStepMs,
   PEER_CPU_VARIANTS,
   PEER_VARIANTS,
   peerCpuRow,
   peerLevel,
   type PeerOutput,
   renderPeerReport,
-  stepHeld,
 } from './peer-bench';
 import {
   checkStreamTargets,
@@ -389,6 +390,7 @@ async function runPeer(
     );
   }
   const openLoop: PeerOutput['openLoop'] = [];
+  const stepMs = (rate: number): number => openLoopStepMs(rate, options.openLoopStepMs);
   for (const variant of OPEN_LOOP_VARIANTS) {
     const steps: ReturnType<typeof openLoopStep>[] = [];
     for (const rate of openLoopRates(options.openLoopFrom, options.openLoopSteps)) {
@@ -398,16 +400,16 @@ async function runPeer(
           id: `open-loop-${variant}-${rate}`,
           variant,
           ratePerSecond: rate,
-          durationMs: options.openLoopStepMs,
+          durationMs: stepMs(rate),
         }),
       );
       steps.push(step);
       log(
         `peer: open loop ${variant} at ${rate}/s: p50 ${step.p50} p99 ${step.p99} ms, ${step.errors} errors`,
       );
-      if (!stepHeld(steps[0], step, options.openLoopStepMs)) break;
+      if (openLoopDone(steps, stepMs)) break;
     }
-    openLoop.push(openLoopFigures(variant, steps, options.openLoopStepMs));
+    openLoop.push(openLoopFigures(variant, steps, stepMs));
   }
   return { levels, cpu, openLoop, targets: checkPeerTargets(levels, cpu, openLoop) };
 }

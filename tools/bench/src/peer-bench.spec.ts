@@ -4,7 +4,9 @@ import {
   chargedProcesses,
   checkPeerTargets,
   type OpenLoopStep,
+  openLoopDone,
   openLoopFigures,
+  openLoopStepMs,
   openLoopRates,
   peerLevel,
 } from './peer-bench';
@@ -24,18 +26,31 @@ describe('peer benchmark arithmetic', () => {
     expect(openLoopRates(20, 4)).toEqual([20, 30, 45, 68]);
   });
 
-  it('sustains the highest rate before p99 doubles, an error shows or the answers fall behind', () => {
-    const rates = [step(20, 10), step(30, 12), step(45, 19.9), step(68, 21), step(100, 12)];
-    expect(openLoopFigures('d-peer', rates, 1000).sustainedPerSecond).toBe(45);
-    expect(
-      openLoopFigures('d-peer', [step(20, 10), step(30, 10, { errors: 1 })], 1000).sustainedPerSecond,
-    ).toBe(20);
-    // 30 answered in 2 s of a 1 s step: the generator's queue grew.
-    expect(
-      openLoopFigures('d-peer', [step(20, 10), step(30, 10, { achievedPerSecond: 15 })], 1000)
-        .sustainedPerSecond,
-    ).toBe(20);
-    expect(openLoopFigures('d-peer', [], 1000).sustainedPerSecond).toBe(0);
+  it('sustains the highest rate that held before two steps in a row did not', () => {
+    const each = (): number => 1000;
+    // The baseline is the lower of the first two p99s (10); 21 is more than twice that.
+    const rates = [
+      step(20, 10),
+      step(30, 12),
+      step(45, 19.9),
+      step(68, 21),
+      step(100, 12),
+      step(150, 30),
+      step(225, 25),
+    ];
+    expect(openLoopFigures('d-peer', rates, each).sustainedPerSecond).toBe(100);
+    expect(openLoopDone(rates.slice(0, 4), each)).toBe(false);
+    expect(openLoopDone(rates.slice(0, 5), each)).toBe(false);
+    expect(openLoopDone(rates, each)).toBe(true);
+    // An error, or answers falling behind (30 answered in 2 s of a 1 s step), is a step that did not hold.
+    const failing = [step(20, 10), step(30, 10, { errors: 1 }), step(45, 10, { achievedPerSecond: 20 })];
+    expect(openLoopFigures('d-peer', failing, each).sustainedPerSecond).toBe(20);
+    expect(openLoopFigures('d-peer', [], each).sustainedPerSecond).toBe(0);
+  });
+
+  it('runs a step long enough for 100 requests', () => {
+    expect(openLoopStepMs(20, 2000)).toBe(5000);
+    expect(openLoopStepMs(200, 2000)).toBe(2000);
   });
 
   it('charges the peer its own process, the proxy its own, everything else the router', () => {

@@ -131,8 +131,8 @@ export interface OpenLoopFigures {
   variant: Variant;
   steps: OpenLoopStep[];
   /**
-   * The highest rate whose p99 stayed within twice the first (lowest) rate's, with no errors and the answers
-   * keeping pace (the step ending within 1.5 × its length); 0 when even the first did not.
+   * The highest rate that held (`stepHeld`) before two steps in a row did not; 0 when none held. One step that
+   * did not hold and a next that did is a burst elsewhere on the machine, not this variant's limit.
    */
   sustainedPerSecond: number;
 }
@@ -149,24 +149,46 @@ export function openLoopStep(ratePerSecond: number, step: OpenLoopResult): OpenL
   };
 }
 
-/** Whether a step held against the first one (see OpenLoopFigures.sustainedPerSecond). */
-export function stepHeld(first: OpenLoopStep, step: OpenLoopStep, durationMs: number): boolean {
+/** The p99 a step is held against: the lower of the first two steps' (the least loaded, least noisy). */
+export function baselineP99(steps: readonly OpenLoopStep[]): number {
+  return Math.min(...steps.slice(0, 2).map((s) => s.p99));
+}
+
+/**
+ * Whether a step held: no errors, the answers kept pace (the step ended within 1.5 × its length), and its p99
+ * within twice the baseline's.
+ */
+export function stepHeld(baseline: number, step: OpenLoopStep, durationMs: number): boolean {
   const keptPace = step.n / step.achievedPerSecond <= (1.5 * durationMs) / 1000;
-  return step.errors === 0 && step.n > 0 && keptPace && step.p99 <= 2 * first.p99;
+  return step.errors === 0 && step.n > 0 && keptPace && step.p99 <= 2 * baseline;
+}
+
+/** Whether stepping up should stop: the last two steps did not hold. */
+export function openLoopDone(steps: readonly OpenLoopStep[], durationMs: (rate: number) => number): boolean {
+  const baseline = baselineP99(steps);
+  return (
+    steps.length >= 2 && steps.slice(-2).every((s) => !stepHeld(baseline, s, durationMs(s.ratePerSecond)))
+  );
 }
 
 export function openLoopFigures(
   variant: Variant,
   steps: OpenLoopStep[],
-  durationMs: number,
+  durationMs: (rate: number) => number,
 ): OpenLoopFigures {
-  const first = steps[0];
+  const baseline = baselineP99(steps);
+  const held = steps.map((s) => stepHeld(baseline, s, durationMs(s.ratePerSecond)));
   let sustained = 0;
-  for (const step of steps) {
-    if (!first || !stepHeld(first, step, durationMs)) break;
-    sustained = step.ratePerSecond;
+  for (let i = 0; i < steps.length; i++) {
+    if (!held[i] && held[i + 1] === false) break;
+    if (held[i]) sustained = steps[i].ratePerSecond;
   }
   return { variant, steps, sustainedPerSecond: sustained };
+}
+
+/** How long a step at `rate` runs: `stepMs`, or long enough for 100 requests (a p99 of fewer is their maximum). */
+export function openLoopStepMs(rate: number, stepMs: number): number {
+  return Math.max(stepMs, Math.ceil(100_000 / rate));
 }
 
 /** The rates an open-loop run tries, lowest first: ×1.5 a step. */
