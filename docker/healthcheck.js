@@ -10,6 +10,7 @@ const DEFAULT_PORTS = {
   'vendor-sim': 4010,
   dashboard: 3004,
   // ---- generated: mirror-ports (tools/deploy-gen from the registry, `npm run deploy:gen`; do not edit) ----
+  'mirror-vendor-a': 3011,
   'mirror-vendor-b': 3012,
   'mirror-vendor-c': 3013,
   'mirror-vendor-d': 3014,

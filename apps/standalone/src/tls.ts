@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createSelfSignedCertificate, type EdgeGatewayConfig } from '@router/edge';
+import type { EdgeGatewayConfig } from '@router/edge';
+import { createSelfSignedCertificate } from '@router/config';
 
 type GatewayTlsConfig = NonNullable<EdgeGatewayConfig['tls']>;
 

@@ -1,3 +1,4 @@
 export * from './env-schema';
 export * from './common-env';
 export * from './mirror-env';
+export * from './tls-files';

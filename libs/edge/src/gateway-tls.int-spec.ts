@@ -10,13 +10,12 @@ import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import { issueApiKey } from '@router/auth';
 import { Health } from '@router/observability';
+import { createSelfSignedCertificate, type TlsFiles } from '@router/config';
 import { mirrorAccess } from '@router/vendors';
 import { GatewayServer } from './gateway.server';
 import { KeyDirectory } from './key-directory';
 import { mirrorRoute } from './mirror-route';
-import { createSelfSignedCertificate } from './self-signed-certificate';
 import { nativeRoute, RouteTable } from './surface-routes';
-import type { TlsFiles } from './tls-certificate';
 
 /*
  * The gateway's own TLS: HTTPS and wss:// on its TLS port (spliced and relayed sockets alike), the app told

@@ -21,6 +21,7 @@ import {
 } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
+import type { TlsFiles } from '@router/config';
 import { failureCause } from './failure-cause';
 import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
 import {
@@ -38,7 +39,7 @@ import { type MirrorRevocationKind, PROTOCOL_HEADER } from '@router/vendors-core
 import { type SocketFilter, SocketRegistry } from './socket-registry';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
 import { type SpliceGate, SplicedSocket } from './spliced-socket';
-import { CertificateReloader, readTlsPair, type TlsFiles } from './tls-certificate';
+import { CertificateReloader, readTlsPair } from './tls-certificate';
 import {
   type AccessProblem,
   jsonRefusal,

@@ -4,4 +4,3 @@ export * from './gateway.server';
 export * from './edge-gateway';
 export * from './mirror-route';
 export * from './tls-certificate';
-export * from './self-signed-certificate';

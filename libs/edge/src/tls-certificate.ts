@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import type { Logger } from '@router/observability';
+import type { TlsFiles } from '@router/config';
 import { failureCause } from './failure-cause';
-
-/** The PEM files of the gateway's certificate (its chain, leaf first) and private key. */
-export interface TlsFiles {
-  certFile: string;
-  keyFile: string;
-}
 
 export interface TlsPair {
   cert: Buffer;

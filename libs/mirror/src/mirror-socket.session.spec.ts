@@ -33,7 +33,8 @@ const planner = {
 
 /**
  * Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`
- * between them, and one starting with `Fail` fails there, its take cut. `resolved` lists what was asked for.
+ * between them, and one starting with `Fail` fails there, its take cut; one starting with `Warn` is spoken
+ * whole with the vendor's warning. `resolved` lists what was asked for.
  */
 function resolverOf(
   held: Set<string>,
@@ -55,6 +56,8 @@ function resolverOf(
         })(),
         words: () => Promise.resolve(null),
         chars: () => Promise.resolve(null),
+        warning: () =>
+          Promise.resolve(piece.text.startsWith('Warn') ? { code: 'w_code', message: 'careful' } : null),
         cancel: () => log.push(`cancel ${piece.text}`),
         interrupt: () => log.push(`interrupt ${piece.text}`),
       });
@@ -90,8 +93,12 @@ const toyConnection = (drop?: SocketDrop): SocketConnection => ({
     return commands;
   },
   context: (id) => ({
-    audio: (chunk, at) => [`${id} audio ${chunk.toString()}${at.first ? ' first' : ''}`],
-    sentenceEnd: ({ sentence }) => [`${id} end ${sentence}`],
+    audio: (chunk, at) => [
+      `${id} audio ${chunk.toString()}${at.first ? ' first' : ''}${at.contentType === 'audio/pcm' ? '' : ' untyped'}`,
+    ],
+    sentenceEnd: ({ sentence, warning }) => [
+      `${id} end ${sentence}${warning ? ` warning ${warning.code ?? ''} ${warning.message}` : ''}`,
+    ],
     flushed: (tag) => [`${id} flushed${tag === undefined ? '' : ` ${tag}`}`],
     finished: (end) => [
       `${id} final${end.kind === 'cancel' ? ` cancel${end.stopped ? '' : ' nothing'}` : ''}`,
@@ -185,6 +192,21 @@ describe('MirrorSocketSession', () => {
       'a end 0',
       'a audio Two.:1 first',
       'a audio Two.:2',
+      'a end 1',
+      'a final',
+    ]);
+  });
+
+  it("hands a take's warning to the renderer after its audio, and each chunk its take's content type", async () => {
+    const { say, frames } = session();
+    say({ c: 'a', settings: true, text: 'Warn me. Fine. ', end: true });
+    await settle();
+    expect(frames).toEqual([
+      'a audio Warn me.:1 first',
+      'a audio Warn me.:2',
+      'a end 0 warning w_code careful',
+      'a audio Fine.:1 first',
+      'a audio Fine.:2',
       'a end 1',
       'a final',
     ]);

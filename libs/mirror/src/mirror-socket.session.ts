@@ -37,6 +37,8 @@ interface Context {
   render: SocketContextRenderer;
   /** The sentence whose first chunk is still to come, to tell the renderer which chunk starts one. */
   starting: number | null;
+  /** The content type of the sentence playing, for its chunks. */
+  contentType: string;
   /** The context's pending `when-quiet`, until it fires or is dropped. */
   quiet: QuietTimer | undefined;
 }
@@ -183,18 +185,20 @@ export class MirrorSocketSession implements SocketSession {
     const context: Context = {
       render,
       starting: null,
+      contentType: '',
       quiet: undefined,
       stream: new ReplyStream(this.orgId, this.deps, {
-        sentenceStart: ({ sentence }) => {
+        sentenceStart: ({ sentence, contentType }) => {
           context.starting = sentence;
+          context.contentType = contentType;
         },
         audio: (chunk, sentence) => {
           const first = context.starting === sentence;
           context.starting = null;
-          return this.sendAndWait(render.audio(chunk, { sentence, first }));
+          return this.sendAndWait(render.audio(chunk, { sentence, first, contentType: context.contentType }));
         },
-        sentenceEnd: ({ sentence, text, words, chars }) =>
-          this.send(render.sentenceEnd({ sentence, text, words, chars })),
+        sentenceEnd: ({ sentence, text, words, chars, warning }) =>
+          this.send(render.sentenceEnd({ sentence, text, words, chars, warning })),
         sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),

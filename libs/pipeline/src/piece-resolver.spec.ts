@@ -32,7 +32,12 @@ async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<Blo
       calls.push(LIVE);
       sink.header({ contentType: 'audio/pcm' });
       await sink.write(Buffer.from(`fresh take of ${req.cacheKey.slice(0, 4)}`));
-      await sink.end({ words: null, cached: true });
+      // A key of `e`s: a take the vendor spoke while reporting an error about it, never cached.
+      await sink.end(
+        req.cacheKey.startsWith('e')
+          ? { words: null, cached: false, warning: { code: 'not_found_error', message: 'careful' } }
+          : { words: null, cached: true },
+      );
     })
     .ready();
   await bus
@@ -58,6 +63,22 @@ async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<Blo
   });
   return { bus, workers, resolver, calls, unreadable };
 }
+
+describe("PieceResolver and a take's warning", () => {
+  it("gives the warning of the worker's trailer once the audio has ended, and none where it had none", async () => {
+    const { bus, resolver } = await setUp({});
+    try {
+      const warned = await resolver.resolve(pieceOf('Hello there.', { cacheKey: 'e'.repeat(64) }));
+      expect(await drain(warned.chunks)).toBe('fresh take of eeee');
+      expect(await warned.warning?.()).toEqual({ code: 'not_found_error', message: 'careful' });
+      const plain = await resolver.resolve(piece);
+      await drain(plain.chunks);
+      expect(await plain.warning?.()).toBeNull();
+    } finally {
+      await bus.close();
+    }
+  });
+});
 
 describe('PieceResolver when a worker is gone', () => {
   it('tries a piece with no audio yet from a silent worker once more on another live worker', async () => {

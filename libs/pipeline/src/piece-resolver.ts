@@ -8,6 +8,7 @@ import {
   type SynthSettings,
   synthStopV1,
   synthTakeV1,
+  type TakeWarning,
   type WordTiming,
 } from '@router/contracts';
 import type { Logger } from '@router/observability';
@@ -39,6 +40,11 @@ export interface PieceAudio {
   words(): Promise<WordTiming[] | null>;
   /** Each character's timing once the piece's audio has ended, where the vendor times characters. */
   chars(): Promise<WordTiming[] | null>;
+  /**
+   * The vendor's error about a take it still spoke whole, once the audio has ended (null for none; absent where
+   * there can be none: audio from the cache, which never holds such a take).
+   */
+  warning?(): Promise<TakeWarning | null>;
   /** Stops reading; a take already running at a worker still finishes and is cached. */
   cancel(): void;
   /**
@@ -261,6 +267,7 @@ export class PieceResolver {
       chunks: chunksFrom(first, chunks),
       words: () => trailer.then((t) => t.words),
       chars: () => trailer.then((t) => t.chars ?? null),
+      warning: () => trailer.then((t) => t.warning ?? null),
       cancel: () => stream.cancel(),
       interrupt: () => {
         stream.cancel();

@@ -1,4 +1,4 @@
-import type { RouterError, WordTiming } from '@router/contracts';
+import type { RouterError, TakeWarning, WordTiming } from '@router/contracts';
 import { HALTED, haltOn } from './halt';
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
 import { playReply, type PlayOptions } from './reply';
@@ -10,7 +10,10 @@ import { asRouterError } from './router-errors';
  * `playPieces`'s; a sink only says how each event looks on its wire and whether a failure ends the reply.
  */
 export interface ReplySink<P extends PieceRequest> {
-  /** Word (and character) timings are awaited after each piece's audio and handed to `pieceEnd`. */
+  /**
+   * Word (and character) timings, and the vendor's warning about the take, are awaited after each piece's audio
+   * and handed to `pieceEnd`.
+   */
   readonly wantsWords: boolean;
   /**
    * Asked as each piece comes up to play: true passes over it unheard (its audio, if it was resolved, is
@@ -22,7 +25,15 @@ export interface ReplySink<P extends PieceRequest> {
   /** One chunk of the piece's audio, as the vendor made it; resolves once the peer can take more. */
   write(chunk: Buffer, piece: P): void | Promise<void>;
   /** The piece's audio has all been written. */
-  pieceEnd(piece: P, end: { bytes: number; words: WordTiming[] | null; chars: WordTiming[] | null }): void;
+  pieceEnd(
+    piece: P,
+    end: {
+      bytes: number;
+      words: WordTiming[] | null;
+      chars: WordTiming[] | null;
+      warning: TakeWarning | null;
+    },
+  ): void;
   /**
    * A piece failed: before its audio (`started` false: it could not be resolved) or during it (the take was
    * cut). `stop` ends the reply there; `continue` goes on with the next piece.
@@ -92,14 +103,16 @@ async function playPiece<P extends PieceRequest>(
         return 'halted';
       }
     }
-    let timings: [WordTiming[] | null, WordTiming[] | null] = [null, null];
+    let ending: [WordTiming[] | null, WordTiming[] | null, TakeWarning | null] = [null, null, null];
     if (sink.wantsWords) {
-      const read = await halt.haltedOrDone(Promise.all([audio.words(), audio.chars()]));
+      const read = await halt.haltedOrDone(
+        Promise.all([audio.words(), audio.chars(), audio.warning?.() ?? Promise.resolve(null)]),
+      );
       if (read === HALTED) return 'halted';
-      timings = read;
+      ending = read;
     }
-    const [words, chars] = timings;
-    sink.pieceEnd(piece, { bytes, words, chars });
+    const [words, chars, warning] = ending;
+    sink.pieceEnd(piece, { bytes, words, chars, warning });
     return 'done';
   } catch (error) {
     release();

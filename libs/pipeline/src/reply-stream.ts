@@ -1,4 +1,4 @@
-import type { RouterError, SynthSettings, WordTiming } from '@router/contracts';
+import type { RouterError, SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
 import { createIncrementalSplitter, type IncrementalSplitter } from '@router/text';
 import type { VendorDefinition } from '@router/vendors-core';
 import { AsyncQueue } from './async-queue';
@@ -9,7 +9,8 @@ import type { ReplyPlan, ReplyPlanner } from './reply-planner';
 
 /** How a streamed reply's events look on a surface's socket. Every sentence is numbered per stream from 0. */
 export interface ReplyStreamEvents {
-  sentenceStart(sentence: { sentence: number; text: string; cached: boolean }): void;
+  /** The sentence's audio starts; `contentType` is its take's (the vendor's, for its format). */
+  sentenceStart(sentence: { sentence: number; text: string; cached: boolean; contentType: string }): void;
   /** One chunk of the sentence's audio, as the vendor made it; resolves once the socket can take more. */
   audio(chunk: Buffer, sentence: number): void | Promise<void>;
   sentenceEnd(sentence: {
@@ -21,6 +22,8 @@ export interface ReplyStreamEvents {
     words: WordTiming[] | null;
     /** Each character's timing, where the vendor times characters. */
     chars: WordTiming[] | null;
+    /** The vendor's error about the take, which it still spoke whole (never cached); null for none. */
+    warning: TakeWarning | null;
   }): void;
   /** The sentence could not be spoken (or was cut); the stream goes on with the next one. */
   sentenceFailed(sentence: number, error: RouterError): void;
@@ -302,13 +305,18 @@ export class ReplyStream {
         run.waiting.shift();
         clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
         run.started.push({ sentence: piece.sentence, text: piece.text, clock });
-        this.events.sentenceStart({ sentence: piece.sentence, text: piece.text, cached: audio.cached });
+        this.events.sentenceStart({
+          sentence: piece.sentence,
+          text: piece.text,
+          cached: audio.cached,
+          contentType: audio.contentType,
+        });
       },
       write: (chunk, piece) => {
         clock?.push(chunk);
         return this.events.audio(chunk, piece.sentence);
       },
-      pieceEnd: (piece, { bytes, words, chars }) => {
+      pieceEnd: (piece, { bytes, words, chars, warning }) => {
         this.events.sentenceEnd({
           sentence: piece.sentence,
           text: piece.text,
@@ -316,6 +324,7 @@ export class ReplyStream {
           durationMs: clock?.durationMs() ?? null,
           words,
           chars,
+          warning,
         });
         this.sentenceDone(piece.sentence);
       },

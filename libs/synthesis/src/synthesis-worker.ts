@@ -458,7 +458,8 @@ export class SynthesisWorker {
         'answer not whole; nothing cached',
       );
     }
-    if (!keeping.cache || !produced.storable) {
+    // A take the vendor spoke while reporting an error is the listener's, never the cache's.
+    if (!keeping.cache || !produced.storable || produced.warning) {
       if (produced.storable) this.publishUsage(kind, req, 'synthesized');
       if (keeping.cache && keeping.claimed) await this.release(req);
       return false;

@@ -1,4 +1,10 @@
-import type { ResponseHead, SynthRequestTake, SynthRequestTrailer } from '@router/contracts';
+import type {
+  ResponseHead,
+  SynthRequestTake,
+  SynthRequestTrailer,
+  SynthTakeHeader,
+  SynthTakeTrailer,
+} from '@router/contracts';
 import {
   type DropInAnswer,
   type DropInCall,
@@ -6,11 +12,12 @@ import {
   jsonReply,
   NOT_WHOLE,
   sseAnswer,
+  type SynthesisEvent,
   type VendorAdapter,
   wholeBodyAnswer,
 } from '@router/vendors-core';
 import { Take } from './take';
-import { requestTakeKind, type Produced } from './take-kinds';
+import { pieceTakes, requestTakeKind, type Produced } from './take-kinds';
 
 interface Answer {
   status: number;
@@ -185,5 +192,63 @@ describe('request takes', () => {
     const take = kind.replay({ audio: Buffer.from('x'), contentType: 'audio/mpeg', words: null });
     expect(take.head).toEqual({ status: 200, headers: { 'content-type': 'audio/mpeg' } });
     await expect(take.result).resolves.toEqual({ cached: true });
+  });
+});
+
+describe('sentence takes', () => {
+  function speaking(events: SynthesisEvent[]): VendorAdapter {
+    return {
+      vendor: 'vendor_a',
+      contentType: () => 'audio/mpeg',
+      synthesize: async function* () {
+        yield* events;
+      },
+    };
+  }
+
+  async function produceSentence(adapter: VendorAdapter) {
+    const take = new Take<SynthTakeHeader, SynthTakeTrailer>();
+    take.open({ contentType: 'audio/mpeg' });
+    const produced = await pieceTakes.produce(take, adapter, {
+      apiKey: 'vk',
+      req: {
+        orgId: 'org',
+        cacheKey: 'c'.repeat(64),
+        settings: {
+          vendor: 'vendor_a',
+          model: 'a_model_1',
+          voice: 'v',
+          language: 'hi-IN',
+          speed: 1,
+          sampleRate: 24000,
+          format: 'mp3',
+          options: {},
+        },
+        text: 'Namaste.',
+        cache: true,
+      },
+      signal: new AbortController().signal,
+      onData: () => undefined,
+    });
+    return { take, produced };
+  }
+
+  it("keeps the vendor's warning about a take it spoke whole, for the listener's trailer", async () => {
+    const warning = { code: 'not_found_error', message: 'Pronunciation dictionary not found' };
+    const { take, produced } = await produceSentence(
+      speaking([
+        { kind: 'warning', warning },
+        { kind: 'audio', data: Buffer.from('ab') },
+      ]),
+    );
+    expect(Buffer.concat(take.audio).toString()).toBe('ab');
+    expect(produced).toMatchObject({ storable: true, warning });
+    expect(pieceTakes.result(produced, false)).toEqual({ words: null, chars: null, cached: false, warning });
+  });
+
+  it('has no warning for a take the vendor reported nothing about', async () => {
+    const { produced } = await produceSentence(speaking([{ kind: 'audio', data: Buffer.from('ab') }]));
+    expect(produced.warning).toBeUndefined();
+    expect(pieceTakes.result(produced, true)).toEqual({ words: null, chars: null, cached: true });
   });
 });

@@ -9,6 +9,7 @@ import {
   type SynthTakeRequest,
   type SynthTakeTrailer,
   synthTakeV1,
+  type TakeWarning,
   type WordTiming,
 } from '@router/contracts';
 import { openStored, sealStored } from '@router/cache-keys';
@@ -35,6 +36,8 @@ export interface Produced {
   words: WordTiming[] | null;
   /** Each character's timing, where the vendor times characters. */
   chars?: WordTiming[] | null;
+  /** The vendor's error about a take it still spoke whole: the take is passed on with it and never stored. */
+  warning?: TakeWarning;
   /** The head as stored (without the live-only headers). */
   head?: ResponseHead;
   /** The body as stored, from the body as it came (the replay differences); the body itself where absent. */
@@ -95,6 +98,7 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
   async produce(take, adapter, { apiKey, req, signal, onData }) {
     let words: WordTiming[] | null = null;
     let chars: WordTiming[] | null = null;
+    let warning: TakeWarning | undefined;
     for await (const event of adapter.synthesize({
       apiKey,
       settings: req.settings,
@@ -105,6 +109,8 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
       if (event.kind === 'audio') {
         onData();
         take.push(event.data);
+      } else if (event.kind === 'warning') {
+        warning = event.warning;
       } else {
         words = [...(words ?? []), ...event.words];
         if (event.chars) chars = [...(chars ?? []), ...event.chars];
@@ -122,9 +128,15 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
       contentType: take.head?.contentType ?? 'application/octet-stream',
       words,
       chars,
+      ...(warning ? { warning } : {}),
     };
   },
-  result: (produced, cached) => ({ words: produced.words, chars: produced.chars ?? null, cached }),
+  result: (produced, cached) => ({
+    words: produced.words,
+    chars: produced.chars ?? null,
+    cached,
+    ...(produced.warning ? { warning: produced.warning } : {}),
+  }),
   // A sentence's audio holds no text: its key is a keyed hash, its timings are offsets.
   sealed: false,
   sealing: () => undefined,

@@ -26,6 +26,8 @@ export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
   const info: StackInfo = {
     gatewayUrl: stack.gatewayUrl,
     gatewayInternalUrl: stack.gatewayInternalUrl,
+    gatewayTlsUrl: stack.gatewayTlsUrl,
+    tlsCertFile: stack.tlsCertFile,
     adminUrl: stack.adminUrl,
     nativeApiUrl: stack.nativeApiUrl,
     simUrl: stack.simUrl,

@@ -25,6 +25,8 @@ export interface SocketOptions {
   headers?: Readonly<Record<string, string>>;
   /** Subprotocols the client offers (some vendors' clients put the key there). */
   protocols?: readonly string[];
+  /** The certificate a `wss://` client trusts (the stack gateway's self-signed `tlsCertFile`, read). */
+  ca?: Buffer;
 }
 
 interface Waiter {
@@ -55,6 +57,7 @@ export class TestSocket {
     this.ws = new WebSocket(url, [...(options.protocols ?? [])], {
       headers: { ...options.headers },
       perMessageDeflate: false,
+      ...(options.ca ? { ca: options.ca } : {}),
     });
     this.ws.on('message', (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
     this.handshake = new Promise((resolve, reject) => {
@@ -96,6 +99,11 @@ export class TestSocket {
   /** Whether messages can be sent now. */
   get open(): boolean {
     return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** The subprotocol the server's handshake answer named (empty for none). */
+  get protocol(): string {
+    return this.ws.protocol;
   }
 
   /** The text frames as they came. */

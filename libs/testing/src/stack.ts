@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createSelfSignedCertificate,
   mirrorAppName,
   mirrorAppVendor,
   mirrorUrlVariable,
   VENDOR_TOKENS,
+  type TlsFiles,
   type VendorToken,
 } from '@router/config';
 import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, waitFor } from './processes';
@@ -60,6 +63,10 @@ export interface StackInfo {
   gatewayUrl: string;
   /** The gateway's readiness and metrics port. */
   gatewayInternalUrl: string;
+  /** The gateway's own TLS port (HTTPS and wss://), with a self-signed certificate for `localhost`. */
+  gatewayTlsUrl: string;
+  /** The certificate a client trusts to reach `gatewayTlsUrl` (e.g. the `ca` of a Node TLS client). */
+  tlsCertFile: string;
   adminUrl: string;
   nativeApiUrl: string;
   simUrl: string;
@@ -89,6 +96,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const adminPort = await freePort();
   const gatewayInternalPort = await freePort();
   const env = stackEnv(options, { apps: ports, admin: adminPort, gatewayInternal: gatewayInternalPort });
+  const tls = await gatewayTls();
   const apps: AppProcess[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(apps.map((app) => app.stop()));
@@ -98,7 +106,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const started = spawnApp(
       app,
       entryOf(app),
-      { ...env, PORT: String(ports[app]), HOST: '127.0.0.1' },
+      { ...env, ...(app === 'edge-gateway' ? tls.env : {}), PORT: String(ports[app]), HOST: '127.0.0.1' },
       options.logDir,
     );
     const index = apps.findIndex((member) => member.name === app);
@@ -130,6 +138,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gatewayUrl: `http://127.0.0.1:${ports['edge-gateway']}`,
     gatewayInternalUrl: `http://127.0.0.1:${gatewayInternalPort}`,
+    gatewayTlsUrl: `https://localhost:${tls.env.TLS_PORT}`,
+    tlsCertFile: tls.files.certFile,
     adminUrl: `http://127.0.0.1:${adminPort}`,
     nativeApiUrl: `http://127.0.0.1:${ports['native-api']}`,
     simUrl: `http://127.0.0.1:${ports['vendor-sim']}`,
@@ -152,6 +162,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
     stop,
   };
+}
+
+/**
+ * The gateway's own TLS, as a small deployment without an ingress runs it: a self-signed certificate made for
+ * this stack (the machine's openssl) and a port of its own.
+ */
+async function gatewayTls(): Promise<{ files: TlsFiles; env: Record<string, string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'router-stack-tls-'));
+  const files = { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') };
+  await createSelfSignedCertificate(files, ['localhost', '127.0.0.1', '::1']);
+  const env = {
+    TLS_CERT_FILE: files.certFile,
+    TLS_KEY_FILE: files.keyFile,
+    TLS_PORT: String(await freePort()),
+  };
+  return { files, env };
 }
 
 /** The environment every member of a stack gets (each also gets its own PORT and HOST). */

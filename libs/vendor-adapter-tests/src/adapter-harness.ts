@@ -148,7 +148,7 @@ export async function collect(events: AsyncIterable<SynthesisEvent>): Promise<Co
   let words: WordTiming[] | null = null;
   for await (const event of events) {
     if (event.kind === 'audio') chunks.push(event.data);
-    else words = [...(words ?? []), ...event.words];
+    else if (event.kind === 'words') words = [...(words ?? []), ...event.words];
   }
   return { chunks, audio: Buffer.concat(chunks), words };
 }

@@ -63,6 +63,23 @@ describe('vendor_a adapter against the simulated vendor', () => {
     expect(readTakeId(take.audio, 'pcm')).toBe(record?.takeId);
   });
 
+  it("yields the vendor's warning about a take it spoke without an unknown dict_id, then the whole audio", async () => {
+    const events = [];
+    for await (const event of t.direct.synthesize(call(settings({ options: { dict_id: 'unknown-1' } }))))
+      events.push(event);
+    expect(events[0]).toEqual({
+      kind: 'warning',
+      warning: { code: 'not_found_error', message: 'Pronunciation dictionary not found' },
+    });
+    const audio = Buffer.concat(events.flatMap((e) => (e.kind === 'audio' ? [e.data] : [])));
+    expect(audio.length).toBe(sampleCount(spokenMs(TEXT), 16000) * 2);
+    // A dictionary the account has: no warning.
+    const known = await collect(t.direct.synthesize(call(settings({ options: { dict_id: 'my-dict' } }))));
+    expect(known.audio.length).toBe(audio.length);
+    for await (const event of t.direct.synthesize(call(settings({ options: { dict_id: 'my-dict' } }))))
+      expect(event.kind).toBe('audio');
+  });
+
   it('passes a streamed WAV through with its header at the asked rate', async () => {
     const take = await collect(t.direct.synthesize(call(settings({ format: 'wav', sampleRate: 22050 }))));
     expect(take.chunks.length).toBeGreaterThan(1);

@@ -72,6 +72,20 @@ export const wordTiming: Checker<WordTiming> = check.object({
   endMs: check.number({ min: 0 }),
 });
 
+/**
+ * An error the vendor reported about a take it still spoke whole (a setting it could not apply and spoke
+ * without): the listener gets it with the audio; such a take is never cached. `code` is the vendor's own.
+ */
+export interface TakeWarning {
+  code?: string;
+  message: string;
+}
+
+export const takeWarning: Checker<TakeWarning> = check.object({
+  code: check.optional(check.string({ minLength: 1 })),
+  message: check.string(),
+});
+
 /** Sent after the last chunk of a completed take. */
 export interface SynthTakeTrailer {
   /** Word timings where the vendor gives them. */
@@ -80,12 +94,15 @@ export interface SynthTakeTrailer {
   chars?: WordTiming[] | null;
   /** Whether this take is now in the cache (false at retention 0, or when the commit failed). */
   cached: boolean;
+  /** The vendor's error about a take it still spoke (absent from a worker older than the field): never cached. */
+  warning?: TakeWarning | null;
 }
 
 export const synthTakeTrailer: Checker<SynthTakeTrailer> = check.object({
   words: check.nullable(check.array(wordTiming)),
   chars: check.optional(check.nullable(check.array(wordTiming))),
   cached: check.boolean(),
+  warning: check.optional(check.nullable(takeWarning)),
 });
 
 /** A worker announcing it is alive, so requesters route a key's takes to one worker (rendezvous hashing). */

@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { checkKey, requestKey, simKeyId } from '../kit/sim-keys';
 import type { SimKit } from '../kit/sim-vendor';
-import { VENDOR_A_AUTH_PROBLEM, VENDOR_A_KEY } from '@router/vendor-a';
+import { VENDOR_A_AUTH_PROBLEM, VENDOR_A_KEY, VENDOR_A_UNKNOWN_DICTIONARY } from '@router/vendor-a';
 import { sendVendorAError } from './vendor-a.errors';
 
 export interface DictionaryEntry {
@@ -65,13 +65,7 @@ export function vendorADictionaryRoutes(kit: SimKit, dictionaries: VendorADictio
         if (checkKey(key) !== 'ok') return sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM);
         const dictId = exchange.params['dict_id'] ?? '';
         const dictionary = dictionaries.find(simKeyId(key as string), dictId);
-        if (!dictionary) {
-          return sendVendorAError(exchange, {
-            status: 404,
-            code: 'not_found_error',
-            message: 'Pronunciation dictionary not found',
-          });
-        }
+        if (!dictionary) return sendVendorAError(exchange, VENDOR_A_UNKNOWN_DICTIONARY);
         kit.state.recordRead('vendor_a', 'dictionary', key);
         exchange.sendJson(200, dictionary);
       },

@@ -12,8 +12,12 @@ import {
   vendorAOneShotBody,
   vendorARequestId,
   vendorATextProblem,
+  VENDOR_A_UNKNOWN_DICTIONARY,
+  VENDOR_A_WARNING_HEADER,
+  vendorAWarningHeader,
   type VendorASettings,
 } from '@router/vendor-a';
+import { isUnknownDictId } from './vendor-a.dictionaries';
 import { sendVendorAError, vendorAFaultProblem } from './vendor-a.errors';
 
 interface Accepted {
@@ -53,6 +57,16 @@ function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted |
   return { key: key as string, text: text as string, settings: parsed.settings };
 }
 
+/**
+ * A `dict_id` the account has no dictionary of is reported in a header, and the text spoken without one (as
+ * the socket reports it in an `error` message and still speaks).
+ */
+function warningHeaders(settings: VendorASettings): Record<string, string> {
+  return settings.dictId !== undefined && isUnknownDictId(settings.dictId)
+    ? { [VENDOR_A_WARNING_HEADER]: vendorAWarningHeader(VENDOR_A_UNKNOWN_DICTIONARY) }
+    : {};
+}
+
 export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
   return [
     {
@@ -73,6 +87,7 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
         const body = Buffer.from(vendorAOneShotBody(vendorARequestId(), begun.take.bytes));
         await playOneShot(exchange, begun, kit.state.pacing('vendor_a'), {
           contentType: 'application/json',
+          headers: warningHeaders(settings),
           body,
           sendError: (f) => sendVendorAError(exchange, vendorAFaultProblem(f)),
         });
@@ -94,7 +109,7 @@ export function vendorAHttpRoutes(kit: SimKit): HttpRoute[] {
           speed: settings.pace,
         });
         await playChunked(exchange, begun, kit.state.pacing('vendor_a'), {
-          headers: () => ({ 'x-request-id': vendorARequestId() }),
+          headers: () => ({ 'x-request-id': vendorARequestId(), ...warningHeaders(settings) }),
           sendError: (f) => sendVendorAError(exchange, vendorAFaultProblem(f)),
         });
       },

@@ -8,17 +8,19 @@ import {
   hasSpeakableText,
   parseVendorASettings,
   readVendorAClientMessage,
-  TEXT_LIMITS,
   VENDOR_A_AUTH_PROBLEM,
   VENDOR_A_FINAL_EVENT,
   VENDOR_A_IDLE_MS,
   VENDOR_A_KEY,
   VENDOR_A_KEY_PROTOCOL_PREFIX,
-  VENDOR_A_SOCKET_MODEL,
+  VENDOR_A_UNKNOWN_DICTIONARY,
   vendorAAudioMessage,
+  vendorAConfigFirst,
   vendorAErrorBody,
   vendorARequestId,
   vendorASocketError,
+  vendorASocketModelProblem,
+  vendorASocketTextProblem,
   type VendorAErrorCode,
   type VendorASettings,
   type VendorASocketEndpoint,
@@ -76,18 +78,10 @@ class VendorASession {
   start(): void {
     this.ws.on('error', () => this.ws.terminate());
     this.ws.on('close', () => this.idle?.stop());
-    const model = this.query.get('model');
-    if (!model) {
-      void this.error('invalid_request_error', 'model query parameter is required').then(() =>
-        this.ws.close(1008, 'model required'),
-      );
-      return;
-    }
-    if (model !== VENDOR_A_SOCKET_MODEL[this.endpoint]) {
-      const right = Object.entries(VENDOR_A_SOCKET_MODEL).find(([, m]) => m === model)?.[0];
-      const hint = right ? `; use /text-to-speech/${right === 'ws' ? 'ws' : 'ws/v2'}` : '';
-      void this.error('invalid_request_error', `model ${model} is not served on this socket${hint}`).then(
-        () => this.ws.close(1008, 'unsupported model'),
+    const refused = vendorASocketModelProblem(this.endpoint, this.query.get('model'));
+    if (refused) {
+      void this.error('invalid_request_error', refused.message).then(() =>
+        this.ws.close(1008, refused.reason),
       );
       return;
     }
@@ -131,34 +125,28 @@ class VendorASession {
     }
     this.settings = parsed.settings;
     if (parsed.settings.dictId !== undefined && isUnknownDictId(parsed.settings.dictId))
-      void this.error('not_found_error', 'Pronunciation dictionary not found');
+      void this.error(VENDOR_A_UNKNOWN_DICTIONARY.code, VENDOR_A_UNKNOWN_DICTIONARY.message);
   }
 
   private onText(data: Record<string, unknown>): void {
     if (!this.settings) {
-      void this.error('invalid_request_error', 'Send a config message before text');
+      void this.error('invalid_request_error', vendorAConfigFirst('text'));
       return;
     }
     const text = data['text'];
-    if (typeof text !== 'string') {
-      void this.error('unprocessable_entity_error', 'text: Field required');
+    const problem = vendorASocketTextProblem(text);
+    if (problem) {
+      void this.error(problem.code, problem.message);
       return;
     }
-    if (text.length > TEXT_LIMITS.message) {
-      void this.error(
-        'invalid_request_error',
-        `text must be at most ${TEXT_LIMITS.message} characters per message`,
-      );
-      return;
-    }
-    this.buffer += text;
+    this.buffer += text as string;
     // The vendor starts synthesis by itself once `min_buffer_size` characters are buffered.
     if (this.buffer.length >= this.settings.minBufferSize) this.synthesizeBuffer(this.settings);
   }
 
   private onFlush(): void {
     if (!this.settings) {
-      void this.error('invalid_request_error', 'Send a config message before flush');
+      void this.error('invalid_request_error', vendorAConfigFirst('flush'));
       return;
     }
     if (this.buffer.trim() !== '') this.synthesizeBuffer(this.settings);

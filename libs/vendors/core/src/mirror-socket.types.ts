@@ -1,4 +1,4 @@
-import type { RouterError, SynthSettings, WordTiming } from '@router/contracts';
+import type { RouterError, SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
 import type { MirrorReply } from './mirror-access';
 
 /**
@@ -56,8 +56,11 @@ export type SocketFrame = string | Buffer;
 
 /** How one context's events look on the vendor's socket. */
 export interface SocketContextRenderer {
-  /** One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk. */
-  audio(chunk: Buffer, at: { sentence: number; first: boolean }): SocketFrame[];
+  /**
+   * One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk;
+   * `contentType`: its take's, as the vendor names the sentence's format (the session always gives it).
+   */
+  audio(chunk: Buffer, at: { sentence: number; first: boolean; contentType?: string }): SocketFrame[];
   /**
    * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's
    * per-sentence `complete` or `final` frame goes here.
@@ -68,6 +71,11 @@ export interface SocketContextRenderer {
     words: WordTiming[] | null;
     /** Each character's timing, where the vendor times characters (cached with the audio). */
     chars: WordTiming[] | null;
+    /**
+     * The vendor's error about the sentence's take, which it still spoke whole (that take is never cached);
+     * null or absent for none. A vendor that reports such errors renders it here.
+     */
+    warning?: TakeWarning | null;
   }): SocketFrame[];
   /**
    * A flush's sentences have all been sent (or dropped, see `SocketFailure.drop`); `tag` is the flush

@@ -99,10 +99,7 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     } catch (error) {
       throw upstreamFailure(this.vendor, error, signal);
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
+    const headers = flatHeaders(response.headers);
     const vendor = this.vendor;
     const body = response.body;
     const trailerFailure = () => this.trailerFailure(response.trailers);
@@ -137,11 +134,11 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
    */
   protected async *exchange<T>(
     upstream: UpstreamRequest,
-    read: (body: UpstreamBody) => AsyncIterable<T>,
+    read: (body: UpstreamBody, headers: Readonly<Record<string, string>>) => AsyncIterable<T>,
   ): AsyncGenerator<T> {
     const response = await this.send(upstream);
     try {
-      for await (const item of read(bodyOf(response.body))) {
+      for await (const item of read(bodyOf(response.body), flatHeaders(response.headers))) {
         if (upstream.signal.aborted) throw upstream.signal.reason;
         yield item;
       }
@@ -280,6 +277,15 @@ export function upstreamFailure(vendor: VendorId, error: unknown, signal: AbortS
   if (signal.aborted) return signal.reason;
   if (error instanceof RouterError) return error;
   return vendorUnreachable(vendor, error);
+}
+
+/** An answer's headers, lower-case names, several values joined with `, `. */
+function flatHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }
 
 function bodyOf(body: Dispatcher.ResponseData['body']): UpstreamBody {

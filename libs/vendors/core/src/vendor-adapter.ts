@@ -1,4 +1,4 @@
-import type { SynthSettings, WordTiming } from '@router/contracts';
+import type { SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
 import type { DropInAnswer, DropInRequest } from './drop-in.types';
 import type { StoredSettingsReader } from './stored-settings.types';
 import type { VendorId } from './vendor-id';
@@ -21,13 +21,15 @@ export interface DropInCall {
   signal: AbortSignal;
 }
 
-/** What a vendor call yields as it goes: audio exactly as the vendor sent it, and word timings where given. */
 /**
  * What a vendor call yields as it goes: audio exactly as the vendor sent it, and word timings where given;
- * `chars`, where the vendor times each character of the text, one timing per character (offsets into the text).
+ * `chars`, where the vendor times each character of the text, one timing per character (offsets into the text);
+ * `warning`, an error the vendor reported about a take it still speaks whole (the take is then never cached).
  */
 export type SynthesisEvent =
-  { kind: 'audio'; data: Buffer } | { kind: 'words'; words: WordTiming[]; chars?: WordTiming[] };
+  | { kind: 'audio'; data: Buffer }
+  | { kind: 'words'; words: WordTiming[]; chars?: WordTiming[] }
+  | { kind: 'warning'; warning: TakeWarning };
 
 /**
  * A vendor's synthesis upstream: the call that gives the earliest audio, the vendor's own auth header with

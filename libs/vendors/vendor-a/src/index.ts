@@ -7,4 +7,7 @@ export * from './wire/vendor-a.errors';
 export * from './wire/vendor-a.socket';
 export { VENDOR_A_KEY } from './wire/vendor-a.key';
 export { vendorAAccess } from './wire/vendor-a.access';
+export { vendorADropIn, vendorARequestKeying } from './wire/vendor-a.drop-in';
+export { vendorASocketSettings } from './wire/vendor-a.settings';
+export { vendorAMirror } from './wire/vendor-a.mirror';
 export { vendorAEntry } from './vendor-a.entry';

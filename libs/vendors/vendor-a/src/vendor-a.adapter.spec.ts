@@ -45,7 +45,7 @@ describe('vendorARequest', () => {
   });
 
   it('refuses a format the vendor has no codec for', () => {
-    expect(() => vendorARequest({ ...base, format: 'flac' }, 'x')).toThrow(
+    expect(() => vendorARequest({ ...base, format: 'ogg' }, 'x')).toThrow(
       expect.objectContaining({ code: 'bad_request' }),
     );
   });

@@ -1,4 +1,4 @@
-import { RouterError } from '@router/contracts';
+import { RouterError, type SynthSettings } from '@router/contracts';
 import {
   HttpVendorAdapter,
   audioPassThrough,
@@ -18,7 +18,7 @@ import {
 } from '@router/vendors-core';
 import { vendorAStoredPath, vendorAStoredReferences } from './vendor-a.stored-settings';
 import { vendorA } from './vendor-a.definition';
-import { vendorAErrorMessage } from './wire/vendor-a.errors';
+import { readVendorAWarning, vendorAErrorMessage } from './wire/vendor-a.errors';
 import { VENDOR_A_KEY } from './wire/vendor-a.key';
 import { vendorARequest } from './wire/vendor-a.requests';
 import { readVendorAOneShotAudio } from './wire/vendor-a.responses';
@@ -41,10 +41,18 @@ export class VendorAAdapter extends HttpVendorAdapter {
     super(VENDOR, options, vendorAErrorMessage, VENDOR_A_KEY);
   }
 
+  /** The vendor's opus comes in an Ogg container, and says so. */
+  override contentType(settings: SynthSettings): string {
+    return settings.format === 'opus' ? 'audio/ogg' : super.contentType(settings);
+  }
+
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
     const { path, body } = vendorARequest(call.settings, call.text);
     const read = path === '/text-to-speech' ? oneShotAudio : audioPassThrough;
-    yield* this.exchange({ path, body, apiKey: call.apiKey, headers: {}, signal: call.signal }, read);
+    yield* this.exchange(
+      { path, body, apiKey: call.apiKey, headers: {}, signal: call.signal },
+      (answer, headers) => withWarning(headers, read(answer)),
+    );
   }
 
   /** The dictionary as the vendor answers it; a dictionary it does not know is its 404, refused. */
@@ -64,6 +72,16 @@ export class VendorAAdapter extends HttpVendorAdapter {
   listVoices(request: VoiceListRequest): Promise<Voice[]> {
     return Promise.resolve(catalogueVoiceList(vendorA, request.model));
   }
+}
+
+/** The audio of an answer, after the error the vendor reported in its headers about a take it still spoke. */
+async function* withWarning(
+  headers: Readonly<Record<string, string>>,
+  audio: AsyncIterable<SynthesisEvent>,
+): AsyncGenerator<SynthesisEvent> {
+  const warning = readVendorAWarning(headers);
+  if (warning) yield { kind: 'warning', warning };
+  yield* audio;
 }
 
 /** The one-shot answer: `{audios: [base64, ...]}`, whole once the vendor finished the take. */

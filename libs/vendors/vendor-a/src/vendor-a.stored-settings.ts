@@ -8,7 +8,11 @@ const DICTIONARY = 'dictionary/';
  * with it is cached only once the router has read the dictionary (spec: What is cached): a first read.
  */
 export function vendorAStoredReferences(settings: SynthSettings): StoredReference[] {
-  const dictId = settings.options['dict_id'];
+  return vendorADictionaryReferences(settings.options['dict_id']);
+}
+
+/** The dictionary a `dict_id` names (a piece's option, a drop-in request's body field), if it names one. */
+export function vendorADictionaryReferences(dictId: unknown): StoredReference[] {
   return typeof dictId === 'string' && dictId !== ''
     ? [{ name: `${DICTIONARY}${dictId}`, kind: 'first-read' }]
     : [];

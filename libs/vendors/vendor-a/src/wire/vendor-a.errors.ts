@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { TakeWarning } from '@router/contracts';
 import { readRefusal, stringAt } from '@router/vendors-core';
 
 /*
@@ -62,3 +63,35 @@ export const VENDOR_A_AUTH_PROBLEM: VendorAProblem = {
   code: 'invalid_api_key_error',
   message: 'Invalid API key. Check the api-subscription-key header.',
 };
+
+/** A `dict_id` the account has no dictionary of: the vendor reports it and speaks without one. */
+export const VENDOR_A_UNKNOWN_DICTIONARY: VendorAProblem = {
+  status: 404,
+  code: 'not_found_error',
+  message: 'Pronunciation dictionary not found',
+};
+
+/**
+ * The response header in which the REST endpoints report an error about a take they still spoke (an unknown
+ * `dict_id`), as `{code, message}` JSON; the socket sends it as an `error` message instead.
+ */
+export const VENDOR_A_WARNING_HEADER = 'x-api-warning';
+
+export function vendorAWarningHeader(problem: VendorAProblem): string {
+  return JSON.stringify({ code: problem.code, message: problem.message });
+}
+
+/** The warning a REST answer's headers carry, if any; one that cannot be read is still a warning. */
+export function readVendorAWarning(headers: Readonly<Record<string, string>>): TakeWarning | undefined {
+  const value = headers[VENDOR_A_WARNING_HEADER];
+  if (value === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(value) as { code?: unknown; message?: unknown };
+    return {
+      ...(typeof parsed.code === 'string' ? { code: parsed.code } : {}),
+      message: typeof parsed.message === 'string' ? parsed.message : value,
+    };
+  } catch {
+    return { message: value };
+  }
+}

@@ -1,4 +1,4 @@
-import { CATALOGUE_FORMATS, type ResponseFormat } from '@router/vendors-core';
+import type { ResponseFormat } from '@router/vendors-core';
 
 /** vendor_a's `output_audio_codec` tokens and the router codec each stands for (`linear16` is raw PCM). */
 const CODECS: Readonly<Record<string, ResponseFormat>> = {
@@ -20,11 +20,10 @@ export function vendorACodec(token: string): ResponseFormat | undefined {
 }
 
 /**
- * The token the adapter sends for a router format. The vendor's opus and flac are for its own clients: the
- * router never asks for them (they are no catalogue format), so they have no token here.
+ * The token the adapter sends for a router format. The vendor's opus and flac are no catalogue format: only
+ * the mirror's clients ask for them, by their own names.
  */
 export function vendorACodecName(format: string): string | undefined {
-  if (!(CATALOGUE_FORMATS as readonly string[]).includes(format)) return undefined;
   return Object.entries(CODECS).find(([, c]) => c === format)?.[0];
 }
 

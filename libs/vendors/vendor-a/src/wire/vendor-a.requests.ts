@@ -1,5 +1,5 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
-import type { RouterAudioEncoding } from '@router/vendors-core';
+import { type JsonValue, numberFromString, type RouterAudioEncoding } from '@router/vendors-core';
 import { vendorA } from '../vendor-a.definition';
 import type { VendorAProblem } from './vendor-a.errors';
 import {
@@ -72,6 +72,13 @@ export interface VendorASettings {
   readonly maxChunkLength: number;
   /** The pronunciation dictionary asked for; whether the account has it is the server's business. */
   readonly dictId: string | undefined;
+  /** The asked `output_audio_bitrate` (the vendor's default where left out). */
+  readonly bitrate: string;
+  /** The model's voice options as sent (undefined where left out; a_model_1 ignores pitch and loudness). */
+  readonly temperature: number | undefined;
+  readonly pitch: number | undefined;
+  readonly loudness: number | undefined;
+  readonly enablePreprocessing: boolean | undefined;
 }
 
 export type SettingsResult = { ok: true; settings: VendorASettings } | { ok: false; problem: VendorAProblem };
@@ -88,23 +95,74 @@ function numberIn(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
 }
 
+/** The settings fields of a body or a config, as the vendor's schema names them (the text aside). */
+export const VENDOR_A_SETTING_FIELDS: ReadonlySet<string> = new Set([
+  'target_language_code',
+  'language_code',
+  'speaker',
+  'model',
+  'pace',
+  'pitch',
+  'loudness',
+  'temperature',
+  'speech_sample_rate',
+  'enable_preprocessing',
+  'output_audio_codec',
+  'output_audio_bitrate',
+  'min_buffer_size',
+  'max_chunk_length',
+  'dict_id',
+]);
+
+/**
+ * The vendor's schema reads a number sent as a string that spells one (`"speech_sample_rate": "24000"`), as its
+ * clients often send them; the number fields of a body or a config, read so.
+ */
+const NUMBER_FIELDS: readonly string[] = [
+  'pace',
+  'pitch',
+  'loudness',
+  'temperature',
+  'speech_sample_rate',
+  'min_buffer_size',
+  'max_chunk_length',
+];
+
+/**
+ * The body as the vendor's schema reads it: a field sent as null is left out (every setting is optional, with
+ * its default), and a string spelling a number is the number in its number fields.
+ */
+export function readVendorABody(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  // fromEntries defines own properties, so a `__proto__` field stays a field.
+  return Object.fromEntries(
+    Object.entries(body)
+      .filter(([, value]) => value !== null)
+      .map(([name, value]) => [
+        name,
+        typeof value === 'string' && NUMBER_FIELDS.includes(name)
+          ? numberFromString(value as JsonValue)
+          : value,
+      ]),
+  );
+}
+
 /**
  * Validates a REST body or a socket `config`'s data the way the vendor does: schema problems (types, ranges,
  * missing fields) are 422, choices the vendor cannot serve (speaker of another model, unknown language,
  * codec and rate combinations) are 400.
  */
 export function parseVendorASettings(
-  body: Record<string, unknown>,
+  sent: Readonly<Record<string, unknown>>,
   endpoint: VendorAEndpoint,
   modelFromQuery?: string,
 ): SettingsResult {
+  const body = readVendorABody(sent);
   const model = modelFromQuery ?? body['model'] ?? VENDOR_A_MODELS[0];
   if (typeof model !== 'string' || !VENDOR_A_MODELS.includes(model)) {
     return invalid(`model must be one of ${VENDOR_A_MODELS.join(', ')}`);
   }
   const language = body['target_language_code'] ?? body['language_code'];
-  if (language === undefined || language === null)
-    return unprocessable('target_language_code: Field required');
+  if (language === undefined) return unprocessable('target_language_code: Field required');
   if (typeof language !== 'string' || !VENDOR_A_LANGUAGES.includes(language)) {
     return invalid(`target_language_code must be one of ${VENDOR_A_LANGUAGES.join(', ')}`);
   }
@@ -161,7 +219,7 @@ export function parseVendorASettings(
     return unprocessable('max_chunk_length: Input should be an integer between 50 and 500');
   }
   const dictId = body['dict_id'];
-  if (dictId !== undefined && dictId !== null && typeof dictId !== 'string') {
+  if (dictId !== undefined && typeof dictId !== 'string') {
     return unprocessable('dict_id: Input should be a valid string');
   }
   return {
@@ -176,6 +234,11 @@ export function parseVendorASettings(
       minBufferSize: minBufferSize as number,
       maxChunkLength: maxChunkLength as number,
       dictId: typeof dictId === 'string' ? dictId : undefined,
+      bitrate,
+      temperature: body['temperature'] as number | undefined,
+      pitch: model === 'a_model_2' ? (body['pitch'] as number | undefined) : undefined,
+      loudness: model === 'a_model_2' ? (body['loudness'] as number | undefined) : undefined,
+      enablePreprocessing: body['enable_preprocessing'],
     },
   };
 }

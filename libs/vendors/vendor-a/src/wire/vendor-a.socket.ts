@@ -1,4 +1,5 @@
 import type { VendorAErrorCode } from './vendor-a.errors';
+import { TEXT_LIMITS } from './vendor-a.requests';
 
 /*
  * vendor_a's `/text-to-speech/ws` and `/text-to-speech/ws/v2` messages, both directions: what a client sends
@@ -16,6 +17,38 @@ export const VENDOR_A_SOCKET_MODEL: Readonly<Record<VendorASocketEndpoint, strin
   ws: 'a_model_1',
   'ws-v2': 'a_model_2',
 };
+
+/** Why the vendor refuses a socket's `model` query (left out, or the other socket's), and its close reason. */
+export function vendorASocketModelProblem(
+  endpoint: VendorASocketEndpoint,
+  model: string | null,
+): { readonly message: string; readonly reason: string } | undefined {
+  if (!model) return { message: 'model query parameter is required', reason: 'model required' };
+  if (model === VENDOR_A_SOCKET_MODEL[endpoint]) return undefined;
+  const other = Object.entries(VENDOR_A_SOCKET_MODEL).find(([, m]) => m === model)?.[0];
+  const hint = other ? `; use /text-to-speech/${other === 'ws' ? 'ws' : 'ws/v2'}` : '';
+  return { message: `model ${model} is not served on this socket${hint}`, reason: 'unsupported model' };
+}
+
+/** The vendor's refusal of a `text` or `flush` before any config. */
+export function vendorAConfigFirst(type: 'text' | 'flush'): string {
+  return `Send a config message before ${type}`;
+}
+
+/** The vendor's refusal of a `text` message's text, if any: not a string (422), past the per-message limit. */
+export function vendorASocketTextProblem(
+  text: unknown,
+): { readonly code: VendorAErrorCode; readonly message: string } | undefined {
+  if (typeof text !== 'string')
+    return { code: 'unprocessable_entity_error', message: 'text: Field required' };
+  if (text.length > TEXT_LIMITS.message) {
+    return {
+      code: 'invalid_request_error',
+      message: `text must be at most ${TEXT_LIMITS.message} characters per message`,
+    };
+  }
+  return undefined;
+}
 
 export type VendorAClientMessage =
   | { readonly type: 'config'; readonly data: Record<string, unknown> }
@@ -58,14 +91,14 @@ export function readVendorAClientMessage(message: Record<string, unknown> | unde
   }
 }
 
-export function vendorAAudioMessage(requestId: string, audio: Buffer, contentType: string): unknown {
+export function vendorAAudioMessage(requestId: string, audio: Buffer, contentType: string): object {
   return {
     type: 'audio',
     data: { request_id: requestId, audio: audio.toString('base64'), content_type: contentType },
   };
 }
 
-export function vendorASocketError(code: VendorAErrorCode, message: string, requestId?: string): unknown {
+export function vendorASocketError(code: VendorAErrorCode, message: string, requestId?: string): object {
   return { type: 'error', data: { message, code, ...(requestId ? { request_id: requestId } : {}) } };
 }
 

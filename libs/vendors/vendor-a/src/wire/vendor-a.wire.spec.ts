@@ -64,7 +64,9 @@ describe('vendor_a wire', () => {
     expect(vendorACodecName('pcm')).toBe('linear16');
     expect(vendorACodec('pcm')).toBeUndefined();
     expect(vendorACodec('opus')).toBe('opus');
-    expect(vendorACodecName('opus')).toBeUndefined();
+    expect(vendorACodecName('opus')).toBe('opus');
+    expect(vendorACodecName('flac')).toBe('flac');
+    expect(vendorACodecName('ogg')).toBeUndefined();
   });
 
   it('reads back the refusal message a server writes', () => {

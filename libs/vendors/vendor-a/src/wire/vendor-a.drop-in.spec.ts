@@ -1,0 +1,155 @@
+import { type DropInKeying, type DropInRequest, dropInServes, NOT_WHOLE } from '@router/vendors-core';
+import { vendorADropIn, vendorARequestKeying } from './vendor-a.drop-in';
+import { VENDOR_A_WARNING_HEADER } from './vendor-a.errors';
+
+const SPEECH = '/text-to-speech';
+const STREAM = '/text-to-speech/stream';
+
+function request(path: string, body: unknown, method = 'POST'): DropInRequest {
+  return {
+    method,
+    path,
+    query: '',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  };
+}
+
+function keyed(req: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
+  const keying = vendorARequestKeying(req);
+  if (!keying.cacheable) throw new Error('expected a cacheable request');
+  return keying;
+}
+
+const BARE = { text: 'Namaste, how can I help?', target_language_code: 'hi-IN' };
+
+describe('vendor_a request keying', () => {
+  it.each([
+    [SPEECH, 'wav'],
+    [STREAM, 'mp3'],
+  ])(
+    'keys %s with the defaults the vendor fills spelled out, the text and unknown fields as sent',
+    (path, codec) => {
+      const bare = keyed(request(path, { ...BARE, extra: { a: 1 } }));
+      expect(bare.canonical).toEqual({
+        method: 'POST',
+        path,
+        query: {},
+        body: {
+          extra: { a: 1 },
+          text: BARE.text,
+          model: 'a_model_1',
+          target_language_code: 'hi-IN',
+          speaker: 'aarila',
+          pace: 1,
+          speech_sample_rate: 24000,
+          output_audio_codec: codec,
+          output_audio_bitrate: '128k',
+          min_buffer_size: 50,
+          max_chunk_length: 150,
+          temperature: 0.6,
+          enable_preprocessing: false,
+        },
+      });
+      expect(bare.stored).toEqual([]);
+      expect(bare.chars).toBe([...BARE.text].length);
+    },
+  );
+
+  it('reads language_code, numbers as strings, nulls and spelled-out defaults as the vendor does: one key', () => {
+    const bare = keyed(request(STREAM, BARE)).canonical;
+    for (const body of [
+      { text: BARE.text, language_code: 'hi-IN' },
+      { ...BARE, speech_sample_rate: '24000', pace: '1.0', min_buffer_size: '50' },
+      { ...BARE, speaker: null, model: 'a_model_1', output_audio_codec: 'mp3', temperature: 0.6 },
+      // a_model_1 ignores pitch and loudness.
+      { ...BARE, pitch: 0.3, loudness: 2 },
+    ]) {
+      expect([body, keyed(request(STREAM, body)).canonical]).toEqual([body, bare]);
+    }
+    for (const body of [
+      { ...BARE, pace: 1.5 },
+      { ...BARE, speaker: 'arvano' },
+      { ...BARE, text: 'Namaste, how can I help' },
+      { ...BARE, custom: true },
+    ]) {
+      expect([body, keyed(request(STREAM, body)).canonical]).not.toEqual([body, bare]);
+    }
+    // a_model_2 reads pitch, with its own defaults.
+    const a2 = keyed(request(STREAM, { ...BARE, model: 'a_model_2', speaker: 'vanshira' })).canonical.body;
+    expect(a2).toMatchObject({ pitch: 0, loudness: 1, speech_sample_rate: 22050 });
+  });
+
+  it('names a dict_id as a dictionary read once before its answer is cached', () => {
+    expect(keyed(request(SPEECH, { ...BARE, dict_id: 'my-dict' })).stored).toEqual([
+      { name: 'dictionary/my-dict', kind: 'first-read' },
+    ]);
+  });
+
+  it('sends what the vendor refuses, or has no audio for, on uncached', () => {
+    for (const req of [
+      request(STREAM, 'not json'),
+      request(STREAM, [BARE]),
+      request(STREAM, { target_language_code: 'hi-IN' }),
+      request(STREAM, { ...BARE, text: '... !!' }),
+      request(STREAM, { ...BARE, speaker: 'Nobody' }),
+      request(STREAM, { ...BARE, speech_sample_rate: 44100 }),
+      request(SPEECH, BARE, 'GET'),
+    ]) {
+      expect(vendorARequestKeying(req)).toEqual({ cacheable: false });
+    }
+  });
+
+  it('serves the two synthesis endpoints only', () => {
+    expect(dropInServes(vendorADropIn, 'POST', SPEECH)).toBe(true);
+    expect(dropInServes(vendorADropIn, 'POST', STREAM)).toBe(true);
+    expect(dropInServes(vendorADropIn, 'GET', SPEECH)).toBe(false);
+    expect(dropInServes(vendorADropIn, 'POST', '/text-to-speech/ws')).toBe(false);
+  });
+});
+
+describe('vendor_a answers', () => {
+  const json = { status: 200, headers: { 'content-type': 'application/json' } };
+
+  it('stores a one-shot answer whole with request_id null, and one without audios never', () => {
+    const whole = vendorADropIn.readAnswer(request(SPEECH, BARE), json);
+    const body = Buffer.from(JSON.stringify({ request_id: '20260101_abc', audios: ['UklGRg=='] }));
+    whole.push(body);
+    expect(whole.end()).toEqual({ complete: true });
+    expect(JSON.parse(whole.stored(body).toString())).toEqual({ request_id: null, audios: ['UklGRg=='] });
+
+    const empty = vendorADropIn.readAnswer(request(SPEECH, BARE), json);
+    empty.push(Buffer.from('{"request_id":"x","audios":[]}'));
+    expect(empty.end()).toEqual({ complete: false, reason: NOT_WHOLE.error });
+  });
+
+  it('stores streamed audio as it came, and never an answer with the vendor warning', () => {
+    const audio = vendorADropIn.readAnswer(request(STREAM, BARE), {
+      status: 200,
+      headers: { 'content-type': 'audio/mpeg' },
+    });
+    audio.push(Buffer.from([1, 2]));
+    expect(audio.end()).toEqual({ complete: true });
+
+    const warned = vendorADropIn.readAnswer(request(STREAM, BARE), {
+      status: 200,
+      headers: { 'content-type': 'audio/mpeg', [VENDOR_A_WARNING_HEADER]: '{"code":"not_found_error"}' },
+    });
+    warned.push(Buffer.from([1, 2]));
+    expect(warned.end()).toEqual({ complete: false, reason: NOT_WHOLE.error });
+    expect(vendorADropIn.headers.passed).toContain(VENDOR_A_WARNING_HEADER);
+    expect(vendorADropIn.headers.liveOnly).toContain(VENDOR_A_WARNING_HEADER);
+  });
+
+  it("refuses a body it will not walk with the vendor's 422", () => {
+    const reply = vendorADropIn.invalidBody({ field: 'pace', message: 'pace holds a number past a double' });
+    expect(reply.status).toBe(422);
+    expect(JSON.parse(reply.body)).toEqual({
+      error: {
+        message: 'pace holds a number past a double',
+        code: 'unprocessable_entity_error',
+        request_id: null,
+      },
+    });
+  });
+});
