@@ -8,6 +8,7 @@ import {
   openLoopFigures,
   openLoopStepMs,
   openLoopRates,
+  PEER_VARIANTS,
   peerLevel,
 } from './peer-bench';
 
@@ -51,6 +52,12 @@ describe('peer benchmark arithmetic', () => {
   it('runs a step long enough for 100 requests', () => {
     expect(openLoopStepMs(20, 2000)).toBe(5000);
     expect(openLoopStepMs(200, 2000)).toBe(2000);
+  });
+
+  it('measures every peer variant but the primes, the baseline first', () => {
+    expect(PEER_VARIANTS[0]).toBe('d-direct');
+    expect(PEER_VARIANTS).toHaveLength(10);
+    expect(PEER_VARIANTS.filter((v) => v.includes('prime'))).toEqual([]);
   });
 
   it('charges the peer its own process, the proxy its own, everything else the router', () => {

@@ -1,5 +1,12 @@
 import { round, summarize } from '@router/testing';
-import type { OpenLoopResult, PhaseResult, PhaseSpec, Variant, VariantResult } from './load-plan';
+import {
+  type OpenLoopResult,
+  type PhaseResult,
+  type PhaseSpec,
+  type Variant,
+  type VariantResult,
+  VARIANTS,
+} from './load-plan';
 import type { CpuDelta } from './proc-cpu';
 import { markdownTable, type TargetCheck } from './report';
 
@@ -9,19 +16,10 @@ import { markdownTable, type TargetCheck } from './report';
  * Its arithmetic only: main.ts runs the phases.
  */
 
-/** Interleaved, every level: the references, the peer, the router's misses and hits. */
-export const PEER_VARIANTS: readonly Variant[] = [
-  'd-direct',
-  'd-proxy',
-  'd-peer',
-  'd-native',
-  'd-mirror',
-  'd-mirror-hit',
-  'd-hit-20k',
-  'd-hit-200k',
-  'c-mirror',
-  'c-mirror-hit',
-];
+/** Interleaved, every level: the references, the peer, the router's misses and hits (load-plan.ts). */
+export const PEER_VARIANTS: readonly Variant[] = VARIANTS.filter(
+  (v) => /^[cd]-/.test(v) && !v.includes('-prime-'),
+);
 
 /** Each run alone for CPU per request (every one but the baseline, whose CPU is the simulator's). */
 export const PEER_CPU_VARIANTS: readonly Variant[] = PEER_VARIANTS.filter((v) => v !== 'd-direct');
