@@ -80,7 +80,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   variants: [...MEASURABLE],
   concurrency: [1, 50],
   requests: 300,
-  cpuRequests: 400,
+  cpuRequests: 300,
   cpuRounds: 3,
   warmup: 50,
   hotSentences: 16,
