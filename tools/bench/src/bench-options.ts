@@ -115,10 +115,10 @@ const QUICK: Partial<BenchOptions> = {
   streamRequests: 60,
   streamWarmup: 20,
   streamConnections: 200,
-  peerRequests: 40,
-  peerCpuRequests: 60,
-  openLoopSteps: 8,
-  openLoopStepMs: 1500,
+  peerRequests: 30,
+  peerCpuRequests: 40,
+  openLoopSteps: 6,
+  openLoopStepMs: 1000,
 };
 
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer] [--concurrency=1,50] [--requests=N]
