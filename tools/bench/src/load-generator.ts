@@ -17,6 +17,7 @@ import {
   type Variant,
   type VariantResult,
 } from './load-plan';
+import { MirrorSocketClient } from './mirror-socket-client';
 import { StreamClient } from './stream-client';
 
 /**
@@ -59,6 +60,8 @@ class LoadGenerator {
   private readonly spareStreams: StreamClient[] = [];
   /** Idle stream connections held open for the memory measurement. */
   private readonly idleStreams: StreamClient[] = [];
+  /** vendor_a mirror sockets between the sentences that use them. */
+  private readonly spareMirrorSockets: MirrorSocketClient[] = [];
 
   constructor(private readonly setup: LoadSetup) {
     this.settings = {
@@ -257,6 +260,7 @@ class LoadGenerator {
 
   async close(): Promise<void> {
     await this.holdIdleStreams(0);
+    for (const socket of this.spareMirrorSockets.splice(0)) socket.close();
     await Promise.all(
       [...new Set([this.router, ...Object.values(this.targets)].map((target) => target.pool))].map((pool) =>
         pool.close(),
@@ -299,6 +303,7 @@ class LoadGenerator {
     due?: number,
   ): Promise<string | undefined> {
     if (variant === 'stream-hit' || variant === 'stream-miss') return this.timeStream(variant, text, into);
+    if (variant.startsWith('a-ws-')) return this.timeMirrorSocket(text, into);
     const target = this.targets[variant] ?? this.router;
     const body = target.body(text);
     const start = due ?? performance.now();
@@ -350,6 +355,39 @@ class LoadGenerator {
     } finally {
       if (client?.usable) this.spareStreams.push(client);
       else await client?.close();
+    }
+  }
+
+  /**
+   * One sentence on a spare vendor_a mirror socket (a new one when none is spare), in the settings the speech
+   * endpoint's vendor_a variants use; see MirrorSocketClient. Hit or miss is told by the simulator's count.
+   */
+  private async timeMirrorSocket(text: string, into: VariantResult): Promise<string | undefined> {
+    let client: MirrorSocketClient | undefined;
+    try {
+      client =
+        this.spareMirrorSockets.pop() ??
+        (await MirrorSocketClient.open(
+          `${this.setup.gatewayUrl.replace(/^http/, 'ws')}/vendor_a/text-to-speech/ws?model=a_model_1&send_completion_event=true`,
+          this.setup.routerKey,
+          {
+            target_language_code: 'en-IN',
+            speaker: this.setup.voice,
+            output_audio_codec: 'linear16',
+            speech_sample_rate: 16000,
+          },
+          STREAM_TIMEOUT_MS,
+        ));
+      const said = await client.say(text, STREAM_TIMEOUT_MS);
+      into.ttfbMs.push(said.ttfbMs);
+      into.totalMs.push(said.totalMs);
+      into.bytes += said.bytes;
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : 'error';
+    } finally {
+      if (client?.usable) this.spareMirrorSockets.push(client);
+      else client?.close();
     }
   }
 

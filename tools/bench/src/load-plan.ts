@@ -30,7 +30,9 @@
  * - d-mirror: the router's vendor_d mirror (`/vendor_d/v1/audio/speech`), a miss;
  * - d-mirror-hit: the mirror, one of the hot sentences (primed by d-prime-hot);
  * - d-hit-20k / d-hit-200k: mirror hits of clips of about 20 KB and 200 KB (primed by d-prime-20k/-200k);
- * - c-mirror / c-mirror-hit: vendor_c's mirror REST endpoint, a miss and a hit (primed by c-prime-hot).
+ * - c-mirror / c-mirror-hit: vendor_c's mirror REST endpoint, a miss and a hit (primed by c-prime-hot);
+ * - a-ws-miss / a-ws-hit: a sentence on vendor_a's mirror WebSocket (the vendor's own socket protocol), from
+ *   sending it whole with `flush` to its first audio frame, a miss and a hit (primed by a-ws-prime-hot).
  */
 export const VARIANTS = [
   'direct',
@@ -59,6 +61,9 @@ export const VARIANTS = [
   'c-mirror',
   'c-mirror-hit',
   'c-prime-hot',
+  'a-ws-miss',
+  'a-ws-hit',
+  'a-ws-prime-hot',
 ] as const;
 export type Variant = (typeof VARIANTS)[number];
 
@@ -223,10 +228,12 @@ export type SentenceStream =
   | 'd2k'
   | 'd2h'
   | 'cmi'
-  | 'cht';
+  | 'cht'
+  | 'awm'
+  | 'awh';
 
 /** The sentence streams that cycle through `hotSentences` primed sentences rather than running on. */
-export const HOT_STREAMS: ReadonlySet<SentenceStream> = new Set(['hot', 'dht', 'd2k', 'd2h', 'cht']);
+export const HOT_STREAMS: ReadonlySet<SentenceStream> = new Set(['hot', 'dht', 'd2k', 'd2h', 'cht', 'awh']);
 
 export function streamOf(variant: Variant): SentenceStream {
   switch (variant) {
@@ -275,6 +282,11 @@ export function streamOf(variant: Variant): SentenceStream {
     case 'c-mirror-hit':
     case 'c-prime-hot':
       return 'cht';
+    case 'a-ws-miss':
+      return 'awm';
+    case 'a-ws-hit':
+    case 'a-ws-prime-hot':
+      return 'awh';
   }
 }
 

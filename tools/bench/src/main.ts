@@ -97,10 +97,26 @@ class Bench {
     const fromUs = monotonicUs();
     const result = await this.load.run({ ...spec, maxMs });
     const newTakes = (
-      ['miss', 'chain-cached', 'prime-cold', 'stream-miss', 'd-native', 'd-mirror', 'c-mirror'] as Variant[]
+      [
+        'miss',
+        'chain-cached',
+        'prime-cold',
+        'stream-miss',
+        'd-native',
+        'd-mirror',
+        'c-mirror',
+        'a-ws-miss',
+      ] as Variant[]
     ).reduce((sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0), 0);
     const primes = (
-      ['prime-hot', 'd-prime-hot', 'd-prime-20k', 'd-prime-200k', 'c-prime-hot'] as Variant[]
+      [
+        'prime-hot',
+        'd-prime-hot',
+        'd-prime-20k',
+        'd-prime-200k',
+        'c-prime-hot',
+        'a-ws-prime-hot',
+      ] as Variant[]
     ).reduce((sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0), 0);
     this.expectedEntries += newTakes + (spec.id.endsWith('prime-hot-1') ? primes : 0);
     if (settle) {
@@ -341,7 +357,7 @@ async function runPeer(
   options: BenchOptions,
   idleMsPerSecond: Record<string, number>,
 ): Promise<PeerOutput> {
-  const primes: Variant[] = ['d-prime-hot', 'd-prime-20k', 'd-prime-200k', 'c-prime-hot'];
+  const primes: Variant[] = ['d-prime-hot', 'd-prime-20k', 'd-prime-200k', 'c-prime-hot', 'a-ws-prime-hot'];
   log(`peer: priming ${options.hotSentences} sentences each for the mirror hits`);
   for (const n of [1, 2]) {
     await bench.measure(

@@ -56,7 +56,7 @@ describe('peer benchmark arithmetic', () => {
 
   it('measures every peer variant but the primes, the baseline first', () => {
     expect(PEER_VARIANTS[0]).toBe('d-direct');
-    expect(PEER_VARIANTS).toHaveLength(10);
+    expect(PEER_VARIANTS).toHaveLength(12);
     expect(PEER_VARIANTS.filter((v) => v.includes('prime'))).toEqual([]);
   });
 

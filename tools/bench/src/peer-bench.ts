@@ -18,11 +18,17 @@ import { markdownTable, type TargetCheck } from './report';
 
 /** Interleaved, every level: the references, the peer, the router's misses and hits (load-plan.ts). */
 export const PEER_VARIANTS: readonly Variant[] = VARIANTS.filter(
-  (v) => /^[cd]-/.test(v) && !v.includes('-prime-'),
+  (v) => /^([cd]-|a-ws-)/.test(v) && !v.includes('prime-'),
 );
 
-/** Each run alone for CPU per request (every one but the baseline, whose CPU is the simulator's). */
-export const PEER_CPU_VARIANTS: readonly Variant[] = PEER_VARIANTS.filter((v) => v !== 'd-direct');
+/**
+ * Each run alone for CPU per request: every one but the baseline (whose CPU is the simulator's) and the mirror
+ * socket's, whose sentences timed out when 50 sockets were opened and spoken on at once in a trial run (not yet
+ * understood; interleaved, a few at a time, they answer).
+ */
+export const PEER_CPU_VARIANTS: readonly Variant[] = PEER_VARIANTS.filter(
+  (v) => v !== 'd-direct' && !v.startsWith('a-ws-'),
+);
 
 /** Stepped up in open loop until their p99 doubles: one hop, the peer, a router miss and a router hit. */
 export const OPEN_LOOP_VARIANTS: readonly Variant[] = ['d-proxy', 'd-peer', 'd-native', 'd-mirror-hit'];
@@ -35,6 +41,7 @@ export const PEER_VENDOR_CALLING: readonly Variant[] = [
   'd-native',
   'd-mirror',
   'c-mirror',
+  'a-ws-miss',
 ];
 
 /** Whose processes' CPU a variant is charged: the peer's, the bare proxy's, or the router's. */
