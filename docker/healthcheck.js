@@ -14,9 +14,11 @@ const DEFAULT_PORTS = {
   'mirror-vendor-b': 3012,
   'mirror-vendor-c': 3013,
   'mirror-vendor-d': 3014,
+  'mirror-vendor-e': 3015,
   'mirror-vendor-f': 3016,
   'mirror-vendor-g': 3017,
   'mirror-vendor-h': 3018,
+  'mirror-vendor-i': 3019,
   'mirror-vendor-j': 3020,
   // ---- end generated: mirror-ports ----
 };

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
 import {
   adminCli,
   createOrgWithKey,
@@ -197,6 +199,28 @@ describe('vendor_a mirror, REST (e2e)', () => {
     expect(again.bytes.equals(said.bytes)).toBe(true);
     // The simulator counts takes: the 429 and the one take that was stored (the body refusals make none).
     expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it("answers an HTTPS client on the gateway's own TLS port, and the same bytes in the clear from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const body = { text: unique('Over HTTPS'), target_language_code: 'hi-IN' };
+    const trusting = new Agent({ connect: { ca: readFileSync(stack.tlsCertFile) } });
+    try {
+      const secure = await request(`${stack.gatewayTlsUrl}/vendor_a/text-to-speech/stream`, {
+        method: 'POST',
+        headers: { 'api-subscription-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        dispatcher: trusting,
+      });
+      expect(secure.statusCode).toBe(200);
+      const audio = Buffer.from(await secure.body.arrayBuffer());
+      expect(audio.equals(await lastTake(vendorKey, body, 'stream'))).toBe(true);
+      const clear = await stream(key, body);
+      expect(clear.bytes.equals(audio)).toBe(true);
+      expect(await calls(vendorKey)).toBe(1);
+    } finally {
+      await trusting.close();
+    }
   });
 
   it("answers a path vendor_a's mirror does not have with the vendor's 404", async () => {

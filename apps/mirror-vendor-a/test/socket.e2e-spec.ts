@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sentence, StreamSettings } from '@router/client';
+import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
@@ -11,6 +11,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { parseVendorASettings } from '@router/vendor-a';
@@ -296,7 +297,7 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     expect(isTakeOf(sentences[0]?.audio ?? Buffer.alloc(0), texts[1] ?? '', HINDI)).toBe(true);
   });
 
-  it("closes a socket its client left quiet with the vendor's idle error and 1008, only the client's messages counting", async () => {
+  it("closes a socket its client left quiet with the vendor's idle error and 1008 (the stack's idle cap)", async () => {
     const { key } = await newOrg();
     const socket = await connect(key);
     socket.send({ type: 'config', data: HINDI });
@@ -309,6 +310,23 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
       },
     ]);
   });
+
+  it('keeps a socket its client pings open past the idle cap, and closes it once the pings stop', async () => {
+    const { key } = await newOrg();
+    const socket = await connect(key);
+    let closed = false;
+    void socket.closed.then(() => (closed = true));
+    socket.send({ type: 'config', data: HINDI });
+    // The stack caps idle at 10 s: five pings 3 s apart keep the socket open for 15 s.
+    for (let ping = 0; ping < 5; ping += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(closed).toBe(false);
+      socket.send({ type: 'ping' });
+    }
+    const end = await socket.closed;
+    expect([end.code, end.by]).toEqual([1008, 'server']);
+    expect(socket.frames.map((f) => f['data']['code'])).toEqual(['idle_timeout_error']);
+  }, 40_000);
 
   it("refuses a socket without its model, or with the other socket's, with an error and 1008", async () => {
     const { key } = await newOrg();
@@ -405,18 +423,7 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const native = await client.stream(settings);
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([[saidOnMirror, true]]);
     expect(heard[0]?.audio.equals(sentencesOf(mirrored.frames)[0]?.audio ?? Buffer.alloc(0))).toBe(true);
     expect(await calls(vendorKey)).toBe(before);

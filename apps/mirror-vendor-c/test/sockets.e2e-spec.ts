@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Sentence, type StreamSettings } from '@router/client';
+import type { StreamSettings } from '@router/client';
 import {
   createOrgWithVendorKey,
   type JsonFrame,
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOnStream,
   type TestSocket,
 } from '@router/testing';
 import { createTake, readTakeId, SimControl, type AudioSpec } from '@router/vendor-sim';
@@ -175,18 +176,7 @@ describe('vendor_c mirror, sockets (e2e)', () => {
 
     const mirrored = await sayOnStreamInput(key, voice, [`${saidOnMirror} `]);
     const calls = await sim.callCount('vendor_c', { key: vendorKey });
-    const native = await client.stream(settings);
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} ${saidNatively} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sentence, StreamSettings } from '@router/client';
+import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
@@ -9,6 +9,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
@@ -176,18 +177,7 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     const mirroredAudio = audioOf(await utterance(mirrored, [saidOnMirror]));
     mirrored.close();
     const before = await calls(vendorKey);
-    const native = await client.stream(settings);
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} ${saidNatively} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

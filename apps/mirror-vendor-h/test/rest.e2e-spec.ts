@@ -5,6 +5,8 @@ import {
   createOrgWithVendorKey,
   eventually,
   readE2eStack,
+  readSseEvents,
+  type SseFrame,
 } from '@router/testing';
 import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
 
@@ -20,28 +22,8 @@ interface Answer {
   readonly bytes: Buffer;
 }
 
-/** One server-sent event as the vendor's notes write it: `event: audio` (or none) and one `data:` line of JSON. */
-interface Event {
-  readonly event: string | undefined;
-  readonly data: Record<string, any>;
-}
-
-/** The stream's events, each ended by a blank line; a last unended event left out. */
-function events(bytes: Buffer): Event[] {
-  return bytes
-    .toString('utf8')
-    .split('\n\n')
-    .slice(0, -1)
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
-      const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length) ?? '{}';
-      return { event, data: JSON.parse(data) as Record<string, any> };
-    });
-}
-
 /** The audio of a stream's `audio` events, concatenated (raw 16-bit PCM). */
-function streamAudio(stream: readonly Event[]): Buffer {
+function streamAudio(stream: readonly SseFrame[]): Buffer {
   return Buffer.concat(
     stream.filter((e) => e.event === 'audio').map((e) => Buffer.from(e.data['audio'] as string, 'base64')),
   );
@@ -140,7 +122,7 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     const first = await live(key, body);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('text/event-stream');
-    const stream = events(first.bytes);
+    const stream = readSseEvents(first.bytes);
     expect(stream.length).toBeGreaterThan(2);
     expect(stream.at(-1)).toEqual({ event: undefined, data: { done: true } });
     for (const e of stream.slice(0, -1)) {
@@ -245,7 +227,7 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     const body = { text: '... ?! -', voice_id: VOICE };
     for (let i = 0; i < 2; i++) {
       const silent = await live(key, body);
-      expect(events(silent.bytes)).toEqual([{ event: undefined, data: { done: true } }]);
+      expect(readSseEvents(silent.bytes)).toEqual([{ event: undefined, data: { done: true } }]);
       const clip = await tts(key, { ...body, output_format: 'pcm' });
       expect([clip.status, clip.bytes.length]).toEqual([200, 0]);
     }
@@ -278,7 +260,7 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
       expect([broken.status, broken.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
       expect(broken.bytes.toString('utf8')).not.toContain('"done"');
       if (fault.kind === 'error') {
-        expect(events(broken.bytes).at(-1)).toEqual({
+        expect(readSseEvents(broken.bytes).at(-1)).toEqual({
           event: 'error',
           data: {
             request_id: expect.any(String),
@@ -291,7 +273,7 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
       }
 
       const whole = await live(key, body);
-      expect(events(whole.bytes).at(-1)?.data).toEqual({ done: true });
+      expect(readSseEvents(whole.bytes).at(-1)?.data).toEqual({ done: true });
       expect(await calls(vendorKey)).toBe(before + 2);
       const again = await live(key, body);
       expect(again.bytes.equals(whole.bytes)).toBe(true);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sentence, StreamSettings } from '@router/client';
+import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
@@ -9,6 +9,7 @@ import {
   mirrorSocketUrl,
   openSocket,
   readE2eStack,
+  sayOnStream,
   TestSocket,
 } from '@router/testing';
 import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
@@ -272,18 +273,7 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     mirrored.close();
     const before = await calls(vendorKey);
 
-    const native = await client.stream(settings);
-    const sentences = native.sentences();
-    native.send(`${saidOnMirror} ${saidNatively} `);
-    const heard: Array<{ text: string; cached: boolean; audio: Buffer }> = [];
-    const closing = native.close();
-    for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
-      const sentence: Sentence = next.value;
-      let audio = Buffer.alloc(0);
-      for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
-      heard.push({ text: sentence.text, cached: sentence.cached, audio });
-    }
-    await closing;
+    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
     expect(heard.map((h) => [h.text, h.cached])).toEqual([
       [saidOnMirror, true],
       [saidNatively, false],

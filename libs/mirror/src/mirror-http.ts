@@ -103,7 +103,7 @@ export class MirrorHttp {
     if (!bodyMatches(vouched, body)) throw RouterError.unauthorized(NOT_FROM_GATEWAY);
     const { replies, mirror } = this.options;
     const problem = jsonBodyProblem(body);
-    if (problem) return reply(res, mirror.dropIn.invalidBody(problem));
+    if (problem) return reply(res, mirror.dropIn.invalidBody(problem, request));
     const days = await replies.retention.days(vouched.orgId);
     const take = await replies.requests.plan(
       vouched.orgId,

@@ -1,7 +1,13 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { createLogger } from '@router/observability';
 import type { PieceAudio, PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
-import type { SocketCommand, SocketConnection, SocketDrop, VendorDefinition } from '@router/vendors-core';
+import type {
+  SocketCommand,
+  SocketConnection,
+  SocketContextRenderer,
+  SocketDrop,
+  VendorDefinition,
+} from '@router/vendors-core';
 import { MirrorSocketSession, type SocketTimers } from './mirror-socket.session';
 
 const SETTINGS: SynthSettings = {
@@ -34,7 +40,8 @@ const planner = {
 /**
  * Each sentence's audio is two chunks, `<text>:1` and `<text>:2`; sentences in `held` wait for `release`
  * between them, and one starting with `Fail` fails there, its take cut; one starting with `Warn` is spoken
- * whole with the vendor's warning. `resolved` lists what was asked for.
+ * whole with the vendor's warning; one starting with `Cached` comes from the cache. `resolved` lists what was
+ * asked for.
  */
 function resolverOf(
   held: Set<string>,
@@ -46,7 +53,7 @@ function resolverOf(
     resolve: (piece: PieceRequest): Promise<PieceAudio> => {
       resolved.push(piece.text);
       return Promise.resolve({
-        cached: false,
+        cached: piece.text.startsWith('Cached'),
         contentType: 'audio/pcm',
         chunks: (async function* () {
           yield Buffer.from(`${piece.text}:1`);
@@ -87,7 +94,8 @@ const toyConnection = (drop?: SocketDrop): SocketConnection => ({
       commands.push({ kind: 'when-quiet', context: c, ms: m['quiet'], commands: [flush] });
     }
     if (m['end']) commands.push({ kind: 'finish', context: c });
-    if (m['cancel']) commands.push({ kind: 'cancel', context: c });
+    if (m['cancel'] === true) commands.push({ kind: 'cancel', context: c });
+    if (typeof m['cancel'] === 'number') commands.push({ kind: 'cancel', context: c, playedMs: m['cancel'] });
     if (m['drain']) commands.push({ kind: 'drain', context: c });
     if (m['close']) commands.push({ kind: 'close' });
     return commands;
@@ -135,7 +143,7 @@ class HandClock implements SocketTimers {
   }
 }
 
-function session(held: string[] = [], drop?: SocketDrop) {
+function session(held: string[] = [], drop?: SocketDrop, render?: Partial<SocketContextRenderer>) {
   const frames: string[] = [];
   const closed: Array<{ code: number; reason: string }> = [];
   const log: string[] = [];
@@ -148,6 +156,7 @@ function session(held: string[] = [], drop?: SocketDrop) {
   const toy = toyConnection(drop);
   const connection: SocketConnection = {
     ...toy,
+    context: (id) => ({ ...toy.context(id), ...render }),
     parse: (frame, isBinary) => {
       parsed.push(frame.toString());
       return toy.parse(frame, isBinary);
@@ -176,7 +185,7 @@ function session(held: string[] = [], drop?: SocketDrop) {
     },
   );
   const say = (message: Record<string, unknown>) => s.receive(Buffer.from(JSON.stringify(message)), false);
-  return { s, say, frames, closed, log, resolved, clock, parsed, release: () => open() };
+  return { s, say, frames, closed, log, resolved, clock, parsed, connection, release: () => open() };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -194,6 +203,34 @@ describe('MirrorSocketSession', () => {
       'a audio Two.:2',
       'a end 1',
       'a final',
+    ]);
+  });
+
+  it('tells the renderer of each sentence whether it came from the cache, its bytes and how long it plays', async () => {
+    const audio: string[] = [];
+    const ends: unknown[] = [];
+    const { say } = session([], undefined, {
+      audio: (chunk, at) => {
+        audio.push(`${chunk.toString()} ${at.cached ? 'cached' : 'vendor'}`);
+        return [];
+      },
+      sentenceEnd: ({ sentence, text, cached, bytes, durationMs }) => {
+        ends.push({ sentence, text, cached, bytes, durationMs });
+        return [];
+      },
+    });
+    say({ c: 'a', settings: true, text: 'Cached one. Fresh two. ', end: true });
+    await settle();
+    expect(audio).toEqual([
+      'Cached one.:1 cached',
+      'Cached one.:2 cached',
+      'Fresh two.:1 vendor',
+      'Fresh two.:2 vendor',
+    ]);
+    // 16-bit PCM at 8000 Hz: 2 bytes a sample, 16 samples a millisecond.
+    expect(ends).toEqual([
+      { sentence: 0, text: 'Cached one.', cached: true, bytes: 26, durationMs: 26 / 16 },
+      { sentence: 1, text: 'Fresh two.', cached: false, bytes: 24, durationMs: 24 / 16 },
     ]);
   });
 
@@ -266,6 +303,77 @@ describe('MirrorSocketSession', () => {
     ]);
     expect(frames.filter((f) => f.startsWith('b '))).toHaveLength(4);
     expect(log).toEqual(['interrupt Long one.']);
+  });
+
+  describe('a cancel at a played position (a barge-in the client reports)', () => {
+    /** The cancel's spoken and remaining text, as the renderer is told. */
+    function cancelSession(held: string[]) {
+      const told: unknown[] = [];
+      const s = session(held, undefined, {
+        finished: (end) => {
+          if (end.kind === 'cancel') told.push({ spoken: end.spoken, remaining: end.remaining });
+          return [];
+        },
+      });
+      return { ...s, told };
+    }
+    // Each sentence's audio is `<text>:1<text>:2` as 16-bit PCM at 8000 Hz: 16 bytes a millisecond, so
+    // 'One.' plays 12/16 ms and 'Two.' 12/16 ms.
+    it('splits the text at sentence boundaries: a sentence whose audio had started by the position is spoken', async () => {
+      const { say, told } = cancelSession(['Three.']);
+      say({ c: 'a', settings: true, text: 'One. Two. Three. Four. Held' });
+      await settle();
+      say({ c: 'a', cancel: 1 }); // past the end of One. (0.75 ms): Two. had started
+      await settle();
+      expect(told).toEqual([
+        {
+          spoken: [
+            { sentence: 0, text: 'One.' },
+            { sentence: 1, text: 'Two.' },
+          ],
+          remaining: ['Three.', 'Four.', 'Held'],
+        },
+      ]);
+    });
+
+    it('counts a sentence as spoken only once the position is past its start', async () => {
+      const { say, told } = cancelSession(['Three.']);
+      say({ c: 'a', settings: true, text: 'One. Two. Three. ' });
+      await settle();
+      say({ c: 'a', cancel: 0.75 }); // exactly the end of One.: Two. had not started
+      await settle();
+      expect(told).toEqual([{ spoken: [{ sentence: 0, text: 'One.' }], remaining: ['Two.', 'Three.'] }]);
+    });
+
+    it('counts every sentence whose audio had started as spoken when no position is given', async () => {
+      const { say, told } = cancelSession(['Three.']);
+      say({ c: 'a', settings: true, text: 'One. Two. Three. Four. ' });
+      await settle();
+      say({ c: 'a', cancel: true });
+      await settle();
+      expect(told).toEqual([
+        {
+          spoken: [
+            { sentence: 0, text: 'One.' },
+            { sentence: 1, text: 'Two.' },
+            { sentence: 2, text: 'Three.' },
+          ],
+          remaining: ['Four.'],
+        },
+      ]);
+    });
+
+    it("counts the position from the context's first sentence after its last cancel", async () => {
+      const { say, told } = cancelSession(['Six.']);
+      say({ c: 'a', settings: true, text: 'Zero. ' });
+      await settle();
+      say({ c: 'a', cancel: true });
+      say({ c: 'a', settings: true, text: 'Five. Six. Seven. ' });
+      await settle();
+      say({ c: 'a', cancel: 0.5 });
+      await settle();
+      expect(told[1]).toEqual({ spoken: [{ sentence: 0, text: 'Five.' }], remaining: ['Six.', 'Seven.'] });
+    });
   });
 
   it("tells the renderer a cancel stopped nothing once the context's text has all been spoken", async () => {
@@ -387,6 +495,20 @@ describe('MirrorSocketSession', () => {
     release();
     await settle();
     expect(frames.filter((f) => f.endsWith('final')).sort()).toEqual(['a final', 'b final']);
+    expect(closed).toEqual([{ code: 1000, reason: '' }]);
+  });
+
+  it("sends the connection's closing frames once every context has finished, then closes", async () => {
+    const { say, frames, closed, release, connection } = session(['Slow.']);
+    connection.closing = () => [`closing after ${frames.filter((f) => f.endsWith('final')).length} finals`];
+    say({ c: 'a', settings: true, text: 'Slow. ' });
+    say({ c: 'b', settings: true, text: 'Other. ' });
+    say({ close: true });
+    await settle();
+    expect(frames).not.toContain('closing after 2 finals');
+    release();
+    await settle();
+    expect(frames.at(-1)).toBe('closing after 2 finals');
     expect(closed).toEqual([{ code: 1000, reason: '' }]);
   });
 

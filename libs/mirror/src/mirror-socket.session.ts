@@ -37,6 +37,8 @@ interface Context {
   render: SocketContextRenderer;
   /** The sentence whose first chunk is still to come, to tell the renderer which chunk starts one. */
   starting: number | null;
+  /** Whether the sentence playing is replayed from the cache. */
+  cached: boolean;
   /** The content type of the sentence playing, for its chunks. */
   contentType: string;
   /** The context's pending `when-quiet`, until it fires or is dropped. */
@@ -160,9 +162,14 @@ export class MirrorSocketSession implements SocketSession {
           return;
         case 'cancel': {
           const { context: id } = command;
-          const stopping = context.stream.interrupt(null).then(({ stopped }): ContextEnd => {
-            return { kind: 'cancel', stopped };
-          });
+          const stopping = context.stream
+            .interrupt(command.playedMs ?? null)
+            .then(({ stopped, spoken, remaining }): ContextEnd => ({
+              kind: 'cancel',
+              stopped,
+              spoken,
+              remaining,
+            }));
           const ending = this.end(id, context, stopping);
           this.cancelling.set(id, ending);
           void ending.then(() => {
@@ -185,20 +192,22 @@ export class MirrorSocketSession implements SocketSession {
     const context: Context = {
       render,
       starting: null,
+      cached: false,
       contentType: '',
       quiet: undefined,
       stream: new ReplyStream(this.orgId, this.deps, {
-        sentenceStart: ({ sentence, contentType }) => {
+        sentenceStart: ({ sentence, cached, contentType }) => {
           context.starting = sentence;
+          context.cached = cached;
           context.contentType = contentType;
         },
         audio: (chunk, sentence) => {
           const first = context.starting === sentence;
           context.starting = null;
-          return this.sendAndWait(render.audio(chunk, { sentence, first, contentType: context.contentType }));
+          const { cached, contentType } = context;
+          return this.sendAndWait(render.audio(chunk, { sentence, first, cached, contentType }));
         },
-        sentenceEnd: ({ sentence, text, words, chars, warning }) =>
-          this.send(render.sentenceEnd({ sentence, text, words, chars, warning })),
+        sentenceEnd: (end) => this.send(render.sentenceEnd(end)),
         sentenceFailed: (sentence, error) => this.failed(context, error, { sentence }),
         failed: (error) => this.fail(error),
       }),
@@ -246,6 +255,7 @@ export class MirrorSocketSession implements SocketSession {
       void this.end(id, context, endedAs('finish', context.stream.finish()));
     }
     await Promise.all([...this.ending]);
+    this.send(this.connection.closing?.() ?? []);
     this.close({ code: SOCKET_CLOSE.normal, reason: '' });
   }
 

@@ -1,6 +1,6 @@
-import type { RouterError, SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
+import type { RouterError, SynthSettings } from '@router/contracts';
 import { createIncrementalSplitter, type IncrementalSplitter } from '@router/text';
-import type { VendorDefinition } from '@router/vendors-core';
+import type { SentenceEnd, VendorDefinition } from '@router/vendors-core';
 import { AsyncQueue } from './async-queue';
 import { AudioClock } from './audio-clock';
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
@@ -13,18 +13,8 @@ export interface ReplyStreamEvents {
   sentenceStart(sentence: { sentence: number; text: string; cached: boolean; contentType: string }): void;
   /** One chunk of the sentence's audio, as the vendor made it; resolves once the socket can take more. */
   audio(chunk: Buffer, sentence: number): void | Promise<void>;
-  sentenceEnd(sentence: {
-    sentence: number;
-    text: string;
-    bytes: number;
-    /** How long the audio plays, where its format tells (see AudioClock). */
-    durationMs: number | null;
-    words: WordTiming[] | null;
-    /** Each character's timing, where the vendor times characters. */
-    chars: WordTiming[] | null;
-    /** The vendor's error about the take, which it still spoke whole (never cached); null for none. */
-    warning: TakeWarning | null;
-  }): void;
+  /** The sentence's audio has all been sent: its facts (`durationMs` where its format tells, see AudioClock). */
+  sentenceEnd(sentence: SentenceEnd): void;
   /** The sentence could not be spoken (or was cut); the stream goes on with the next one. */
   sentenceFailed(sentence: number, error: RouterError): void;
   /** The stream itself failed (not one sentence): it cannot go on. */
@@ -293,6 +283,7 @@ export class ReplyStream {
 
   private sinkOf(run: ReplyRun): ReplySink<SentencePiece> {
     let clock: AudioClock | null = null;
+    let cached = false;
     return {
       wantsWords: true,
       dropped: (piece: SentencePiece) => {
@@ -304,6 +295,7 @@ export class ReplyStream {
       pieceStart: (piece: SentencePiece, audio: PieceAudio) => {
         run.waiting.shift();
         clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
+        cached = audio.cached;
         run.started.push({ sentence: piece.sentence, text: piece.text, clock });
         this.events.sentenceStart({
           sentence: piece.sentence,
@@ -320,6 +312,7 @@ export class ReplyStream {
         this.events.sentenceEnd({
           sentence: piece.sentence,
           text: piece.text,
+          cached,
           bytes,
           durationMs: clock?.durationMs() ?? null,
           words,

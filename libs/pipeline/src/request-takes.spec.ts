@@ -67,6 +67,15 @@ describe('RequestTakePlanner', () => {
     expect(extra.cache).toBe(true);
   });
 
+  it("sends the wire's sent headers on without keying them: its keying says what they mean", async () => {
+    const sending = { ...mirror, dropIn: { ...wire, headers: { ...wire.headers, sent: ['x-api-release'] } } };
+    const one = await planner.plan('org', sending, post({ ...base, 'x-api-release': '2025-05-01' }), true);
+    const two = await planner.plan('org', sending, post({ ...base, 'x-api-release': '2025-06-01' }), true);
+    expect(one.request.headers).toEqual({ ...base, 'x-api-release': '2025-05-01' });
+    expect(two.request.headers).toEqual({ ...base, 'x-api-release': '2025-06-01' });
+    expect(one.cacheKey).toBe(two.cacheKey);
+  });
+
   it('gives a never-cached request a key of its own each time', async () => {
     const get = { ...post(base), method: 'GET' };
     const [one, two] = await Promise.all([

@@ -40,8 +40,11 @@ export class RequestTakePlanner {
       method: request.method,
       path: request.path,
       query: request.query,
-      // What the vendor reads goes with the request: the body's type and the keyed headers.
-      headers: { ...pickHeaders(request.headers, FORWARDED_REQUEST_HEADERS), ...keyed },
+      // What the vendor reads goes with the request: the body's type and the keyed and sent headers.
+      headers: {
+        ...pickHeaders(request.headers, [...FORWARDED_REQUEST_HEADERS, ...(dropIn.headers.sent ?? [])]),
+        ...keyed,
+      },
       body: Buffer.from(request.body).toString('base64'),
     };
     if (!keying.cacheable) {

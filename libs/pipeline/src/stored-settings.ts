@@ -6,14 +6,14 @@ import type { JsonValue, StoredReference, VendorAdapter } from '@router/vendors-
 /** What a reply's settings mean for its pieces' cache entries. */
 export interface StoredSettingsResolution {
   /**
-   * What the vendor currently stores under the names the settings use (a vendor_c voice's stored settings,
-   * an unversioned vendor_c dictionary), for `pieceCacheKey`'s `storedSettingsFingerprint`; null where the
-   * settings name nothing of the kind, so every other key stays as it was.
+   * What the vendor currently stores under the names the settings use (a voice's stored settings, an
+   * unversioned dictionary), for `pieceCacheKey`'s `storedSettingsFingerprint`; null where the settings name
+   * nothing of the kind, so every other key stays as it was.
    */
   readonly fingerprint: string | null;
   /**
-   * False while something the settings name has not been read (a vendor_a dictionary used for the first
-   * time) or could not be read: the pieces are synthesized and played, neither looked up nor cached.
+   * False while something the settings name has not been read (a dictionary read only once, used for the
+   * first time) or could not be read: the pieces are synthesized and played, neither looked up nor cached.
    */
   readonly cacheable: boolean;
 }
@@ -52,10 +52,10 @@ const RETRY_AFTER_MS = 5000;
 
 /**
  * Settings stored at the vendor under a name (spec: What is cached), for every surface that makes pieces:
- * call `resolve` once per reply (or per settings change), not per piece. A vendor_c voice's stored settings
- * and an unversioned dictionary are read with the org's key on first use and re-read at least every
- * `refreshMs`, and what was read enters the cache key, so new sentences are synthesized afresh within that
- * time of a change at the vendor. A vendor_a dictionary is read once in the background on its first use; its
+ * call `resolve` once per reply (or per settings change), not per piece. A voice's stored settings and an
+ * unversioned dictionary are read with the org's key on first use and re-read at least every `refreshMs`,
+ * and what was read enters the cache key, so new sentences are synthesized afresh within that time of a
+ * change at the vendor. A dictionary that is read only once is read in the background on its first use; its
  * pieces are cached (by the dictionary's name) only once that read has succeeded. Vendors without stored
  * settings cost one lookup and no I/O.
  */

@@ -21,7 +21,14 @@ import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
 import { TakeClaims } from './take-claims';
-import { type KeyedTakeRequest, pieceTakes, type Produced, requestTakes, type TakeKind } from './take-kinds';
+import {
+  cacheable,
+  type KeyedTakeRequest,
+  pieceTakes,
+  type Produced,
+  requestTakes,
+  type TakeKind,
+} from './take-kinds';
 
 export const SYNTHESIS_SERVICE = 'synthesis-worker';
 
@@ -458,8 +465,7 @@ export class SynthesisWorker {
         'answer not whole; nothing cached',
       );
     }
-    // A take the vendor spoke while reporting an error is the listener's, never the cache's.
-    if (!keeping.cache || !produced.storable || produced.warning) {
+    if (!keeping.cache || !cacheable(produced)) {
       if (produced.storable) this.publishUsage(kind, req, 'synthesized');
       if (keeping.cache && keeping.claimed) await this.release(req);
       return false;

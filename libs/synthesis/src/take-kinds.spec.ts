@@ -17,7 +17,7 @@ import {
   wholeBodyAnswer,
 } from '@router/vendors-core';
 import { Take } from './take';
-import { pieceTakes, requestTakeKind, type Produced } from './take-kinds';
+import { cacheable, pieceTakes, requestTakeKind, type Produced } from './take-kinds';
 
 interface Answer {
   status: number;
@@ -244,11 +244,14 @@ describe('sentence takes', () => {
     expect(Buffer.concat(take.audio).toString()).toBe('ab');
     expect(produced).toMatchObject({ storable: true, warning });
     expect(pieceTakes.result(produced, false)).toEqual({ words: null, chars: null, cached: false, warning });
+    // Its usage is counted as synthesized (storable), yet it never enters the cache.
+    expect(cacheable(produced)).toBe(false);
   });
 
   it('has no warning for a take the vendor reported nothing about', async () => {
     const { produced } = await produceSentence(speaking([{ kind: 'audio', data: Buffer.from('ab') }]));
     expect(produced.warning).toBeUndefined();
     expect(pieceTakes.result(produced, true)).toEqual({ words: null, chars: null, cached: true });
+    expect(cacheable(produced)).toBe(true);
   });
 });

@@ -44,6 +44,14 @@ export interface Produced {
   storedBody?: (body: Buffer) => Buffer;
 }
 
+/**
+ * Whether a produced answer may enter the cache: one the kind found storable, about which the vendor reported
+ * no error while it still spoke (that take is the listener's alone).
+ */
+export function cacheable(produced: Produced): boolean {
+  return produced.storable && produced.warning === undefined;
+}
+
 export interface ProduceCall<Req> {
   apiKey: string;
   req: Req;

@@ -9,3 +9,4 @@ export * from './private-services';
 export * from './stats';
 export * from './fault-stack';
 export * from './dashboard';
+export * from './sse-events';

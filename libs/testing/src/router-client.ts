@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type ProviderId, RouterClient } from '@router/client';
+import { type ProviderId, RouterClient, type Sentence, type StreamSettings } from '@router/client';
 import { REPO_ROOT } from './processes';
 import type { StackInfo } from './stack';
 
@@ -133,4 +133,35 @@ export function streamHandshakeStatus(gatewayUrl: string, key: string | undefine
     });
     ws.on('error', reject);
   });
+}
+
+/** One sentence `/v1/stream` said: its text, whether it came from the cache, and its audio. */
+export interface HeardSentence {
+  text: string;
+  cached: boolean;
+  audio: Buffer;
+}
+
+/**
+ * Says `text` on a new `/v1/stream` with `settings`, closes it, and gives every sentence it said, in order (a
+ * mirror's test that its sentences are hits there for equal settings).
+ */
+export async function sayOnStream(
+  client: RouterClient,
+  settings: StreamSettings,
+  text: string,
+): Promise<HeardSentence[]> {
+  const native = await client.stream(settings);
+  const sentences = native.sentences();
+  native.send(text);
+  const heard: HeardSentence[] = [];
+  const closing = native.close();
+  for (let next = await sentences.next(); !next.done; next = await sentences.next()) {
+    const sentence: Sentence = next.value;
+    let audio = Buffer.alloc(0);
+    for await (const chunk of sentence.audio) audio = Buffer.concat([audio, chunk]);
+    heard.push({ text: sentence.text, cached: sentence.cached, audio });
+  }
+  await closing;
+  return heard;
 }

@@ -195,6 +195,10 @@ export class VendorShapes {
       ...[400, 401, 413, 422, 500].map((status) => mirror.access.fail(status, 'a failure', request)),
       mirror.access.notFound(request),
       mirror.dropIn.invalidBody({ field: 'field', message: 'a rule' }),
+      // A socket route's refusal of a bare handshake (one without the settings its clients must send).
+      ...mirror.sockets.flatMap(
+        (route) => route.refuse?.({ params: [], query: new URLSearchParams(), headers: {} }) ?? [],
+      ),
     ];
     this.http = replies.map((reply) => shapeOf(reply.headers['content-type'], reply.body));
     const socket = mirror.access.socket;
@@ -305,6 +309,7 @@ const FIELD_NAMES = [
   'cancel',
   'data',
   'delta',
+  'playback_offset',
 ];
 const QUERY_NAMES = [
   'output_format',
@@ -328,6 +333,11 @@ const QUERY_NAMES = [
   'codec',
   'pageSize',
   'show_legacy',
+  'speed',
+  'bit_rate',
+  'mip_opt_out',
+  'expressivity',
+  'callback',
 ];
 
 const shortText = fc.string({ maxLength: 40 });
@@ -338,6 +348,8 @@ const fieldName = fc.oneof(
 const leaf = fc.oneof(
   shortText,
   fc.constantFrom('Hello there.', ' ', '', 'pcm_16000', 'c_model_1', 'true'),
+  // Message types of the sockets whose messages name their kind in `type`.
+  fc.constantFrom('Speak', 'Flush', 'Clear', 'Interrupt', 'Configure', 'Close'),
   fc.double(),
   fc.integer(),
   fc.boolean(),
@@ -394,7 +406,8 @@ export const fuzzQuery: fc.Arbitrary<Array<[string, string]>> = fc.array(
     fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 10 })),
     fc.oneof(
       shortText,
-      fc.constantFrom('1e400', '-1', '99999999999999999999', '', 'true', '%ZZ', 'pcm_16000'),
+      fc.constantFrom('1e400', '-1', '99999999999999999999', '', 'true', '%ZZ', 'pcm_16000', 'linear16'),
+      fc.constantFrom('e_model_1-orla-en', 'e_model_3-orla-en', '0.85', '8000'),
     ),
   ),
   { maxLength: 5 },

@@ -141,7 +141,9 @@ export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/voices',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_i', 'voices', key);
         const q = exchange.query;
         const limitText = q.get('limit') ?? '10';
         const limit = Number(limitText);
@@ -189,7 +191,9 @@ export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
       method: 'GET',
       path: '/voices/:id',
       handle(exchange) {
-        if (!authorized(exchange)) return;
+        const key = authorized(exchange);
+        if (!key) return;
+        kit.state.recordRead('vendor_i', 'voice', key);
         const voice = findVendorIVoice(exchange.params['id'] ?? '');
         if (voice) return exchange.sendJson(200, voice);
         sendVendorIError(exchange, {

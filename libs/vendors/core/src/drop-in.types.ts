@@ -1,5 +1,5 @@
 import type { JsonValue } from './catalogue.types';
-import type { MirrorReply } from './mirror-access';
+import type { MirrorReply, MirrorRequest } from './mirror-access';
 import type { StoredReference } from './stored-settings.types';
 
 /**
@@ -15,7 +15,7 @@ export interface DropInRequest {
   readonly query: string;
   /**
    * Lower-case names. At the mirror, every header the client sent (the gateway took the key's off); sent on to
-   * the vendor, only those the planner keeps (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones).
+   * the vendor, only those the planner keeps (`FORWARDED_REQUEST_HEADERS` and the wire's keyed and sent ones).
    */
   readonly headers: Readonly<Record<string, string>>;
   /** The body bytes as the client sent them (empty for none). */
@@ -78,6 +78,12 @@ export interface DropInHeaders {
    * its key. `content-type` and `accept` are always sent on and never keyed; the router key's header never is.
    */
   readonly keyed: readonly string[];
+  /**
+   * Request headers sent on with the request but not keyed as sent: the wire's keying folds what they mean
+   * into the canonical form (a version header, whose many dates name a few behaviours), or they do not change
+   * the answer at all (a client's own correlation id, such as a session id its SDK adds).
+   */
+  readonly sent?: readonly string[];
   /** Response headers a client gets from a live answer; `content-type` is always among them. */
   readonly passed: readonly string[];
   /**
@@ -132,9 +138,10 @@ export interface DropInWire {
   /**
    * The vendor's refusal of a JSON body the router will not walk: nested past the client-JSON depth limit, or
    * with a number too large to represent (`1e400`). `field` is the top-level field it is in (undefined for the
-   * body as a whole); `message` names the field and the rule.
+   * body as a whole); `message` names the field and the rule. `request`, for a vendor whose refusals take their
+   * shape from it (an API version); the mirror always gives it.
    */
-  invalidBody(problem: { field: string | undefined; message: string }): MirrorReply;
+  invalidBody(problem: { field: string | undefined; message: string }, request?: MirrorRequest): MirrorReply;
 }
 
 /** Whether the vendor's API has this endpoint (`path` under its API base, without the query). */

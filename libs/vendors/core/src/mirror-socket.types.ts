@@ -26,9 +26,12 @@ export type SocketCommand =
   | { kind: 'drain'; context: string }
   /**
    * Stop the context: sentences not yet sent to the vendor are dropped, the one playing is stopped (a vendor
-   * that finishes takes on interruption finishes and caches it), then the renderer's `finished`.
+   * that finishes takes on interruption finishes and caches it), then the renderer's `finished`, told what was
+   * spoken and what remains. `playedMs`: how much of the context's audio the listener had heard (from the
+   * context's first sentence, or its first after its last cancel), where the client says; left out, every
+   * sentence whose audio had started counts as spoken.
    */
-  | { kind: 'cancel'; context: string }
+  | { kind: 'cancel'; context: string; playedMs?: number }
   /**
    * Carry out `commands` once the context has had no text for `ms`: time-based buffering (a vendor that
    * speaks a trailing fragment after a pause, with no flush). The session owns the clock, so a codec stays
@@ -36,7 +39,7 @@ export type SocketCommand =
    * and the socket's end drop it.
    */
   | { kind: 'when-quiet'; context: string; ms: number; commands: readonly SocketCommand[] }
-  /** Finish every context, then close the socket normally. */
+  /** Finish every context, then send the connection's `closing` frames and close the socket normally. */
   | { kind: 'close' }
   /**
    * A frame answered at once (a pong, an acknowledgement, a warning): sent as the message is read, after the
@@ -57,26 +60,20 @@ export type SocketFrame = string | Buffer;
 /** How one context's events look on the vendor's socket. */
 export interface SocketContextRenderer {
   /**
-   * One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk;
-   * `contentType`: its take's, as the vendor names the sentence's format (the session always gives it).
+   * One chunk of a sentence's audio, as the vendor made it. `first`: the sentence's first chunk; `cached`: the
+   * sentence is replayed from the cache (the vendor was not called for it); `contentType`: its take's, as the
+   * vendor names the sentence's format (the session always gives it).
    */
-  audio(chunk: Buffer, at: { sentence: number; first: boolean; contentType?: string }): SocketFrame[];
+  audio(
+    chunk: Buffer,
+    at: { sentence: number; first: boolean; cached: boolean; contentType?: string },
+  ): SocketFrame[];
   /**
    * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's
-   * per-sentence `complete` or `final` frame goes here.
+   * per-sentence `complete` or `final` frame goes here, and what a vendor counts per sentence (the audio's
+   * length, what it bills) is read here.
    */
-  sentenceEnd(end: {
-    sentence: number;
-    text: string;
-    words: WordTiming[] | null;
-    /** Each character's timing, where the vendor times characters (cached with the audio). */
-    chars: WordTiming[] | null;
-    /**
-     * The vendor's error about the sentence's take, which it still spoke whole (that take is never cached);
-     * null or absent for none. A vendor that reports such errors renders it here.
-     */
-    warning?: TakeWarning | null;
-  }): SocketFrame[];
+  sentenceEnd(end: SentenceEnd): SocketFrame[];
   /**
    * A flush's sentences have all been sent (or dropped, see `SocketFailure.drop`); `tag` is the flush
    * command's. Every flush is answered, in the order asked, unless its context is cancelled first.
@@ -91,15 +88,43 @@ export interface SocketContextRenderer {
   failed(error: RouterError, at?: { sentence: number }): SocketFailure;
 }
 
+/** A sentence whose audio has all been sent, as its context's renderer is told. */
+export interface SentenceEnd {
+  sentence: number;
+  text: string;
+  /** Replayed from the cache: the vendor was not called (and does not bill) for it. */
+  cached: boolean;
+  /** The audio's bytes, as sent. */
+  bytes: number;
+  /** How long the audio plays, where its format tells (raw and WAV audio); null for compressed formats. */
+  durationMs: number | null;
+  words: WordTiming[] | null;
+  /** Each character's timing, where the vendor times characters (cached with the audio). */
+  chars: WordTiming[] | null;
+  /**
+   * The vendor's error about the sentence's take, which it still spoke whole (that take is never cached); null
+   * or absent for none. A vendor that reports such errors renders it here.
+   */
+  warning?: TakeWarning | null;
+}
+
 /** How a context ended, as its renderer's `finished` is told. */
 export type ContextEnd =
   | { kind: 'finish' }
   | { kind: 'drain' }
   /**
    * `stopped`: whether the cancel stopped anything (a sentence playing or waiting, text held): false where
-   * everything had already been spoken, for a vendor that warns there was nothing to cancel.
+   * everything had already been spoken, for a vendor that warns there was nothing to cancel. The context's
+   * text split at sentence boundaries: `spoken`, the sentences whose audio had started by the cancel's
+   * `playedMs` (every started one without it), in order; `remaining`, the text of the rest (stopped, never
+   * sent, or held), in order.
    */
-  | { kind: 'cancel'; stopped: boolean };
+  | {
+      kind: 'cancel';
+      stopped: boolean;
+      spoken: ReadonlyArray<{ sentence: number; text: string }>;
+      remaining: readonly string[];
+    };
 
 /** What the renderer makes of a failure. */
 export interface SocketFailure {
@@ -130,6 +155,11 @@ export interface SocketConnection {
   parse(frame: Buffer, isBinary: boolean): SocketCommand[];
   /** The renderer of a context, created when the context is first named. */
   context(id: string): SocketContextRenderer;
+  /**
+   * Frames sent on a `close` once every context has finished, just before the normal close (a vendor's summary
+   * of the session); read then, so they can count what the contexts' renderers saw.
+   */
+  closing?(): SocketFrame[];
 }
 
 /**

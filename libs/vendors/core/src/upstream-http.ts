@@ -78,7 +78,7 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
 
   /**
    * A drop-in request sent on verbatim: the client's method, path, query and body, the request headers the
-   * planner kept of it (`FORWARDED_REQUEST_HEADERS` and the wire's keyed ones) and the org's key where the
+   * planner kept of it (`FORWARDED_REQUEST_HEADERS`, the wire's keyed and sent-on ones) and the org's key where the
    * vendor takes it. Whatever the vendor answers comes back with all its headers (the wire says which a
    * client gets); only a connection that fails or is cut throws, and so does a body whose trailers report
    * that the answer failed after all (`trailerFailure`, as for synthesis): such an answer is not whole.

@@ -122,6 +122,17 @@ export function writeSseEvent({ event, data }: SseEvent, lineEnd: '\n' | '\r\n' 
 }
 
 /**
+ * An event's data as the JSON object a vendor writes there, or undefined for data that is another JSON value;
+ * throws for data that is not JSON (an answer reading's frame rule counts that as an error frame).
+ */
+export function sseEventObject(event: SseEvent): Record<string, unknown> | undefined {
+  const data: unknown = JSON.parse(event.data);
+  return typeof data === 'object' && data !== null && !Array.isArray(data)
+    ? (data as Record<string, unknown>)
+    : undefined;
+}
+
+/**
  * One JSON object the vendor sent (an SSE event's data, a JSON line), else a provider_unavailable naming
  * `what` it was. `T` should type every field `unknown`: the caller checks each before use.
  */

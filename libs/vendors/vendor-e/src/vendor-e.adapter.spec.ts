@@ -55,6 +55,13 @@ describe('vendorERequest', () => {
     });
   });
 
+  it("sends an option the catalogue lacks (a mirror client's expressivity) as sent, never over a setting", () => {
+    const options = { mip_opt_out: false, expressivity: -1, model: 'another', bit_rate: 32000 };
+    const q = query(vendorERequest({ ...base, model: 'e_model_3', voice: 'wren-en', options }, 'x').path);
+    expect(q).toMatchObject({ model: 'e_model_3-wren-en', expressivity: '-1' });
+    expect(q).not.toHaveProperty('bit_rate');
+  });
+
   it('sends the second-generation model to /v2/speak', () => {
     const request = vendorERequest({ ...base, model: 'e_model_3', voice: 'wren-en', speed: null }, 'x');
     expect(request.path.startsWith('/v2/speak?')).toBe(true);

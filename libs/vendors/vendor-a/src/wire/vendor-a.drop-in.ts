@@ -3,6 +3,7 @@ import {
   audioAnswer,
   canonicalRequest,
   type DropInEndpoint,
+  findOption,
   type DropInHead,
   type DropInKeying,
   type DropInRequest,
@@ -13,6 +14,7 @@ import {
   type JsonValue,
   NOT_WHOLE,
 } from '@router/vendors-core';
+import { vendorA } from '../vendor-a.definition';
 import { vendorADictionaryReferences } from '../vendor-a.stored-settings';
 import { VENDOR_A_WARNING_HEADER, vendorAErrorBody } from './vendor-a.errors';
 import {
@@ -30,8 +32,8 @@ import {
 export const VENDOR_A_SPEECH_PATH = '/text-to-speech';
 export const VENDOR_A_STREAM_PATH = '/text-to-speech/stream';
 
-/** The vendor's defaults of the voice options, filled in the key where a request leaves them out. */
-const OPTION_DEFAULTS = { temperature: 0.6, pitch: 0, loudness: 1.0, enable_preprocessing: false } as const;
+/** The vendor's default of a voice option, as the catalogue gives it (the vendor's own). */
+const optionDefault = (name: string): JsonValue => findOption(vendorA, name)?.default ?? null;
 
 /**
  * The settings as the vendor read them, each spelled once: its defaults filled (the model's own speaker and
@@ -50,10 +52,10 @@ function readSettings(settings: VendorASettings): Record<string, JsonValue> {
     output_audio_bitrate: settings.bitrate,
     min_buffer_size: settings.minBufferSize,
     max_chunk_length: settings.maxChunkLength,
-    temperature: settings.temperature ?? OPTION_DEFAULTS.temperature,
-    ...(a2 ? { pitch: settings.pitch ?? OPTION_DEFAULTS.pitch } : {}),
-    ...(a2 ? { loudness: settings.loudness ?? OPTION_DEFAULTS.loudness } : {}),
-    enable_preprocessing: settings.enablePreprocessing ?? OPTION_DEFAULTS.enable_preprocessing,
+    temperature: settings.temperature ?? optionDefault('temperature'),
+    ...(a2 ? { pitch: settings.pitch ?? optionDefault('pitch') } : {}),
+    ...(a2 ? { loudness: settings.loudness ?? optionDefault('loudness') } : {}),
+    enable_preprocessing: settings.enablePreprocessing ?? optionDefault('enable_preprocessing'),
     ...(settings.dictId === undefined ? {} : { dict_id: settings.dictId }),
   };
 }

@@ -133,10 +133,15 @@ describe('vendor_a mirror sockets', () => {
   it('renders audio under a request id per sentence, the warning after it, and a final per flush', () => {
     const render = open().context('stream');
     const first = frames(
-      render.audio(Buffer.from([1, 2]), { sentence: 0, first: true, contentType: 'audio/wav' }),
+      render.audio(Buffer.from([1, 2]), {
+        sentence: 0,
+        first: true,
+        cached: false,
+        contentType: 'audio/wav',
+      }),
     );
     const second = frames(
-      render.audio(Buffer.from([3]), { sentence: 0, first: false, contentType: 'audio/wav' }),
+      render.audio(Buffer.from([3]), { sentence: 0, first: false, cached: false, contentType: 'audio/wav' }),
     );
     expect(first).toEqual([
       {
@@ -152,7 +157,15 @@ describe('vendor_a mirror sockets', () => {
     expect(second).toEqual([
       { type: 'audio', data: { request_id: requestId, audio: 'Aw==', content_type: 'audio/wav' } },
     ]);
-    const end = { sentence: 0, text: 'x', words: null, chars: null };
+    const end = {
+      sentence: 0,
+      text: 'x',
+      words: null,
+      chars: null,
+      cached: false,
+      bytes: 3,
+      durationMs: null,
+    };
     expect(
       frames(
         render.sentenceEnd({

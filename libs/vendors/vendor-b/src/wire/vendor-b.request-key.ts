@@ -13,6 +13,7 @@ import {
   type RequestShape,
   type SseEvent,
   sseAnswer,
+  sseEventObject,
   wholeBodyAnswer,
 } from '@router/vendors-core';
 import { vendorBErrorBody } from './vendor-b.errors';
@@ -78,20 +79,12 @@ const ENDPOINTS: readonly DropInEndpoint[] = [
   exactly('GET', VENDOR_B_VOICES_PATH),
 ];
 
-/** An event's data as the vendor writes it (one JSON object), or undefined. */
-function eventData(event: SseEvent): Record<string, unknown> | undefined {
-  const data: unknown = JSON.parse(event.data);
-  return typeof data === 'object' && data !== null && !Array.isArray(data)
-    ? (data as Record<string, unknown>)
-    : undefined;
-}
-
 /**
  * What one event of the stream is: `chunk` a part, `done` the final event, `error` (the vendor's report of a
  * take that failed after the 200) and a chunk without its audio an error; anything else a part.
  */
 function streamFrame(event: SseEvent): FrameKind {
-  const data = eventData(event);
+  const data = sseEventObject(event);
   if (!data) return 'error';
   const reading = readVendorBStreamEvent(event.event, data);
   switch (reading.kind) {
@@ -107,7 +100,7 @@ function streamFrame(event: SseEvent): FrameKind {
 
 /** The spec's one replay difference: a `chunk` event without `step_time` (the vendor's compute time then). */
 function storedStreamEvent(event: SseEvent): SseEvent {
-  const data = eventData(event);
+  const data = sseEventObject(event);
   if (!data || readVendorBStreamEvent(event.event, data).kind !== 'audio' || !('step_time' in data)) {
     return event;
   }

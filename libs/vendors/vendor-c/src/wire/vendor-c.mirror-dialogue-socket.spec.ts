@@ -185,7 +185,7 @@ describe('vendor_c mirror: text-to-dialogue/multi-stream-input', () => {
   it("frames: audio, the end of a turn after a turn's flush only, then snake_case is_final", () => {
     const connection = openDialogue();
     const render = connection.context('default');
-    expect(frames(render.audio(Buffer.from('ab'), { sentence: 0, first: true }))).toEqual([
+    expect(frames(render.audio(Buffer.from('ab'), { sentence: 0, first: true, cached: false }))).toEqual([
       { audio: Buffer.from('ab').toString('base64'), normalizedAlignment: null, alignment: null },
     ]);
     expect(render.flushed(undefined)).toEqual([]); // the client's flush

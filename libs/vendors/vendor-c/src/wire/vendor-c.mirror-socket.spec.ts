@@ -177,7 +177,7 @@ describe('vendor_c mirror sockets', () => {
 
   it('tags multi-stream-input frames with both spellings of the context, and ends a context with isFinal', () => {
     const render = connection(multiStreamInput).context('ctx-1');
-    const [audio] = render.audio(Buffer.from('abc'), { sentence: 0, first: true });
+    const [audio] = render.audio(Buffer.from('abc'), { sentence: 0, first: true, cached: false });
     expect(JSON.parse(audio as string)).toEqual({
       audio: Buffer.from('abc').toString('base64'),
       alignment: null,

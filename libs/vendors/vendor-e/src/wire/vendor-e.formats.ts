@@ -68,6 +68,27 @@ const ENCODINGS: Readonly<Record<string, EncodingRule>> = {
   aac: rule('aac', 22050, ['none'], [22050]),
 };
 
+/** The mp3 bit rate the vendor uses when the query names none. */
+export const VENDOR_E_DEFAULT_MP3_BIT_RATE = 48000;
+/** The REST encoding when the query names none. */
+export const VENDOR_E_DEFAULT_ENCODING = 'mp3';
+
+/**
+ * What the vendor fills for an encoding's query left out (`container`, `sample_rate`, and mp3's `bit_rate`);
+ * undefined for an encoding it does not have.
+ */
+export function vendorEEncodingDefaults(
+  encoding: string,
+): { container: string; sampleRate: number; bitRate?: number } | undefined {
+  const found = Object.hasOwn(ENCODINGS, encoding) ? ENCODINGS[encoding] : undefined;
+  if (!found) return undefined;
+  return {
+    container: found.defaultContainer,
+    sampleRate: found.defaultRate,
+    ...(encoding === 'mp3' ? { bitRate: VENDOR_E_DEFAULT_MP3_BIT_RATE } : {}),
+  };
+}
+
 export type EncodingReading =
   | { readonly ok: true; readonly spec: RouterAudioEncoding }
   | { readonly ok: false; readonly message: string; readonly code?: string };
@@ -80,7 +101,7 @@ const unsupported = (message: string): EncodingReading => ({
 
 /** A REST speak call's audio query as the vendor reads it. */
 export function readVendorERestEncoding(query: URLSearchParams): EncodingReading {
-  const encoding = query.get('encoding') ?? 'mp3';
+  const encoding = query.get('encoding') ?? VENDOR_E_DEFAULT_ENCODING;
   const found = Object.hasOwn(ENCODINGS, encoding) ? ENCODINGS[encoding] : undefined;
   if (!found) return unsupported(`Unsupported encoding: ${encoding}`);
   const container = query.get('container') ?? found.defaultContainer;
@@ -107,7 +128,7 @@ export function readVendorERestEncoding(query: URLSearchParams): EncodingReading
       return unsupported(`bit_rate must be one of ${VENDOR_E_MP3_BIT_RATES.join(', ')} for mp3`);
     }
     bitrateKbps = bitRate / 1000;
-  } else if (encoding === 'mp3') bitrateKbps = 48;
+  } else if (encoding === 'mp3') bitrateKbps = VENDOR_E_DEFAULT_MP3_BIT_RATE / 1000;
   const codec = encoding === 'linear16' && container === 'wav' ? 'wav' : found.codec;
   return {
     ok: true,

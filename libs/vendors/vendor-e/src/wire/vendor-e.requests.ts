@@ -50,6 +50,13 @@ export function vendorERequest(settings: SynthSettings, text: string): VendorERe
   if (settings.format === 'mp3' && typeof bitRate === 'number') query.set('bit_rate', String(bitRate));
   const optOut = settings.options['mip_opt_out'];
   if (typeof optOut === 'boolean') query.set('mip_opt_out', String(optOut));
+  // An option the catalogue lacks that a mirror's client sent (v2's `expressivity`) goes on as sent.
+  for (const [name, value] of Object.entries(settings.options)) {
+    if (name === 'bit_rate' || name === 'mip_opt_out' || query.has(name)) continue;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      query.set(name, String(value));
+    }
+  }
   const generation = vendorE.modelTraits[settings.model]?.apiVersion ?? 'v1';
   return { path: `/${generation}/speak?${query.toString()}`, body: { text } };
 }

@@ -146,23 +146,35 @@ export function vendorEV2Flushed(speechId: string): Record<string, unknown> {
   return { type: 'Flushed', speech_id: speechId };
 }
 
+/** A turn's summary; `billableChars` (all of them where left out) counts what the vendor synthesized. */
 export function vendorESpeechMetadata(
   speechId: string,
   audioMs: number,
   chars: number,
+  billableChars = chars,
 ): Record<string, unknown> {
   return {
     type: 'SpeechMetadata',
     speech_id: speechId,
     audio_duration_ms: Math.round(audioMs),
     input_character_count: chars,
-    billable_character_count: chars,
+    billable_character_count: billableChars,
     controls_applied: { pronunciations_applied: 0, pronunciation_warnings: 0 },
   };
 }
 
-export function vendorESpeechInterrupted(speechId: string, playedMs: number): Record<string, unknown> {
-  return { type: 'SpeechInterrupted', speech_id: speechId, audio_played_ms: Math.round(playedMs) };
+/** An interrupted turn; the router's mirror also splits its text (`text_spoken`, `text_remaining`). */
+export function vendorESpeechInterrupted(
+  speechId: string,
+  playedMs: number,
+  text?: { spoken: string; remaining: string },
+): Record<string, unknown> {
+  return {
+    type: 'SpeechInterrupted',
+    speech_id: speechId,
+    audio_played_ms: Math.round(playedMs),
+    ...(text ? { text_spoken: text.spoken, text_remaining: text.remaining } : {}),
+  };
 }
 
 export function vendorESessionMetadata(totals: {

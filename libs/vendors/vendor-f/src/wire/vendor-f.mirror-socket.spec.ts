@@ -114,16 +114,30 @@ describe('vendor_f mirror socket', () => {
     const c = open();
     c.opened();
     const render = c.context('utterance');
-    expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true }))).toEqual([
-      { type: 'audio.delta', delta: 'AQID' },
-    ]);
-    expect(render.audio(Buffer.alloc(0), { sentence: 0, first: false })).toEqual([]);
-    expect(render.sentenceEnd({ sentence: 0, text: 'Hi.', words: null, chars: null })).toEqual([]);
+    expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true, cached: false }))).toEqual(
+      [{ type: 'audio.delta', delta: 'AQID' }],
+    );
+    expect(render.audio(Buffer.alloc(0), { sentence: 0, first: false, cached: false })).toEqual([]);
+    expect(
+      render.sentenceEnd({
+        sentence: 0,
+        text: 'Hi.',
+        words: null,
+        chars: null,
+        cached: false,
+        bytes: 3,
+        durationMs: null,
+      }),
+    ).toEqual([]);
     say(c, { type: 'text.done' });
     expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
     expect(render.flushed(undefined)).toEqual([]);
-    expect(frames(render.finished({ kind: 'cancel', stopped: true }))).toEqual([{ type: 'audio.clear' }]);
-    expect(frames(render.finished({ kind: 'cancel', stopped: false }))).toEqual([{ type: 'audio.clear' }]);
+    expect(frames(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] }))).toEqual([
+      { type: 'audio.clear' },
+    ]);
+    expect(frames(render.finished({ kind: 'cancel', stopped: false, spoken: [], remaining: [] }))).toEqual([
+      { type: 'audio.clear' },
+    ]);
   });
 
   describe('a failed sentence ends its utterance, as the vendor’s error does', () => {

@@ -69,10 +69,20 @@ describe('vendor_g mirror socket', () => {
       'text s1 Bye.',
       'flush s1 text_end',
     ]);
-    expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true }))).toEqual([
-      { stream_id: 's1', audio: 'AQID' },
-    ]);
-    expect(render.sentenceEnd({ sentence: 0, text: 'Hello there.', words: null, chars: null })).toEqual([]);
+    expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true, cached: false }))).toEqual(
+      [{ stream_id: 's1', audio: 'AQID' }],
+    );
+    expect(
+      render.sentenceEnd({
+        sentence: 0,
+        text: 'Hello there.',
+        words: null,
+        chars: null,
+        cached: false,
+        bytes: 3,
+        durationMs: null,
+      }),
+    ).toEqual([]);
     expect(frames(render.flushed('text_end'))).toEqual([
       { stream_id: 's1', audio: '', audio_end: true },
       { stream_id: 's1', terminated: true },
@@ -96,9 +106,9 @@ describe('vendor_g mirror socket', () => {
       'text a Three.',
       'flush a text_end',
     ]);
-    expect(frames(c.context('b').audio(Buffer.from([9]), { sentence: 0, first: true }))).toEqual([
-      { stream_id: 'b', audio: 'CQ==' },
-    ]);
+    expect(
+      frames(c.context('b').audio(Buffer.from([9]), { sentence: 0, first: true, cached: false })),
+    ).toEqual([{ stream_id: 'b', audio: 'CQ==' }]);
   });
 
   it('answers a cancel with terminated alone once the stream has stopped, and frees the id', () => {
@@ -131,7 +141,7 @@ describe('vendor_g mirror socket', () => {
       ],
       drop: {},
     });
-    expect(render.audio(Buffer.from([1]), { sentence: 1, first: true })).toEqual([]);
+    expect(render.audio(Buffer.from([1]), { sentence: 1, first: true, cached: false })).toEqual([]);
     expect(render.flushed('text_end')).toEqual([]);
     expect(render.finished({ kind: 'finish' })).toEqual([]);
     // Its text is for a stream the vendor no longer has; its context is released first.

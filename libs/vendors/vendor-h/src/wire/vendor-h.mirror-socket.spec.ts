@@ -270,8 +270,16 @@ describe('vendor_h mirror socket: events to frames', () => {
     ...extra,
   });
   const chunk = Buffer.from([1, 2, 3]);
-  const at = { sentence: 0, first: true };
-  const end = { sentence: 0, text: 'Hi.', words: null, chars: null };
+  const at = { sentence: 0, first: true, cached: false };
+  const end = {
+    sentence: 0,
+    text: 'Hi.',
+    words: null,
+    chars: null,
+    cached: false,
+    bytes: 3,
+    durationMs: null,
+  };
 
   it("sends each sentence's audio as chunks and a complete after it, with the request's ids and the client's", () => {
     const c = connection();
@@ -355,6 +363,6 @@ describe('vendor_h mirror socket: events to frames', () => {
     say(c, { ...VOICE, context_id: 'cancelled', text: 'Stopped', continue: true });
     const render = c.context('cancelled');
     say(c, { context_id: 'cancelled', cancel_request: true });
-    expect(render.finished({ kind: 'cancel', stopped: true })).toEqual([]);
+    expect(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] })).toEqual([]);
   });
 });

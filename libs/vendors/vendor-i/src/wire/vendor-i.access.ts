@@ -36,6 +36,25 @@ export function isKnownVendorIVersion(version: string | undefined): boolean {
   return version >= VENDOR_I_OLDEST_VERSION && date.getTime() <= Date.now();
 }
 
+/**
+ * The vendor's releases, oldest first: the dated versions its notes have seen, and the one its error bodies
+ * turned JSON. A version names the behaviour of the newest release on or before its date, so every date from
+ * one release to the next answers alike.
+ */
+export const VENDOR_I_RELEASES: readonly string[] = [
+  '2024-06-10',
+  '2024-11-13',
+  '2025-04-16',
+  VENDOR_I_JSON_ERRORS_FROM,
+  '2026-08-14',
+];
+
+/** The release whose behaviour a version the vendor knows pins (`isKnownVendorIVersion`), else undefined. */
+export function vendorIRelease(version: string | undefined): string | undefined {
+  if (!isKnownVendorIVersion(version)) return undefined;
+  return VENDOR_I_RELEASES.filter((release) => release <= (version as string)).at(-1);
+}
+
 /** Whether errors for this version are JSON (from 2026-03-01) rather than plain text. */
 export function vendorIJsonErrors(version: string | undefined): boolean {
   return version !== undefined && isKnownVendorIVersion(version) && version >= VENDOR_I_JSON_ERRORS_FROM;

@@ -29,6 +29,14 @@ export const VENDOR_I_SSE_PATH = '/tts/sse';
 /** The one-shot endpoint, for the containers the streaming endpoints lack (wav, mp3). */
 export const VENDOR_I_BYTES_PATH = '/tts/bytes';
 
+/** The options of the vendor's catalogue entry, which the body spells in its own way. */
+const CATALOGUE_OPTIONS: ReadonlySet<string> = new Set([
+  'volume',
+  'emotion',
+  'pronunciation_dict_id',
+  'word_timestamps',
+]);
+
 export interface VendorIBuiltRequest {
   readonly path: string;
   readonly body: Record<string, unknown>;
@@ -60,6 +68,10 @@ export function vendorIRequest(settings: SynthSettings, text: string): VendorIBu
   if (Object.keys(config).length > 0) body['generation_config'] = config;
   const dict = settings.options['pronunciation_dict_id'];
   if (typeof dict === 'string') body['pronunciation_dict_id'] = dict;
+  // A mirror client's fields the catalogue does not name (`normalization`, a newer field) go on as it sent them.
+  for (const [name, value] of Object.entries(settings.options)) {
+    if (!CATALOGUE_OPTIONS.has(name) && value !== null && value !== undefined) body[name] = value;
+  }
   const timestamps = streaming && settings.options['word_timestamps'] !== false;
   if (timestamps) body['add_timestamps'] = true;
   return { path: streaming ? VENDOR_I_SSE_PATH : VENDOR_I_BYTES_PATH, body, timestamps };
@@ -89,7 +101,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** The voice as every API version has sent it: `{mode:'id', id}`, `{id}` or the bare id. */
-function voiceIdOf(voice: unknown): string | undefined {
+export function vendorIVoiceId(voice: unknown): string | undefined {
   if (typeof voice === 'string') return voice;
   const fields = record(voice);
   if (!fields) return undefined;
@@ -136,7 +148,7 @@ export function parseVendorIRequest(
   if (typeof model !== 'string' || !(VENDOR_I_MODELS as readonly string[]).includes(model)) {
     return bad('Invalid model', `model_id must be one of ${VENDOR_I_MODELS.join(', ')}`, 'model_not_found');
   }
-  const voiceId = voiceIdOf(fields['voice']);
+  const voiceId = vendorIVoiceId(fields['voice']);
   if (voiceId === undefined) return bad('Invalid voice', 'voice must be {"mode":"id","id":"<voice id>"}');
   if (!isVoice(voiceId)) {
     return bad('Invalid voice', `Voice ${voiceId} was not found`, 'voice_not_found', 404);

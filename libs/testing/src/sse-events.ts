@@ -1,0 +1,25 @@
+/**
+ * One server-sent event of a mirror's stream: its `event:` name (undefined when it has none) and its JSON data
+ * (`any`: its fields are each test's to read).
+ */
+export interface SseFrame {
+  readonly event: string | undefined;
+  readonly data: Record<string, any>;
+}
+
+/**
+ * A whole event stream as a vendor's notes write it, each event an optional `event:` line, one `data:` line of
+ * JSON and a blank line; a last event left unended (a cut stream) is left out.
+ */
+export function readSseEvents(bytes: Buffer): SseFrame[] {
+  return bytes
+    .toString('utf8')
+    .split('\n\n')
+    .slice(0, -1)
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
+      const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length) ?? '{}';
+      return { event, data: JSON.parse(data) as Record<string, any> };
+    });
+}
