@@ -23,6 +23,11 @@ describe('parseOptions', () => {
     expect(parseOptions(['--log-level=info']).logLevel).toBe('info');
   });
 
+  it("measures only the speech endpoint's variants in the speech benchmark, none of the peer benchmark's", () => {
+    expect(DEFAULT_OPTIONS.variants).toContain('miss');
+    expect(DEFAULT_OPTIONS.variants.filter((v) => /^(d-|c-|a-ws-|prime-|stream-)/.test(v))).toEqual([]);
+  });
+
   it('runs every benchmark unless --only names one', () => {
     expect(DEFAULT_OPTIONS.benchmarks).toEqual(['speech', 'stream', 'peer']);
     expect(parseOptions(['--only=peer']).benchmarks).toEqual(['peer']);

@@ -4,7 +4,9 @@ import { type Variant, VARIANTS } from './load-plan';
  * The speech benchmark's variants (the prime variants only fill the cache for the hits; the stream and peer
  * benchmarks have their own).
  */
-export const MEASURABLE: readonly Variant[] = VARIANTS.filter((v) => !/^(prime-|stream-|[cd]-)/.test(v));
+export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
+  (v) => !/^(prime-|stream-|[cd]-|a-ws-)/.test(v),
+);
 
 /**
  * The /v1/stream benchmark's variants, interleaved: the direct baseline, then hit and miss over the stream
