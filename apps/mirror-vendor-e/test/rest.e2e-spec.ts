@@ -161,11 +161,18 @@ describe('vendor_e mirror, REST (e2e)', () => {
     const text = unique('Delivered to a callback');
     const before = await calls(vendorKey);
     const query = { model: V2_MODEL, callback: 'https://client.invalid/hook', callback_method: 'POST' };
+    const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
       const answer = await speak(key, '/v2/speak', query, { text });
-      expect(answer.status).toBeLessThan(300);
+      expect(answer.status).toBe(202);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = JSON.parse(answer.bytes.toString('utf8')) as Record<string, unknown>;
+      expect(Object.keys(body)).toEqual(['request_id']);
+      expect(body['request_id']).toMatch(UUID);
+      ids.push(String(body['request_id']));
+      expect(await calls(vendorKey)).toBe(before + i + 1);
     }
-    expect(await calls(vendorKey)).toBe(before + 2);
+    expect(ids[1]).not.toBe(ids[0]);
   });
 
   it("passes a client's own session-id header and takes a chunked body with no length", async () => {

@@ -349,7 +349,8 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
       request_id: expect.stringMatching(UUID),
     });
 
-    // An unknown voice is the vendor's to refuse: it comes when the context's first sentence is synthesized.
+    // An unknown voice is the vendor's to refuse: it comes when the context's first sentence is synthesized,
+    // with the vendor's own error_code.
     socket.send(request('v', unique('An unknown voice'), { voice: { mode: 'id', id: 'nobody' } }));
     const refused = await socket.next((f) => f['context_id'] === 'v');
     expect(refused).toEqual({
@@ -359,7 +360,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
       done: true,
       title: 'Not Found',
       message: expect.stringContaining('Voice nobody was not found'),
-      error_code: 'not_found',
+      error_code: 'voice_not_found',
       request_id: expect.stringMatching(UUID),
     });
 
@@ -372,6 +373,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
       status: 500,
       afterBytes: 2000,
       message: 'The take failed.',
+      code: 'synthesis_failed',
       // Every call of the sentence fails: one that fails before any audio reached the router is retried.
       times: 'always',
     });
@@ -385,7 +387,7 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
       done: true,
       title: 'Internal Server Error',
       message: expect.stringContaining('The take failed.'),
-      error_code: 'internal_error',
+      error_code: 'synthesis_failed',
       request_id: expect.stringMatching(UUID),
     });
     // The socket stays open: another context plays whole, and the failed one sent no done.

@@ -10,6 +10,7 @@ import {
   fuzzSocket,
   keyPlacementOf,
   onRequestLine,
+  openingOf,
   pathMatching,
   plainPath,
   queryString,
@@ -143,19 +144,32 @@ describe.each(MIRRORS.map((mirror) => [mirror.vendor, mirror] as const))(
       const input = route.chain((r) =>
         fc.record({
           path: pathMatching(r.path),
+          opening: openingOf(r),
           query: fuzzQuery,
           messages: fc.array(fuzzMessage, { maxLength: 6 }),
           how,
         }),
       );
       await fc.assert(
-        fc.asyncProperty(input, async ({ path, query, messages, how: keyedHow }) => {
+        fc.asyncProperty(input, async ({ path, opening, query, messages, how: keyedHow }) => {
           const key = keyed(keyedHow);
-          const target = `${base}${path}${queryString([...query, ...key.query])}`;
-          checkSocket(await fuzzSocket(stack.gatewayUrl, target, key.headers, messages));
+          const target = `${base}${path}${queryString([...(opening.query ?? []), ...query, ...key.query])}`;
+          const headers = { ...opening.headers, ...key.headers };
+          checkSocket(await fuzzSocket(stack.gatewayUrl, target, headers, messages));
         }),
         { numRuns: RUNS },
       );
+    });
+
+    it('opens each socket its clients open with more than the key as they do, and closes it normally', async () => {
+      const { headers, query } = keyed('key');
+      for (const route of mirror.sockets) {
+        for (const opening of route.openings ?? []) {
+          const target = `${base}${plainPath(route.path)}${queryString([...(opening.query ?? []), ...query])}`;
+          const outcome = await fuzzSocket(stack.gatewayUrl, target, { ...opening.headers, ...headers }, []);
+          expect(outcome).toMatchObject({ kind: 'closed', by: 'client', code: 1000 });
+        }
+      }
     });
 
     it('refuses a socket on a path it has no socket for at the handshake, with its 404', async () => {

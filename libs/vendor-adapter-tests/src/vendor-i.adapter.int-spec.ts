@@ -85,5 +85,30 @@ describe('vendor_i adapter against the simulated vendor', () => {
     expect(wav.error).toMatchObject({ code: 'provider_unavailable' });
   });
 
+  it("keeps the vendor's own error_code, of a refusal and of an error event after audio", async () => {
+    const refused = await collectFailure(t.direct.synthesize(call(settings({ voice: 'nobody' }))));
+    expect(refused.error).toMatchObject({
+      code: 'provider_rejected',
+      providerStatus: 404,
+      providerCode: 'voice_not_found',
+    });
+    await t.control.injectFault({
+      vendor: 'vendor_i',
+      kind: 'error',
+      status: 500,
+      code: 'synthesis_failed',
+      message: 'The take failed.',
+      afterBytes: 4000,
+    });
+    const failed = await collectFailure(t.direct.synthesize(call(settings())));
+    expect(failed.audio.length).toBe(4000);
+    expect(failed.error).toMatchObject({
+      code: 'provider_unavailable',
+      providerStatus: 500,
+      providerCode: 'synthesis_failed',
+      message: 'The take failed.',
+    });
+  });
+
   t.itStopsUpstreamOnAbort();
 });

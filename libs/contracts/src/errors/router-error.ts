@@ -11,15 +11,21 @@ export class RouterError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { providerStatus?: number; status?: number; cause?: unknown } = {},
+    options: { providerStatus?: number; providerCode?: string; status?: number; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'RouterError';
     this.status = options.status ?? ERROR_CODES[code].status;
     this.providerStatus = options.providerStatus;
+    this.providerCode = options.providerCode;
   }
 
   readonly providerStatus: number | undefined;
+  /**
+   * The vendor's own code for its refusal or failure (`error_code`), where its error body names one: for a
+   * mirror to pass on in the vendor's shape. Not part of the router's own envelope.
+   */
+  readonly providerCode: string | undefined;
 
   get retryable(): boolean {
     return ERROR_CODES[this.code].retryable;

@@ -7,6 +7,8 @@ import {
   type MirrorReply,
   placeKey,
   type MirrorRequest,
+  type MirrorSocketRoute,
+  type SocketOpening,
   type VendorMirror,
 } from '@router/vendors-core';
 
@@ -137,6 +139,20 @@ export function keyPlacementOf(access: MirrorAccess): KeyPlacement {
 }
 
 /**
+ * What a fuzzed handshake sends besides the key: mostly one of the ways the vendor's clients open the socket
+ * (`MirrorSocketRoute.openings`), so random messages reach its codec, and sometimes nothing, so its handshake
+ * refusal is fuzzed too.
+ */
+export function openingOf(route: MirrorSocketRoute): fc.Arbitrary<SocketOpening> {
+  const openings = route.openings ?? [];
+  if (openings.length === 0) return fc.constant({});
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant({}) },
+    { weight: 4, arbitrary: fc.constantFrom(...openings) },
+  );
+}
+
+/**
  * The shape of a refusal body: its media type and, for a JSON object, each field's kind, one level into
  * object fields (`detail:{code,message}`). Two bodies of one shape differ only in their values.
  */
@@ -189,11 +205,21 @@ export class VendorShapes {
   private readonly socket: Shape[];
 
   constructor(mirror: VendorMirror) {
-    const request: MirrorRequest = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams() };
+    // A bare request, and one opened each way the vendor's clients open its sockets (a version can change the
+    // shape of its refusals).
+    const openings: SocketOpening[] = [{}, ...mirror.sockets.flatMap((route) => route.openings ?? [])];
+    const requests = openings.map((opening): MirrorRequest => ({
+      method: 'POST',
+      path: '/',
+      headers: { ...opening.headers },
+      query: new URLSearchParams(opening.query?.map(([name, value]): [string, string] => [name, value])),
+    }));
     const replies: MirrorReply[] = [
-      ...MIRROR_REFUSAL_KINDS.map((kind) => mirror.access.refuse(kind, request)),
-      ...[400, 401, 413, 422, 500].map((status) => mirror.access.fail(status, 'a failure', request)),
-      mirror.access.notFound(request),
+      ...requests.flatMap((request) => [
+        ...MIRROR_REFUSAL_KINDS.map((kind) => mirror.access.refuse(kind, request)),
+        ...[400, 401, 413, 422, 500].map((status) => mirror.access.fail(status, 'a failure', request)),
+        mirror.access.notFound(request),
+      ]),
       mirror.dropIn.invalidBody({ field: 'field', message: 'a rule' }),
       // A socket route's refusal of a bare handshake (one without the settings its clients must send).
       ...mirror.sockets.flatMap(

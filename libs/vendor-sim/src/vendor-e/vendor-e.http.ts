@@ -7,6 +7,8 @@ import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorESpeak,
   VENDOR_E_AUTH_PROBLEM,
+  VENDOR_E_CALLBACK_STATUS,
+  vendorECallbackAccepted,
   VENDOR_E_KEY,
   vendorEModelList,
   vendorERequestId,
@@ -70,7 +72,12 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
         const accepted = accept(exchange, 'v2');
         if (!accepted) return;
         const { request } = accepted;
-        await playOneShot(exchange, start(accepted.key, request, 'rest-v2'), kit.state.pacing('vendor_e'), {
+        const take = start(accepted.key, request, 'rest-v2');
+        if (request.callback !== undefined) {
+          answerCallback(exchange, take);
+          return;
+        }
+        await playOneShot(exchange, take, kit.state.pacing('vendor_e'), {
           headers: speakHeaders(request),
           sendError: (f) => sendVendorEError(exchange, vendorEFaultProblem(f)),
         });
@@ -80,6 +87,18 @@ export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {
     { method: 'GET', path: '/v1/models', handle: (exchange) => listModels(kit, exchange, 'v1') },
     { method: 'GET', path: '/v2/models', handle: (exchange) => listModels(kit, exchange, 'v2') },
   ];
+}
+
+/**
+ * A call with a `callback`: the vendor accepts it at once (`202 {request_id}`); an injected error is its
+ * refusal instead. The simulator delivers nothing to the client's address (see the README).
+ */
+function answerCallback(exchange: HttpExchange, { fault }: BegunTake): void {
+  if (fault?.kind === 'error') {
+    sendVendorEError(exchange, vendorEFaultProblem(fault));
+    return;
+  }
+  exchange.sendJson(VENDOR_E_CALLBACK_STATUS, vendorECallbackAccepted(vendorERequestId()));
 }
 
 function listModels(kit: SimKit, exchange: HttpExchange, generation: VendorEGeneration): void {

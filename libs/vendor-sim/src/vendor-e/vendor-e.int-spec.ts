@@ -64,6 +64,14 @@ describe('vendor_e simulator', () => {
     await response.arrayBuffer();
   });
 
+  it('accepts a /v2/speak call with a callback at once: 202 {request_id}, a counted call', async () => {
+    const query = { model: V2, callback: 'https://client.invalid/hook', callback_method: 'PUT' };
+    const response = await speak(query, { text: TEXT }, `Token ${KEY}`, '/v2/speak');
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(await t.control.callCount('vendor_e', { key: KEY, endpoint: 'rest-v2' })).toBe(1);
+  });
+
   it('streams raw linear16 at the asked rate with the vendor headers and the take id', async () => {
     const response = await speak({ ...raw, speed: '1.25' });
     expect(response.status).toBe(200);

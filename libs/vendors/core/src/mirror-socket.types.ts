@@ -193,10 +193,22 @@ export interface SocketHandshake {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
+/** What a vendor's own clients send on a socket's handshake besides the key (lower-case header names). */
+export interface SocketOpening {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly query?: ReadonlyArray<readonly [string, string]>;
+}
+
 /** One of a vendor's sockets, as its mirror serves it. */
 export interface MirrorSocketRoute {
   /** The path under the vendor's API base; its capture groups become the handshake's `params`. */
   readonly path: RegExp;
+  /**
+   * How the vendor's own clients open this socket where a bare handshake (the key alone) is one it refuses:
+   * each a way they do (vendor_i's version in its header or its query form). Tests open the socket so to reach
+   * its messages; left out, a bare handshake is accepted.
+   */
+  readonly openings?: readonly SocketOpening[];
   /**
    * The vendor's answer to a handshake it refuses before the upgrade (a query setting it does not take, such
    * as a `timeout` past its maximum), in its shape; undefined, or left out, accepts. A refusal after the

@@ -48,6 +48,9 @@ export interface UpstreamBody {
 /** Reads a vendor's refusal text out of an error body (its wire shape). */
 export type RefusalReader = (body: string) => string;
 
+/** Reads a vendor's own code for its refusal out of an error body, where its shape has one. */
+export type RefusalCodeReader = (body: string) => string | undefined;
+
 /**
  * The HTTP upstream every REST/SSE vendor adapter shares: a keep-alive undici pool to the vendor's base URL,
  * the JSON POST with the vendor's refusals mapped through `vendorFailure`, lost connections and cuts through
@@ -65,6 +68,7 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     options: AdapterOptions,
     private readonly refusalText: RefusalReader,
     keyPlacements: KeyPlacements,
+    private readonly refusalCode?: RefusalCodeReader,
   ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.keyPlacement = keyPlacements[0];
@@ -179,7 +183,7 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
       });
       text = await response.body.text();
       if (response.statusCode >= 400) {
-        throw vendorFailure(this.vendor, response.statusCode, this.refusalText(text));
+        throw this.refusal(response.statusCode, text);
       }
     } catch (error) {
       throw upstreamFailure(this.vendor, error, signal);
@@ -220,7 +224,12 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
     } catch (error) {
       throw upstreamFailure(this.vendor, error, signal);
     }
-    throw vendorFailure(this.vendor, response.statusCode, this.refusalText(text));
+    throw this.refusal(response.statusCode, text);
+  }
+
+  /** The vendor's error answer as the router reports it: its status, message and, where read, its code. */
+  private refusal(status: number, body: string): RouterError {
+    return vendorFailure(this.vendor, status, this.refusalText(body), this.refusalCode?.(body));
   }
 }
 

@@ -3,23 +3,34 @@ import type { VendorId } from './vendor-id';
 
 /**
  * A vendor's refusal or failure as the router reports it: 429 is the org's own quota, 5xx the vendor's
- * trouble, anything else a refusal whose status and message are passed through.
+ * trouble, anything else a refusal whose status and message are passed through, with the vendor's own code
+ * for it where its body names one (`providerCode`).
  */
-export function vendorFailure(vendor: VendorId, status: number, vendorMessage: string): RouterError {
+export function vendorFailure(
+  vendor: VendorId,
+  status: number,
+  vendorMessage: string,
+  vendorCode?: string,
+): RouterError {
+  const provider = { providerStatus: status, ...(vendorCode ? { providerCode: vendorCode } : {}) };
   if (status === 429) {
-    return new RouterError('provider_rate_limited', vendorMessage || `${vendor} rate limit reached`, {
-      providerStatus: status,
-    });
+    return new RouterError(
+      'provider_rate_limited',
+      vendorMessage || `${vendor} rate limit reached`,
+      provider,
+    );
   }
   if (status >= 500) {
-    return new RouterError('provider_unavailable', vendorMessage || `${vendor} answered HTTP ${status}`, {
-      providerStatus: status,
-    });
+    return new RouterError(
+      'provider_unavailable',
+      vendorMessage || `${vendor} answered HTTP ${status}`,
+      provider,
+    );
   }
   return new RouterError(
     'provider_rejected',
     vendorMessage || `${vendor} refused the request (HTTP ${status})`,
-    { providerStatus: status },
+    provider,
   );
 }
 

@@ -1,6 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
 import { WordTrack } from './vendor-i.adapter';
-import { vendorIErrorMessage } from './wire/vendor-i.errors';
+import { vendorIErrorCode, vendorIErrorMessage } from './wire/vendor-i.errors';
 import { VENDOR_I_BYTES_PATH, VENDOR_I_SSE_PATH, vendorIRequest } from './wire/vendor-i.requests';
 
 const base: SynthSettings = {
@@ -78,6 +78,14 @@ describe('vendorIErrorMessage', () => {
       vendorIErrorMessage('{"status_code":400,"title":"Invalid voice","message":"Voice x was not found"}'),
     ).toBe('Voice x was not found');
     expect(vendorIErrorMessage('Unauthorized: Invalid API key.')).toBe('Unauthorized: Invalid API key.');
+  });
+
+  it('reads the JSON error_code, and none from a plain-text body', () => {
+    expect(vendorIErrorCode('{"status_code":404,"error_code":"voice_not_found","message":"x"}')).toBe(
+      'voice_not_found',
+    );
+    expect(vendorIErrorCode('{"status_code":404,"error_code":7}')).toBeUndefined();
+    expect(vendorIErrorCode('Unauthorized: Invalid API key.')).toBeUndefined();
   });
 });
 

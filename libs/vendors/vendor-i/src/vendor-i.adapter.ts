@@ -14,7 +14,7 @@ import {
   type VendorId,
 } from '@router/vendors-core';
 import { VENDOR_I_VERSION_HEADER } from './wire/vendor-i.access';
-import { vendorIErrorMessage } from './wire/vendor-i.errors';
+import { vendorIErrorCode, vendorIErrorMessage } from './wire/vendor-i.errors';
 import { VENDOR_I_KEY } from './wire/vendor-i.key';
 import { readVendorIEvent } from './wire/vendor-i.events';
 import { VENDOR_I_API_VERSION, VENDOR_I_SSE_PATH, vendorIRequest } from './wire/vendor-i.requests';
@@ -81,7 +81,7 @@ function toMs(seconds: unknown): number {
  */
 export class VendorIAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorIErrorMessage, VENDOR_I_KEY);
+    super(VENDOR, options, vendorIErrorMessage, VENDOR_I_KEY, vendorIErrorCode);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
@@ -114,7 +114,7 @@ function streamAudio(body: UpstreamBody, track: WordTrack | undefined): AsyncGen
           track?.add(reading.wordTimestamps);
           return {};
         case 'error':
-          throw vendorFailure(VENDOR, reading.status ?? 502, reading.message);
+          throw vendorFailure(VENDOR, reading.status ?? 502, reading.message, reading.code);
         case 'malformed':
           throw vendorMalformed(VENDOR, reading.what);
         case 'other':

@@ -64,6 +64,15 @@ describe('vendor_e mirror sockets', () => {
     expect(v1?.refuse?.(handshake())).toBeUndefined();
   });
 
+  it('declares a second-generation model as how clients open /v2/speak, which it accepts; v1 opens bare', () => {
+    const [v1, v2] = vendorESocketRoutes;
+    expect(v1?.openings).toBeUndefined();
+    expect(v2?.refuse?.(handshake())?.status).toBe(400);
+    expect(v2?.openings).toEqual([{ query: [['model', 'e_model_3-orla-en']] }]);
+    const [opening] = v2?.openings ?? [];
+    expect(v2?.refuse?.(handshake(Object.fromEntries(opening?.query ?? [])))).toBeUndefined();
+  });
+
   describe('/v1/speak', () => {
     it('numbers flushes and clears with one rising sequence_id, and refuses what it cannot read with 1008', () => {
       const c = new VendorEV1Connection(handshake());

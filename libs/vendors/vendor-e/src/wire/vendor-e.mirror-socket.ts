@@ -145,9 +145,14 @@ export const VENDOR_E_IDLE: SocketIdle = {
   reason: VENDOR_E_IDLE_FATAL.code,
 };
 
+/** A second-generation model a client opens `/v2/speak` with. */
+const VENDOR_E_V2_CLIENT_MODEL = 'e_model_3-orla-en';
+
 export const vendorESocketRoutes: readonly MirrorSocketRoute[] = (['v1', 'v2'] as const).map(
   (generation): MirrorSocketRoute => ({
     path: new RegExp(`^${VENDOR_E_SPEAK_PATHS[generation]}$`),
+    // The second generation's clients always name a model (the vendor refuses a socket without one).
+    ...(generation === 'v2' ? { openings: [{ query: [['model', VENDOR_E_V2_CLIENT_MODEL]] }] } : {}),
     refuse: (handshake) => refuseHandshake(generation, handshake),
     open: (handshake) =>
       generation === 'v1' ? new VendorEV1Connection(handshake) : new VendorEV2Connection(handshake),

@@ -66,6 +66,8 @@ export interface VendorESpeakRequest {
   readonly text: string;
   readonly spec: RouterAudioEncoding;
   readonly speed: number;
+  /** The client's address for the audio: the vendor answers `202 {request_id}` at once and delivers it later. */
+  readonly callback?: string;
 }
 
 type Parsed = { ok: true; request: VendorESpeakRequest } | { ok: false; problem: VendorEProblem };
@@ -107,7 +109,18 @@ export function parseVendorESpeak(
   if (text.length > VENDOR_E_TEXT_LIMIT) {
     return bad(`text must be at most ${VENDOR_E_TEXT_LIMIT} characters`, 'TEXT_TOO_LONG');
   }
-  return { ok: true, request: { model, text, spec: encoding.spec, speed } };
+  const callback = query.get('callback');
+  return {
+    ok: true,
+    request: { model, text, spec: encoding.spec, speed, ...(callback ? { callback } : {}) },
+  };
+}
+
+/** The vendor's answer to a speak call with a `callback`: accepted, the audio to follow at the client's address. */
+export const VENDOR_E_CALLBACK_STATUS = 202;
+
+export function vendorECallbackAccepted(requestId: string): { request_id: string } {
+  return { request_id: requestId };
 }
 
 /** The headers the vendor answers a speak call with. */

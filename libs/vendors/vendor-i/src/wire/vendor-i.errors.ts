@@ -79,6 +79,15 @@ export function vendorIStatusTitle(status: number): { title: string; errorCode: 
   return { title, errorCode };
 }
 
+/** The vendor's own code for a refusal: `error_code` of a JSON error (a plain-text one has none). */
+export function vendorIErrorCode(body: string): string | undefined {
+  try {
+    return stringAt(JSON.parse(body), 'error_code');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The vendor's refusal text: `message` of a JSON error, else the plain `Title: Message` body. */
 export function vendorIErrorMessage(body: string): string {
   return readRefusal(body, (json) => stringAt(json, 'message') ?? stringAt(json, 'title'));

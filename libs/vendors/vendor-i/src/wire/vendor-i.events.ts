@@ -82,7 +82,13 @@ export function vendorIErrorEvent(
 export type VendorIEventReading =
   | { readonly kind: 'audio'; readonly audio: Buffer }
   | { readonly kind: 'timestamps'; readonly wordTimestamps: unknown }
-  | { readonly kind: 'error'; readonly status: number | undefined; readonly message: string }
+  | {
+      readonly kind: 'error';
+      readonly status: number | undefined;
+      readonly message: string;
+      /** The vendor's `error_code`, where it sent one. */
+      readonly code: string | undefined;
+    }
   | { readonly kind: 'done' }
   | { readonly kind: 'malformed'; readonly what: string }
   | { readonly kind: 'other' };
@@ -104,10 +110,12 @@ export function readVendorIEvent(
     case 'error': {
       const status = message['status_code'];
       const text = typeof message['message'] === 'string' ? message['message'] : message['title'];
+      const code = message['error_code'];
       return {
         kind: 'error',
         status: typeof status === 'number' ? status : undefined,
         message: typeof text === 'string' ? text : '',
+        code: typeof code === 'string' ? code : undefined,
       };
     }
     case 'done':

@@ -213,6 +213,18 @@ describe('vendor_i mirror socket: events to frames', () => {
     expect(r.failed(RouterError.badRequest('no plan')).drop).toBeUndefined();
   });
 
+  it("passes the vendor's own error_code on where its refusal named one", () => {
+    const c = new VendorIConnection();
+    say(c, { ...base, context_id: 'a', transcript: 'Hi.', continue: true });
+    const error = new RouterError('provider_rejected', 'Voice v1 was not found', {
+      providerStatus: 404,
+      providerCode: 'voice_not_found',
+    });
+    expect(read(c.context('a').failed(error, { sentence: 0 }).frames)).toMatchObject([
+      { type: 'error', status_code: 404, title: 'Not Found', error_code: 'voice_not_found' },
+    ]);
+  });
+
   it('refuses a handshake without a version the vendor serves, and idles out after 5 minutes', () => {
     const handshake = (headers: Record<string, string>, query = '') => ({
       params: [],
@@ -225,5 +237,18 @@ describe('vendor_i mirror socket: events to frames', () => {
     expect(refused?.status).toBe(400);
     expect(JSON.parse(refused?.body ?? '{}')).toMatchObject({ error_code: 'invalid_version' });
     expect(route?.idle(handshake({}))).toEqual({ ms: 300_000, code: 1000, reason: 'idle timeout' });
+  });
+
+  it("declares the clients' openings, the version in its header and in its query form, each accepted", () => {
+    expect(route?.openings).toEqual([
+      { headers: { 'vendor_i-version': '2026-08-14' } },
+      { query: [['vendor_i_version', '2024-06-10']] },
+    ]);
+    for (const opening of route?.openings ?? []) {
+      const query = new URLSearchParams(
+        opening.query?.map(([name, value]): [string, string] => [name, value]),
+      );
+      expect(route?.refuse?.({ params: [], query, headers: opening.headers ?? {} })).toBeUndefined();
+    }
   });
 });

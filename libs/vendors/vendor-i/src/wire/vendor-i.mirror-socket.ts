@@ -15,7 +15,13 @@ import {
   type SocketFrame,
   sendJson,
 } from '@router/vendors-core';
-import { isKnownVendorIVersion } from './vendor-i.access';
+import {
+  isKnownVendorIVersion,
+  VENDOR_I_OLDEST_VERSION,
+  VENDOR_I_RELEASES,
+  VENDOR_I_VERSION_HEADER,
+  VENDOR_I_VERSION_QUERY,
+} from './vendor-i.access';
 import { type VendorIProblem, vendorIStatusTitle } from './vendor-i.errors';
 import {
   vendorIChunkEvent,
@@ -243,11 +249,14 @@ class VendorIRenderer implements SocketContextRenderer {
   }
 }
 
-/** A router error as the vendor's problem: the vendor's own status where it refused, its title for it. */
+/**
+ * A router error as the vendor's problem: the vendor's own status and `error_code` where it refused, its title
+ * for the status; the router's own failures get the code the vendor uses for their status.
+ */
 function problemOf(error: RouterError): VendorIProblem {
   const status = error.providerStatus ?? error.status;
   const { title, errorCode } = vendorIStatusTitle(status);
-  return { status, title, message: error.message, errorCode };
+  return { status, title, message: error.message, errorCode: error.providerCode ?? errorCode };
 }
 
 function errorFrame(problem: VendorIProblem, contextId: string | null): SocketCommand {
@@ -258,6 +267,10 @@ function errorFrame(problem: VendorIProblem, contextId: string | null): SocketCo
 export const vendorISocketRoutes: readonly MirrorSocketRoute[] = [
   {
     path: /^\/tts\/websocket$/,
+    openings: [
+      { headers: { [VENDOR_I_VERSION_HEADER]: VENDOR_I_RELEASES.at(-1) ?? VENDOR_I_OLDEST_VERSION } },
+      { query: [[VENDOR_I_VERSION_QUERY, VENDOR_I_OLDEST_VERSION]] },
+    ],
     // The version the vendor requires, in the handshake's header or its query form: without one it serves, its 400.
     refuse: (handshake) => {
       const version = vendorISocketVersion({

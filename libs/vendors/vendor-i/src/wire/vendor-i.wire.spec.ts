@@ -105,6 +105,7 @@ describe('vendor_i wire', () => {
       kind: 'error',
       status: 503,
       message: 'busy',
+      code: 'x',
     });
     expect(readVendorIEvent('done', roundTrip(vendorIDoneEvent()))).toEqual({ kind: 'done' });
   });
