@@ -332,68 +332,76 @@ class LoadGenerator {
   }
 
   /** One reply over a spare stream connection (a new one when none is spare); see StreamClient.speak. */
-  private async timeStream(
+  private timeStream(
     variant: 'stream-hit' | 'stream-miss',
     text: string,
     into: VariantResult,
   ): Promise<string | undefined> {
-    let client: StreamClient | undefined;
-    try {
-      client =
-        this.spareStreams.pop() ??
-        (await StreamClient.open(this.streamUrl, this.setup.routerKey, this.settings, STREAM_TIMEOUT_MS));
+    const open = (): Promise<StreamClient> =>
+      StreamClient.open(this.streamUrl, this.setup.routerKey, this.settings, STREAM_TIMEOUT_MS);
+    return onSpare(this.spareStreams, open, async (client) => {
       const spoken = await client.speak(text, STREAM_TIMEOUT_MS);
       // A hit the router did not serve from the cache (or a miss it did) would be measuring the other path.
       if (spoken.cached !== (variant === 'stream-hit'))
         return spoken.cached ? 'miss was cached' : 'hit not cached';
-      into.ttfbMs.push(spoken.ttfbMs);
-      into.totalMs.push(spoken.totalMs);
-      into.bytes += spoken.bytes;
+      record(into, spoken);
       return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : 'error';
-    } finally {
-      if (client?.usable) this.spareStreams.push(client);
-      else await client?.close();
-    }
+    });
   }
 
   /**
    * One sentence on a spare vendor_a mirror socket (a new one when none is spare), in the settings the speech
    * endpoint's vendor_a variants use; see MirrorSocketClient. Hit or miss is told by the simulator's count.
    */
-  private async timeMirrorSocket(text: string, into: VariantResult): Promise<string | undefined> {
-    let client: MirrorSocketClient | undefined;
-    try {
-      client =
-        this.spareMirrorSockets.pop() ??
-        (await MirrorSocketClient.open(
-          `${this.setup.gatewayUrl.replace(/^http/, 'ws')}/vendor_a/text-to-speech/ws?model=a_model_1&send_completion_event=true`,
-          this.setup.routerKey,
-          {
-            target_language_code: 'en-IN',
-            speaker: this.setup.voice,
-            output_audio_codec: 'linear16',
-            speech_sample_rate: 16000,
-          },
-          STREAM_TIMEOUT_MS,
-        ));
-      const said = await client.say(text, STREAM_TIMEOUT_MS);
-      into.ttfbMs.push(said.ttfbMs);
-      into.totalMs.push(said.totalMs);
-      into.bytes += said.bytes;
+  private timeMirrorSocket(text: string, into: VariantResult): Promise<string | undefined> {
+    const open = (): Promise<MirrorSocketClient> =>
+      MirrorSocketClient.open(
+        `${this.setup.gatewayUrl.replace(/^http/, 'ws')}/vendor_a/text-to-speech/ws?model=a_model_1&send_completion_event=true`,
+        this.setup.routerKey,
+        {
+          target_language_code: 'en-IN',
+          speaker: this.setup.voice,
+          output_audio_codec: 'linear16',
+          speech_sample_rate: 16000,
+        },
+        STREAM_TIMEOUT_MS,
+      );
+    return onSpare(this.spareMirrorSockets, open, async (client) => {
+      record(into, await client.say(text, STREAM_TIMEOUT_MS));
       return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : 'error';
-    } finally {
-      if (client?.usable) this.spareMirrorSockets.push(client);
-      else client?.close();
-    }
+    });
   }
 
   private fail(into: VariantResult, reason: string): void {
     into.errors += 1;
     into.failures[reason] = (into.failures[reason] ?? 0) + 1;
+  }
+}
+
+function record(into: VariantResult, timed: { ttfbMs: number; totalMs: number; bytes: number }): void {
+  into.ttfbMs.push(timed.ttfbMs);
+  into.totalMs.push(timed.totalMs);
+  into.bytes += timed.bytes;
+}
+
+/**
+ * Runs `use` on a connection from `spares` (one opened when none is spare) and keeps it for the next request
+ * while it is usable; returns why the request failed, or undefined.
+ */
+async function onSpare<C extends { usable: boolean; close(): unknown }>(
+  spares: C[],
+  open: () => Promise<C>,
+  use: (client: C) => Promise<string | undefined>,
+): Promise<string | undefined> {
+  let client: C | undefined;
+  try {
+    client = spares.pop() ?? (await open());
+    return await use(client);
+  } catch (error) {
+    return error instanceof Error ? error.message : 'error';
+  } finally {
+    if (client?.usable) spares.push(client);
+    else await client?.close();
   }
 }
 
