@@ -237,9 +237,13 @@ export class SynthesisWorker {
     if (!req.cache || (kind.sealed && !kind.sealing(req))) {
       return this.synthesize(running, id, adapter, req, { cache: false });
     }
+    // The vendor key is opened while the claim is out (a read of its own when the key cache has let it go),
+    // so a claim that is this worker's finds it ready; it is used only then.
+    const apiKey = this.keys.get(req.orgId, vendor);
+    apiKey.catch(() => undefined);
     const claim = await this.claims.claim(req.orgId, req.cacheKey);
     if (claim.kind === 'mine')
-      return this.synthesize(running, id, adapter, req, { cache: true, claimed: true });
+      return this.synthesize(running, id, adapter, req, { cache: true, claimed: true }, apiKey);
     if (claim.kind === 'held') {
       // A forwarded request is not sent on again: the claim moved between two workers' reads of it.
       if (req.forwarded)
@@ -258,11 +262,14 @@ export class SynthesisWorker {
         return kind.replay(stored);
       }
       // Its blob is gone: a new take may replace that one.
-      return this.synthesize(running, id, adapter, req, {
-        cache: true,
-        claimed: false,
-        replaces: claim.take.objectName,
-      });
+      return this.synthesize(
+        running,
+        id,
+        adapter,
+        req,
+        { cache: true, claimed: false, replaces: claim.take.objectName },
+        apiKey,
+      );
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
       // The store is down: the listener gets a fresh take; the committed one stays the key's.
@@ -281,11 +288,12 @@ export class SynthesisWorker {
     adapter: VendorAdapter,
     req: Req,
     keeping: Keeping,
+    openingKey?: Promise<string>,
   ): Promise<Take<Head, Result>> {
     const { kind } = running;
     let apiKey: string;
     try {
-      apiKey = await this.keys.get(req.orgId, kind.vendor(req));
+      apiKey = await (openingKey ?? this.keys.get(req.orgId, kind.vendor(req)));
     } catch (error) {
       if (keeping.cache && keeping.claimed) await this.release(req);
       throw error;

@@ -43,6 +43,26 @@ describe.each(['postgres', 'pglite'] as const)('TakeClaims (%s)', (kind) => {
     for (const c of claims) if (c.kind === 'held') expect(c.workerId).toBe(`w-${holder}`);
   });
 
+  it('claims many keys asked at once in batches, one answer per key however often it was asked', async () => {
+    const keys = Array.from({ length: 40 }, newKey);
+    const w1 = worker('w1');
+    const w2 = worker('w2');
+    // Two workers' batches over the same keys in opposite orders, each key asked twice by one of them.
+    const [first, second, again] = await Promise.all([
+      Promise.all(keys.map((key) => w1.claim(orgId, key))),
+      Promise.all([...keys].reverse().map((key) => w2.claim(orgId, key))),
+      Promise.all(keys.map((key) => w2.claim(orgId, key))),
+    ]);
+    second.reverse();
+    keys.forEach((_, i) => {
+      const pair = [first[i], second[i]];
+      expect(pair.filter((c) => c.kind === 'mine')).toHaveLength(1);
+      const holder = first[i].kind === 'mine' ? 'w1' : 'w2';
+      for (const c of pair) if (c.kind === 'held') expect(c.workerId).toBe(holder);
+      expect(again[i]).toEqual(second[i]);
+    });
+  });
+
   it('answers with the committed take once the key has one, whoever holds the claim', async () => {
     const key = newKey();
     await worker('w1').claim(orgId, key);

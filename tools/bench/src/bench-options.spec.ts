@@ -23,11 +23,17 @@ describe('parseOptions', () => {
     expect(parseOptions(['--log-level=info']).logLevel).toBe('info');
   });
 
-  it('runs both benchmarks unless --only names one', () => {
-    expect(DEFAULT_OPTIONS.benchmarks).toEqual(['speech', 'stream']);
+  it("measures only the speech endpoint's variants in the speech benchmark, none of the peer benchmark's", () => {
+    expect(DEFAULT_OPTIONS.variants).toContain('miss');
+    expect(DEFAULT_OPTIONS.variants.filter((v) => /^(d-|c-|a-ws-|prime-|stream-)/.test(v))).toEqual([]);
+  });
+
+  it('runs every benchmark unless --only names one', () => {
+    expect(DEFAULT_OPTIONS.benchmarks).toEqual(['speech', 'stream', 'peer']);
+    expect(parseOptions(['--only=peer']).benchmarks).toEqual(['peer']);
     expect(parseOptions(['--only=stream']).benchmarks).toEqual(['stream']);
     expect(parseOptions(['--only=speech', '--stream-connections=10']).streamConnections).toBe(10);
-    expect(() => parseOptions(['--only=voice'])).toThrow('--only must be one of speech, stream');
+    expect(() => parseOptions(['--only=voice'])).toThrow('--only must be one of speech, stream, peer');
   });
 
   it('makes --quick small, and later arguments still win', () => {

@@ -1,8 +1,11 @@
 import { type Variant, VARIANTS } from './load-plan';
 
-/** The variants a run can measure (the prime variants only fill the cache for the hits). */
+/**
+ * The speech benchmark's variants (the prime variants only fill the cache for the hits; the stream and peer
+ * benchmarks have their own).
+ */
 export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
-  (v) => !v.startsWith('prime-') && !v.startsWith('stream-'),
+  (v) => !/^(prime-|stream-|[cd]-|a-ws-)/.test(v),
 );
 
 /**
@@ -11,7 +14,7 @@ export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
  */
 export const STREAM_VARIANTS: readonly Variant[] = ['direct', 'stream-hit', 'hot-hit', 'stream-miss', 'miss'];
 
-export const BENCHMARKS = ['speech', 'stream'] as const;
+export const BENCHMARKS = ['speech', 'stream', 'peer'] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 
 export interface BenchOptions {
@@ -65,6 +68,13 @@ export interface BenchOptions {
   streamWarmup: number;
   /** /v1/stream: idle connections held open for the memory figures. */
   streamConnections: number;
+  /** Peer benchmark: requests per variant interleaved at each level, and alone for CPU (one round). */
+  peerRequests: number;
+  peerCpuRequests: number;
+  /** Peer benchmark, open loop: the first rate (per second), how many ×1.5 steps at most, each how long. */
+  openLoopFrom: number;
+  openLoopSteps: number;
+  openLoopStepMs: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -72,7 +82,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   variants: [...MEASURABLE],
   concurrency: [1, 50],
   requests: 300,
-  cpuRequests: 400,
+  cpuRequests: 300,
   cpuRounds: 3,
   warmup: 50,
   hotSentences: 16,
@@ -89,6 +99,11 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   streamRequests: 300,
   streamWarmup: 50,
   streamConnections: 1000,
+  peerRequests: 150,
+  peerCpuRequests: 200,
+  openLoopFrom: 30,
+  openLoopSteps: 10,
+  openLoopStepMs: 2000,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -102,13 +117,18 @@ const QUICK: Partial<BenchOptions> = {
   streamRequests: 60,
   streamWarmup: 20,
   streamConnections: 200,
+  peerRequests: 30,
+  peerCpuRequests: 40,
+  openLoopSteps: 6,
+  openLoopStepMs: 1000,
 };
 
-const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream] [--concurrency=1,50] [--requests=N]
+const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,chain-cached,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
-  [--app-env=NAME=value,…] [--workers=1|2]`;
+  [--app-env=NAME=value,…] [--workers=1|2] [--peer-requests=N] [--peer-cpu-requests=N] [--open-loop-from=N]
+  [--open-loop-steps=N] [--open-loop-step-ms=N]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -140,6 +160,11 @@ const FLAGS: Record<string, CountOption> = {
   '--stream-requests': 'streamRequests',
   '--stream-warmup': 'streamWarmup',
   '--stream-connections': 'streamConnections',
+  '--peer-requests': 'peerRequests',
+  '--peer-cpu-requests': 'peerCpuRequests',
+  '--open-loop-from': 'openLoopFrom',
+  '--open-loop-steps': 'openLoopSteps',
+  '--open-loop-step-ms': 'openLoopStepMs',
 };
 
 function count(flag: string, text: string, min: number): number {

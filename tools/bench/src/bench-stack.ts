@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { mirrorAppName } from '@router/config';
 import { dropBucket } from './bench-bucket';
 import { NAIVE_INDEX_TABLE, type NaiveCacheWrite } from './load-process';
 import { type MemoryReading, readMemory } from './memory-probe';
@@ -16,6 +17,7 @@ import {
   REPO_ROOT,
   type RunningStack,
   servicesEnv,
+  STACK_MIRRORS,
   startStack,
 } from '@router/testing';
 
@@ -43,7 +45,11 @@ export const ROUTER_APPS = [
   'synthesis-worker',
   'synthesis-worker-2',
   'cache-service',
+  ...STACK_MIRRORS.map(mirrorAppName),
 ];
+
+/** The vendors the benchmarks call, each with the org's key stored (vendor_a; vendor_c and vendor_d for the peer benchmark). */
+const BENCH_VENDORS = ['vendor_a', 'vendor_c', 'vendor_d'] as const;
 
 export interface BenchStack {
   stack: RunningStack;
@@ -52,6 +58,8 @@ export interface BenchStack {
   uncachedRouterKey: string;
   vendorKey: string;
   voice: string;
+  /** A vendor_c voice (the vendor_c mirror's path names one). */
+  vendorCVoice: string;
   /** When the stack was up (performance.now()); the cache-service's first timed sweep is a minute later. */
   startedAt: number;
   /** name → pid of every stack member. */
@@ -61,7 +69,7 @@ export interface BenchStack {
   /** The stack's bucket and scratch database, where the naive chain's cached takes go too. */
   cacheWrite: NaiveCacheWrite;
   setPacing(pacing: { ttfaMs: number; factor: number; chunkMs?: number }): Promise<void>;
-  /** Synthesis calls vendor_a's simulator accepted so far, over all keys. */
+  /** Synthesis calls the simulator accepted so far, over all vendors and keys. */
   vendorCalls(): Promise<number>;
   /**
    * Takes committed so far: the router's cache rows and the naive chain's indexed ones (its indexer creates
@@ -158,12 +166,15 @@ export async function startBenchStack(
     const org = createOrgWithKey(stack.adminUrl, `bench-${randomUUID().slice(0, 8)}`);
     const uncached = orgWithoutCache(stack.adminUrl);
     const vendorKey = `vk-bench-${randomUUID()}`;
-    for (const key of [org.key, uncached]) {
-      const put = await call(stack.gatewayUrl, 'PUT', '/v1/provider-keys/vendor_a', {
+    for (const [key, vendor] of [
+      [uncached, 'vendor_a'],
+      ...BENCH_VENDORS.map((v) => [org.key, v]),
+    ] as const) {
+      const put = await call(stack.gatewayUrl, 'PUT', `/v1/provider-keys/${vendor}`, {
         key,
         body: { api_key: vendorKey },
       });
-      if (put.status !== 200) throw new Error(`storing the vendor_a key: HTTP ${put.status} ${put.text}`);
+      if (put.status !== 200) throw new Error(`storing the ${vendor} key: HTTP ${put.status} ${put.text}`);
     }
     const models = await call<{
       providers: Array<{ id: string; models: Array<{ id: string; voices: string[] }> }>;
@@ -172,6 +183,13 @@ export async function startBenchStack(
       .find((p) => p.id === 'vendor_a')
       ?.models.find((m) => m.id === 'a_model_1')?.voices[0];
     if (!voice) throw new Error('GET /v1/models lists no voice for vendor_a/a_model_1');
+    // vendor_c's voices are the vendor's own list, read through its mirror as a vendor_c client reads it.
+    const voices = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {
+      headers: { 'vendor_c-api-key': org.key },
+    });
+    const vendorCVoice = ((await voices.json()) as { voices?: Array<{ voice_id: string }> }).voices?.[0]
+      ?.voice_id;
+    if (!vendorCVoice) throw new Error('the vendor_c mirror lists no voice');
     const control = `${stack.simUrl}/__sim`;
     const pids: Record<string, number> = Object.fromEntries(
       stack.apps.map((app) => [app.name, app.child.pid as number]),
@@ -183,16 +201,19 @@ export async function startBenchStack(
       vendorKey,
       startedAt,
       voice,
+      vendorCVoice,
       pids,
       natsUrl: services.natsUrl,
       cacheWrite: { s3: { ...services.s3, bucket }, databaseUrl: db.url },
       async setPacing(pacing) {
-        const res = await fetch(`${control}/pacing`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ vendor: 'vendor_a', ...pacing }),
-        });
-        if (!res.ok) throw new Error(`simulator pacing: HTTP ${res.status} ${await res.text()}`);
+        for (const vendor of BENCH_VENDORS) {
+          const res = await fetch(`${control}/pacing`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ vendor, ...pacing }),
+          });
+          if (!res.ok) throw new Error(`simulator pacing: HTTP ${res.status} ${await res.text()}`);
+        }
       },
       async vendorCalls() {
         const res = await fetch(`${control}/calls/counts`);
@@ -200,7 +221,8 @@ export async function startBenchStack(
         const { counts } = (await res.json()) as {
           counts: Record<string, Record<string, Record<string, number>>>;
         };
-        return Object.values(counts['vendor_a'] ?? {})
+        return Object.values(counts)
+          .flatMap((byKey) => Object.values(byKey))
           .flatMap((byEndpoint) => Object.values(byEndpoint))
           .reduce((sum, n) => sum + n, 0);
       },

@@ -3,15 +3,21 @@ import {
   type FromLoadGenerator,
   type IdleStreamsResult,
   type LoadSetup,
+  type OpenLoopResult,
+  type OpenLoopSpec,
   type PhaseResult,
   type PhaseSpec,
+  HOT_STREAMS,
   phaseOrder,
   sentence,
+  type SentenceStream,
+  sizedSentence,
   streamOf,
   type ToLoadGenerator,
   type Variant,
   type VariantResult,
 } from './load-plan';
+import { MirrorSocketClient } from './mirror-socket-client';
 import { StreamClient } from './stream-client';
 
 /**
@@ -25,6 +31,9 @@ import { StreamClient } from './stream-client';
 const STREAM_TIMEOUT_MS = 15_000;
 /** Idle connections opened at once when the benchmark asks for many. */
 const OPENING_AT_ONCE = 25;
+/** Sentence lengths whose vendor_d clips are ≈20 KB and ≈200 KB (the table shows the bytes each moved). */
+const CLIP_20K_CHARS = 8;
+const CLIP_200K_CHARS = 72;
 
 interface Target {
   pool: Pool;
@@ -42,19 +51,8 @@ class LoadGenerator {
   private readonly uncached: Target;
   /** Where each variant's requests go, where not to the router with the main org's key. */
   private readonly targets: Partial<Record<Variant, Target>>;
-  /** Next index per sentence stream; the prime streams run ahead of the hits that read them. */
-  private readonly next = {
-    dir: 0,
-    prx: 0,
-    chn: 0,
-    chc: 0,
-    mis: 0,
-    unc: 0,
-    cld: 0,
-    cldPrime: 0,
-    hot: 0,
-    stm: 0,
-  };
+  /** Next index per sentence stream; the cold primes run ahead of the cold hits that read them. */
+  private readonly next = new Map<SentenceStream | 'cldPrime', number>();
   /** The synthesis settings every router variant asks for, in the speech body's field names. */
   private readonly settings: Record<string, unknown>;
   private readonly streamUrl: string;
@@ -62,6 +60,8 @@ class LoadGenerator {
   private readonly spareStreams: StreamClient[] = [];
   /** Idle stream connections held open for the memory measurement. */
   private readonly idleStreams: StreamClient[] = [];
+  /** vendor_a mirror sockets between the sentences that use them. */
+  private readonly spareMirrorSockets: MirrorSocketClient[] = [];
 
   constructor(private readonly setup: LoadSetup) {
     this.settings = {
@@ -117,6 +117,73 @@ class LoadGenerator {
       chain: this.chain,
       'chain-cached': this.chainCached,
       uncached: this.uncached,
+      ...this.peerTargets(pool),
+    };
+  }
+
+  /**
+   * The peer benchmark's targets: one OpenAI-style body for vendor_d everywhere (the native endpoint's own
+   * shape carries the same settings), the vendor's key to the simulator and the peer, the router's to the router.
+   */
+  private peerTargets(pool: (url: string) => Pool): Partial<Record<Variant, Target>> {
+    const { setup } = this;
+    const json = { 'content-type': 'application/json' };
+    const routerAuth = { authorization: `Bearer ${setup.routerKey}`, ...json };
+    const openAi = (text: string): string =>
+      JSON.stringify({ model: 'd_model_1', input: text, voice: 'brook', response_format: 'pcm' });
+    const direct: Target = {
+      pool: pool(setup.simUrl),
+      path: '/vendor_d/v1/audio/speech',
+      headers: { authorization: `Bearer ${setup.vendorDKey ?? ''}`, ...json },
+      body: openAi,
+    };
+    const mirror: Target = { pool: this.router.pool, path: direct.path, headers: routerAuth, body: openAi };
+    const cMirror: Target = {
+      pool: this.router.pool,
+      path: `/vendor_c/v1/text-to-speech/${setup.vendorCVoice ?? ''}?output_format=pcm_16000`,
+      headers: { 'vendor_c-api-key': setup.routerKey, ...json },
+      body: (text) => JSON.stringify({ text, model_id: 'c_model_1' }),
+    };
+    return {
+      'd-direct': direct,
+      'd-proxy': { ...direct, pool: pool(setup.bareProxyUrl) },
+      ...(setup.peerUrl
+        ? {
+            'd-peer': {
+              ...direct,
+              pool: pool(setup.peerUrl),
+              path: '/v1/audio/speech',
+              headers: {
+                ...direct.headers,
+                'x-portkey-provider': 'openai',
+                'x-portkey-custom-host': `${setup.simUrl}/vendor_d/v1`,
+              },
+            },
+          }
+        : {}),
+      'd-native': {
+        pool: this.router.pool,
+        path: '/v1/audio/speech',
+        headers: routerAuth,
+        body: (text) =>
+          JSON.stringify({
+            model: 'vendor_d/d_model_1',
+            voice: 'brook',
+            response_format: 'pcm',
+            sample_rate: 24000,
+            input: text,
+          }),
+      },
+      'd-mirror': mirror,
+      'd-mirror-hit': mirror,
+      'd-hit-20k': mirror,
+      'd-hit-200k': mirror,
+      'd-prime-hot': mirror,
+      'd-prime-20k': mirror,
+      'd-prime-200k': mirror,
+      'c-mirror': cMirror,
+      'c-mirror-hit': cMirror,
+      'c-prime-hot': cMirror,
     };
   }
 
@@ -138,6 +205,28 @@ class LoadGenerator {
     };
     await Promise.all(Array.from({ length: Math.min(spec.concurrency, total) }, worker));
     return { kind: 'result', id: spec.id, elapsedMs: performance.now() - started, variants: results };
+  }
+
+  /** Starts requests at the spec's rate for its duration (see OpenLoopSpec). */
+  async openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
+    const result: VariantResult = { ttfbMs: [], totalMs: [], bytes: 0, errors: 0, failures: {} };
+    const interval = 1000 / spec.ratePerSecond;
+    const total = Math.max(1, Math.round((spec.ratePerSecond * spec.durationMs) / 1000));
+    const started = performance.now();
+    const requests: Array<Promise<void>> = [];
+    for (let i = 0; i < total; i++) {
+      const due = started + i * interval;
+      const wait = due - performance.now();
+      if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const text = this.textFor(spec.variant);
+      requests.push(
+        this.timeText(spec.variant, text, result, due).then((failure) => {
+          if (failure !== undefined) this.fail(result, failure);
+        }),
+      );
+    }
+    await Promise.all(requests);
+    return { kind: 'open-loop', id: spec.id, result, elapsedMs: performance.now() - started };
   }
 
   /** Opens or closes idle stream connections until `count` are open (see IdleStreamsSpec). */
@@ -171,17 +260,23 @@ class LoadGenerator {
 
   async close(): Promise<void> {
     await this.holdIdleStreams(0);
+    for (const socket of this.spareMirrorSockets.splice(0)) socket.close();
     await Promise.all(
-      [this.router, this.direct, this.proxy, this.chain].map((target) => target.pool.close()),
+      [...new Set([this.router, ...Object.values(this.targets)].map((target) => target.pool))].map((pool) =>
+        pool.close(),
+      ),
     );
   }
 
   private textFor(variant: Variant): string {
     const stream = streamOf(variant);
-    let index: number;
-    if (variant === 'prime-cold') index = this.next.cldPrime++;
-    else if (stream === 'hot') index = this.next.hot++ % this.setup.hotSentences;
-    else index = this.next[stream]++;
+    const counter = variant === 'prime-cold' ? 'cldPrime' : stream;
+    const drawn = this.next.get(counter) ?? 0;
+    this.next.set(counter, drawn + 1);
+    const index = HOT_STREAMS.has(stream) ? drawn % this.setup.hotSentences : drawn;
+    // Clips of ≈20 KB and ≈200 KB at vendor_d's 24 kHz PCM.
+    if (stream === 'd2k') return sizedSentence(stream, index, CLIP_20K_CHARS);
+    if (stream === 'd2h') return sizedSentence(stream, index, CLIP_200K_CHARS);
     return sentence(this.setup.runId, stream, index);
   }
 
@@ -189,7 +284,7 @@ class LoadGenerator {
     const text = this.textFor(variant);
     // A cold hit reads the sentence primed at its index: a prime that failed is tried again, or that cold
     // hit would quietly be a miss.
-    const attempts = variant === 'prime-cold' || variant === 'prime-hot' ? 3 : 1;
+    const attempts = variant.includes('prime-') ? 3 : 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const failure = await this.timeText(variant, text, into);
       if (failure === undefined) return;
@@ -197,12 +292,21 @@ class LoadGenerator {
     }
   }
 
-  /** One request; returns why it failed, or undefined once its timings are recorded. */
-  private async timeText(variant: Variant, text: string, into: VariantResult): Promise<string | undefined> {
+  /**
+   * One request; returns why it failed, or undefined once its timings are recorded. Timed from `due` when given
+   * (open loop), else from just before it is sent.
+   */
+  private async timeText(
+    variant: Variant,
+    text: string,
+    into: VariantResult,
+    due?: number,
+  ): Promise<string | undefined> {
     if (variant === 'stream-hit' || variant === 'stream-miss') return this.timeStream(variant, text, into);
+    if (variant.startsWith('a-ws-')) return this.timeMirrorSocket(text, into);
     const target = this.targets[variant] ?? this.router;
     const body = target.body(text);
-    const start = performance.now();
+    const start = due ?? performance.now();
     try {
       const res = await target.pool.request({
         method: 'POST',
@@ -228,35 +332,76 @@ class LoadGenerator {
   }
 
   /** One reply over a spare stream connection (a new one when none is spare); see StreamClient.speak. */
-  private async timeStream(
+  private timeStream(
     variant: 'stream-hit' | 'stream-miss',
     text: string,
     into: VariantResult,
   ): Promise<string | undefined> {
-    let client: StreamClient | undefined;
-    try {
-      client =
-        this.spareStreams.pop() ??
-        (await StreamClient.open(this.streamUrl, this.setup.routerKey, this.settings, STREAM_TIMEOUT_MS));
+    const open = (): Promise<StreamClient> =>
+      StreamClient.open(this.streamUrl, this.setup.routerKey, this.settings, STREAM_TIMEOUT_MS);
+    return onSpare(this.spareStreams, open, async (client) => {
       const spoken = await client.speak(text, STREAM_TIMEOUT_MS);
       // A hit the router did not serve from the cache (or a miss it did) would be measuring the other path.
       if (spoken.cached !== (variant === 'stream-hit'))
         return spoken.cached ? 'miss was cached' : 'hit not cached';
-      into.ttfbMs.push(spoken.ttfbMs);
-      into.totalMs.push(spoken.totalMs);
-      into.bytes += spoken.bytes;
+      record(into, spoken);
       return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : 'error';
-    } finally {
-      if (client?.usable) this.spareStreams.push(client);
-      else await client?.close();
-    }
+    });
+  }
+
+  /**
+   * One sentence on a spare vendor_a mirror socket (a new one when none is spare), in the settings the speech
+   * endpoint's vendor_a variants use; see MirrorSocketClient. Hit or miss is told by the simulator's count.
+   */
+  private timeMirrorSocket(text: string, into: VariantResult): Promise<string | undefined> {
+    const open = (): Promise<MirrorSocketClient> =>
+      MirrorSocketClient.open(
+        `${this.setup.gatewayUrl.replace(/^http/, 'ws')}/vendor_a/text-to-speech/ws?model=a_model_1&send_completion_event=true`,
+        this.setup.routerKey,
+        {
+          target_language_code: 'en-IN',
+          speaker: this.setup.voice,
+          output_audio_codec: 'linear16',
+          speech_sample_rate: 16000,
+        },
+        STREAM_TIMEOUT_MS,
+      );
+    return onSpare(this.spareMirrorSockets, open, async (client) => {
+      record(into, await client.say(text, STREAM_TIMEOUT_MS));
+      return undefined;
+    });
   }
 
   private fail(into: VariantResult, reason: string): void {
     into.errors += 1;
     into.failures[reason] = (into.failures[reason] ?? 0) + 1;
+  }
+}
+
+function record(into: VariantResult, timed: { ttfbMs: number; totalMs: number; bytes: number }): void {
+  into.ttfbMs.push(timed.ttfbMs);
+  into.totalMs.push(timed.totalMs);
+  into.bytes += timed.bytes;
+}
+
+/**
+ * Runs `use` on a connection from `spares` (one opened when none is spare) and keeps it for the next request
+ * while it is usable; returns why the request failed, or undefined.
+ */
+async function onSpare<C extends { usable: boolean; close(): unknown }>(
+  spares: C[],
+  open: () => Promise<C>,
+  use: (client: C) => Promise<string | undefined>,
+): Promise<string | undefined> {
+  let client: C | undefined;
+  try {
+    client = spares.pop() ?? (await open());
+    return await use(client);
+  } catch (error) {
+    return error instanceof Error ? error.message : 'error';
+  } finally {
+    if (client?.usable) spares.push(client);
+    else await client?.close();
   }
 }
 
@@ -281,6 +426,9 @@ function main(): void {
         } else if (message.kind === 'phase') {
           if (!generator) throw new Error('phase before setup');
           send(await generator.runPhase(message));
+        } else if (message.kind === 'open-loop') {
+          if (!generator) throw new Error('open-loop before setup');
+          send(await generator.openLoop(message));
         } else if (message.kind === 'idle-streams') {
           if (!generator) throw new Error('idle-streams before setup');
           send(await generator.holdIdleStreams(message.count));

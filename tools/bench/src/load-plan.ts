@@ -20,6 +20,19 @@
  *   token-sized deltas; timed from the delta that ends the sentence to the first audio frame;
  * - stream-hit: the same for one of the hot-hit sentences (cache entries are shared with the speech endpoint
  *   for equal settings, so these sit in native-api's hot tier).
+ *
+ * The peer benchmark's variants, all one OpenAI-style body (`model`, `input`, `voice`, `response_format`) for
+ * vendor_d's simulator, so every path asks the vendor for the same audio:
+ * - d-direct / d-proxy: the body straight to the simulator, and through the bare proxy;
+ * - d-peer: through the peer gateway (`@portkey-ai/gateway`, peer-gateway.ts), which forwards it as its
+ *   OpenAI provider with a custom host;
+ * - d-native: the router's native speech endpoint with `vendor_d/…`, a miss;
+ * - d-mirror: the router's vendor_d mirror (`/vendor_d/v1/audio/speech`), a miss;
+ * - d-mirror-hit: the mirror, one of the hot sentences (primed by d-prime-hot);
+ * - d-hit-20k / d-hit-200k: mirror hits of clips of about 20 KB and 200 KB (primed by d-prime-20k/-200k);
+ * - c-mirror / c-mirror-hit: vendor_c's mirror REST endpoint, a miss and a hit (primed by c-prime-hot);
+ * - a-ws-miss / a-ws-hit: a sentence on vendor_a's mirror WebSocket (the vendor's own socket protocol), from
+ *   sending it whole with `flush` to its first audio frame, a miss and a hit (primed by a-ws-prime-hot).
  */
 export const VARIANTS = [
   'direct',
@@ -34,6 +47,23 @@ export const VARIANTS = [
   'prime-hot',
   'stream-miss',
   'stream-hit',
+  'd-direct',
+  'd-proxy',
+  'd-peer',
+  'd-native',
+  'd-mirror',
+  'd-mirror-hit',
+  'd-hit-20k',
+  'd-hit-200k',
+  'd-prime-hot',
+  'd-prime-20k',
+  'd-prime-200k',
+  'c-mirror',
+  'c-mirror-hit',
+  'c-prime-hot',
+  'a-ws-miss',
+  'a-ws-hit',
+  'a-ws-prime-hot',
 ] as const;
 export type Variant = (typeof VARIANTS)[number];
 
@@ -49,6 +79,12 @@ export interface LoadSetup {
   uncachedRouterKey: string;
   vendorKey: string;
   voice: string;
+  /** The peer gateway (`d-peer`), when the peer benchmark runs. */
+  peerUrl?: string;
+  /** The vendor_d key the simulator is called with directly (`d-direct`, `d-proxy`, `d-peer`). */
+  vendorDKey?: string;
+  /** A vendor_c voice id for the vendor_c mirror's path. */
+  vendorCVoice?: string;
   /** Keeps this run's sentences apart from any earlier run's against the same database. */
   runId: string;
   /** How many sentences the hot-hit variant cycles through. */
@@ -107,9 +143,30 @@ export interface IdleStreamsResult {
   failures: Record<string, number>;
 }
 
-export type ToLoadGenerator = LoadSetup | PhaseSpec | IdleStreamsSpec | { kind: 'stop' };
+/**
+ * Open loop: requests of one variant started at a fixed rate whatever the answers do, for `durationMs`. Each is
+ * timed from when it was due, not from when it went out, so a request the generator had to queue is counted
+ * with its wait (no coordinated omission).
+ */
+export interface OpenLoopSpec {
+  kind: 'open-loop';
+  id: string;
+  variant: Variant;
+  ratePerSecond: number;
+  durationMs: number;
+}
+
+export interface OpenLoopResult {
+  kind: 'open-loop';
+  id: string;
+  result: VariantResult;
+  /** From the first request due to the last answer's end. */
+  elapsedMs: number;
+}
+
+export type ToLoadGenerator = LoadSetup | PhaseSpec | IdleStreamsSpec | OpenLoopSpec | { kind: 'stop' };
 export type FromLoadGenerator =
-  { kind: 'ready' } | PhaseResult | IdleStreamsResult | { kind: 'failed'; message: string };
+  { kind: 'ready' } | PhaseResult | IdleStreamsResult | OpenLoopResult | { kind: 'failed'; message: string };
 
 /**
  * The order a phase issues its requests in: `perVariant` rounds, each every variant once in an order of its
@@ -152,9 +209,33 @@ function mulberry32(seed: number): () => number {
 }
 
 /** The sentence stream each variant draws from; prime variants fill the streams the hits read. */
-export function streamOf(
-  variant: Variant,
-): 'dir' | 'prx' | 'chn' | 'chc' | 'mis' | 'unc' | 'hot' | 'cld' | 'stm' {
+export type SentenceStream =
+  | 'dir'
+  | 'prx'
+  | 'chn'
+  | 'chc'
+  | 'mis'
+  | 'unc'
+  | 'hot'
+  | 'cld'
+  | 'stm'
+  | 'ddi'
+  | 'dpx'
+  | 'dpr'
+  | 'dna'
+  | 'dmi'
+  | 'dht'
+  | 'd2k'
+  | 'd2h'
+  | 'cmi'
+  | 'cht'
+  | 'awm'
+  | 'awh';
+
+/** The sentence streams that cycle through `hotSentences` primed sentences rather than running on. */
+export const HOT_STREAMS: ReadonlySet<SentenceStream> = new Set(['hot', 'dht', 'd2k', 'd2h', 'cht', 'awh']);
+
+export function streamOf(variant: Variant): SentenceStream {
   switch (variant) {
     case 'direct':
       return 'dir';
@@ -177,7 +258,47 @@ export function streamOf(
     case 'cold-hit':
     case 'prime-cold':
       return 'cld';
+    case 'd-direct':
+      return 'ddi';
+    case 'd-proxy':
+      return 'dpx';
+    case 'd-peer':
+      return 'dpr';
+    case 'd-native':
+      return 'dna';
+    case 'd-mirror':
+      return 'dmi';
+    case 'd-mirror-hit':
+    case 'd-prime-hot':
+      return 'dht';
+    case 'd-hit-20k':
+    case 'd-prime-20k':
+      return 'd2k';
+    case 'd-hit-200k':
+    case 'd-prime-200k':
+      return 'd2h';
+    case 'c-mirror':
+      return 'cmi';
+    case 'c-mirror-hit':
+    case 'c-prime-hot':
+      return 'cht';
+    case 'a-ws-miss':
+      return 'awm';
+    case 'a-ws-hit':
+    case 'a-ws-prime-hot':
+      return 'awh';
   }
+}
+
+/**
+ * A sentence of `chars` characters (more where its stream and index need them), unique per stream and index
+ * (every run has an org and cache of its own): the simulator's audio is as long as its text, so this sizes a
+ * clip (vendor_d's 24 kHz PCM is ≈2.8 KB per character).
+ */
+export function sizedSentence(stream: string, index: number, chars: number): string {
+  const head = `${stream} ${index}`;
+  const filler = ' and so on'.repeat(Math.ceil(chars / 10));
+  return `${`${head}${filler}`.slice(0, Math.max(head.length, chars - 1))}.`;
 }
 
 /**

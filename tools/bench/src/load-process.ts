@@ -5,6 +5,8 @@ import type {
   FromLoadGenerator,
   IdleStreamsResult,
   LoadSetup,
+  OpenLoopResult,
+  OpenLoopSpec,
   PhaseResult,
   PhaseSpec,
   ToLoadGenerator,
@@ -47,6 +49,15 @@ export class LoadProcess {
     const answer = await this.exchange({ kind: 'phase', ...spec });
     if (answer.kind === 'failed') throw new Error(`load generator: ${answer.message}`);
     if (answer.kind !== 'result' || answer.id !== spec.id) throw new Error(`unexpected answer to ${spec.id}`);
+    return answer;
+  }
+
+  /** Requests of one variant at a fixed rate (see OpenLoopSpec). */
+  async openLoop(spec: Omit<OpenLoopSpec, 'kind'>): Promise<OpenLoopResult> {
+    const answer = await this.exchange({ kind: 'open-loop', ...spec });
+    if (answer.kind === 'failed') throw new Error(`load generator: ${answer.message}`);
+    if (answer.kind !== 'open-loop' || answer.id !== spec.id)
+      throw new Error(`unexpected answer to ${spec.id}`);
     return answer;
   }
 

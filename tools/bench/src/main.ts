@@ -10,6 +10,22 @@ import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
 import { CHAIN_PROCESSES, LoadProcess, startBareProxy, startNaiveChain } from './load-process';
 import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc-cpu';
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
+import { startPeerGateway } from './peer-gateway';
+import {
+  checkPeerTargets,
+  OPEN_LOOP_VARIANTS,
+  openLoopDone,
+  openLoopFigures,
+  openLoopRates,
+  openLoopStep,
+  openLoopStepMs,
+  PEER_CPU_VARIANTS,
+  PEER_VARIANTS,
+  peerCpuRow,
+  peerLevel,
+  type PeerOutput,
+  renderPeerReport,
+} from './peer-bench';
 import {
   checkStreamTargets,
   checkTargets,
@@ -80,12 +96,29 @@ class Bench {
     const before = snapshot(this.pids);
     const fromUs = monotonicUs();
     const result = await this.load.run({ ...spec, maxMs });
-    const newTakes = (['miss', 'chain-cached', 'prime-cold', 'stream-miss'] as Variant[]).reduce(
-      (sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0),
-      0,
-    );
-    this.expectedEntries +=
-      newTakes + (spec.id === 'prime-hot-1' ? (result.variants['prime-hot']?.ttfbMs.length ?? 0) : 0);
+    const newTakes = (
+      [
+        'miss',
+        'chain-cached',
+        'prime-cold',
+        'stream-miss',
+        'd-native',
+        'd-mirror',
+        'c-mirror',
+        'a-ws-miss',
+      ] as Variant[]
+    ).reduce((sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0), 0);
+    const primes = (
+      [
+        'prime-hot',
+        'd-prime-hot',
+        'd-prime-20k',
+        'd-prime-200k',
+        'c-prime-hot',
+        'a-ws-prime-hot',
+      ] as Variant[]
+    ).reduce((sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0), 0);
+    this.expectedEntries += newTakes + (spec.id.endsWith('prime-hot-1') ? primes : 0);
     if (settle) {
       await this.untilCommitted(spec.id);
       await sleep(this.options.settleMs);
@@ -104,6 +137,14 @@ class Bench {
       vendorCalls,
       window: { fromUs, toUs: monotonicUs() },
     };
+  }
+
+  /** One open-loop step (see OpenLoopSpec), its takes committed before the next. */
+  async openLoop(spec: { id: string; variant: Variant; ratePerSecond: number; durationMs: number }) {
+    const step = await this.load.openLoop(spec);
+    if (['d-native', 'd-mirror'].includes(spec.variant)) this.expectedEntries += step.result.ttfbMs.length;
+    await this.untilCommitted(spec.id);
+    return step;
   }
 
   /**
@@ -307,9 +348,92 @@ async function runStream(
   };
 }
 
+/**
+ * The peer benchmark: the peer gateway beside the router and the references on vendor_d's simulator, one body
+ * for all. Interleaved at each level, then each variant alone for CPU at the highest level, then open loop.
+ */
+async function runPeer(
+  bench: Bench,
+  options: BenchOptions,
+  idleMsPerSecond: Record<string, number>,
+): Promise<PeerOutput> {
+  const primes: Variant[] = ['d-prime-hot', 'd-prime-20k', 'd-prime-200k', 'c-prime-hot', 'a-ws-prime-hot'];
+  log(`peer: priming ${options.hotSentences} sentences each for the mirror hits`);
+  for (const n of [1, 2]) {
+    await bench.measure(
+      { id: `peer-prime-hot-${n}`, variants: primes, perVariant: options.hotSentences, concurrency: 1 },
+      true,
+    );
+  }
+  const variants = [...PEER_VARIANTS];
+  const levels: PeerOutput['levels'] = [];
+  for (const concurrency of options.concurrency) {
+    log(`peer: ${concurrency} concurrent, warm-up and ${options.peerRequests} per variant, interleaved`);
+    await bench.measure(
+      { id: `peer-warmup-${concurrency}`, variants, perVariant: options.warmup, concurrency },
+      true,
+    );
+    const mixed = await bench.measure(
+      { id: `peer-interleaved-${concurrency}`, variants, perVariant: options.peerRequests, concurrency },
+      true,
+    );
+    const level = peerLevel(concurrency, mixed.result, mixed.vendorCalls);
+    if (level.vendorCalls !== level.expectedVendorCalls)
+      bench.warnings.push(
+        `peer-interleaved-${concurrency}: ${level.vendorCalls} vendor calls, expected ${level.expectedVendorCalls}`,
+      );
+    levels.push(level);
+  }
+  const cpu: PeerOutput['cpu'] = [];
+  const concurrency = Math.max(...options.concurrency);
+  for (const variant of PEER_CPU_VARIANTS) {
+    log(`peer: ${variant} alone, ${options.peerCpuRequests} requests at ${concurrency} concurrent (CPU)`);
+    const spec = { variants: [variant], concurrency };
+    await bench.measure({ id: `peer-cpu-warmup-${variant}`, ...spec, perVariant: options.warmup }, true);
+    const alone = await bench.measure(
+      { id: `peer-cpu-${variant}`, ...spec, perVariant: options.peerCpuRequests },
+      true,
+    );
+    cpu.push(
+      peerCpuRow({
+        variant,
+        concurrency,
+        result: alone.result,
+        cpu: alone.cpu,
+        routerApps: ROUTER_APPS,
+        idleMsPerSecond,
+      }),
+    );
+  }
+  const openLoop: PeerOutput['openLoop'] = [];
+  const stepMs = (rate: number): number => openLoopStepMs(rate, options.openLoopStepMs);
+  for (const variant of OPEN_LOOP_VARIANTS) {
+    const steps: ReturnType<typeof openLoopStep>[] = [];
+    for (const rate of openLoopRates(options.openLoopFrom, options.openLoopSteps)) {
+      const step = openLoopStep(
+        rate,
+        await bench.openLoop({
+          id: `open-loop-${variant}-${rate}`,
+          variant,
+          ratePerSecond: rate,
+          durationMs: stepMs(rate),
+        }),
+      );
+      steps.push(step);
+      log(
+        `peer: open loop ${variant} at ${rate}/s: p50 ${step.p50} p99 ${step.p99} ms, ${step.errors} errors`,
+      );
+      if (openLoopDone(steps, stepMs)) break;
+    }
+    openLoop.push(openLoopFigures(variant, steps, stepMs));
+  }
+  return { levels, cpu, openLoop, targets: checkPeerTargets(levels, cpu, openLoop) };
+}
+
 async function run(options: BenchOptions): Promise<void> {
   const speech = options.benchmarks.includes('speech');
   const streaming = options.benchmarks.includes('stream');
+  const peering = options.benchmarks.includes('peer');
   const busyBeforeStart = await waitForQuietMachine(options);
   const started = new Date();
   const loadBefore = loadavg();
@@ -333,6 +457,7 @@ async function run(options: BenchOptions): Promise<void> {
   let load: LoadProcess | undefined;
   let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined;
   let chain: Awaited<ReturnType<typeof startNaiveChain>> | undefined;
+  let peer: Awaited<ReturnType<typeof startPeerGateway>> | undefined;
   const profiled: ProfiledPhase[] = [];
   let pids: Record<string, number> = {};
   try {
@@ -350,7 +475,8 @@ async function run(options: BenchOptions): Promise<void> {
       `bench${randomBytes(4).toString('hex')}.naive.take`,
       stack.cacheWrite,
     );
-    const maxConcurrency = Math.max(...(speech ? options.concurrency : [1]));
+    if (peering) peer = await startPeerGateway(join(REPO_ROOT, 'tmp', 'bench', 'logs', 'peer-gateway.log'));
+    const maxConcurrency = Math.max(...(speech || peering ? options.concurrency : [1]));
     load = await LoadProcess.start({
       gatewayUrl: stack.stack.gatewayUrl,
       simUrl: stack.stack.simUrl,
@@ -360,11 +486,20 @@ async function run(options: BenchOptions): Promise<void> {
       uncachedRouterKey: stack.uncachedRouterKey,
       voice: stack.voice,
       vendorKey: stack.vendorKey,
+      vendorDKey: stack.vendorKey,
+      vendorCVoice: stack.vendorCVoice,
+      ...(peer ? { peerUrl: peer.url } : {}),
       runId: randomBytes(4).toString('hex'),
       hotSentences: options.hotSentences,
       maxConcurrency,
     });
-    pids = { ...stack.pids, 'bare-proxy': proxy.pid, ...chain.pids, 'load-generator': load.pid };
+    pids = {
+      ...stack.pids,
+      'bare-proxy': proxy.pid,
+      ...chain.pids,
+      ...(peer ? { 'peer-gateway': peer.pid } : {}),
+      'load-generator': load.pid,
+    };
     const bench = new Bench(stack, pids, load, options);
     const variants = speech ? options.variants : [];
 
@@ -410,7 +545,7 @@ async function run(options: BenchOptions): Promise<void> {
     const interleaved: InterleavedResult[] = [];
     const cpuRows: CpuRow[] = [];
     let idle: Awaited<ReturnType<Bench['idleRates']>> | undefined;
-    if (speech) {
+    if (speech || peering) {
       log(`measuring idle CPU for ${options.idleMs} ms`);
       idle = await bench.idleRates();
     }
@@ -486,6 +621,7 @@ async function run(options: BenchOptions): Promise<void> {
       }
     }
     const stream = streaming ? await runStream(bench, stack, load, options) : undefined;
+    const peerOutput = peering ? await runPeer(bench, options, idle?.msPerSecond ?? {}) : undefined;
 
     const cpuMedians = medianOfRounds(cpuRows);
     const checks = speech ? checkTargets(interleaved, cpuMedians) : [];
@@ -494,6 +630,7 @@ async function run(options: BenchOptions): Promise<void> {
       ...(stream
         ? [renderStreamReport(stream.latency, stream.memorySteps, stream.memoryPerConnection, stream.targets)]
         : []),
+      ...(peerOutput ? [renderPeerReport(peerOutput)] : []),
     ].join('\n');
     const machine = {
       ...machineInfo(),
@@ -524,6 +661,7 @@ async function run(options: BenchOptions): Promise<void> {
           }
         : {}),
       ...(stream ? { stream } : {}),
+      ...(peerOutput ? { peer: peerOutput } : {}),
       reference: REFERENCE,
       warnings: bench.warnings,
     };
@@ -550,6 +688,7 @@ async function run(options: BenchOptions): Promise<void> {
     await load?.stop();
     await proxy?.stop();
     await chain?.stop();
+    await peer?.stop();
     await stack.stop();
   }
   // The apps write their profiles as they exit, so only now are they complete.

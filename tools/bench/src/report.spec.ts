@@ -76,11 +76,17 @@ describe('interleavedFigures', () => {
     expect(interleavedFigures(1, withBoth, quietCpu, 20).expectedVendorCalls).toBe(20);
   });
 
-  it('checks the targets at 1 concurrent', () => {
-    const checks = checkTargets([interleavedFigures(1, result, quietCpu, 12)], []);
-    expect(checks.map((c) => [c.measured, c.met])).toEqual([
-      [2, true],
-      [1, true],
+  it('checks the targets at 1 concurrent as ratios to the references of the same phase', () => {
+    const withChain = { ...result, variants: { ...result.variants, chain: ok([6, 6, 6, 10]) } };
+    const checks = checkTargets([interleavedFigures(1, withChain, quietCpu, 16)], []);
+    // Miss adds 2 where the chain adds 4; the hot hit's p50 is half direct's.
+    expect(checks.map((c) => [c.what, c.measured, c.met])).toEqual([
+      ["router overhead on a miss ÷ the naive chain's, p50, 1 concurrent", 0.5, true],
+      ["hot-hit time to first byte ÷ direct's, p50, 1 concurrent", 0.5, true],
+    ]);
+    // No chain in the phase: no overhead ratio to check.
+    expect(checkTargets([interleavedFigures(1, result, quietCpu, 12)], []).map((c) => c.measured)).toEqual([
+      0.5,
     ]);
   });
 });
@@ -117,8 +123,9 @@ describe('cpuFigures', () => {
     // The chain is a reference beside the router, never part of its figure.
     expect(row.chainCpuMsPerRequest).toBe(2);
     expect(row.chainPerProcessMsPerRequest).toEqual({ 'chain-gateway': 1, 'chain-app': 1 });
-    const [check] = checkTargets([], [row]);
-    expect(check).toMatchObject({ measured: 4.5, met: false });
+    const chainRow = { ...row, variant: 'chain' as const, chainCpuMsPerRequest: 4 };
+    const [check] = checkTargets([], [row, chainRow]);
+    expect(check).toMatchObject({ measured: 1.125, met: false });
   });
 });
 
@@ -163,7 +170,7 @@ describe('medianOfRounds', () => {
     expect(miss?.perProcessMsPerRequest).toEqual({ 'native-api': 1.5 });
     expect(medians.find((r) => r.variant === 'chain')?.chainCpuMsPerRequest).toBe(3);
     const [check] = checkTargets([], medians);
-    expect(check).toMatchObject({ measured: 5, met: false });
+    expect(check).toMatchObject({ measured: 1.667, met: false });
   });
 
   it('reports miss ÷ chain within each round, and the median of those ratios', () => {

@@ -1,0 +1,336 @@
+import { round, summarize } from '@router/testing';
+import {
+  type OpenLoopResult,
+  type PhaseResult,
+  type PhaseSpec,
+  type Variant,
+  type VariantResult,
+  VARIANTS,
+} from './load-plan';
+import type { CpuDelta } from './proc-cpu';
+import { markdownTable, type TargetCheck } from './report';
+
+/**
+ * The peer benchmark's figures: vendor_d's simulator reached straight, through the bare proxy, through the
+ * peer gateway, and through the router (native endpoint, vendor_d mirror, vendor_c mirror), one body for all.
+ * Its arithmetic only: main.ts runs the phases.
+ */
+
+/** Interleaved, every level: the references, the peer, the router's misses and hits (load-plan.ts). */
+export const PEER_VARIANTS: readonly Variant[] = VARIANTS.filter(
+  (v) => /^([cd]-|a-ws-)/.test(v) && !v.includes('prime-'),
+);
+
+/**
+ * Each run alone for CPU per request: every one but the baseline (whose CPU is the simulator's) and the mirror
+ * socket's, whose sentences timed out when 50 sockets were opened and spoken on at once in a trial run (not yet
+ * understood; interleaved, a few at a time, they answer).
+ */
+export const PEER_CPU_VARIANTS: readonly Variant[] = PEER_VARIANTS.filter(
+  (v) => v !== 'd-direct' && !v.startsWith('a-ws-'),
+);
+
+/** Stepped up in open loop until their p99 doubles: one hop, the peer, a router miss and a router hit. */
+export const OPEN_LOOP_VARIANTS: readonly Variant[] = ['d-proxy', 'd-peer', 'd-native', 'd-mirror-hit'];
+
+/** The variants each of whose successful requests is one vendor call (the rest are cache hits). */
+export const PEER_VENDOR_CALLING: readonly Variant[] = [
+  'd-direct',
+  'd-proxy',
+  'd-peer',
+  'd-native',
+  'd-mirror',
+  'c-mirror',
+  'a-ws-miss',
+];
+
+/** Whose processes' CPU a variant is charged: the peer's, the bare proxy's, or the router's. */
+export function chargedProcesses(variant: Variant, routerApps: readonly string[]): readonly string[] {
+  if (variant === 'd-peer') return ['peer-gateway'];
+  if (variant === 'd-proxy') return ['bare-proxy'];
+  return routerApps;
+}
+
+export interface PeerTtfbRow {
+  variant: Variant;
+  n: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  /** p50 minus the baseline's (d-direct, same phase): what the path adds. */
+  addsP50: number;
+  bytesPerRequest: number;
+}
+
+export interface PeerLevel {
+  concurrency: number;
+  rows: PeerTtfbRow[];
+  vendorCalls: number;
+  expectedVendorCalls: number;
+}
+
+export function peerLevel(concurrency: number, result: PhaseResult, vendorCalls: number): PeerLevel {
+  const direct = summarize(result.variants['d-direct']?.ttfbMs ?? []);
+  const rows = (Object.entries(result.variants) as Array<[Variant, VariantResult]>).map(([variant, r]) => {
+    const s = summarize(r.ttfbMs);
+    return {
+      variant,
+      n: s.n,
+      errors: r.errors,
+      p50: round(s.p50, 3),
+      p99: round(s.p99, 3),
+      addsP50: round(s.p50 - direct.p50, 3),
+      bytesPerRequest: s.n > 0 ? Math.round(r.bytes / s.n) : 0,
+    };
+  });
+  const expectedVendorCalls = PEER_VENDOR_CALLING.reduce(
+    (sum, v) => sum + (result.variants[v]?.ttfbMs.length ?? 0),
+    0,
+  );
+  return { concurrency, rows, vendorCalls, expectedVendorCalls };
+}
+
+export interface PeerCpuRow {
+  variant: Variant;
+  concurrency: number;
+  requests: number;
+  requestsPerSecond: number;
+  /** CPU per request of the processes the variant is charged (`chargedProcesses`), less their idle rate. */
+  cpuMsPerRequest: number;
+}
+
+export function peerCpuRow(args: {
+  variant: Variant;
+  concurrency: number;
+  result: PhaseResult;
+  cpu: CpuDelta;
+  routerApps: readonly string[];
+  idleMsPerSecond: Record<string, number>;
+}): PeerCpuRow {
+  const requests = args.result.variants[args.variant]?.ttfbMs.length ?? 0;
+  const seconds = args.cpu.elapsedMs / 1000;
+  const ms = chargedProcesses(args.variant, args.routerApps).reduce(
+    (sum, name) => sum + (args.cpu.processesMs[name] ?? 0) - (args.idleMsPerSecond[name] ?? 0) * seconds,
+    0,
+  );
+  return {
+    variant: args.variant,
+    concurrency: args.concurrency,
+    requests,
+    requestsPerSecond: round(requests / (args.result.elapsedMs / 1000), 0),
+    cpuMsPerRequest: requests > 0 ? round(ms / requests, 3) : Number.NaN,
+  };
+}
+
+export interface OpenLoopStep {
+  ratePerSecond: number;
+  n: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  /** Requests answered per second over the step, from the first due to the last answer. */
+  achievedPerSecond: number;
+}
+
+export interface OpenLoopFigures {
+  variant: Variant;
+  steps: OpenLoopStep[];
+  /**
+   * The highest rate that held (`stepHeld`) before two steps in a row did not; 0 when none held. One step that
+   * did not hold and a next that did is a burst elsewhere on the machine, not this variant's limit.
+   */
+  sustainedPerSecond: number;
+}
+
+export function openLoopStep(ratePerSecond: number, step: OpenLoopResult): OpenLoopStep {
+  const s = summarize(step.result.ttfbMs);
+  return {
+    ratePerSecond,
+    n: s.n,
+    errors: step.result.errors,
+    p50: round(s.p50, 3),
+    p99: round(s.p99, 3),
+    achievedPerSecond: round(s.n / (step.elapsedMs / 1000), 0),
+  };
+}
+
+/** The p99 a step is held against: the lower of the first two steps' (the least loaded, least noisy). */
+export function baselineP99(steps: readonly OpenLoopStep[]): number {
+  return Math.min(...steps.slice(0, 2).map((s) => s.p99));
+}
+
+/**
+ * Whether a step held: no errors, the answers kept pace (the step ended within 1.5 × its length), and its p99
+ * within twice the baseline's.
+ */
+export function stepHeld(baseline: number, step: OpenLoopStep, durationMs: number): boolean {
+  const keptPace = step.n / step.achievedPerSecond <= (1.5 * durationMs) / 1000;
+  return step.errors === 0 && step.n > 0 && keptPace && step.p99 <= 2 * baseline;
+}
+
+/** Whether stepping up should stop: the last two steps did not hold. */
+export function openLoopDone(steps: readonly OpenLoopStep[], durationMs: (rate: number) => number): boolean {
+  const baseline = baselineP99(steps);
+  return (
+    steps.length >= 2 && steps.slice(-2).every((s) => !stepHeld(baseline, s, durationMs(s.ratePerSecond)))
+  );
+}
+
+export function openLoopFigures(
+  variant: Variant,
+  steps: OpenLoopStep[],
+  durationMs: (rate: number) => number,
+): OpenLoopFigures {
+  const baseline = baselineP99(steps);
+  const held = steps.map((s) => stepHeld(baseline, s, durationMs(s.ratePerSecond)));
+  let sustained = 0;
+  for (let i = 0; i < steps.length; i++) {
+    if (!held[i] && held[i + 1] === false) break;
+    if (held[i]) sustained = steps[i].ratePerSecond;
+  }
+  return { variant, steps, sustainedPerSecond: sustained };
+}
+
+/** How long a step at `rate` runs: `stepMs`, or long enough for 100 requests (a p99 of fewer is their maximum). */
+export function openLoopStepMs(rate: number, stepMs: number): number {
+  return Math.max(stepMs, Math.ceil(100_000 / rate));
+}
+
+/** The rates an open-loop run tries, lowest first: ×1.5 a step. */
+export function openLoopRates(from: number, steps: number): number[] {
+  return Array.from({ length: steps }, (_, i) => Math.round(from * 1.5 ** i));
+}
+
+export interface PeerOutput {
+  levels: PeerLevel[];
+  cpu: PeerCpuRow[];
+  openLoop: OpenLoopFigures[];
+  targets: TargetCheck[];
+}
+
+const rowOf = (level: PeerLevel | undefined, variant: Variant): PeerTtfbRow | undefined =>
+  level?.rows.find((r) => r.variant === variant);
+
+/** The issue's ratio targets that involve the peer, the mirrors and the hits, each within this run. */
+export function checkPeerTargets(
+  levels: readonly PeerLevel[],
+  cpu: readonly PeerCpuRow[],
+  openLoop: readonly OpenLoopFigures[],
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const ratio = (
+    what: string,
+    target: number,
+    a: number | undefined,
+    b: number | undefined,
+    atMost = true,
+  ): void => {
+    if (a === undefined || b === undefined || !(b > 0)) return;
+    const measured = round(a / b, 3);
+    checks.push({
+      what,
+      target: `${atMost ? '≤' : '≥'} ${target}`,
+      measured,
+      met: atMost ? measured <= target : measured >= target,
+    });
+  };
+  const cpuOf = (v: Variant): number | undefined => {
+    const rows = cpu.filter((r) => r.variant === v && !Number.isNaN(r.cpuMsPerRequest));
+    return rows.length ? summarize(rows.map((r) => r.cpuMsPerRequest)).p50 : undefined;
+  };
+  const one = levels.find((l) => l.concurrency === 1);
+  ratio(
+    'vendor_d mirror hit, TTFB p50 ÷ direct, 1 concurrent',
+    0.5,
+    rowOf(one, 'd-mirror-hit')?.p50,
+    rowOf(one, 'd-direct')?.p50,
+  );
+  for (const level of levels) {
+    ratio(
+      `vendor_d mirror miss overhead ÷ native endpoint's, p50, ${level.concurrency} concurrent`,
+      1.1,
+      rowOf(level, 'd-mirror')?.addsP50,
+      rowOf(level, 'd-native')?.addsP50,
+    );
+  }
+  ratio(
+    'router CPU per miss (native, vendor_d) ÷ the peer’s per request',
+    0.8,
+    cpuOf('d-native'),
+    cpuOf('d-peer'),
+  );
+  ratio(
+    'router CPU per mirror hit ÷ the bare proxy’s per request',
+    1.0,
+    cpuOf('d-mirror-hit'),
+    cpuOf('d-proxy'),
+  );
+  const sustained = (v: Variant): number | undefined =>
+    openLoop.find((o) => o.variant === v)?.sustainedPerSecond;
+  ratio(
+    'sustained mirror hit rate ÷ the peer’s sustained pass-through rate (same clip)',
+    3,
+    sustained('d-mirror-hit'),
+    sustained('d-peer'),
+    false,
+  );
+  return checks;
+}
+
+export function renderPeerReport(output: PeerOutput): string {
+  const out: string[] = ['## The peer beside the router (vendor_d simulator, one OpenAI-style body)', ''];
+  for (const level of output.levels) {
+    out.push(
+      `### ${level.concurrency} concurrent, interleaved (time to first byte, ms; vendor calls ${level.vendorCalls}, expected ${level.expectedVendorCalls})`,
+      '',
+      markdownTable(
+        ['variant', 'n', 'errors', 'p50', 'p99', 'adds p50 (vs d-direct)', 'bytes/request'],
+        level.rows.map((r) => [r.variant, r.n, r.errors, r.p50, r.p99, r.addsP50, r.bytesPerRequest]),
+      ),
+      '',
+    );
+  }
+  if (output.cpu.length) {
+    out.push(
+      '### CPU per request, each variant alone (peer: its process; d-proxy: the bare proxy; the rest: the router)',
+      '',
+      markdownTable(
+        ['variant', 'concurrent', 'requests', 'req/s', 'CPU ms/request'],
+        output.cpu.map((r) => [r.variant, r.concurrency, r.requests, r.requestsPerSecond, r.cpuMsPerRequest]),
+      ),
+      '',
+    );
+  }
+  if (output.openLoop.length) {
+    out.push(
+      '### Open loop: fixed arrival rate stepped ×1.5 until p99 doubles (ms from when each request was due)',
+      '',
+      markdownTable(
+        ['variant', 'rate/s', 'n', 'errors', 'p50', 'p99', 'answered/s'],
+        output.openLoop.flatMap((o) =>
+          o.steps.map((s) => [o.variant, s.ratePerSecond, s.n, s.errors, s.p50, s.p99, s.achievedPerSecond]),
+        ),
+      ),
+      '',
+      markdownTable(
+        ['variant', 'highest rate sustained (/s)'],
+        output.openLoop.map((o) => [o.variant, o.sustainedPerSecond]),
+      ),
+      '',
+    );
+  }
+  if (output.targets.length) {
+    out.push(
+      '### Targets (ratios within this run)',
+      '',
+      markdownTable(
+        ['figure', 'target', 'measured', 'met'],
+        output.targets.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
+      ),
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+export type PeerPhase = Omit<PhaseSpec, 'kind' | 'maxMs'>;
