@@ -122,6 +122,7 @@ runService(SERVICE, async () => {
       keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
       // One worker in one process: no other worker can hold a claim of its.
       claimStaleMs: 120_000,
+      leaseMs: 10_000,
       cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
     },
   );
@@ -230,6 +231,7 @@ runService(SERVICE, async () => {
     blobs,
     bus,
     cache,
+    () => worker.close(),
     () => Promise.resolve(workers.forEach((s) => s.unsubscribe())),
     api,
     dashboard,

@@ -28,6 +28,8 @@ const schema = {
   SYNTH_HEARTBEAT_MS: env.int({ default: 1000, min: 50 }),
   /** A claim on a key's take older than this no longer holds (its worker died unnoticed). */
   SYNTH_CLAIM_STALE_MS: env.int({ default: 120_000, min: 100 }),
+  /** The length of a worker's lease on shards of the cache keys (claimed with no round trip); 0 leases none. */
+  SYNTH_LEASE_MS: env.int({ default: 10_000, min: 0 }),
   /** A committed take's blob not read within this is synthesized afresh, uncached. */
   CACHE_READ_TIMEOUT_MS: env.int({ default: 2000, min: 10 }),
   PROVIDER_KEY_CACHE_TTL_MS: env.int({ default: 5000, min: 0 }),
@@ -56,6 +58,8 @@ runService(SYNTHESIS_SERVICE, async () => {
       heartbeatMs: config.SYNTH_HEARTBEAT_MS,
       keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
       claimStaleMs: config.SYNTH_CLAIM_STALE_MS,
+      leaseMs: config.SYNTH_LEASE_MS,
+      leaseGroup: config.NATS_SUBJECT_PREFIX ?? '',
       cacheReadTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
     },
   );
@@ -68,5 +72,5 @@ runService(SYNTHESIS_SERVICE, async () => {
     health,
     serve: () => worker.serve(),
   });
-  return closeAll(infra, service);
+  return closeAll(infra, () => worker.close(), service);
 });

@@ -53,7 +53,9 @@ describe('createDatabase with a PostgreSQL URL (a fresh database)', () => {
       'members',
       'orgs',
       'provider_keys',
+      'synthesis_workers',
       'take_claims',
+      'take_leases',
       'usage_counters',
     ]);
     // Also proves the adapter reads the catalog's `name` and `"char"` columns (upstream prisma/orm#27403).

@@ -20,7 +20,8 @@ describe('WorkerDirectory', () => {
   it('sends a take of another subject only to workers whose heartbeat lists it', async () => {
     await bus.publish(synthWorkerHeartbeatV1, { workerId: 'oldworker1' });
     await bus.publish(synthWorkerHeartbeatV1, { workerId: 'newworker1', serves: [synthRequestV1.subject] });
-    const keys = Array.from({ length: 20 }, (_, i) => i.toString(16).padStart(64, '0'));
+    // Twenty keys of twenty shards (a key's shard is its first byte).
+    const keys = Array.from({ length: 20 }, (_, i) => (i * 12).toString(16).padStart(2, '0').padEnd(64, '0'));
     const picked = await Promise.all(
       keys.map((key) => directory.pick(key, undefined, synthRequestV1.subject)),
     );

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Bus, Subscription } from '@router/bus';
-import { RouterError, synthWorkerHeartbeatV1 } from '@router/contracts';
+import { keyShard, RouterError, shardOwner, synthWorkerHeartbeatV1 } from '@router/contracts';
 
 /**
  * The live synthesis workers, from their heartbeats, and which one a piece goes to: rendezvous hashing on
- * the cache key, so every requester sends identical takes to the same worker, where they share one vendor
- * call, and a worker leaving moves only its own keys.
+ * the cache key's shard, so every requester sends identical takes to the same worker, where they share one
+ * vendor call, a worker leaving moves only its own shards, and a key goes to the worker that leases its shard
+ * (and so claims it without a database round trip).
  *
  * A worker found gone (nobody answered on its subject: NATS drops a dead client's subscriptions at once) is
  * dropped at once rather than when its heartbeats expire, and its heartbeats are ignored for one expiry so one
@@ -62,15 +62,7 @@ export class WorkerDirectory {
       }
       live = this.live(except, serving);
     }
-    let best: string | undefined;
-    let bestScore = '';
-    for (const workerId of live) {
-      const score = createHash('sha1').update(`${workerId}:${cacheKey}`).digest('hex');
-      if (score > bestScore) {
-        best = workerId;
-        bestScore = score;
-      }
-    }
+    const best = shardOwner(keyShard(cacheKey), live);
     if (best === undefined) throw new RouterError('internal', 'No synthesis worker is running.');
     return best;
   }

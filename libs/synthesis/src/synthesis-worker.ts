@@ -4,6 +4,7 @@ import { type Bus, isPeerGone, type StreamSink, type Subscription } from '@route
 import {
   addressedTo,
   authChangedV1,
+  type CachedTake,
   cacheCommitV1,
   cacheObjectNames,
   cacheUsageV1,
@@ -20,6 +21,7 @@ import { CacheUnreadableError, readStoredTake, storedTimingsBlob } from '@router
 import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
+import { ShardLeases } from './shard-leases';
 import { TakeClaims } from './take-claims';
 import {
   cacheable,
@@ -65,6 +67,13 @@ export interface SynthesisWorkerSettings {
   keyCacheTtlMs: number;
   /** A claim on a key's take older than this no longer holds; longer than any take runs. */
   claimStaleMs: number;
+  /**
+   * The length of this worker's leases on shards of the cache keys (it claims their keys without a round trip;
+   * see ShardLeases); 0 leases none, and every claim asks the database.
+   */
+  leaseMs: number;
+  /** The deployment's workers, which share the shard leases: its NATS subject prefix ('' when it has none). */
+  leaseGroup?: string;
   /** The longest wait for a committed take's blob; one not read in time is synthesized afresh, uncached. */
   cacheReadTimeoutMs: number;
   workerId?: string;
@@ -94,6 +103,7 @@ export class SynthesisWorker {
   private readonly windingDown = new WeakMap<object, Promise<void>>();
   private readonly keys: ProviderKeyCache;
   private readonly claims: TakeClaims;
+  private readonly leases: ShardLeases | undefined;
   private readonly now: () => number;
   private readonly startedAt: number;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -106,7 +116,16 @@ export class SynthesisWorker {
     this.startedAt = this.now();
     this.workerId = settings.workerId ?? randomBytes(8).toString('hex');
     this.keys = new ProviderKeyCache(deps.keys, settings.keyCacheTtlMs, this.now);
-    this.claims = new TakeClaims(deps.sql, this.workerId, settings.claimStaleMs);
+    const group = settings.leaseGroup ?? '';
+    if (settings.leaseMs > 0) {
+      this.leases = new ShardLeases(
+        deps.sql,
+        this.workerId,
+        { leaseMs: settings.leaseMs, staleAfterMs: settings.claimStaleMs, group },
+        deps.logger,
+      );
+    }
+    this.claims = new TakeClaims(deps.sql, this.workerId, settings.claimStaleMs, group, this.leases);
   }
 
   /** Subscribes the worker's subjects and starts announcing it; stop() undoes both. */
@@ -132,7 +151,10 @@ export class SynthesisWorker {
         .publish(synthWorkerHeartbeatV1, { workerId: this.workerId, serves: [synthRequestV1.subject] })
         .catch(() => undefined);
     };
-    void Promise.all(subscriptions.map((s) => s.ready())).then(announce);
+    void Promise.all(subscriptions.map((s) => s.ready())).then(() => {
+      this.leases?.start();
+      announce();
+    });
     this.heartbeat = setInterval(announce, this.settings.heartbeatMs);
     this.heartbeat.unref();
     // Back from a NATS outage: say so at once rather than at the next beat, so requesters resume sooner.
@@ -150,6 +172,11 @@ export class SynthesisWorker {
         },
       },
     ];
+  }
+
+  /** Frees this worker's shard leases (once it no longer serves: stop its subscriptions first). */
+  async close(): Promise<void> {
+    await this.leases?.stop();
   }
 
   private serveKind<Req extends KeyedTakeRequest, Head, Result extends TakeOutcome>(
@@ -484,18 +511,22 @@ export class SynthesisWorker {
           contentType: 'application/json',
         });
       await this.deps.blobs.put(names.audio, audio, { contentType });
-      ({ committed } = await this.deps.bus.request(cacheCommitV1, {
-        orgId: req.orgId,
-        cacheKey: req.cacheKey,
-        provider: kind.vendor(req),
-        chars: kind.chars(req),
+      const stored: CachedTake = {
         objectName: names.audio,
         contentType,
         byteSize: audio.length,
         hasTimings: words !== null,
         ...(head ? { head } : {}),
+      };
+      ({ committed } = await this.deps.bus.request(cacheCommitV1, {
+        orgId: req.orgId,
+        cacheKey: req.cacheKey,
+        provider: kind.vendor(req),
+        chars: kind.chars(req),
+        ...stored,
         ...(keeping.replaces ? { replaces: keeping.replaces } : {}),
       }));
+      if (committed && keeping.claimed) this.claims.committed(req.orgId, req.cacheKey, stored);
     } catch (error) {
       // The listener already has the audio; a take that could not be cached is only a later miss.
       this.deps.logger.warn({ err: error, orgId: req.orgId }, 'take not cached');

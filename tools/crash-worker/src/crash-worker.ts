@@ -50,6 +50,8 @@ export async function runWorkerThatDiesBeforeCommit(env: NodeJS.ProcessEnv): Pro
       heartbeatMs: 200,
       keyCacheTtlMs: 0,
       claimStaleMs: 60_000,
+      leaseMs: 0,
+      leaseGroup: need('NATS_SUBJECT_PREFIX'),
       cacheReadTimeoutMs: 2000,
       workerId: need('WORKER_ID'),
     },
