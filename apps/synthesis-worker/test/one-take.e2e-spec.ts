@@ -1,7 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type Bus, createBus } from '@router/bus';
-import { addressedTo, synthTakeV1, type SynthTakeRequest, synthWorkerHeartbeatV1 } from '@router/contracts';
+import {
+  addressedTo,
+  KEY_SHARDS,
+  synthTakeV1,
+  type SynthTakeRequest,
+  synthWorkerHeartbeatV1,
+} from '@router/contracts';
 import { call, createOrgWithKey, readE2eStack, waitFor } from '@router/testing';
 import { SimControl } from '@router/vendor-sim';
 
@@ -82,6 +88,31 @@ describe('one take per cache key, across workers (e2e)', () => {
     );
     return rows.rows.map((r) => r.name);
   }
+
+  it('the workers lease the key shards between them; a key sent to its lessee is claimed with no claim row', async () => {
+    const leased = async (): Promise<Array<{ shard: number; worker: string }>> =>
+      (await db.query('SELECT shard, worker_id AS worker FROM take_leases WHERE worker_id IS NOT NULL')).rows;
+    await waitFor(
+      'every shard leased, by both workers',
+      async () => {
+        const rows = await leased();
+        return rows.length === KEY_SHARDS && new Set(rows.map((r) => r.worker)).size === 2;
+      },
+      30_000,
+      100,
+    );
+    const [{ shard, worker: lessee }] = await leased();
+    const cacheKey = shard.toString(16).padStart(2, '0') + randomBytes(31).toString('hex');
+    const req = request(cacheKey);
+    const first = await take(lessee, req);
+    expect(first.cached).toBe(true);
+    expect(await committedObjects(cacheKey)).toHaveLength(1);
+    const claims = await db.query('SELECT 1 FROM take_claims WHERE cache_key = $1', [cacheKey]);
+    expect(claims.rows).toEqual([]);
+    // The other worker, asked for it, replays that take.
+    const second = await take(workers.find((w) => w !== lessee) ?? '', req);
+    expect(second.audio.equals(first.audio)).toBe(true);
+  });
 
   it('a key committed by one worker is replayed, not synthesized again, by the other', async () => {
     const cacheKey = randomBytes(32).toString('hex');
