@@ -80,6 +80,7 @@ describe('whole-request takes (e2e)', () => {
         cacheKeysReloadMs: 300_000,
         cacheReadTimeoutMs: 2000,
       },
+      ['vendor_c'],
     );
     const storedSettings = new StoredSettings(
       {

@@ -8,6 +8,7 @@ import {
 } from '@router/contracts';
 import type { BlobStore } from '@router/blob-store';
 import { CacheIndex } from '@router/pipeline';
+import { VENDOR_IDS } from '@router/vendors-core';
 import {
   CacheTestKit,
   DAY_MS,
@@ -43,7 +44,7 @@ describe.each(['postgres', 'pglite'] as const)(
       bus = createBus({ kind: 'memory', requestTimeoutMs: 20_000 });
       ({ store: blobs, cleanup: cleanupBlobs } = await fsTestStore());
       kit = await new CacheTestKit({ db, bus, blobs }).ready();
-      index = new CacheIndex(db.sql, bus, { keysReloadMs: 60_000, now: Date.now });
+      index = new CacheIndex(db.sql, bus, { keysReloadMs: 60_000, servedVendors: VENDOR_IDS, now: Date.now });
       await index.ready();
     });
     afterEach(async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createBus, type Bus } from '@router/bus';
 import type { BlobStore } from '@router/blob-store';
 import {
@@ -8,11 +8,25 @@ import {
   wordsObjectNameOf,
   type CacheCommitRequest,
 } from '@router/contracts';
+import type { Sql } from '@router/db';
 import { CacheIndex } from '@router/pipeline';
 import { servicesEnv } from '@router/testing';
+import { VENDOR_IDS, type VendorId } from '@router/vendors-core';
 import { CacheTestKit, DAY_MS, eventually, openTestDatabase, s3TestStore } from './test/cache-test-kit';
 
 const GRACE_MS = 15 * 60 * 1000;
+
+/** The index's statements as sent, counting its lookups: a key its filter rules out sends none. */
+class CountedSql implements Sql {
+  lookups = 0;
+
+  constructor(private readonly sql: Sql) {}
+
+  query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]> {
+    if (text.includes('JOIN orgs')) this.lookups += 1;
+    return this.sql.query<Row>(text, params);
+  }
+}
 
 /** The distributed shape: NATS between processes, the S3 emulator for blobs, PostgreSQL for the index. */
 describe('cache service over NATS with the S3 store', () => {
@@ -22,12 +36,13 @@ describe('cache service over NATS with the S3 store', () => {
   let blobs: BlobStore;
   let cleanupBlobs: () => Promise<void>;
   let kit: CacheTestKit;
+  let prefix: string;
 
   beforeAll(async () => {
     db = await openTestDatabase('postgres');
     // A small listing page and sweep batch, so a few blobs already take several pages.
     ({ store: blobs, cleanup: cleanupBlobs } = await s3TestStore(2));
-    const prefix = `cachetest${randomUUID().slice(0, 8)}`;
+    prefix = `cachetest${randomUUID().slice(0, 8)}`;
     const url = servicesEnv().natsUrl;
     // Generous deadlines: the test machine is shared and often busy.
     const requestTimeoutMs = 20_000;
@@ -52,7 +67,11 @@ describe('cache service over NATS with the S3 store', () => {
   it('commits a take written to S3, sent from another connection, and the index reader finds it', async () => {
     const orgId = await kit.createOrg();
     const take = await kit.writeTake(orgId, 'over nats', { bytes: 2048, words: true });
-    const index = new CacheIndex(db.sql, clientBus, { keysReloadMs: 60_000, now: Date.now });
+    const index = new CacheIndex(db.sql, clientBus, {
+      keysReloadMs: 60_000,
+      servedVendors: ['vendor_a'],
+      now: Date.now,
+    });
     await index.ready();
     await expect(index.lookup(orgId, take.cacheKey)).resolves.toBeNull();
     await expect(clientBus.request(cacheCommitV1, take)).resolves.toEqual({ committed: true });
@@ -63,6 +82,57 @@ describe('cache service over NATS with the S3 store', () => {
       hasTimings: true,
     });
     index.close();
+  });
+
+  it("tells a mirror's key filter of its vendor's commits only, and native-api's of every vendor's", async () => {
+    const orgId = await kit.createOrg();
+    // Each serving app on its own connection, as in production. A clock that stands still keeps the filters
+    // from being read again, which would bring in the keys without their events.
+    const serving = async (name: string, servedVendors: readonly VendorId[]) => {
+      const sql = new CountedSql(db.sql);
+      const bus = createBus({ kind: 'nats', url: servicesEnv().natsUrl, prefix, name });
+      const index = new CacheIndex(sql, bus, { keysReloadMs: 60_000, servedVendors, now: () => 0 });
+      await index.ready();
+      return { sql, bus, index };
+    };
+    const mirror = await serving('cache-test-mirror-vendor-b', ['vendor_b']);
+    const native = await serving('cache-test-native-api', VENDOR_IDS);
+    const apps = [mirror, native];
+    try {
+      // The org's filters read: a key they rule out is answered without a lookup.
+      for (const { sql, index } of apps) {
+        await eventually(async () => {
+          const before = sql.lookups;
+          await expect(index.lookup(orgId, randomBytes(32).toString('hex'))).resolves.toBeNull();
+          expect(sql.lookups).toBe(before);
+        }, 20_000);
+      }
+      const saidByA = await kit.writeTake(orgId, 'said by vendor_a', { provider: 'vendor_a' });
+      const saidByB = await kit.writeTake(orgId, 'said by vendor_b', { provider: 'vendor_b' });
+      await expect(clientBus.request(cacheCommitV1, saidByA)).resolves.toEqual({ committed: true });
+      await expect(clientBus.request(cacheCommitV1, saidByB)).resolves.toEqual({ committed: true });
+      for (const { index } of apps) {
+        await eventually(async () => {
+          await expect(index.lookup(orgId, saidByB.cacheKey)).resolves.toMatchObject({
+            objectName: saidByB.objectName,
+          });
+        }, 20_000);
+      }
+      // vendor_a's event left cache-service before vendor_b's, and NATS keeps a publisher's order: had the
+      // mirror's connection been sent it, it would have come first. Its row is there; the filter rules it out.
+      expect(await kit.entry(orgId, saidByA.cacheKey)).not.toBeNull();
+      const before = mirror.sql.lookups;
+      await expect(mirror.index.lookup(orgId, saidByA.cacheKey)).resolves.toBeNull();
+      expect(mirror.sql.lookups).toBe(before);
+      await expect(native.index.lookup(orgId, saidByA.cacheKey)).resolves.toMatchObject({
+        objectName: saidByA.objectName,
+      });
+    } finally {
+      for (const { bus, index } of apps) {
+        index.close();
+        await bus.close();
+      }
+    }
   });
 
   it('refuses at retention 0 and removes the blob from S3', async () => {

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Bus } from '@router/bus';
 import {
+  addressedTo,
   cacheCommittedV1,
+  cacheCommittedV2,
   type CacheCommitReply,
   type CacheCommitRequest,
+  type CacheEntryRef,
   wordsObjectNameOf,
 } from '@router/contracts';
 import { parseCacheObjectName } from './cache-object-names';
@@ -91,10 +95,26 @@ export async function commitTake(
     return REFUSED; // retention 0
   }
   // Before the answer: the worker sends the take's end only after it, so every serving app has the key in its
-  // filter before any requester can ask for the entry again. A lost event costs a vendor call, not a wrong
-  // answer (the serving apps rebuild their filters from the index).
-  await context.bus.publish(cacheCommittedV1, { orgId, cacheKey }).catch(() => undefined);
+  // filter before any requester can ask for the entry again. A lost event costs a detour through a worker
+  // (which finds the entry and replays it), not a wrong answer (the serving apps rebuild their filters from
+  // the index).
+  await announceCommit(context.bus, request.provider, { orgId, cacheKey }).catch(() => undefined);
   return { committed: true };
+}
+
+/**
+ * Announces the commit on its vendor's subject, so that NATS delivers it only to the apps that can serve the
+ * key. It goes on `cache.committed.v1` too, for the serving apps of the release before during a rolling
+ * upgrade: without it each of them would miss every commit until its filters' next rebuild (a detour through
+ * a worker for every repeat, for up to CACHE_KEYS_RELOAD_MS). Once none is left nothing subscribes to v1, so
+ * NATS drops it at the server and it costs this process one small write per commit, not every serving app a
+ * wake-up; it can go once no serving app from before v2 runs.
+ */
+async function announceCommit(bus: Bus, provider: string, entry: CacheEntryRef): Promise<void> {
+  await Promise.all([
+    bus.publish(addressedTo(cacheCommittedV2, provider), entry),
+    bus.publish(cacheCommittedV1, entry),
+  ]);
 }
 
 function refuse(context: CacheContext, reason: string): CacheCommitReply {

@@ -55,7 +55,7 @@ export async function startMirrorApp(
 ): Promise<RunningMirrorApp> {
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const replies = await startReplyServices(config, deps);
+  const replies = await startReplyServices(config, deps, [mirror.vendor]);
   const http = new MirrorHttp({
     mirror,
     replies,

@@ -11,6 +11,7 @@ import {
   ServiceKitModule,
   startHttpApp,
 } from '@router/service-kit';
+import { VENDOR_IDS } from '@router/vendors';
 import { NativeApiModule } from './native-api.module';
 import { buildOpenApiDocument } from './openapi/openapi';
 import { SPEECH_PATH } from './speech/speech.controller';
@@ -56,7 +57,8 @@ export async function startNativeApi(
   const changes = new BusChangeNotifier(deps.bus, deps.logger);
   const clock = deps.clock;
   const now = clock ? () => clock.now() : Date.now;
-  const replies = await startReplyServices(config, deps);
+  // The native API speaks for every vendor, so its key filters hear of every vendor's commits.
+  const replies = await startReplyServices(config, deps, VENDOR_IDS);
   const members = new MembersService(deps.prisma, config.sessions, now);
   const { resolver, planner, keys, upstream } = replies;
   const speech = new SpeechService({

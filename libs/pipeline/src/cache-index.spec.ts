@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createBus, type Bus } from '@router/bus';
-import { cacheCommittedV1 } from '@router/contracts';
+import { addressedTo, cacheCommittedV2 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import { CacheIndex } from './cache-index';
 
 const ORG = '4f2c3b1a-0000-4000-8000-000000000001';
 const randomKey = (): string => randomBytes(32).toString('hex');
+const committedByVendorA = addressedTo(cacheCommittedV2, 'vendor_a');
 
 /**
  * The index as the statements see it: rows per org, answered by what each statement asks for. `hold` keeps
@@ -63,7 +64,7 @@ describe('CacheIndex', () => {
     bus = createBus({ kind: 'memory' });
     sql = new FakeIndex();
     now = 0;
-    index = new CacheIndex(sql, bus, { keysReloadMs: 1000, now: () => now });
+    index = new CacheIndex(sql, bus, { keysReloadMs: 1000, servedVendors: ['vendor_a'], now: () => now });
     await index.ready();
   });
   afterEach(async () => {
@@ -90,9 +91,34 @@ describe('CacheIndex', () => {
     await settle();
     const key = randomKey();
     sql.put(ORG, key);
-    await bus.publish(cacheCommittedV1, { orgId: ORG, cacheKey: key });
+    await bus.publish(committedByVendorA, { orgId: ORG, cacheKey: key });
     await settle();
     await expect(index.lookup(ORG, key)).resolves.not.toBeNull();
+  });
+
+  it('does not hear of commits of a vendor it does not serve, and hears of each one it serves', async () => {
+    const both = new CacheIndex(sql, bus, {
+      keysReloadMs: 1000,
+      servedVendors: ['vendor_a', 'vendor_b'],
+      now: () => now,
+    });
+    await both.ready();
+    try {
+      await index.lookup(ORG, randomKey());
+      await both.lookup(ORG, randomKey());
+      await settle();
+      const [byB, byC] = [randomKey(), randomKey()];
+      sql.put(ORG, byB);
+      sql.put(ORG, byC);
+      await bus.publish(addressedTo(cacheCommittedV2, 'vendor_b'), { orgId: ORG, cacheKey: byB });
+      await bus.publish(addressedTo(cacheCommittedV2, 'vendor_c'), { orgId: ORG, cacheKey: byC });
+      await settle();
+      await expect(index.lookup(ORG, byB)).resolves.toBeNull(); // vendor_a's alone: ruled out
+      await expect(both.lookup(ORG, byB)).resolves.not.toBeNull();
+      await expect(both.lookup(ORG, byC)).resolves.toBeNull();
+    } finally {
+      both.close();
+    }
   });
 
   it('keeps a commit whose event comes while the keys are being read', async () => {
@@ -100,7 +126,7 @@ describe('CacheIndex', () => {
     await index.lookup(ORG, randomKey());
     await settle(); // counted; the first page is held
     const key = randomKey();
-    await bus.publish(cacheCommittedV1, { orgId: ORG, cacheKey: key }); // its row is behind the held page
+    await bus.publish(committedByVendorA, { orgId: ORG, cacheKey: key }); // its row is behind the held page
     await settle();
     release();
     await settle();
@@ -169,7 +195,12 @@ describe('CacheIndex', () => {
   });
 
   it('does not filter an org with more keys than a filter may hold, and counts again when due', async () => {
-    const capped = new CacheIndex(sql, bus, { keysReloadMs: 1000, now: () => now, maxFilteredKeys: 3 });
+    const capped = new CacheIndex(sql, bus, {
+      keysReloadMs: 1000,
+      servedVendors: ['vendor_a'],
+      now: () => now,
+      maxFilteredKeys: 3,
+    });
     await capped.ready();
     try {
       for (let i = 0; i < 4; i++) sql.put(ORG, randomKey());

@@ -1,7 +1,14 @@
 import type { Bus, Subscription } from '@router/bus';
-import { type CachedTake, cacheCommittedV1, isCanonicalOrgId, type ResponseHead } from '@router/contracts';
+import {
+  addressedTo,
+  type CachedTake,
+  cacheCommittedV2,
+  isCanonicalOrgId,
+  type ResponseHead,
+} from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
+import type { VendorId } from '@router/vendors-core';
 import { KeyFilter } from './key-filter';
 
 /** The smallest filter an org gets (≈320 bytes), so a young org's first commits do not force a re-read. */
@@ -17,10 +24,16 @@ const PAGE = 10_000;
 
 export interface CacheIndexSettings {
   /**
-   * An org's key filter is rebuilt from the index this often: it bounds what a lost `cache.committed.v1` event
-   * can cost (that entry is taken for absent, so synthesized again, until the rebuild).
+   * An org's key filter is rebuilt from the index this often: it bounds what a lost `cache.committed.v2` event
+   * can cost (that entry is taken for absent, so asked of a worker, until the rebuild).
    */
   keysReloadMs: number;
+  /**
+   * The vendors whose entries the app serves (native-api: every vendor; a mirror app: its own). Only their
+   * commits are heard of: another vendor's key committed since a filter's read is taken for absent here,
+   * which costs nothing since the app is never asked for it.
+   */
+  servedVendors: readonly VendorId[];
   now: () => number;
   /** Defaults to MAX_FILTERED_KEYS. */
   maxFilteredKeys?: number;
@@ -57,11 +70,12 @@ const PAGE_OF_KEYS = `SELECT cache_key AS key FROM cache_entries WHERE org_id = 
  * are therefore also held in a Bloom filter (`KeyFilter`), and a key the filter rules out is a miss without a
  * round trip to Postgres (one more wake-up of two processes on the path to the vendor's first byte). The
  * filter never rules out a key it was told of: it is read from the index on the org's first lookup (the
- * lookups ask Postgres meanwhile), every commit adds its key (`cache.committed.v1`, published by cache-service
- * before it answers the worker, so before the take's end reaches any requester), and it is rebuilt every
- * `keysReloadMs` or once past its capacity. Deleted entries stay in it until then: they cost a lookup, never
- * a wrong answer. Memory follows the active orgs (one idle for `keysReloadMs` is forgotten) and is bounded
- * per org: an org past MAX_FILTERED_KEYS entries is not filtered.
+ * lookups ask Postgres meanwhile), every commit of a vendor the app serves adds its key
+ * (`cache.committed.v2.<vendor>`, published by cache-service before it answers the worker, so before the
+ * take's end reaches any requester; NATS does not deliver the other vendors' to this process at all), and it
+ * is rebuilt every `keysReloadMs` or once past its capacity. Deleted entries stay in it until then: they cost
+ * a lookup, never a wrong answer. Memory follows the active orgs (one idle for `keysReloadMs` is forgotten)
+ * and is bounded per org: an org past MAX_FILTERED_KEYS entries is not filtered.
  *
  * An org at retention 0 has every sentence synthesized by the vendor, so its entries awaiting the sweep are
  * not served (the join reads the org's retention as it is now: a change applies at once). Last use is not
@@ -69,7 +83,7 @@ const PAGE_OF_KEYS = `SELECT cache_key AS key FROM cache_entries WHERE org_id = 
  */
 export class CacheIndex {
   private readonly orgs = new Map<string, OrgKeys>();
-  private readonly subscription: Subscription;
+  private readonly subscriptions: Subscription[];
   private sweptAt = 0;
 
   constructor(
@@ -78,20 +92,24 @@ export class CacheIndex {
     private readonly settings: CacheIndexSettings,
     private readonly logger?: Logger,
   ) {
-    this.subscription = bus.subscribe(cacheCommittedV1, ({ orgId, cacheKey }) => {
-      const org = this.orgs.get(orgId);
-      org?.ready?.filter?.add(cacheKey);
-      if (org?.loading instanceof KeyFilter) org.loading.add(cacheKey);
-    });
+    // One exact subject per vendor rather than a wildcard: the in-process bus (standalone) matches subjects
+    // exactly, and each commit still matches one subscription of native-api's ten.
+    this.subscriptions = settings.servedVendors.map((vendor) =>
+      bus.subscribe(addressedTo(cacheCommittedV2, vendor), ({ orgId, cacheKey }) => {
+        const org = this.orgs.get(orgId);
+        org?.ready?.filter?.add(cacheKey);
+        if (org?.loading instanceof KeyFilter) org.loading.add(cacheKey);
+      }),
+    );
   }
 
   /** Resolves once commit events are received (a filter built before that could miss one). */
-  ready(): Promise<void> {
-    return this.subscription.ready();
+  async ready(): Promise<void> {
+    await Promise.all(this.subscriptions.map((subscription) => subscription.ready()));
   }
 
   close(): void {
-    this.subscription.unsubscribe();
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 
   async lookup(orgId: string, cacheKey: string): Promise<CachedTake | null> {

@@ -3,6 +3,7 @@ import type { Bus } from '@router/bus';
 import { authChangedV1, cacheInvalidatedV1 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
+import type { VendorId } from '@router/vendors-core';
 import { Counter, type Registry } from 'prom-client';
 import { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
@@ -33,7 +34,8 @@ export interface Pipeline {
 
 /**
  * What an app that serves audio needs, wired once: the hot tier (kept honest by invalidation events), the
- * cache index reader, the worker directory and the piece resolver.
+ * cache index reader (told of the commits of `servedVendors` only: the vendors the app serves), the worker
+ * directory and the piece resolver.
  */
 export async function createPipeline(
   deps: {
@@ -46,6 +48,7 @@ export async function createPipeline(
     metrics?: Registry;
   },
   settings: PipelineSettings,
+  servedVendors: readonly VendorId[],
 ): Promise<Pipeline> {
   const now = deps.now ?? Date.now;
   const hot = new HotTier({ maxBytes: settings.hotTierBytes, ttlMs: settings.hotTierTtlMs, now });
@@ -57,7 +60,7 @@ export async function createPipeline(
   const index = new CacheIndex(
     deps.sql,
     deps.bus,
-    { keysReloadMs: settings.cacheKeysReloadMs, now },
+    { keysReloadMs: settings.cacheKeysReloadMs, servedVendors, now },
     deps.logger,
   );
   const subscriptions = [

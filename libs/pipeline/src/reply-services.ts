@@ -69,11 +69,12 @@ export interface ReplyServices {
  * The reply seam's parts for one serving app (the native API, each mirror): the pipeline (hot tier, cache
  * index, workers), the org's retention, its vendor keys and settings stored at the vendor, each dropped on
  * the org's change events, and the planners that turn a surface's settings into keyed pieces and a drop-in
- * request into its whole-request take.
+ * request into its whole-request take. `servedVendors`: the vendors the app serves (see CacheIndex).
  */
 export async function startReplyServices(
   config: ReplyServicesConfig,
   app: ReplyAppDeps,
+  servedVendors: readonly VendorId[],
 ): Promise<ReplyServices> {
   const clock = app.clock;
   const now = clock ? () => clock.now() : Date.now;
@@ -81,6 +82,7 @@ export async function startReplyServices(
   const pipeline = await createPipeline(
     { bus: deps.bus, blobs: deps.blobs, sql: deps.sql, logger: deps.logger, now, metrics: deps.metrics },
     config.pipeline,
+    servedVendors,
   );
   const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);
   const keys = new ProviderKeyCache(

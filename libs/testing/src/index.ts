@@ -10,3 +10,4 @@ export * from './stats';
 export * from './fault-stack';
 export * from './dashboard';
 export * from './sse-events';
+export * from './worker-takes';

@@ -15,8 +15,16 @@ export const cacheCommitV1 = defineRequest({
 });
 
 /**
- * An entry was indexed (sent by cache-service before it answers the commit): the serving apps add its key to
- * the org's key filter, so a later lookup of it goes to the index.
+ * An entry was indexed (sent by cache-service before it answers the commit), on its vendor's subject
+ * (`addressedTo(cacheCommittedV2, provider)`: `cache.committed.v2.vendor_a`): each serving app subscribes to
+ * the vendors it serves and adds the key to the org's key filter, so a later lookup of it goes to the index.
+ * NATS delivers a commit only to the apps that can serve its key (a mirror app hears of its own vendor's).
+ */
+export const cacheCommittedV2 = defineEvent({ subject: 'cache.committed.v2', payload: cacheEntryRef });
+
+/**
+ * The same announcement for every vendor on one subject, as serving apps before `cacheCommittedV2` listen for
+ * it: cache-service still sends it (see commit-take.ts), nothing here subscribes to it.
  */
 export const cacheCommittedV1 = defineEvent({ subject: 'cache.committed.v1', payload: cacheEntryRef });
 

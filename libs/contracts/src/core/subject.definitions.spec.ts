@@ -83,9 +83,15 @@ describe('addressedTo', () => {
     expect(def.subject).toBe('x.ping.v1');
   });
 
+  it('takes a vendor token as the instance', () => {
+    expect(addressedTo(def, 'vendor_a').subject).toBe('x.ping.v1.vendor_a');
+  });
+
   it('refuses an instance that would change the subject structure', () => {
     expect(() => addressedTo(def, 'a.b')).toThrow('instance');
     expect(() => addressedTo(def, '*')).toThrow('instance');
+    expect(() => addressedTo(def, '>')).toThrow('instance');
+    expect(() => addressedTo(def, 'Vendor_A')).toThrow('instance');
     expect(() => addressedTo(def, '')).toThrow('instance');
   });
 });

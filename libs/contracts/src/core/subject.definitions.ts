@@ -83,17 +83,20 @@ export function checkPayload<T>(subject: string, part: PayloadPart, checker: Che
   }
 }
 
-const INSTANCE_PATTERN = /^[a-z0-9]{1,32}$/;
+/** One subject token, as NATS reads it: no `.` (another token) and no `*` or `>` (wildcards). */
+const INSTANCE_PATTERN = /^[a-z0-9_]{1,32}$/;
 
 /**
  * The same contract addressed to one instance (`synth.take.v1.<id>`): for work that must meet on one
- * process, such as identical takes coalescing on one worker. The instance serves and is asked on this form.
+ * process, such as identical takes coalescing on one worker, or events only some processes want, such as a
+ * vendor's commits (`cache.committed.v2.vendor_a`). The instance serves (or subscribes) and is asked (or
+ * published to) on this form.
  */
 export function addressedTo<
   D extends RequestDef<unknown, unknown> | StreamDef<unknown, unknown, unknown> | EventDef<unknown>,
 >(def: D, instance: string): D {
   if (!INSTANCE_PATTERN.test(instance))
-    throw new Error(`instance "${instance}" must be 1-32 lower-case letters or digits`);
+    throw new Error(`instance "${instance}" must be 1-32 lower-case letters, digits or underscores`);
   return Object.freeze(
     Object.assign(Object.create(null), def, { subject: `${def.subject}.${instance}` }),
   ) as D;
