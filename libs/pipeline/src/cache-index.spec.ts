@@ -96,6 +96,32 @@ describe('CacheIndex', () => {
     await expect(index.lookup(ORG, key)).resolves.not.toBeNull();
   });
 
+  it('reads the filter again once back on the bus, so a commit announced while cut off is not ruled out', async () => {
+    const listeners: Array<(status: 'connected' | 'reconnecting') => void> = [];
+    const watched: Bus = Object.create(bus) as Bus;
+    watched.onStatusChange = (listener) => {
+      listeners.push(listener);
+      return () => undefined;
+    };
+    const cutOff = new CacheIndex(sql, watched, {
+      keysReloadMs: 1000,
+      servedVendors: ['vendor_a'],
+      now: () => now,
+    });
+    try {
+      await cutOff.lookup(ORG, randomKey());
+      await settle();
+      const key = randomKey();
+      sql.put(ORG, key); // committed, its announcement lost
+      await expect(cutOff.lookup(ORG, key)).resolves.toBeNull();
+      listeners.forEach((listener) => listener('reconnecting'));
+      listeners.forEach((listener) => listener('connected'));
+      await expect(cutOff.lookup(ORG, key)).resolves.not.toBeNull();
+    } finally {
+      cutOff.close();
+    }
+  });
+
   it('does not hear of commits of a vendor it does not serve, and hears of each one it serves', async () => {
     const both = new CacheIndex(sql, bus, {
       keysReloadMs: 1000,

@@ -84,6 +84,7 @@ const PAGE_OF_KEYS = `SELECT cache_key AS key FROM cache_entries WHERE org_id = 
 export class CacheIndex {
   private readonly orgs = new Map<string, OrgKeys>();
   private readonly subscriptions: Subscription[];
+  private readonly stopWatching: () => void;
   private sweptAt = 0;
 
   constructor(
@@ -101,6 +102,11 @@ export class CacheIndex {
         if (org?.loading instanceof KeyFilter) org.loading.add(cacheKey);
       }),
     );
+    // Commits announced while this process was cut off from NATS never reach it: back on the bus, every filter
+    // is read again (lookups ask Postgres meanwhile), so a filter never rules out a key committed before.
+    this.stopWatching = bus.onStatusChange((status) => {
+      if (status === 'connected') this.orgs.clear();
+    });
   }
 
   /** Resolves once commit events are received (a filter built before that could miss one). */
@@ -110,6 +116,7 @@ export class CacheIndex {
 
   close(): void {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.stopWatching();
   }
 
   async lookup(orgId: string, cacheKey: string): Promise<CachedTake | null> {
