@@ -16,9 +16,9 @@ export type Claim =
  * this worker when it is free, already this worker's, or stale (a worker that died holding it and was never
  * found out), and its shard is not leased by another worker; otherwise the holder: the worker whose claim it
  * is, else the shard's lessee (which claims its keys without rows, see ShardLeases). The shards' lease rows are
- * locked for share, so a lease taken meanwhile waits for this claim to commit, or is seen by it. Two workers claiming a key at once are serialized by the primary key: one
- * inserts, the other sees its claim; a batch inserts in key order, so two batches never wait on each other in
- * a cycle. Claims stay after the commit, so a claim racing with a commit finds the claim rather than a free
+ * locked for share, so a lease taken meanwhile waits for this claim to commit, or is seen by it. Two workers
+ * claiming a key at once are serialized by the primary key: one inserts, the other sees its claim; a batch
+ * inserts in key order, so two batches never wait on each other in a cycle. Claims stay after the commit, so a claim racing with a commit finds the claim rather than a free
  * key (its snapshot may predate the committed row); the orphan sweep removes old ones.
  *
  * The claim is committed without waiting for its WAL to reach the disk (`synchronous_commit` off for this
