@@ -4,6 +4,7 @@ import type { BlobStore } from '@router/blob-store';
 import {
   cacheCommitV1,
   cacheInvalidatedV1,
+  cacheUsageBatchV1,
   cacheUsageV1,
   wordsObjectNameOf,
   type CacheCommitRequest,
@@ -142,16 +143,18 @@ describe('cache service over NATS with the S3 store', () => {
     expect(await kit.blobExists(take.objectName)).toBe(false);
   });
 
-  it('takes usage events published over NATS into batched counters and last use', async () => {
+  it("takes usage events published over NATS, one by one (a worker's) and in batches (a serving app's hits), into batched counters and last use", async () => {
     const orgId = await kit.createOrg();
     const take = await kit.writeTake(orgId, 'popular', { chars: 12 });
     await clientBus.request(cacheCommitV1, take);
     const committedDay = new Date(kit.clock.value).toISOString().slice(0, 10);
     kit.clock.advance(3 * DAY_MS);
     const hitDay = new Date(kit.clock.value).toISOString().slice(0, 10);
-    for (let i = 0; i < 25; i++) {
+    for (let i = 0; i < 5; i++) {
       await clientBus.publish(cacheUsageV1, { ...take, chars: 12, kind: 'hit' });
     }
+    const hit = { orgId, cacheKey: take.cacheKey, provider: take.provider, chars: 12, kind: 'hit' as const };
+    await clientBus.publish(cacheUsageBatchV1, { events: Array.from({ length: 20 }, () => hit) });
     await eventually(async () => {
       await kit.service.flushUsage();
       expect(await kit.counters(orgId)).toEqual([

@@ -1,6 +1,6 @@
 import type { BlobStore } from '@router/blob-store';
 import type { Bus, Subscription } from '@router/bus';
-import { cacheCommitV1, cacheUsageV1, healthCacheV1 } from '@router/contracts';
+import { cacheCommitV1, cacheUsageBatchV1, cacheUsageV1, healthCacheV1 } from '@router/contracts';
 import type { PrismaClient, Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { commitTake } from './commit-take';
@@ -76,6 +76,9 @@ export function serveCache(
     deps.bus.serve(cacheCommitV1, (request) => commitTake(context, usage, request)),
     // Replicas of cache-service share the usage events, so each is counted once.
     deps.bus.subscribe(cacheUsageV1, (event) => usage.record(event), { queue: 'cache-usage' }),
+    deps.bus.subscribe(cacheUsageBatchV1, ({ events }) => events.forEach((event) => usage.record(event)), {
+      queue: 'cache-usage',
+    }),
   ];
 
   let sweeping: Promise<SweepReport> | undefined;

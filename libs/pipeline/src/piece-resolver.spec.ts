@@ -5,6 +5,7 @@ import type { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { type PieceRequest, PieceResolver } from './piece-resolver';
 import { pieceOf } from './test/pieces.fixture';
+import { UsageReporter } from './usage-reporter';
 import { WorkerDirectory } from './worker-directory';
 
 const cacheKey = 'c'.repeat(64);
@@ -57,6 +58,7 @@ async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<Blo
     index: { lookup: () => Promise.resolve(null), ...options.index } as CacheIndex,
     hot: new HotTier({ maxBytes: 1 << 20, ttlMs: 60_000, now: Date.now }),
     workers,
+    usage: new UsageReporter(bus),
     window: 4,
     cacheReadTimeoutMs: 100,
     onCacheUnreadable: (store) => unreadable.push(store),

@@ -2,7 +2,6 @@ import type { BlobStore } from '@router/blob-store';
 import { type Bus, BusError, BusErrorCode, BusRemoteError, isPeerGone } from '@router/bus';
 import {
   addressedTo,
-  cacheUsageV1,
   type SynthRequestTake,
   synthRequestV1,
   type SynthSettings,
@@ -17,6 +16,7 @@ import { CacheUnreadableError, type HotEntry, readStoredTake, withinDeadline } f
 import type { CacheIndex } from './cache-index';
 import type { HotTier } from './hot-tier';
 import { asRouterError } from './router-errors';
+import type { UsageReporter } from './usage-reporter';
 import type { WorkerDirectory } from './worker-directory';
 
 /** One piece of a reply, ready to resolve: its settings, text and cache key. */
@@ -75,6 +75,8 @@ export interface PieceResolverDeps {
   index: CacheIndex;
   hot: HotTier;
   workers: WorkerDirectory;
+  /** Where each hit is counted. */
+  usage: UsageReporter;
   /** Chunks a worker may send ahead of this reader (flow control). */
   window: number;
   /** The longest wait for the cache index or a blob; a cache that does not answer in time is a miss. */
@@ -157,14 +159,14 @@ export class PieceResolver {
 
   /** The entry from the hot tier or the cache, counted as a hit; undefined for a miss. */
   private async fromCache(ref: EntryRef, open?: (stored: Buffer) => Buffer): Promise<HotEntry | undefined> {
-    const { bus, hot } = this.deps;
+    const { usage, hot } = this.deps;
     let entry = hot.get(ref.orgId, ref.cacheKey);
     if (!entry) {
       entry = await this.readStored(ref, open);
       if (!entry) return undefined;
       hot.set(ref.orgId, ref.cacheKey, entry);
     }
-    bus.publish(cacheUsageV1, { ...ref, kind: 'hit' }).catch(() => undefined);
+    usage.record({ ...ref, kind: 'hit' });
     return entry;
   }
 

@@ -8,6 +8,7 @@ import { Counter, type Registry } from 'prom-client';
 import { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { PieceResolver } from './piece-resolver';
+import { UsageReporter } from './usage-reporter';
 import { WorkerDirectory } from './worker-directory';
 
 const UNREADABLE = 'router_cache_unreadable_total';
@@ -79,6 +80,7 @@ export async function createPipeline(
       labelNames: ['store'],
       registers: deps.metrics ? [deps.metrics] : [],
     });
+  const usage = new UsageReporter(deps.bus);
   await Promise.all([workers.ready(), index.ready(), ...subscriptions.map((s) => s.ready())]);
   return {
     resolver: new PieceResolver({
@@ -87,6 +89,7 @@ export async function createPipeline(
       index,
       hot,
       workers,
+      usage,
       window: settings.streamWindow,
       cacheReadTimeoutMs: settings.cacheReadTimeoutMs,
       onCacheUnreadable: (store) => unreadable.inc({ store }),
@@ -94,6 +97,7 @@ export async function createPipeline(
     }),
     hot,
     close() {
+      usage.flush();
       workers.close();
       index.close();
       subscriptions.forEach((s) => s.unsubscribe());

@@ -95,6 +95,18 @@ export const cacheUsage: Checker<CacheUsage> = check.object({
   kind: check.literal('hit', 'synthesized'),
 });
 
+/** The most usage events in one batch message. */
+export const USAGE_BATCH_MAX = 500;
+
+/** Usage events gathered by the app that served them: one message per flush rather than one per hit. */
+export interface CacheUsageBatch {
+  events: CacheUsage[];
+}
+
+export const cacheUsageBatch: Checker<CacheUsageBatch> = check.object({
+  events: check.array(cacheUsage, { maxLength: USAGE_BATCH_MAX }),
+});
+
 /** Entries of an org left the cache (sweep, retention change): serving apps drop them from their hot tier. */
 export interface CacheInvalidated {
   orgId: string;

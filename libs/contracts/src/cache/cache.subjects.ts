@@ -5,6 +5,7 @@ import {
   cacheEntryRef,
   cacheInvalidated,
   cacheUsage,
+  cacheUsageBatch,
 } from './cache.messages';
 
 /** Index a completed take whose blob has been written. */
@@ -30,5 +31,8 @@ export const cacheCommittedV1 = defineEvent({ subject: 'cache.committed.v1', pay
 
 /** Fire-and-forget usage: last-use refresh and usage counters, batched by cache-service. */
 export const cacheUsageV1 = defineEvent({ subject: 'cache.usage.v1', payload: cacheUsage });
+
+/** The same, batched by the serving apps (their hits): one message per flush (UsageReporter). */
+export const cacheUsageBatchV1 = defineEvent({ subject: 'cache.usage.batch.v1', payload: cacheUsageBatch });
 
 export const cacheInvalidatedV1 = defineEvent({ subject: 'cache.invalidated.v1', payload: cacheInvalidated });
