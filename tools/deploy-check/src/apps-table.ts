@@ -130,6 +130,7 @@ export const APPS: Readonly<Record<string, AppSpec>> = {
       'SYNTH_FIRST_AUDIO_TIMEOUT_MS',
       'SYNTH_HEARTBEAT_MS',
       'SYNTH_CLAIM_STALE_MS',
+      'SYNTH_LEASE_MS',
       'CACHE_READ_TIMEOUT_MS',
       'PROVIDER_KEY_CACHE_TTL_MS',
     ],
