@@ -6,6 +6,7 @@ import {
   type OpenLoopStep,
   openLoopDone,
   openLoopFigures,
+  stepRetried,
   openLoopStepMs,
   openLoopRates,
   PEER_VARIANTS,
@@ -47,6 +48,15 @@ describe('peer benchmark arithmetic', () => {
     const failing = [step(20, 10), step(30, 10, { errors: 1 }), step(45, 10, { achievedPerSecond: 20 })];
     expect(openLoopFigures('d-peer', failing, each).sustainedPerSecond).toBe(20);
     expect(openLoopFigures('d-peer', [], each).sustainedPerSecond).toBe(0);
+  });
+
+  it('tries a step past the baseline once more when it did not hold', () => {
+    const each = 1000;
+    const baseline = [step(20, 10), step(30, 12)];
+    expect(stepRetried([], step(20, 50), each)).toBe(false); // the baseline's own steps are never retried
+    expect(stepRetried(baseline, step(45, 20), each)).toBe(false);
+    expect(stepRetried(baseline, step(45, 21), each)).toBe(true);
+    expect(stepRetried(baseline, step(45, 10, { errors: 1 }), each)).toBe(true);
   });
 
   it('runs a step long enough for 100 requests', () => {
