@@ -12,6 +12,9 @@ import { splitText } from '@router/text';
 import { FORMAT_CONTENT_TYPES, streamingWavHeader, type VendorDefinition } from '@router/vendors-core';
 import { parseSpeechBody } from './speech-body';
 
+/** Why a speech request's pieces stop when its client goes: made once (nothing reads it; see reply.ts). */
+const CLIENT_LEFT = new Error('the client left');
+
 export interface SpeechServiceDeps {
   resolver: PieceResolver;
   planner: ReplyPlanner;
@@ -44,7 +47,9 @@ export class SpeechService {
 
     // Once the client has gone, no further piece is asked for; takes already running finish at the workers.
     const left = new AbortController();
-    res.once('close', () => left.abort());
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort(CLIENT_LEFT);
+    });
     let failure: RouterError | undefined;
     let samples: WavSampleData | undefined;
     const end = await playPieces(
