@@ -225,6 +225,43 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     expect(await calls(vendorKey)).toBe(before + 3);
   });
 
+  it.each([
+    { path: '/tts/bytes', audio: (answer: Answer) => answer.bytes },
+    { path: '/tts/sse', audio: (answer: Answer) => streamAudio(readSseEvents(answer.bytes)) },
+  ])(
+    'speaks a regional locale on $path as the vendor does: en-GB once, then from the cache, apart from en',
+    async ({ path, audio }) => {
+      const { key, vendorKey } = await newOrg();
+      const text = unique('Spoken in British English');
+      const spec = { codec: 'pcm', sampleRate: 24000 } as const;
+      const british = request(text, { language: undefined, locale: 'en-GB' });
+      const before = await calls(vendorKey);
+
+      const first = await send(key, path, british);
+      expect(first.status).toBe(200);
+      expect(audio(first).equals(await lastTake(vendorKey, text, spec))).toBe(true);
+      const again = await send(key, path, british);
+      expect(again.status).toBe(200);
+      expect(again.bytes.equals(first.bytes)).toBe(true);
+      expect(await calls(vendorKey)).toBe(before + 1);
+
+      // The same text in en is the vendor's other answer, not the en-GB entry.
+      const plain = await send(key, path, request(text));
+      expect(plain.status).toBe(200);
+      expect(await calls(vendorKey)).toBe(before + 2);
+      expect(audio(plain).equals(await lastTake(vendorKey, text, spec))).toBe(true);
+      expect(audio(plain).equals(audio(first))).toBe(false);
+
+      // Only what the vendor refuses is refused: language and locale together, its 400, never stored.
+      for (let i = 0; i < 2; i++) {
+        const both = await send(key, path, request(text, { locale: 'en-GB' }));
+        expect(both.status).toBe(400);
+        expect(json(both)).toMatchObject({ status_code: 400, title: 'Invalid language' });
+      }
+      expect(await calls(vendorKey)).toBe(before + 2);
+    },
+  );
+
   it('reads the voice list and a voice from the vendor every time', async () => {
     const { key, vendorKey } = await newOrg();
     const reads = () => sim.readCount('vendor_i', { key: vendorKey });

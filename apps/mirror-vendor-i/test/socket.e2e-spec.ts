@@ -213,6 +213,48 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     expect(await calls(vendorKey)).toBe(before + 1);
   });
 
+  it('speaks a context with a regional locale: en-GB once, then from the cache, apart from en', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = unique('Spoken in British English');
+    const before = await calls(vendorKey);
+    const say = async (context: string, extra: Record<string, unknown>): Promise<Buffer> => {
+      const socket = await connect(key);
+      socket.send(request(context, text, { continue: false, ...extra }));
+      await socket.next(isDone(context));
+      socket.close();
+      expect(ofContext(socket.frames, context).some((f) => f['type'] === 'error')).toBe(false);
+      return audioOf(socket.frames, context);
+    };
+    const british = { language: undefined, locale: 'en-GB' };
+
+    const first = await say('gb', british);
+    expect(isTakeOf(first, text, 24000)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+    expect((await say('gb', british)).equals(first)).toBe(true);
+    // `language` and `locale` are one setting at the vendor: the same code either way is the same entry.
+    expect((await say('gb-language', { language: 'en-GB' })).equals(first)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 1);
+
+    const plain = await say('en', {});
+    expect(await calls(vendorKey)).toBe(before + 2);
+    expect(isTakeOf(plain, text, 24000)).toBe(true);
+    expect(plain.equals(first)).toBe(false);
+
+    // Only what the vendor refuses is refused: a locale beside a language, for its context; the socket speaks on.
+    const socket = await connect(key);
+    socket.send(request('both', text, { locale: 'en-GB', continue: false }));
+    expect(await socket.next((f) => f['context_id'] === 'both')).toMatchObject({
+      type: 'error',
+      status_code: 400,
+      title: 'Invalid language',
+    });
+    socket.send(request('after', text, { ...british, continue: false }));
+    await socket.next(isDone('after'));
+    socket.close();
+    expect(audioOf(socket.frames, 'after').equals(first)).toBe(true);
+    expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
   it('keeps two interleaved contexts apart, each with its own settings and order', async () => {
     const { key } = await newOrg();
     const a = [unique('First sentence of context a'), unique('Second sentence of context a')];

@@ -1,4 +1,5 @@
-import { vendorI, VendorIAdapter } from '@router/vendor-i';
+import type { SynthSettings } from '@router/contracts';
+import { parseVendorIRequest, vendorI, VendorIAdapter, vendorISocketSettings } from '@router/vendor-i';
 import { parseMp3, parseWav, sampleCount, spokenMs } from '@router/vendor-sim';
 import { collect, collectFailure, useAdapterSim } from './adapter-harness';
 
@@ -45,6 +46,32 @@ describe('vendor_i adapter against the simulated vendor', () => {
     expect(words[0]?.startMs).toBe(0);
     expect(words.at(-1)?.endMs).toBeCloseTo(spokenMs(TEXT, { speed: 0.8 }), -1);
     await t.expectRecordedTake(take.audio, 'sse');
+  });
+
+  it("sends a mirror socket's regional locale as the language it named, in place of the settings' own", async () => {
+    const message = {
+      model_id: 'i_model_2',
+      transcript: TEXT,
+      voice: { mode: 'id', id: voice },
+      output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 24000 },
+      locale: 'en-GB',
+      context_id: 'c1',
+    };
+    const parsed = parseVendorIRequest(message, true, () => true);
+    if (!parsed.ok) throw new Error(parsed.problem.message);
+    const s: SynthSettings = vendorISocketSettings(message, parsed.request);
+    expect(s).toMatchObject({ language: 'en', options: { language: 'en-GB' } });
+
+    const take = await collect(t.proxied.synthesize(call(s)));
+    expect(take.audio.length).toBe(sampleCount(spokenMs(TEXT), 24000) * 2);
+    expect(t.proxy.last().body).toEqual({
+      model_id: 'i_model_2',
+      transcript: TEXT,
+      voice: { mode: 'id', id: voice },
+      language: 'en-GB',
+      output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 24000 },
+      add_timestamps: true,
+    });
   });
 
   it('sends no timestamps request and yields no words when word_timestamps is off', async () => {

@@ -243,6 +243,19 @@ describe('vendor_i simulator', () => {
     expect(await t.control.callCount('vendor_i')).toBe(0);
   });
 
+  it.each([
+    ['a regional locale', { language: undefined, locale: 'en-GB' }],
+    ['a regional language', { language: 'en-GB' }],
+    ['a locale alone', { language: undefined, locale: 'fr' }],
+  ])('speaks %s of a language it has, as the vendor does', async (_l, patch) => {
+    for (const path of ['/tts/bytes', '/tts/sse']) {
+      const response = await call(path, { ...BODY, ...patch });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    expect(await t.control.callCount('vendor_i')).toBe(2);
+  });
+
   it('accepts only the raw container on the SSE endpoint', async () => {
     const response = await call('/tts/sse', { ...BODY, output_format: { ...RAW, container: 'wav' } });
     expect(response.status).toBe(400);

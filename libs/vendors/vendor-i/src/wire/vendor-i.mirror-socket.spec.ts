@@ -104,6 +104,17 @@ describe('vendor_i mirror socket: messages to commands', () => {
     });
   });
 
+  it('speaks a context with a regional locale, configured apart from its language; refuses it beside a language', () => {
+    const c = new VendorIConnection();
+    const { language: _language, ...noLanguage } = base;
+    const commands = say(c, { ...noLanguage, context_id: 'gb', transcript: 'Hi.', locale: 'en-GB' });
+    expect(kinds(commands).slice(0, 2)).toEqual(['configure gb', 'text gb Hi.']);
+    expect(commands[0]).toMatchObject({ settings: { language: 'en', options: { language: 'en-GB' } } });
+    expect(framesOf(say(c, { ...base, context_id: 'both', transcript: 'Hi.', locale: 'en-GB' }))).toEqual([
+      expect.objectContaining({ type: 'error', context_id: 'both', status_code: 400 }),
+    ]);
+  });
+
   it('cancels a context it knows (nothing for one it does not), and refuses what it cannot take for that context', () => {
     const c = new VendorIConnection();
     say(c, { ...base, context_id: 'a', transcript: 'Hi', continue: true });

@@ -68,7 +68,8 @@ export function vendorIRequest(settings: SynthSettings, text: string): VendorIBu
   if (Object.keys(config).length > 0) body['generation_config'] = config;
   const dict = settings.options['pronunciation_dict_id'];
   if (typeof dict === 'string') body['pronunciation_dict_id'] = dict;
-  // A mirror client's fields the catalogue does not name (`normalization`, a newer field) go on as it sent them.
+  // A mirror client's fields the catalogue does not name (`normalization`, a newer field) go on as it sent them;
+  // so does a regional code (`language` `en-GB`), in place of the language the settings name (`en`).
   for (const [name, value] of Object.entries(settings.options)) {
     if (!CATALOGUE_OPTIONS.has(name) && value !== null && value !== undefined) body[name] = value;
   }
