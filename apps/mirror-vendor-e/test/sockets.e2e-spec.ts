@@ -485,6 +485,71 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
     },
   );
 
+  it("reports only the interrupted turn's own rest in SpeechInterrupted, and drops a later turn already sent, as the vendor does", async () => {
+    const { key, vendorKey } = await newOrg();
+    const id = randomUUID().slice(0, 8);
+    const first = [unique('The first turn starts here'), `Still to come ${id}.`];
+    const later = unique('A later turn sent before the interrupt');
+    const stall = await sim.injectFault({
+      vendor: 'vendor_e',
+      key: vendorKey,
+      kind: 'stall',
+      stallMs: null,
+      textIncludes: id,
+      times: 'always',
+    });
+    const socket = await connectV2(key);
+    socket.send({ type: 'Speak', text: first.join(' ') });
+    socket.send({ type: 'Flush' });
+    socket.send({ type: 'Speak', text: later });
+    socket.send({ type: 'Flush' });
+    const heard = playsMs(first[0] ?? '');
+    await eventually('the first sentence heard', async () => audioOf(socket).length >= heard * BYTES_PER_MS);
+    socket.send({ type: 'Interrupt', playback_offset: heard / 2 });
+    const interrupted = await socket.next(typed('SpeechInterrupted'));
+    await sim.removeFault(stall.id).catch(() => undefined);
+    expect(interrupted).toEqual({
+      type: 'SpeechInterrupted',
+      speech_id: socket.frames[1]?.['speech_id'],
+      audio_played_ms: Math.round(heard / 2),
+      text_spoken: first[0],
+      text_remaining: first[1],
+    });
+
+    // The later turn went with the interrupt: nothing is left to interrupt, it never starts, and the session's
+    // totals count only the turn said after.
+    socket.send({ type: 'Interrupt' });
+    const answer = await socket.next((f) => typed('Warning')(f) || typed('SpeechInterrupted')(f));
+    expect(answer).toEqual({
+      type: 'Warning',
+      code: 'NO_ACTIVE_SPEECH',
+      description: 'Nothing to interrupt',
+    });
+    const next = unique('The turn after the interrupt');
+    await turn(socket, next);
+    socket.send({ type: 'Close' });
+    expect(await socket.closed).toMatchObject({ code: 1000, by: 'server' });
+    expect(flow(socket)).toEqual([
+      'Connected',
+      'SpeechStarted',
+      'audio',
+      'SpeechInterrupted',
+      'Warning',
+      'SpeechStarted',
+      'audio',
+      'Flushed',
+      'SpeechMetadata',
+      'SessionMetadata',
+    ]);
+    expect(socket.frames.at(-1)).toMatchObject({
+      type: 'SessionMetadata',
+      total_input_character_count: chars(next),
+    });
+    const said = await takesOf(vendorKey, [next]);
+    const audio = audioOf(socket);
+    expect(audio.subarray(audio.length - said.length).equals(said)).toBe(true);
+  });
+
   it('applies Configure to later sentences only, acknowledges it, and refuses a speed off its steps without closing', async () => {
     const { key, vendorKey } = await newOrg();
     const texts = [unique('Said at the first speed'), unique('Said a little faster')];

@@ -189,6 +189,10 @@ function session(held: string[] = [], drop?: SocketDrop, render?: Partial<Socket
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Waits for a state, turn after turn of the event loop (the test's own timeout bounds it). */
+const until = async (done: () => boolean): Promise<void> => {
+  while (!done()) await new Promise((r) => setImmediate(r));
+};
 
 describe('MirrorSocketSession', () => {
   it("plays a context's sentences in order, marking each one's first chunk, and ends it with its final frame", async () => {
@@ -359,6 +363,31 @@ describe('MirrorSocketSession', () => {
             { sentence: 2, text: 'Three.' },
           ],
           remaining: ['Four.'],
+        },
+      ]);
+    });
+
+    it('tells the renderer where each flush it left unanswered ends in the remaining text, by its tag', async () => {
+      const told: unknown[] = [];
+      const { say, frames } = session(['Two.'], undefined, {
+        finished: (end) => {
+          if (end.kind === 'cancel') told.push({ remaining: end.remaining, unanswered: end.unanswered });
+          return [];
+        },
+      });
+      say({ c: 'a', settings: true, text: 'One. Two. Three. ', flush: 'first' });
+      say({ c: 'a', text: 'Four. ', flush: 'second' });
+      say({ c: 'a', text: 'Held' });
+      await until(() => frames.includes('a audio Two.:1 first'));
+      say({ c: 'a', cancel: true });
+      await until(() => told.length > 0);
+      expect(told).toEqual([
+        {
+          remaining: ['Three.', 'Four.', 'Held'],
+          unanswered: [
+            { tag: 'first', through: 1 },
+            { tag: 'second', through: 2 },
+          ],
         },
       ]);
     });

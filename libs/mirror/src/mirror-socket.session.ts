@@ -164,11 +164,12 @@ export class MirrorSocketSession implements SocketSession {
           const { context: id } = command;
           const stopping = context.stream
             .interrupt(command.playedMs ?? null)
-            .then(({ stopped, spoken, remaining }): ContextEnd => ({
+            .then(({ stopped, spoken, remaining, unanswered }): ContextEnd => ({
               kind: 'cancel',
               stopped,
               spoken,
               remaining,
+              unanswered: unanswered.map(({ label, through }) => ({ tag: label, through })),
             }));
           const ending = this.end(id, context, stopping);
           this.cancelling.set(id, ending);

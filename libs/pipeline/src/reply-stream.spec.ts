@@ -145,6 +145,36 @@ describe('ReplyStream', () => {
     expect(log).toEqual(['start 0 One two three.']);
   });
 
+  it("tells where each flush an interrupt forgot ends in the remaining text, so a request's rest is told from the next's", async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let playing: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (playing = resolve));
+    const { events } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording([], gate)), {
+      ...events,
+      sentenceStart: (sentence) => {
+        events.sentenceStart(sentence);
+        playing();
+      },
+    });
+    await stream.configure(DEF, settings('v1'));
+    stream.push('First request. Its second sentence. ');
+    stream.flush(() => undefined, 'first');
+    stream.push('Next request. ');
+    stream.flush(() => undefined, 'next');
+    stream.push('Held');
+    await started;
+    const cut = await stream.interrupt(null);
+    open();
+    expect(cut.spoken).toEqual([{ sentence: 0, text: 'First request.' }]);
+    expect(cut.remaining).toEqual(['Its second sentence.', 'Next request.', 'Held']);
+    expect(cut.unanswered).toEqual([
+      { label: 'first', through: 1 },
+      { label: 'next', through: 2 },
+    ]);
+  });
+
   it('says an interrupt stopped nothing once every sentence had ended and no text was held', async () => {
     const { events } = recordingEvents();
     const stream = new ReplyStream('org', deps(resolverRecording([])), events);

@@ -49,6 +49,12 @@ export interface Interruption {
    * sentence had ended and nothing was held (a vendor that warns there was nothing to interrupt).
    */
   stopped: boolean;
+  /**
+   * The flushes the interrupt forgot (asked, not yet answered), in the order asked: each its label and how many
+   * of `remaining`, from the start, come before its end, so a surface can tell one request's rest from a later
+   * request's (text held is after every flush).
+   */
+  unanswered: Array<{ label: string | undefined; through: number }>;
 }
 
 interface SentencePiece extends PieceRequest {
@@ -185,18 +191,27 @@ export class ReplyStream {
     const unfinished =
       this.lastQueued !== null && (this.lastDone === null || this.lastDone < this.lastQueued);
     let spoken: Interruption['spoken'] = [];
-    let remaining: string[] = [];
+    let rest: Array<{ sentence: number; text: string }> = [];
     if (run) {
       run.interrupted.abort();
       run.queue.end();
       await run.done;
       spoken = spokenSentences(run.started, playedMs);
       const waiting = run.waiting.filter((p) => p.sentence > this.droppedThrough);
-      remaining = [...run.started.slice(spoken.length).map((s) => s.text), ...waiting.map((p) => p.text)];
+      rest = [...run.started.slice(spoken.length), ...waiting];
     }
+    const unanswered = this.flushes.map(({ label, last }) => ({
+      label,
+      through: rest.filter((s) => s.sentence <= last).length,
+    }));
     this.flushes.length = 0;
     this.lastDone = this.lastQueued;
-    return { spoken, remaining: [...remaining, ...held], stopped: unfinished || held.length > 0 };
+    return {
+      spoken,
+      remaining: [...rest.map((s) => s.text), ...held],
+      stopped: unfinished || held.length > 0,
+      unanswered,
+    };
   }
 
   /** No more text: what is held is spoken, and this resolves once every sentence has played. */

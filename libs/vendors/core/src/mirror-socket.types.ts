@@ -117,13 +117,16 @@ export type ContextEnd =
    * everything had already been spoken, for a vendor that warns there was nothing to cancel. The context's
    * text split at sentence boundaries: `spoken`, the sentences whose audio had started by the cancel's
    * `playedMs` (every started one without it), in order; `remaining`, the text of the rest (stopped, never
-   * sent, or held), in order.
+   * sent, or held), in order. `unanswered`: the flushes the cancel left unanswered, in the order asked, each its
+   * tag and how many of `remaining`, from the start, come before its end (text held comes after every flush),
+   * for a vendor that reports one request's rest apart from a later request's.
    */
   | {
       kind: 'cancel';
       stopped: boolean;
       spoken: ReadonlyArray<{ sentence: number; text: string }>;
       remaining: readonly string[];
+      unanswered: ReadonlyArray<{ tag: string | undefined; through: number }>;
     };
 
 /** What the renderer makes of a failure. */

@@ -93,9 +93,9 @@ describe('vendor_e mirror sockets', () => {
       expect(c.parse(message({ type: 'Clear' }), false)).toEqual([{ kind: 'cancel', context: 'speech' }]);
       const render = c.context();
       expect(read(render.flushed('0'))).toEqual([{ type: 'Flushed', sequence_id: 0 }]);
-      expect(read(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] }))).toEqual([
-        { type: 'Cleared', sequence_id: 1 },
-      ]);
+      expect(
+        read(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [], unanswered: [] })),
+      ).toEqual([{ type: 'Cleared', sequence_id: 1 }]);
       const [refused] = c.parse(Buffer.from('nope'), false);
       expect(refused).toEqual({
         kind: 'refuse',
@@ -177,7 +177,9 @@ describe('vendor_e mirror sockets', () => {
         { sentence: 1, text: 'One.' },
         { sentence: 2, text: 'Two.' },
       ];
-      expect(read(r.finished({ kind: 'cancel', stopped: true, spoken, remaining: ['Three'] }))).toEqual([
+      expect(
+        read(r.finished({ kind: 'cancel', stopped: true, spoken, remaining: ['Three'], unanswered: [] })),
+      ).toEqual([
         {
           type: 'SpeechInterrupted',
           speech_id: 's-2',
@@ -198,6 +200,55 @@ describe('vendor_e mirror sockets', () => {
         kind: 'refuse',
         close: { code: 1008, reason: 'DATA-0000' },
       });
+    });
+
+    it("reports only the interrupted turn's own rest, and drops the turns sent after it unreported", () => {
+      const c = v2();
+      c.parse(message({ type: 'Speak', text: 'One. Two. Three.' }), false);
+      c.parse(message({ type: 'Flush' }), false);
+      c.parse(message({ type: 'Speak', text: 'A later turn. Already' }), false);
+      expect(c.parse(message({ type: 'Flush' }), false)).toEqual([
+        { kind: 'flush', context: 'speech', tag: 's-2' },
+      ]);
+      c.parse(message({ type: 'Speak', text: 'One still being written' }), false);
+      const r = c.context();
+      r.audio(Buffer.alloc(48), { sentence: 0, first: true, cached: false });
+      r.sentenceEnd(end(0, 'One.', false, 300));
+      r.audio(Buffer.alloc(48), { sentence: 1, first: true, cached: false });
+      expect(c.parse(message({ type: 'Interrupt', playback_offset: 100 }), false)).toEqual([
+        { kind: 'cancel', context: 'speech', playedMs: 100 },
+      ]);
+      const cut = {
+        kind: 'cancel',
+        stopped: true,
+        spoken: [{ sentence: 0, text: 'One.' }],
+        remaining: ['Two.', 'Three.', 'A later turn.', 'Already', 'One still being written'],
+        unanswered: [
+          { tag: 's-1', through: 2 },
+          { tag: 's-2', through: 4 },
+        ],
+      } as const;
+      expect(read(r.finished(cut))).toEqual([
+        {
+          type: 'SpeechInterrupted',
+          speech_id: 's-1',
+          audio_played_ms: 100,
+          text_spoken: 'One.',
+          text_remaining: 'Two. Three.',
+        },
+      ]);
+      // The later turns went with the interrupt: nothing is left to interrupt, and none counts in the session.
+      expect(sent(c.parse(message({ type: 'Interrupt' }), false))).toEqual([
+        { type: 'Warning', code: 'NO_ACTIVE_SPEECH', description: 'Nothing to interrupt' },
+      ]);
+      expect(read(c.closing())).toEqual([
+        {
+          type: 'SessionMetadata',
+          total_audio_duration_ms: 0,
+          total_input_character_count: 0,
+          total_billable_character_count: 0,
+        },
+      ]);
     });
 
     it('applies Configure to the sentences that follow and acknowledges it; a refused one is not fatal', () => {

@@ -412,9 +412,10 @@ export class VendorEV2Connection extends VendorEConnection<V2Kind> {
   }
 
   /**
-   * Stops the turn playing (and any after it): `SpeechInterrupted` once it has stopped. `playback_offset`, the
-   * milliseconds of the turn's audio the listener heard, splits its text; with nothing to stop, the vendor's
-   * `NO_ACTIVE_SPEECH` warning.
+   * Stops the turn playing, `SpeechInterrupted` once it has stopped, and drops every turn sent after it (flushed
+   * or still being written) without a word, as the vendor drops them. `playback_offset`, the milliseconds of the
+   * turn's audio the listener heard, splits its text; with nothing to stop, the vendor's `NO_ACTIVE_SPEECH`
+   * warning.
    */
   private interrupt(message: JsonMessage): SocketCommand[] {
     const offset = message['playback_offset'];
@@ -502,8 +503,10 @@ class VendorEV2Renderer implements SocketContextRenderer {
   }
 
   /**
-   * An interrupt's `SpeechInterrupted` for the turn that was playing: the heard part of its audio, and its text
-   * split where a sentence of it had started by the position (the text after it, the rest of the reply).
+   * An interrupt's `SpeechInterrupted` for the turn that was playing: the heard part of its audio, and its own
+   * text split where a sentence of it had started by the position. The rest is the turn's alone: a later turn
+   * already sent is dropped with the interrupt and reported nowhere, as at the vendor. A turn still being
+   * written (no flush yet) is the last, so everything that remains is its own, held text included.
    */
   finished(end: ContextEnd): SocketFrame[] {
     const turn = this.turns.playing;
@@ -511,12 +514,14 @@ class VendorEV2Renderer implements SocketContextRenderer {
     if (end.kind !== 'cancel' || !turn || !interrupt) return [];
     const first = turn.firstSentence;
     const spoken = first === null ? [] : end.spoken.filter((s) => s.sentence >= first).map((s) => s.text);
+    const flush = end.unanswered.find((f) => f.tag === turn.speechId);
+    const remaining = flush ? end.remaining.slice(0, flush.through) : end.remaining;
     return [
       ...this.start(turn),
       JSON.stringify(
         vendorESpeechInterrupted(turn.speechId, interrupt.offsetMs ?? turn.audioMs, {
           spoken: spoken.join(' '),
-          remaining: end.remaining.join(' '),
+          remaining: remaining.join(' '),
         }),
       ),
     ];

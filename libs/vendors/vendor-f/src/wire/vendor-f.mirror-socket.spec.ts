@@ -132,12 +132,12 @@ describe('vendor_f mirror socket', () => {
     say(c, { type: 'text.done' });
     expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
     expect(render.flushed(undefined)).toEqual([]);
-    expect(frames(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] }))).toEqual([
-      { type: 'audio.clear' },
-    ]);
-    expect(frames(render.finished({ kind: 'cancel', stopped: false, spoken: [], remaining: [] }))).toEqual([
-      { type: 'audio.clear' },
-    ]);
+    expect(
+      frames(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [], unanswered: [] })),
+    ).toEqual([{ type: 'audio.clear' }]);
+    expect(
+      frames(render.finished({ kind: 'cancel', stopped: false, spoken: [], remaining: [], unanswered: [] })),
+    ).toEqual([{ type: 'audio.clear' }]);
   });
 
   describe('a failed sentence ends its utterance, as the vendor’s error does', () => {

@@ -363,6 +363,8 @@ describe('vendor_h mirror socket: events to frames', () => {
     say(c, { ...VOICE, context_id: 'cancelled', text: 'Stopped', continue: true });
     const render = c.context('cancelled');
     say(c, { context_id: 'cancelled', cancel_request: true });
-    expect(render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] })).toEqual([]);
+    expect(
+      render.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [], unanswered: [] }),
+    ).toEqual([]);
   });
 });

@@ -173,7 +173,9 @@ describe('vendor_i mirror socket: events to frames', () => {
     expect(r.flushed('timed')).toEqual([]);
     const done = { type: 'done', done: true, status_code: 200, context_id: 'a' };
     expect(read(r.finished({ kind: 'finish' }))).toEqual([done]);
-    expect(read(r.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [] }))).toEqual([done]);
+    expect(
+      read(r.finished({ kind: 'cancel', stopped: true, spoken: [], remaining: [], unanswered: [] })),
+    ).toEqual([done]);
   });
 
   it("renders a context opened and ended by one message with that message's choices", () => {
