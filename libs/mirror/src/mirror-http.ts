@@ -7,6 +7,7 @@ import {
   type IdentityPolicy,
   type JsonProblem,
   jsonValueProblem,
+  cutBody,
   logRequestFailure,
   logWhenFinished,
   NOT_FROM_GATEWAY,
@@ -87,7 +88,7 @@ export class MirrorHttp {
         logRequestFailure(this.options.logger, res, error, fields, 'mirror request failed');
       }
       if (!res.headersSent) reply(res, access.fail(failure.status, failure.message, request));
-      else res.destroy(failure);
+      else cutBody(res, failure);
     });
   }
 

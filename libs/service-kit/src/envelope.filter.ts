@@ -75,7 +75,7 @@ export function sendError(
     logRequestFailure(logger, res, exception, { path, method }, 'request failed');
   }
   if (res.headersSent) {
-    res.destroy(error);
+    cutBody(res, error);
     return;
   }
   const body = JSON.stringify(error.toEnvelope());
@@ -84,4 +84,29 @@ export function sendError(
     'content-length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+/** How long a cut body's last writes may take to leave before the connection is dropped all the same. */
+const CUT_FLUSH_MS = 5000;
+
+/**
+ * Ends a response whose body failed after its head: what was written still leaves, then the connection closes
+ * without the body's end (no final chunk, or short of its length), the only honest signal left. A bare
+ * `res.destroy()` drops what the socket still holds, and a response's first writes wait, corked, for the next
+ * tick: a failure in the same tick as the head cut the connection before the head, so the client saw no
+ * answer at all instead of a 200 whose body broke off. A client that stopped reading does not keep the
+ * connection past CUT_FLUSH_MS.
+ */
+export function cutBody(res: ServerResponse, failure: Error): void {
+  const socket = res.socket;
+  if (!res.headersSent || !socket || socket.destroyed) {
+    res.destroy(failure);
+    return;
+  }
+  const drop = setTimeout(() => res.destroy(failure), CUT_FLUSH_MS);
+  drop.unref();
+  socket.end(() => {
+    clearTimeout(drop);
+    res.destroy(failure);
+  });
 }

@@ -8,6 +8,7 @@ import {
   type ReplyPlanner,
   WavSampleData,
 } from '@router/pipeline';
+import { cutBody } from '@router/service-kit';
 import { splitText } from '@router/text';
 import { FORMAT_CONTENT_TYPES, streamingWavHeader, type VendorDefinition } from '@router/vendors-core';
 import { parseSpeechBody } from './speech-body';
@@ -87,7 +88,7 @@ export class SpeechService {
       { orgId, vendor: def.id, code: failure.code },
       'speech aborted after audio started',
     );
-    res.destroy(failure);
+    cutBody(res, failure);
   }
 }
 
