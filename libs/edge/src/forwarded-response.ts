@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { cutBody } from '@router/service-kit';
 import type { Dispatcher } from 'undici';
 import { HOP_BY_HOP } from './forwarding';
 
@@ -67,7 +68,7 @@ export class ForwardedResponse implements Dispatcher.DispatchHandler {
     this.settled = true;
     // The app aborted its body or the client left: pass the abort on. A client that left once audio flowed
     // ends a forwarded request; before the head it is an upstream error nobody is told about (onRequest).
-    if (this.res.headersSent) this.res.destroy();
+    if (this.res.headersSent) cutBody(this.res, error);
     if (this.clientGone && this.res.headersSent) this.resolve();
     else this.reject(error);
   }

@@ -12,6 +12,7 @@ import {
   verifyIdentity,
 } from '@router/auth';
 import { Health } from '@router/observability';
+import { cutBody } from '@router/service-kit';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
 import { dashboardRoute, nativeRoute, RouteTable } from './surface-routes';
@@ -31,6 +32,13 @@ async function startUpstream() {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.write('first part');
       res.once('close', () => abandoned.push(req.url ?? ''));
+      return;
+    }
+    if (req.url?.startsWith('/v1/cut')) {
+      // An answer that fails right after its first audio: head, audio and cut in one tick (as an app cuts it).
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write('a'.repeat(2000));
+      cutBody(res, new Error('the take failed'));
       return;
     }
     const chunks: Buffer[] = [];
@@ -350,6 +358,20 @@ describe('GatewayServer over real sockets', () => {
     }
     socket.destroy();
     expect(upstream.abandoned).toContain(path);
+  });
+
+  it('passes on an answer the app cut right after its head as begun: the head and what came, then the cut', async () => {
+    for (let i = 0; i < 10; i++) {
+      const answer = await rawExchange(
+        base,
+        [`GET /v1/cut?${i} HTTP/1.1`, 'Host: gateway', `Authorization: Bearer ${issued.key}`],
+        '',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(answer).toContain('a'.repeat(2000));
+      // No end of the chunked body: the client can tell the answer broke off.
+      expect(answer.endsWith('0\r\n\r\n')).toBe(false);
+    }
   });
 
   it('refuses a request carrying its key header twice, whichever key comes first', async () => {

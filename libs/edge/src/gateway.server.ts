@@ -22,6 +22,7 @@ import {
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import type { TlsFiles } from '@router/config';
+import { cutBody } from '@router/service-kit';
 import { failureCause } from './failure-cause';
 import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
 import {
@@ -145,7 +146,7 @@ export class GatewayServer {
     this.internal = createServer((req, res) => {
       this.onInternalRequest(req, res).catch((error: unknown) => {
         this.logFailure('internal', error);
-        if (res.headersSent) return void res.destroy();
+        if (res.headersSent) return void cutBody(res, RouterError.internal(error));
         writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
       });
     });
@@ -241,7 +242,7 @@ export class GatewayServer {
   private serveRequest(req: IncomingMessage, res: ServerResponse): void {
     this.onRequest(req, res).catch((error: unknown) => {
       this.logFailure('request', error);
-      if (res.headersSent) return void res.destroy();
+      if (res.headersSent) return void cutBody(res, RouterError.internal(error));
       writeRefusal(res, this.failureRefusal(req, error));
     });
   }
@@ -287,7 +288,7 @@ export class GatewayServer {
       this.options.logger.warn({ err: error, surface: route.name, requestId }, 'forwarding failed');
       if (!res.headersSent) {
         writeRefusal(res, route.refuse({ kind: 'failure', error: RouterError.internal(error) }, request));
-      } else res.destroy();
+      } else cutBody(res, RouterError.internal(error));
     }
   }
 
