@@ -1,17 +1,10 @@
 import { defineVendor, type ModelCatalogue, type VendorDefinition } from '@router/vendors-core';
+import { VENDOR_I_LANGUAGES } from './wire/vendor-i.requests';
 
 const DOCS = 'https://docs.vendor-i.invalid';
 
-/** The vendor's codes (from its notes); language defaults to `en`. */
-// prettier-ignore
-const LANGUAGES = [
-  'en', 'fr', 'de', 'es', 'pt', 'zh', 'ja', 'hi', 'it', 'ko', 'nl', 'pl', 'ru', 'sv', 'tr', 'tl', 'bg',
-  'ro', 'ar', 'cs', 'el', 'fi', 'hr', 'ms', 'sk', 'da', 'ta', 'uk', 'hu', 'no', 'vi', 'bn', 'th', 'he',
-  'ka', 'id', 'te', 'gu', 'kn', 'ml', 'mr', 'pa', 'or', 'ur',
-];
-
 function model(id: string): ModelCatalogue {
-  return { id, languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` };
+  return { id, languages: [...VENDOR_I_LANGUAGES], voices: null, voices_url: `${DOCS}/voices` };
 }
 
 /**

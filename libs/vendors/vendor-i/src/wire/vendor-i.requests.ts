@@ -11,6 +11,7 @@ import { readVendorIOutputFormat, vendorIOutputFormat } from './vendor-i.formats
 
 export const VENDOR_I_MODELS = ['i_model_1', 'i_model_2'] as const;
 
+/** The vendor's codes (from its notes), the catalogue's languages too; language defaults to `en`. */
 // prettier-ignore
 export const VENDOR_I_LANGUAGES = [
   'en', 'fr', 'de', 'es', 'pt', 'zh', 'ja', 'hi', 'it', 'ko', 'nl', 'pl', 'ru', 'sv', 'tr', 'tl', 'bg',
