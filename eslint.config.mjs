@@ -19,14 +19,19 @@ const moduleBoundaries = (allow) => ({
     { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:util'] },
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
     { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'] },
-    // The client is published on its own: it may import no workspace lib.
-    { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
+    // The published packages (the client and the voice-agent integrations on it) may import no workspace lib
+    // but each other, which they depend on as npm packages.
+    { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:client'] },
+    // An example uses only what a user installs: the published packages.
+    { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:client'] },
     { sourceTag: 'scope:edge', onlyDependOnLibsWithTags: ['scope:edge', 'scope:shared'] },
     { sourceTag: 'scope:native', onlyDependOnLibsWithTags: ['scope:native', 'scope:shared'] },
     { sourceTag: 'scope:mirror', onlyDependOnLibsWithTags: ['scope:mirror', 'scope:shared'] },
     { sourceTag: 'scope:synthesis', onlyDependOnLibsWithTags: ['scope:synthesis', 'scope:shared'] },
     // The worker answers takes; what it shares with the requesters lives in shared libs, not in theirs.
     { sourceTag: 'scope:synthesis', notDependOnLibsWithTags: ['role:requester'] },
+    // The service kit serves every app alike; a type it shares with the vendors lives in contracts.
+    { sourceTag: 'role:service-kit', notDependOnLibsWithTags: ['type:vendor'] },
     { sourceTag: 'scope:cache', onlyDependOnLibsWithTags: ['scope:cache', 'scope:shared'] },
     { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },
     { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:sim', 'scope:shared'] },
@@ -38,7 +43,12 @@ const moduleBoundaries = (allow) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx', 'tmp', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx', 'tmp', '**/*.js', '**/*.mjs', '**/*.cjs'],
+  },
+  // The published packages' consumer: compiled against the installed tarballs in its own project
+  // (tools/packages-check/check.sh), where the packages resolve; here they do not.
+  { ignores: ['tools/packages-check/consumer'] },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   ...tseslint.configs.recommendedTypeChecked,
@@ -50,8 +60,18 @@ export default tseslint.config(
     rules: {
       '@nx/enforce-module-boundaries': ['error', moduleBoundaries([])],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A secret is compared in one place, in constant time whatever its length: `sameSecret` of @router/auth.
+      'no-restricted-imports': [
+        'error',
+        ...['node:crypto', 'crypto'].map((name) => ({
+          name,
+          importNames: ['timingSafeEqual'],
+          message: "Compare secrets with sameSecret from '@router/auth'.",
+        })),
+      ],
     },
   },
+  { files: ['libs/auth/src/same-secret.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: [
       '**/*.spec.ts',
@@ -72,7 +92,7 @@ export default tseslint.config(
       // Tests of any project may use the test kit, the simulated vendors and the published client.
       '@nx/enforce-module-boundaries': [
         'error',
-        moduleBoundaries(['@router/testing', '@router/vendor-sim', '@router/client']),
+        moduleBoundaries(['@router/testing', '@router/spec-facts', '@router/vendor-sim', '@router/client']),
       ],
     },
   },

@@ -1,5 +1,6 @@
-// Three kinds of test (STYLE.md): unit specs without I/O, integration specs against real services,
-// e2e specs through the gateway against separately started apps. `--selectProjects` picks them.
+// Three kinds of test (CONTRIBUTING.md, "Tests with every change"): unit specs without I/O, integration
+// specs against real services, e2e specs through the gateway against separately started apps.
+// `--selectProjects` picks them.
 const preset = require('./jest.preset');
 
 module.exports = {

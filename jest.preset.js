@@ -16,4 +16,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Compiled output is not source: its package.json files (the published packages') would shadow the
+  // workspace's path aliases of the same names.
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };

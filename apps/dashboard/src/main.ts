@@ -1,35 +1,13 @@
 import { join } from 'node:path';
-import {
-  commonEnv,
-  databaseEnv,
-  env,
-  identityEnv,
-  identityPolicy,
-  loadConfig,
-  natsEnv,
-  sessionEnv,
-  sessionSettings,
-  signingEnv,
-} from '@router/config';
-import { dashboardPriceEnv, parseVendorPrices, startDashboard } from '@router/dashboard-api';
+import { dashboardEnv, identityPolicy, loadConfig, sessionSettings } from '@router/config';
+import { parseVendorPrices, signInLimits, startDashboard } from '@router/dashboard-api';
 import { createLogger, Health } from '@router/observability';
 import { closeAll, connectInfrastructure, runService } from '@router/service-kit';
 
 const SERVICE = 'dashboard';
 
-const schema = {
-  ...commonEnv,
-  ...natsEnv,
-  ...databaseEnv,
-  ...signingEnv,
-  ...identityEnv,
-  ...sessionEnv,
-  ...dashboardPriceEnv,
-  PORT: env.int({ default: 3004, min: 0, max: 65535 }),
-  HOST: env.string({ default: '0.0.0.0' }),
-  /** The front end's build; beside this app's code in dist/ (tools/build/build.mjs puts it there). */
-  DASHBOARD_WEB_ROOT: env.string({ default: join(__dirname, '..', 'web') }),
-};
+/** The front end's build is beside this app's code in dist/ (tools/build/build.mjs puts it there). */
+const schema = dashboardEnv(join(__dirname, '..', 'web'));
 
 runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);
@@ -44,6 +22,7 @@ runService(SERVICE, async () => {
       identity: identityPolicy(config),
       sessions: sessionSettings(config),
       prices,
+      signInLimits: signInLimits(config),
       webRoot: config.DASHBOARD_WEB_ROOT,
     },
     { prisma: infra.db.prisma, bus: infra.bus, logger, health },

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import {
-  adminCli,
-  createOrgWithKey,
-  createOrgWithVendorKey,
-  eventually,
-  readE2eStack,
-} from '@router/testing';
+import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
 import { parseVendorASettings } from '@router/vendor-a';
-import { createTake, SimControl } from '@router/vendor-sim';
+import { createTake } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_a');
 /** The mirror's base URL, as a vendor_a client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_a`;
 
@@ -22,9 +15,6 @@ interface Answer {
   readonly bytes: Buffer;
 }
 
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_a', `mirror-a-${randomUUID().slice(0, 8)}`);
-const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_a', { key: vendorKey });
 const json = (answer: Answer): any => JSON.parse(answer.bytes.toString('utf8'));
 
 async function send(key: string | null, path: string, body: unknown): Promise<Answer> {

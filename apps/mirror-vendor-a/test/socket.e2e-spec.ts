@@ -5,36 +5,27 @@ import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
   type JsonFrame,
-  mirrorSocketUrl,
-  openSocket,
-  readE2eStack,
+  mirrorE2e,
+  repliesInTurn,
   sayOnStream,
-  TestSocket,
+  wordsOf,
 } from '@router/testing';
 import { parseVendorASettings } from '@router/vendor-a';
-import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
+import { createTake, readTakeId } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const kit = mirrorE2e('vendor_a');
+const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
 const WS = '/text-to-speech/ws';
 const WS_V2 = '/text-to-speech/ws/v2';
 const REQUEST_ID = /^\d{8}_[0-9a-f]{12}$/;
 
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_a', `mirror-a-ws-${randomUUID().slice(0, 8)}`);
-const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_a', { key: vendorKey });
-
 /** A socket as the vendor's clients open it: the key in `api-subscription-key` at the upgrade. */
-function connect(key: string, path = WS, query: Record<string, string> = {}): Promise<TestSocket> {
-  const model = path === WS ? 'a_model_1' : 'a_model_2';
-  return openSocket(
-    mirrorSocketUrl(stack.gatewayUrl, 'vendor_a', path, { model, send_completion_event: 'true', ...query }),
-    { headers: { 'api-subscription-key': key } },
-  );
-}
+const connect = (key: string, path = WS, query: Record<string, string> = {}) =>
+  kit.connect(path, key, {
+    query: { model: path === WS ? 'a_model_1' : 'a_model_2', send_completion_event: 'true', ...query },
+  });
 
 const isAudio = (f: JsonFrame): boolean => f['type'] === 'audio';
 const isFinal = (f: JsonFrame): boolean => f['type'] === 'event' && f['data']['event_type'] === 'final';
@@ -119,6 +110,90 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     expect(replayed.map((s) => s.requestId)).not.toEqual(first.map((s) => s.requestId));
     expect(await calls(vendorKey)).toBe(before + 2);
   });
+
+  it("serves replies in turn on one socket as the vendor's clients send them, each read up to its final: only its own audio, on a miss and from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const replies = twoReplies();
+    const before = await calls(vendorKey);
+
+    /**
+     * The replies as the vendor's clients send them on one pooled socket: `config`, the text word by word, one
+     * `flush`, then every frame up to that flush's `final`; the next reply reuses the socket.
+     */
+    const converse = async (): Promise<JsonFrame[][]> => {
+      const socket = await connect(key);
+      const read = await repliesInTurn(socket, replies, (texts) => {
+        socket.send({ type: 'config', data: HINDI });
+        for (const text of wordsOf(texts)) socket.send({ type: 'text', data: { text } });
+        socket.send({ type: 'flush' });
+        return isFinal;
+      });
+      // A flush with nothing held gets a final of its own: by then anything left of the replies would have come.
+      socket.send({ type: 'flush' });
+      await socket.until((frames) => finals(frames) === replies.length + 1);
+      socket.close();
+      expect(socket.frames).toEqual([...read.flat(), { type: 'event', data: { event_type: 'final' } }]);
+      return read;
+    };
+
+    const first = await converse();
+    first.forEach((reply, i) => {
+      expect(reply.filter(isFinal)).toEqual([reply.at(-1)]);
+      const sentences = sentencesOf(reply);
+      expect(sentences.map((s, j) => isTakeOf(s.audio, replies[i]?.[j] ?? '', HINDI))).toEqual([true, true]);
+    });
+    expect(await calls(vendorKey)).toBe(before + 4);
+
+    const again = await converse();
+    again.forEach((reply, i) => {
+      expect(reply.filter(isFinal)).toEqual([reply.at(-1)]);
+      expect(sentencesOf(reply).map((s) => s.audio)).toEqual(sentencesOf(first[i] ?? []).map((s) => s.audio));
+    });
+    expect(await calls(vendorKey)).toBe(before + 4);
+  });
+
+  it('closes normally on a flush followed at once by a close, and stores no part of a take it cut', async () => {
+    const { key } = await newOrg();
+    const text = unique('Flushed and closed at once');
+    const socket = await connect(key);
+    socket.send({ type: 'config', data: HINDI });
+    socket.send({ type: 'text', data: { text } });
+    socket.send({ type: 'flush' });
+    socket.close();
+    expect(await socket.closed).toMatchObject({ code: 1000, by: 'client' });
+    expect(socket.frames.some(isError)).toBe(false);
+
+    // Said again, the sentence is whole: from the take that went on after the close, or a new one.
+    const again = await connect(key);
+    again.send({ type: 'config', data: HINDI });
+    again.send({ type: 'text', data: { text } });
+    again.send({ type: 'flush' });
+    await again.next(isFinal);
+    again.close();
+    const [sentence, ...rest] = sentencesOf(again.frames);
+    expect(rest).toEqual([]);
+    expect(isTakeOf(sentence?.audio ?? Buffer.alloc(0), text, HINDI)).toBe(true);
+  });
+
+  it.each(['True', '1'])(
+    'reads send_completion_event=%s as the vendor does: a final after the flushed audio',
+    async (flag) => {
+      const { key } = await newOrg();
+      const texts = [unique(`Completion asked as ${flag}`), unique('The flush ends this one')];
+      const socket = await connect(key, WS, { send_completion_event: flag });
+      socket.send({ type: 'config', data: HINDI });
+      socket.send({ type: 'text', data: { text: `${texts[0]} ` } });
+      socket.send({ type: 'text', data: { text: texts[1] } });
+      socket.send({ type: 'flush' });
+      await socket.next(isFinal);
+      socket.close();
+      // Both sentences' audio, whole, then the one final.
+      const sentences = sentencesOf(socket.frames);
+      expect(sentences.map((s, i) => isTakeOf(s.audio, texts[i] ?? '', HINDI))).toEqual([true, true]);
+      expect(finals(socket.frames)).toBe(1);
+      expect(socket.frames.at(-1)).toEqual({ type: 'event', data: { event_type: 'final' } });
+    },
+  );
 
   it.each([
     { codec: 'wav', type: 'audio/wav' },
@@ -330,9 +405,7 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
 
   it("refuses a socket without its model, or with the other socket's, with an error and 1008", async () => {
     const { key } = await newOrg();
-    const missing = await openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_a', WS), {
-      headers: { 'api-subscription-key': key },
-    });
+    const missing = await kit.connect(WS, key);
     expect((await missing.closed).code).toBe(1008);
     expect(missing.frames).toEqual([
       {
@@ -356,11 +429,8 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
   it('takes the key offered only as the api-subscription-key.<key> subprotocol and echoes it; the key is in no log line', async () => {
     const { key, vendorKey } = await newOrg();
     const protocol = `api-subscription-key.${key}`;
-    const url = mirrorSocketUrl(stack.gatewayUrl, 'vendor_a', WS, {
-      model: 'a_model_1',
-      send_completion_event: 'true',
-    });
-    const socket = await openSocket(url, { protocols: [protocol] });
+    const query = { model: 'a_model_1', send_completion_event: 'true' };
+    const socket = await kit.connect(WS, null, { query, protocols: [protocol] });
     expect(socket.protocol).toBe(protocol);
     socket.send({ type: 'config', data: HINDI });
     socket.send({ type: 'text', data: { text: unique('Keyed by subprotocol') } });
@@ -380,9 +450,8 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     const protocol = `api-subscription-key.${key}`;
     const query = { model: 'a_model_1', send_completion_event: 'true' };
     const text = unique('Over TLS by subprotocol');
-    const url = mirrorSocketUrl(stack.gatewayTlsUrl, 'vendor_a', WS, query);
-    expect(url.startsWith('wss://')).toBe(true);
-    const secure = await openSocket(url, { protocols: [protocol], ca: readFileSync(stack.tlsCertFile) });
+    expect(stack.gatewayTlsUrl.startsWith('https://')).toBe(true);
+    const secure = await kit.connect(WS, null, { query, protocols: [protocol], tls: true });
     expect(secure.protocol).toBe(protocol);
     secure.send({ type: 'config', data: HINDI });
     secure.send({ type: 'text', data: { text } });
@@ -430,16 +499,8 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
   });
 
   it("refuses a missing, wrong or vendor-keyless key and a disabled org at the handshake with the vendor's 403, out of credit with 402", async () => {
-    const url = mirrorSocketUrl(stack.gatewayUrl, 'vendor_a', WS, { model: 'a_model_1' });
-    const refusal = async (headers: Record<string, string>, protocols: string[] = []) => {
-      const socket = new TestSocket(url, { headers, protocols });
-      const handshake = await socket.handshake;
-      if (handshake.kind === 'open') {
-        socket.close();
-        return { status: 101, body: null };
-      }
-      return { status: handshake.answer.status, body: JSON.parse(handshake.answer.body.toString('utf8')) };
-    };
+    const refusal = (headers: Record<string, string>, protocols: string[] = []) =>
+      kit.refusal(WS, null, { query: { model: 'a_model_1' }, headers, protocols });
     const keyed = (key: string) => ({ 'api-subscription-key': key });
     const forbidden = (message: string) => ({
       status: 403,

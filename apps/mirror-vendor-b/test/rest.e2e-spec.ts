@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
-  readE2eStack,
+  expectStepChunks,
+  mirrorE2e,
+  readSseEvents as events,
+  type SseFrame as Event,
 } from '@router/testing';
-import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
+import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique } = mirrorE2e('vendor_b');
 /** The mirror's base URL, as a vendor_b client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_b`;
 const VOICE = 'b_voice_hi_f1';
@@ -18,23 +19,6 @@ interface Answer {
   readonly status: number;
   readonly headers: Headers;
   readonly bytes: Buffer;
-}
-
-/** One server-sent event as the vendor's notes write it: an `event:` line, one `data:` line of JSON. */
-interface Event {
-  readonly event: string;
-  readonly data: Record<string, unknown>;
-}
-
-/** The stream's events, each `event: <name>` + `data: <json>` + a blank line; a last unended event left out. */
-function events(bytes: Buffer): Event[] {
-  const blocks = bytes.toString('utf8').split('\n\n').slice(0, -1);
-  return blocks.map((block) => {
-    const lines = block.split('\n');
-    const name = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length) ?? 'message';
-    const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length) ?? '{}';
-    return { event: name, data: JSON.parse(data) as Record<string, unknown> };
-  });
 }
 
 /** The audio of a stream's `chunk` events, concatenated (for `pcm`, the raw samples). */
@@ -52,8 +36,6 @@ function streamAudio(stream: readonly Event[]): Buffer {
  */
 describe('vendor_b mirror (e2e)', () => {
   /** An org with its router key and its own vendor_b key, so the simulator's counts are this test's alone. */
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_b', `mirror-b-${randomUUID().slice(0, 8)}`);
-  const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
 
   async function post(key: string | undefined, path: string, body: unknown): Promise<Answer> {
     const answer = await fetch(`${BASE}${path}`, {
@@ -143,17 +125,7 @@ describe('vendor_b mirror (e2e)', () => {
     expect(first.headers.get('content-type')).toBe('text/event-stream');
     expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
     const live = events(first.bytes);
-    const chunks = live.filter((e) => e.event === 'chunk');
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) {
-      expect(chunk.data).toEqual({
-        type: 'chunk',
-        data: expect.any(String),
-        step_time: expect.any(Number),
-        done: false,
-        status_code: 200,
-      });
-    }
+    expectStepChunks(live);
     expect(live.at(-1)).toEqual({ event: 'done', data: { type: 'done', done: true, status_code: 200 } });
     expect(
       streamAudio(live).equals(await lastTake(vendorKey, text, { codec: 'pcm', sampleRate: 16000 })),

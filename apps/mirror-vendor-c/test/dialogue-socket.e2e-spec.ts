@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createOrgWithVendorKey,
-  type JsonFrame,
-  mirrorSocketUrl,
-  openSocket,
-  readE2eStack,
-  type SocketEnd,
-} from '@router/testing';
-import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
+import { type JsonFrame, mirrorE2e, mirrorSocketUrl, openSocket, type SocketEnd } from '@router/testing';
+import { createTake, readTakeId } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg } = mirrorE2e('vendor_c');
 const DIALOGUE = '/v1/text-to-dialogue/multi-stream-input?model_id=c_model_8&output_format=pcm_16000';
 
 /** A server frame as a vendor_c client reads it. */
 type Frame = JsonFrame;
-
-const newOrg = () =>
-  createOrgWithVendorKey(stack, 'vendor_c', `mirror-c-dialogue-${randomUUID().slice(0, 8)}`);
 
 async function twoVoices(key: string): Promise<[string, string]> {
   const answer = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createBlobStore } from '@router/blob-store';
-import { createOrgWithKey, createOrgWithVendorKey, readE2eStack } from '@router/testing';
-import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
+import { createOrgWithKey, mirrorE2e } from '@router/testing';
+import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg } = mirrorE2e('vendor_c');
 /** The mirror's base URL, as a vendor_c client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_c`;
 const SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
@@ -17,7 +16,6 @@ const SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
  */
 describe('vendor_c mirror, REST (e2e)', () => {
   /** An org with its router key and its own vendor_c key, so the simulator's counts are this test's alone. */
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_c', `mirror-c-${randomUUID().slice(0, 8)}`);
 
   async function post(
     key: string,

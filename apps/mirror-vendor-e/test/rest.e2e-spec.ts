@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import {
-  adminCli,
-  createOrgWithKey,
-  createOrgWithVendorKey,
-  eventually,
-  readE2eStack,
-} from '@router/testing';
-import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
+import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_e');
 /** The mirror's base URL, as a vendor_e client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_e`;
 const V1_MODEL = 'e_model_1-orla-en';
@@ -37,9 +30,6 @@ interface Answer {
  * the model lists and calls with a callback reach the vendor every time.
  */
 describe('vendor_e mirror, REST (e2e)', () => {
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_e', `mirror-e-${randomUUID().slice(0, 8)}`);
-  const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
-
   async function speak(
     key: string | null,
     path: string,
@@ -61,7 +51,6 @@ describe('vendor_e mirror, REST (e2e)', () => {
   }
 
   const json = (answer: Answer): any => JSON.parse(answer.bytes.toString('utf8'));
-  const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_e', { key: vendorKey });
 
   /** The take the simulator made for the last call of `vendorKey`, as the vendor encodes it. */
   async function lastTake(vendorKey: string, text: string, spec: AudioSpec): Promise<Buffer> {

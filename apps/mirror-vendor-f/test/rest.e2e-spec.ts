@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  adminCli,
-  createOrgWithKey,
-  createOrgWithVendorKey,
-  eventually,
-  readE2eStack,
-} from '@router/testing';
-import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
+import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { type AudioSpec, createTake } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_f');
 /** The mirror's base URL as a vendor_f client is configured with it (the vendor's is `https://{BASE}/v1`). */
 const BASE = `${stack.gatewayUrl}/vendor_f/v1`;
 
@@ -29,9 +22,6 @@ const json = (answer: Answer): Record<string, any> => JSON.parse(answer.bytes.to
  */
 describe('vendor_f mirror, REST (e2e)', () => {
   /** An org with its router key and its own vendor_f key, so the simulator's counts are this test's alone. */
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_f', `mirror-f-${randomUUID().slice(0, 8)}`);
-  const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
-  const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_f', { key: vendorKey });
 
   async function tts(key: string | null, body: unknown, path = '/tts'): Promise<Answer> {
     const answer = await fetch(`${BASE}${path}`, {

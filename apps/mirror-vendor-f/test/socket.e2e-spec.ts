@@ -3,36 +3,25 @@ import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
   type JsonFrame,
-  mirrorSocketUrl,
-  openSocket,
-  readE2eStack,
-  sayOnStream,
-  TestSocket,
+  mirrorE2e,
+  repliesInTurn,
+  type TestSocket,
+  wordsOf,
 } from '@router/testing';
-import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
+import { type AudioSpec, createTake } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const kit = mirrorE2e('vendor_f');
+const { stack, sim, newOrg, calls, twoReplies } = kit;
 const PCM = 'voice=coral&codec=pcm&sample_rate=16000';
 const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 16000 };
 
 /** The mirror's `/v1/tts` socket through the gateway, as a vendor_f client opens it with its key. */
-function connect(key: string | null, query: string): TestSocket {
-  return new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_f', '/v1/tts', query), {
-    headers: key === null ? {} : { authorization: `Bearer ${key}` },
-  });
-}
+const open = (key: string, query = PCM) => kit.connect('/v1/tts', key, { query });
+/** The same socket's handshake refusal (status 101 where it was accepted). */
+const refusal = (key: string | null, query = PCM) => kit.refusal('/v1/tts', key, { query });
 
-async function open(key: string, query = PCM): Promise<TestSocket> {
-  return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_f', '/v1/tts', query), {
-    headers: { authorization: `Bearer ${key}` },
-  });
-}
-
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_f', `mirror-f-ws-${randomUUID().slice(0, 8)}`);
 const unique = (): string => randomUUID().slice(0, 8);
 
 /** The audio of `audio.delta` frames (from index `from` on), in order. */
@@ -78,8 +67,6 @@ async function vendorAudio(
     }),
   );
 }
-
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_f', { key: vendorKey });
 
 /**
  * A vendor_f client's socket sessions, written from the vendor's notes (../shared/vendors/vendor_f.md), through
@@ -145,6 +132,69 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     },
   );
 
+  it("serves replies in turn on one socket as the vendor's clients send them, each read up to its audio.done: only its own audio, on a miss and from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const replies = twoReplies();
+    const before = await calls(vendorKey);
+
+    /**
+     * The replies as the voice-agent plugin sends them on a pooled socket: each word a `text.delta`, then
+     * `text.done`, every frame read up to the `audio.done` that follows it; the next reply reuses the socket.
+     */
+    const converse = async (): Promise<JsonFrame[][]> => {
+      const socket = await open(key);
+      const read = await repliesInTurn(socket, replies, (texts) => {
+        for (const delta of wordsOf(texts)) socket.send({ type: 'text.delta', delta });
+        socket.send({ type: 'text.done' });
+        return (f) => ['audio.done', 'error'].includes(f['type']);
+      });
+      // An utterance with no text ends at once: by its audio.done, anything left of the replies would have come.
+      socket.send({ type: 'text.done' });
+      await socket.until((frames) => count(frames, 'audio.done') === replies.length + 1);
+      socket.close();
+      expect(socket.frames).toEqual([...read.flat(), { type: 'audio.done' }]);
+      for (const reply of read) {
+        expect(reply.filter(typeAt('audio.done'))).toEqual([reply.at(-1)]);
+        expect(reply.slice(0, -1).every(typeAt('audio.delta'))).toBe(true);
+      }
+      return read;
+    };
+
+    const first = await converse();
+    const [one, two] = first;
+    expect(audioOf(one ?? []).equals(await vendorAudio(vendorKey, before, replies[0] ?? [], PCM_SPEC))).toBe(
+      true,
+    );
+    expect(audioOf(two ?? []).equals(await vendorAudio(vendorKey, before, replies[1] ?? [], PCM_SPEC))).toBe(
+      true,
+    );
+    expect(await calls(vendorKey)).toBe(before + 4);
+
+    const again = await converse();
+    again.forEach((reply, i) => expect(audioOf(reply).equals(audioOf(first[i] ?? []))).toBe(true));
+    expect(await calls(vendorKey)).toBe(before + 4);
+  });
+
+  it('closes normally on a text.done followed at once by a close, and stores no part of a take it cut', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = `Finished and closed at once ${unique()}.`;
+    const before = await calls(vendorKey);
+    const socket = await open(key);
+    socket.send({ type: 'text.delta', delta: text });
+    socket.send({ type: 'text.done' });
+    socket.close();
+    expect(await socket.closed).toMatchObject({ code: 1000, by: 'client' });
+    expect(count(socket.frames, 'error')).toBe(0);
+
+    // Said again, the sentence is whole: from the take that went on after the close, or a new one.
+    const again = await open(key);
+    const reply = await utterance(again, [text]);
+    again.close();
+    const made = (await sim.calls('vendor_f', { key: vendorKey })).slice(before);
+    const takes = made.map((c) => createTake(text, PCM_SPEC, { takeId: c.takeId }).bytes);
+    expect(takes.some((take) => take.equals(audioOf(reply)))).toBe(true);
+  });
+
   it('keys settings left out and the same settings spelled out (a voice in any case) as one entry', async () => {
     const { key, vendorKey } = await newOrg();
     const text = `Defaults left out ${unique()}.`;
@@ -163,32 +213,18 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
   });
 
   it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const { key, vendorKey, client } = await newOrg();
     const settings: StreamSettings = {
       model: 'vendor_f/f_model_1',
       voice: 'coral',
       response_format: 'pcm',
       sample_rate: 16000,
     };
-    const saidOnMirror = `Said on the mirror first ${unique()}.`;
-    const saidNatively = `Said natively first ${unique()}.`;
-
-    const mirrored = await open(key);
-    const mirroredAudio = audioOf(await utterance(mirrored, [saidOnMirror]));
-    mirrored.close();
-    const before = await calls(vendorKey);
-    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
-    expect(heard.map((h) => [h.text, h.cached])).toEqual([
-      [saidOnMirror, true],
-      [saidNatively, false],
-    ]);
-    expect(heard[0].audio.equals(mirroredAudio)).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
-
-    const back = await open(key);
-    expect(audioOf(await utterance(back, [saidNatively])).equals(heard[1].audio)).toBe(true);
-    back.close();
-    expect(await calls(vendorKey)).toBe(before + 1);
+    await kit.expectSharedWithStream(settings, async (key, text) => {
+      const socket = await open(key);
+      const audio = audioOf(await utterance(socket, [text]));
+      socket.close();
+      return audio;
+    });
   });
 
   it('keeps two sockets interleaved each to its own settings, and back-to-back utterances in order', async () => {
@@ -351,25 +387,15 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
       'codec=wav&bit_rate=64000',
       'speed=3',
     ]) {
-      const { handshake } = connect(key, query);
-      const refused = await handshake;
-      expect([query, refused.kind]).toEqual([query, 'refused']);
-      if (refused.kind !== 'refused') continue;
-      expect(refused.answer.status).toBe(400);
-      expect(JSON.parse(refused.answer.body.toString('utf8'))).toEqual({
-        code: 'Bad Request',
-        error: expect.any(String),
-      });
+      expect([query, await refusal(key, query)]).toEqual([
+        query,
+        { status: 400, body: { code: 'Bad Request', error: expect.any(String) } },
+      ]);
     }
     expect(await calls(vendorKey)).toBe(0);
   });
 
   it("refuses a missing, wrong or vendor-keyless key, a disabled org and an org out of credit at the upgrade, in the vendor's shape", async () => {
-    const refusal = async (key: string | null, query = PCM) => {
-      const handshake = await connect(key, query).handshake;
-      if (handshake.kind !== 'refused') throw new Error('the handshake was accepted');
-      return { status: handshake.answer.status, body: JSON.parse(handshake.answer.body.toString('utf8')) };
-    };
     const unauthorized = { code: 'Unauthorized', error: expect.any(String) };
     expect(await refusal(null)).toEqual({ status: 401, body: unauthorized });
     expect(await refusal('rtr_not-a-key')).toEqual({ status: 401, body: unauthorized });
@@ -393,16 +419,10 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
   it("answers a socket on a path the vendor has no socket at with the vendor's 404", async () => {
     const { key } = await newOrg();
     for (const path of ['/v1/tts/voices', '/v1/tts/live', '/v2/tts']) {
-      const handshake = await new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_f', path), {
-        headers: { authorization: `Bearer ${key}` },
-      }).handshake;
-      expect([path, handshake.kind]).toEqual([path, 'refused']);
-      if (handshake.kind !== 'refused') continue;
-      expect(handshake.answer.status).toBe(404);
-      expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
-        code: 'Not Found',
-        error: 'no route matched',
-      });
+      expect([path, await kit.refusal(path, key)]).toEqual([
+        path,
+        { status: 404, body: { code: 'Not Found', error: 'no route matched' } },
+      ]);
     }
   });
 });

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { createOrgWithVendorKey, mirrorSocketUrl, openSocket, readE2eStack } from '@router/testing';
-import { type AudioSpec, createTake, SimControl } from '@router/vendor-sim';
+import { mirrorE2e, mirrorSocketUrl, openSocket } from '@router/testing';
+import { type AudioSpec, createTake } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, calls } = mirrorE2e('vendor_f');
 /** The stack gateway's self-signed certificate: the one file a client is told to trust. */
 const ca = readFileSync(stack.tlsCertFile);
 const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 16000 };
@@ -16,8 +15,6 @@ const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 16000 };
  * socket answer as they do in the clear, from the same cache.
  */
 describe("vendor_f mirror through the gateway's own TLS (e2e)", () => {
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_f', `mirror-f-tls-${randomUUID().slice(0, 8)}`);
-  const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_f', { key: vendorKey });
   const trusting = new Agent({ connect: { ca } });
 
   afterAll(() => trusting.close());

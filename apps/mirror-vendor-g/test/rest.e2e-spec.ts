@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  adminCli,
-  createOrgWithKey,
-  createOrgWithVendorKey,
-  eventually,
-  readE2eStack,
-} from '@router/testing';
-import { type AudioSpec, createTake, SimControl, vendorGTake } from '@router/vendor-sim';
+import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { type AudioSpec, createTake, vendorGTake } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_g');
 /**
  * The mirror's base URL, as a vendor_g client is configured with it: both of the vendor's hosts (TTS and API)
  * are `{base_url}/vendor_g`.
@@ -23,10 +16,6 @@ interface Answer {
   readonly headers: Headers;
   readonly bytes: Buffer;
 }
-
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_g', `mirror-g-${randomUUID().slice(0, 8)}`);
-const unique = (what: string): string => `${what} ${randomUUID().slice(0, 8)}.`;
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_g', { key: vendorKey });
 
 /** A request as the vendor's clients send one: `Authorization: Bearer <key>`, a JSON body. */
 async function send(

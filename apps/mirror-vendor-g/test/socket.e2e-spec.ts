@@ -3,21 +3,19 @@ import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
   type JsonFrame,
-  mirrorSocketUrl,
-  openSocket,
-  readE2eStack,
-  sayOnStream,
-  TestSocket,
+  mirrorE2e,
+  repliesInTurn,
+  type TestSocket,
+  wordsOf,
 } from '@router/testing';
-import { type AudioSpec, createTake, SimControl, vendorGTake } from '@router/vendor-sim';
+import { type AudioSpec, createTake, vendorGTake } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
-/** The mirror's realtime URL, as a vendor_g client is configured with it (the vendor's is `wss://{TTS_HOST}/tts-websocket`). */
-const URL = mirrorSocketUrl(stack.gatewayUrl, 'vendor_g', '/tts-websocket');
+const kit = mirrorE2e('vendor_g');
+const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
+/** The audio of a stream with the settings `PCM`. */
+const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 24000 };
 /** A stream's settings as the vendor's notes show a config (../shared/vendors/vendor_g.md), less its key and id. */
 const PCM = {
   model: 'g_model_3',
@@ -27,11 +25,11 @@ const PCM = {
   sample_rate: 24000,
 };
 
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_g', `mirror-g-ws-${randomUUID().slice(0, 8)}`);
-const unique = (what: string): string => `${what} ${randomUUID().slice(0, 8)}.`;
-
-/** A connection as the vendor's clients open it: no key at the upgrade unless `headers` carry one. */
-const connect = (headers: Record<string, string> = {}): Promise<TestSocket> => openSocket(URL, { headers });
+/**
+ * A connection as the vendor's clients open it, at the mirror's realtime path (the vendor's is
+ * `wss://{TTS_HOST}/tts-websocket`): no key at the upgrade unless `headers` carry one.
+ */
+const connect = (headers: Record<string, string> = {}) => kit.connect('/tts-websocket', null, { headers });
 
 /** One stream's frames, in order. */
 const framesOf = (frames: readonly JsonFrame[], id: string): JsonFrame[] =>
@@ -85,8 +83,6 @@ async function vendorTakes(
   );
 }
 
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_g', { key: vendorKey });
-
 /** A stream ends as the vendor's does: its audio, an `audio_end` message, then `terminated`. */
 function expectEndedNormally(frames: readonly JsonFrame[], id = 's1'): void {
   expect(frames.slice(-2)).toEqual([
@@ -120,6 +116,69 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
     expectEndedNormally(again);
     expect(audioOf(again, 's1').equals(audio)).toBe(true);
     expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it("serves replies in turn on one connection as the vendor's clients send them, each a stream read up to its terminated: only its own frames, on a miss and from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const replies = twoReplies();
+    const before = await calls(vendorKey);
+
+    /**
+     * The replies as the voice-agent plugin sends them on the connection it keeps: a stream of its own per reply
+     * (its config with the key), each word with `text_end: false`, an empty `text_end`, then the stream's frames
+     * up to its `terminated`; the next reply opens the next stream.
+     */
+    const converse = async (): Promise<Array<{ id: string; frames: JsonFrame[] }>> => {
+      const socket = await connect();
+      const ids = replies.map(() => randomUUID().slice(0, 12));
+      const heard = await repliesInTurn(socket, replies, (texts, i) => {
+        const id = ids[i] ?? '';
+        socket.send({ api_key: key, stream_id: id, ...PCM });
+        for (const text of wordsOf(texts)) socket.send({ stream_id: id, text, text_end: false });
+        socket.send({ stream_id: id, text: '', text_end: true });
+        return (f) => f['stream_id'] === id && f['terminated'] === true;
+      });
+      const read = heard.map((frames, i) => ({ id: ids[i] ?? '', frames }));
+      socket.close();
+      expect(socket.frames).toEqual(read.flatMap((r) => r.frames));
+      for (const { id, frames } of read) {
+        expect(framesOf(frames, id)).toEqual(frames);
+        expectEndedNormally(frames, id);
+      }
+      return read;
+    };
+
+    const first = await converse();
+    for (const [i, { id, frames }] of first.entries()) {
+      expect(audioOf(frames, id).equals(await vendorTakes(vendorKey, replies[i] ?? [], PCM_SPEC))).toBe(true);
+    }
+    expect(await calls(vendorKey)).toBe(before + 4);
+
+    const again = await converse();
+    again.forEach(({ id, frames }, i) => {
+      const was = first[i];
+      expect(audioOf(frames, id).equals(audioOf(was?.frames ?? [], was?.id ?? ''))).toBe(true);
+    });
+    expect(await calls(vendorKey)).toBe(before + 4);
+  });
+
+  it('closes normally on a text_end followed at once by a close, and stores no part of a take it cut', async () => {
+    const { key, vendorKey } = await newOrg();
+    const text = unique('Ended and closed at once');
+    const socket = await connect();
+    socket.send({ api_key: key, stream_id: 's1', ...PCM });
+    socket.send({ stream_id: 's1', text, text_end: true });
+    socket.close();
+    expect(await socket.closed).toMatchObject({ code: 1000, by: 'client' });
+    expect(socket.frames.some((f) => f['error_code'] !== undefined)).toBe(false);
+
+    // Said again, the sentence is whole: from the take that went on after the close, or a new one.
+    const again = await say(key, [text]);
+    expectEndedNormally(again);
+    const takes = (await sim.calls('vendor_g', { key: vendorKey })).map(
+      (c) => createTake(text, PCM_SPEC, { takeId: c.takeId }).bytes,
+    );
+    expect(takes.some((take) => take.equals(audioOf(again, 's1')))).toBe(true);
   });
 
   it('keeps two streams interleaved on one connection apart, each with its own settings and order', async () => {
@@ -234,7 +293,6 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
   });
 
   it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const { key, vendorKey, client } = await newOrg();
     const settings: StreamSettings = {
       model: 'vendor_g/g_model_3',
       voice: 'Maren',
@@ -242,22 +300,7 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
       response_format: 'pcm',
       sample_rate: 24000,
     };
-    const saidOnMirror = unique('Said on the mirror first');
-    const saidNatively = unique('Said natively first and then here');
-
-    const mirrored = await say(key, [saidOnMirror]);
-    const before = await calls(vendorKey);
-    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
-    expect(heard.map((h) => [h.text, h.cached])).toEqual([
-      [saidOnMirror, true],
-      [saidNatively, false],
-    ]);
-    expect(heard[0]?.audio.equals(audioOf(mirrored, 's1'))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
-
-    const back = await say(key, [saidNatively]);
-    expect(audioOf(back, 's1').equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
+    await kit.expectSharedWithStream(settings, async (key, text) => audioOf(await say(key, [text]), 's1'));
   });
 
   it("shares one entry between a config with the vendor's defaults left out and the same spelled out", async () => {
@@ -398,18 +441,15 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
 
   it("answers a handshake on a path with no socket with the vendor's 404", async () => {
     const { key } = await newOrg();
-    const socket = new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_g', '/tts-websocket/v2'), {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    const handshake = await socket.handshake;
-    if (handshake.kind !== 'refused') throw new Error('the handshake was accepted');
-    expect(handshake.answer.status).toBe(404);
-    expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
-      status_code: 404,
-      error_type: 'not_found',
-      message: expect.any(String),
-      validation_errors: [],
-      request_id: expect.any(String),
+    expect(await kit.refusal('/tts-websocket/v2', key)).toEqual({
+      status: 404,
+      body: {
+        status_code: 404,
+        error_type: 'not_found',
+        message: expect.any(String),
+        validation_errors: [],
+        request_id: expect.any(String),
+      },
     });
   });
 });

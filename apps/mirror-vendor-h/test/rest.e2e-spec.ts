@@ -2,16 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
-  readE2eStack,
+  mirrorE2e,
   readSseEvents,
   type SseFrame,
 } from '@router/testing';
-import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
+import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_h');
 /** The mirror's base URL, as a vendor_h client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_h`;
 const VOICE = 'h1_voice_f1';
@@ -38,8 +36,6 @@ function streamAudio(stream: readonly SseFrame[]): Buffer {
  */
 describe('vendor_h mirror, REST and SSE (e2e)', () => {
   /** An org with its router key and its own vendor_h key, so the simulator's counts are this test's alone. */
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_h', `mirror-h-${randomUUID().slice(0, 8)}`);
-  const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
 
   async function send(
     key: string | null,
@@ -63,7 +59,6 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     send(key, '/waves/v1/tts', body, { accept: 'audio/wav', ...headers });
   const live = (key: string | null, body: unknown) => send(key, '/waves/v1/tts/live', body);
   const json = (answer: Answer): any => JSON.parse(answer.bytes.toString('utf8'));
-  const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_h', { key: vendorKey });
 
   /** The take the simulator made for the last call of `vendorKey`: its audio, as the vendor encodes it. */
   async function lastTake(vendorKey: string, text: string, spec: AudioSpec, speed = 1): Promise<Buffer> {

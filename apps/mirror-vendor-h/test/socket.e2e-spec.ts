@@ -3,33 +3,21 @@ import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
   type JsonFrame,
-  mirrorSocketUrl,
-  openSocket,
-  readE2eStack,
-  sayOnStream,
-  TestSocket,
+  mirrorE2e,
+  type TestSocket,
 } from '@router/testing';
-import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
+import { createTake, findTakeIds } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const kit = mirrorE2e('vendor_h');
+const { stack, sim, newOrg, unique, calls } = kit;
 const PATH = '/waves/v1/tts/live';
 const VOICE = 'h1_voice_f1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_h', `mirror-h-ws-${randomUUID().slice(0, 8)}`);
-const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_h', { key: vendorKey });
-
 /** vendor_h's socket through the gateway, keyed as its clients key it: `Authorization: Bearer` at the upgrade. */
-function connect(key: string, query: Record<string, string> = {}): Promise<TestSocket> {
-  return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH, query), {
-    headers: { authorization: `Bearer ${key}` },
-  });
-}
+const connect = (key: string, query: Record<string, string> = {}) => kit.connect(PATH, key, { query });
 
 const isChunk = (f: JsonFrame): boolean => f['status'] === 'chunk';
 const isComplete = (f: JsonFrame): boolean => f['status'] === 'complete';
@@ -43,34 +31,58 @@ function audioOf(frames: readonly JsonFrame[], context?: string): Buffer {
   );
 }
 
-/** Each sentence's audio (the chunks before each `complete`), of one context when given. */
-function sentencesOf(frames: readonly JsonFrame[], context?: string): Buffer[] {
-  const sentences: Buffer[] = [];
-  let chunks: JsonFrame[] = [];
-  for (const frame of frames.filter((f) => context === undefined || f['context_id'] === context)) {
-    if (isChunk(frame)) chunks.push(frame);
-    if (isComplete(frame) && chunks.length > 0) {
-      sentences.push(audioOf(chunks));
-      chunks = [];
-    }
-  }
-  return sentences;
+/**
+ * Whether `audio` is the simulator's takes of `texts` at `sampleRate`, one after the other and untouched (each
+ * take's id read from the audio).
+ */
+function isTakesOf(audio: Buffer, texts: readonly string[], sampleRate: number, speed = 1): boolean {
+  const ids = findTakeIds(audio);
+  if (ids.length !== texts.length) return false;
+  const takes = texts.map(
+    (text, i) => createTake(text, { codec: 'pcm', sampleRate }, { takeId: ids[i], speed }).bytes,
+  );
+  return audio.equals(Buffer.concat(takes));
 }
 
-/** Whether `audio` is the simulator's take of `text` at `sampleRate` (its id read from the audio), untouched. */
-function isTakeOf(audio: Buffer, text: string, sampleRate: number, speed = 1): boolean {
-  const takeId = readTakeId(audio, 'pcm') ?? undefined;
-  return audio.equals(createTake(text, { codec: 'pcm', sampleRate }, { takeId, speed }).bytes);
+const isTakeOf = (audio: Buffer, text: string, sampleRate: number, speed = 1): boolean =>
+  isTakesOf(audio, [text], sampleRate, speed);
+
+/**
+ * One reply as the vendor's own client and a voice-agent plugin read it (../shared/vendors/vendor_h.md): every
+ * frame up to the first `complete`, which ends the reply; the socket stays open for the next.
+ */
+async function readReply(socket: TestSocket): Promise<JsonFrame[]> {
+  const from = socket.frames.length;
+  await socket.until((frames) => frames.slice(from).some(isComplete));
+  const frames = socket.frames.slice(from);
+  return frames.slice(0, frames.findIndex(isComplete) + 1);
+}
+
+/**
+ * A reply sent as the vendor's clients send it: word by word with `continue: true`, then the end flushed, with the
+ * last word (the vendor's own client) or as an empty message of its own (the voice-agent plugin).
+ */
+function sendWordByWord(
+  socket: TestSocket,
+  text: string,
+  settings: Record<string, unknown>,
+  end: 'last-word' | 'empty' = 'last-word',
+): void {
+  const words = text.split(' ');
+  const last = end === 'last-word' ? words.pop() : '';
+  words.forEach((word) => socket.send({ ...settings, text: `${word} `, continue: true, flush: false }));
+  socket.send({ ...settings, text: last, continue: false, flush: true });
 }
 
 /**
  * A vendor_h client's socket sessions, written from the vendor's notes (../shared/vendors/vendor_h.md) and the
- * spec's differences, through the gateway with only the base URL and the key changed: each sentence's audio
- * (16-bit PCM at `sample_rate`) then a `complete`, the router's own request and session ids with the client's as
- * external ids; said again it is served from the cache with no vendor call, and shared with /v1/stream.
+ * spec's differences, through the gateway with only the base URL and the key changed: every sentence's audio
+ * (16-bit PCM at `sample_rate`) then one `complete` for the request, the router's own request and session ids with
+ * the client's as external ids; said again it is served from the cache with no vendor call, and shared with
+ * /v1/stream.
  */
 describe('vendor_h mirror, WebSocket (e2e)', () => {
-  it("says a request's sentences as chunks each followed by complete, with the router's ids; said again, all from the cache", async () => {
+  it("says a request's sentences as chunks, then one complete, with the router's ids; said again, all from the cache", async () => {
     const { key, vendorKey } = await newOrg();
     const texts = [unique('Hello there, the first sentence is here'), unique('And a second one follows')];
     const message = {
@@ -85,9 +97,9 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     const say = async (): Promise<JsonFrame[]> => {
       const socket = await connect(key);
       socket.send(message);
-      await socket.until((frames) => frames.filter(isComplete).length === 2);
+      const reply = await readReply(socket);
       socket.close();
-      return socket.frames;
+      return reply;
     };
     const first = await say();
     expect(first.every((f) => isChunk(f) || isComplete(f))).toBe(true);
@@ -102,15 +114,90 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       });
       expect(frame['context_id']).toBeUndefined();
     }
-    const sentences = sentencesOf(first);
-    expect(sentences).toHaveLength(2);
-    sentences.forEach((audio, i) => expect(isTakeOf(audio, texts[i] ?? '', 16000)).toBe(true));
+    // Both sentences' audio, in order, before the request's one complete.
+    expect(first.filter(isComplete)).toEqual([first.at(-1)]);
+    expect(isTakesOf(audioOf(first), texts, 16000)).toBe(true);
     expect(await calls(vendorKey)).toBe(before + 2);
 
     const again = await say();
     expect(audioOf(again).equals(audioOf(first))).toBe(true);
     expect(again[0]?.['request_id']).not.toBe(requestId);
     expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it("reads two replies in turn on one socket as the vendor's clients do, each up to its one complete: only its own audio, on a miss and from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const replies = [
+      [unique('Hello there, this is the first reply'), unique('It has two sentences')],
+      [unique('And here comes the second reply'), unique('Which has two sentences as well')],
+    ];
+    const settings = { voice_id: VOICE, sample_rate: 16000, output_format: 'pcm' };
+    const before = await calls(vendorKey);
+
+    /** Both replies in turn on one socket, each sent word by word and read up to its first complete. */
+    const converse = async (): Promise<JsonFrame[][]> => {
+      const socket = await connect(key);
+      const read: JsonFrame[][] = [];
+      for (const [i, texts] of replies.entries()) {
+        sendWordByWord(socket, texts.join(' '), settings, i === 0 ? 'last-word' : 'empty');
+        read.push(await readReply(socket));
+      }
+      // Nothing of either reply comes after the complete that ended it: by the pong, it would have.
+      socket.send({ type: 'ping' });
+      await socket.next((f) => f['type'] === 'pong');
+      socket.close();
+      expect(socket.frames).toEqual([...read.flat(), { type: 'pong' }]);
+      return read;
+    };
+
+    const first = await converse();
+    first.forEach((reply, i) => {
+      expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
+      expect(new Set(reply.map((f) => f['request_id'])).size).toBe(1);
+      expect(isTakesOf(audioOf(reply), replies[i] ?? [], 16000)).toBe(true);
+    });
+    expect(first[0]?.[0]?.['request_id']).not.toBe(first[1]?.[0]?.['request_id']);
+    expect(await calls(vendorKey)).toBe(before + 4);
+
+    // Again on a new socket: every sentence from the cache, byte for byte the same takes, no vendor call.
+    const again = await converse();
+    again.forEach((reply, i) => {
+      expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
+      expect(audioOf(reply).equals(audioOf(first[i] ?? []))).toBe(true);
+    });
+    expect(await calls(vendorKey)).toBe(before + 4);
+  });
+
+  it('speaks all a context holds on a flush followed at once by context_close, then its one complete', async () => {
+    const { key } = await newOrg();
+    const texts = [unique('Everything flushed is spoken'), unique('Even right before the close')];
+    const socket = await connect(key);
+    const settings = { voice_id: VOICE, sample_rate: 16000, context_id: 'closing' };
+    for (const word of texts.join(' ').split(' '))
+      socket.send({ ...settings, text: `${word} `, continue: true });
+    socket.send({ ...settings, text: '', continue: true, flush: true });
+    socket.send({ context_id: 'closing', context_close: true });
+    const reply = await readReply(socket);
+    expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
+    expect(isTakesOf(audioOf(reply), texts, 16000)).toBe(true);
+    socket.close();
+  });
+
+  it('closes normally on a flush followed at once by a close, and stores no part of a take it cut', async () => {
+    const { key } = await newOrg();
+    const text = unique('Flushed and closed at once');
+    const socket = await connect(key);
+    sendWordByWord(socket, text, { voice_id: VOICE });
+    socket.close();
+    expect(await socket.closed).toMatchObject({ code: 1000, by: 'client' });
+    expect(socket.frames.some((f) => f['status'] === 'error')).toBe(false);
+
+    // Said again, the sentence is whole: from the take that went on after the close, or a new one.
+    const again = await connect(key);
+    sendWordByWord(again, text, { voice_id: VOICE });
+    const reply = await readReply(again);
+    again.close();
+    expect(isTakeOf(audioOf(reply), text, 24000)).toBe(true);
   });
 
   it('keeps two interleaved contexts apart, each with its own settings and order, in both streaming styles', async () => {
@@ -134,16 +221,13 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     socket.send({ ...inA, text: a[1]?.slice(10), continue: false });
     await socket.until(
       (frames) =>
-        frames.filter((f) => isComplete(f) && f['context_id'] === 'a').length === 2 &&
+        frames.filter((f) => isComplete(f) && f['context_id'] === 'a').length === 1 &&
         frames.filter((f) => isComplete(f) && f['context_id'] === 'b').length === 1,
     );
     socket.close();
 
-    const [a1, a2] = sentencesOf(socket.frames, 'a');
-    expect(isTakeOf(a1 ?? Buffer.alloc(0), a[0] ?? '', 16000)).toBe(true);
-    expect(isTakeOf(a2 ?? Buffer.alloc(0), a[1] ?? '', 16000)).toBe(true);
-    const [b1] = sentencesOf(socket.frames, 'b');
-    expect(isTakeOf(b1 ?? Buffer.alloc(0), b, 8000, 1.5)).toBe(true);
+    expect(isTakesOf(audioOf(socket.frames, 'a'), a, 16000)).toBe(true);
+    expect(isTakeOf(audioOf(socket.frames, 'b'), b, 8000, 1.5)).toBe(true);
     // A continuation is one request: one request id per context, and each context's own.
     const ids = (context: string) =>
       new Set(socket.frames.filter((f) => f['context_id'] === context).map((f) => f['request_id']));
@@ -151,7 +235,7 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     expect([...ids('a')]).not.toEqual([...ids('b')]);
   });
 
-  it("plays a context's requests one after the other, each with its own id, a request with no speech ended by one complete", async () => {
+  it("plays a context's requests one after the other, each with its own id and ended by one complete, one with no speech too", async () => {
     const { key, vendorKey } = await newOrg();
     const [one, two] = [unique('The first request'), unique('The second request')];
     const before = await calls(vendorKey);
@@ -257,42 +341,23 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
   });
 
   it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const { key, vendorKey, client } = await newOrg();
     const settings: StreamSettings = {
       model: 'vendor_h/h_model_1',
       voice: VOICE,
       response_format: 'pcm',
       sample_rate: 16000,
     };
-    const saidOnMirror = unique('Said on the mirror first');
-    const saidNatively = unique('Said natively first');
-
-    const mirrored = await connect(key);
-    mirrored.send({ voice_id: VOICE, text: saidOnMirror, sample_rate: 16000, output_format: 'wav' });
-    await mirrored.next(isComplete);
-    mirrored.close();
-    const before = await calls(vendorKey);
-
-    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
-    expect(heard.map((h) => [h.text, h.cached])).toEqual([
-      [saidOnMirror, true],
-      [saidNatively, false],
-    ]);
-    expect(heard[0]?.audio.equals(audioOf(mirrored.frames))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
-
-    const back = await connect(key);
-    back.send({
-      voice_id: VOICE,
-      model: 'h_model_1',
-      language: 'en',
-      sample_rate: 16000,
-      text: saidNatively,
+    await kit.expectSharedWithStream(settings, async (key, text, turn) => {
+      const socket = await connect(key);
+      socket.send(
+        turn === 'first'
+          ? { voice_id: VOICE, text, sample_rate: 16000, output_format: 'wav' }
+          : { voice_id: VOICE, model: 'h_model_1', language: 'en', sample_rate: 16000, text },
+      );
+      await socket.next(isComplete);
+      socket.close();
+      return audioOf(socket.frames);
     });
-    await back.next(isComplete);
-    back.close();
-    expect(audioOf(back.frames).equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
   });
 
   it('answers a ping with a pong, text with no letter or digit with no audio, and a refused message with an error', async () => {
@@ -328,30 +393,14 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       { status: 'error', message: 'Connection timed out after 1 seconds of inactivity' },
     ]);
 
-    const tooLong = new TestSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH, { timeout: '181' }), {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    const handshake = await tooLong.handshake;
-    expect(handshake.kind).toBe('refused');
-    if (handshake.kind !== 'refused') return;
-    expect(handshake.answer.status).toBe(400);
-    expect(JSON.parse(handshake.answer.body.toString('utf8'))).toEqual({
-      error: 'timeout must be an integer between 1 and 180',
+    expect(await kit.refusal(PATH, key, { query: { timeout: '181' } })).toEqual({
+      status: 400,
+      body: { error: 'timeout must be an integer between 1 and 180' },
     });
   });
 
   it("refuses a missing, wrong or vendor-keyless key and a disabled org at the handshake with the vendor's 401, out of credit with 402", async () => {
-    const url = mirrorSocketUrl(stack.gatewayUrl, 'vendor_h', PATH);
-    /** The handshake's refusal, or status 101 (the socket closed at once) where it was accepted. */
-    const refusal = async (headers: Record<string, string>) => {
-      const socket = new TestSocket(url, { headers });
-      const handshake = await socket.handshake;
-      if (handshake.kind === 'open') {
-        socket.close();
-        return { status: 101, body: null };
-      }
-      return { status: handshake.answer.status, body: JSON.parse(handshake.answer.body.toString('utf8')) };
-    };
+    const refusal = (headers: Record<string, string>) => kit.refusal(PATH, null, { headers });
     const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
     const unauthorized = { status: 401, body: { error: 'unauthorized' } };
     expect(await refusal({})).toEqual(unauthorized);

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
-  readE2eStack,
+  expectStepChunks,
+  mirrorE2e,
   readSseEvents,
   type SseFrame,
 } from '@router/testing';
-import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
+import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_i');
 /** The mirror's base URL, as a vendor_i client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_i`;
 /** The version the vendor's current clients send, and an older one whose errors are plain text. */
@@ -38,8 +37,6 @@ const streamAudio = (stream: readonly SseFrame[]): Buffer =>
  * shapes by API version.
  */
 describe('vendor_i mirror, REST and SSE (e2e)', () => {
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_i', `mirror-i-${randomUUID().slice(0, 8)}`);
-  const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
   let voice = '';
 
   async function send(
@@ -64,7 +61,6 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
   const sse = (key: string | null, body: unknown, headers?: Record<string, string>) =>
     send(key, '/tts/sse', body, headers);
   const json = (answer: Answer): any => JSON.parse(answer.bytes.toString('utf8'));
-  const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_i', { key: vendorKey });
   const raw = (sampleRate = 24000) => ({ container: 'raw', encoding: 'pcm_s16le', sample_rate: sampleRate });
   const request = (transcript: string, extra: Record<string, unknown> = {}) => ({
     model_id: 'i_model_2',
@@ -141,18 +137,7 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
       event: 'done',
       data: { type: 'done', done: true, status_code: 200, context_id: 'first' },
     });
-    const chunks = stream.filter((e) => e.event === 'chunk');
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) {
-      expect(chunk.data).toEqual({
-        type: 'chunk',
-        data: expect.any(String),
-        step_time: expect.any(Number),
-        done: false,
-        status_code: 200,
-        context_id: 'first',
-      });
-    }
+    expectStepChunks(stream, { context_id: 'first' });
     const stamps = stream.filter((e) => e.event === 'timestamps');
     expect(stamps.length).toBeGreaterThan(0);
     expect(stamps.flatMap((e) => e.data['word_timestamps']['words'] as string[]).join(' ')).toBe(text);

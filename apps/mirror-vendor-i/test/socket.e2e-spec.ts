@@ -1,43 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { StreamSettings } from '@router/client';
 import {
   adminCli,
   createOrgWithKey,
-  createOrgWithVendorKey,
   eventually,
   type JsonFrame,
-  mirrorSocketUrl,
-  openSocket,
-  readE2eStack,
+  mirrorE2e,
+  repliesInTurn,
   sayOnStream,
-  TestSocket,
 } from '@router/testing';
-import { createTake, readTakeId, SimControl } from '@router/vendor-sim';
+import { createTake, readTakeId } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const kit = mirrorE2e('vendor_i');
+const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
 const PATH = '/tts/websocket';
 const VERSION = '2026-08-14';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const newOrg = () => createOrgWithVendorKey(stack, 'vendor_i', `mirror-i-ws-${randomUUID().slice(0, 8)}`);
-const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
-const calls = (vendorKey: string): Promise<number> => sim.callCount('vendor_i', { key: vendorKey });
 
 /**
  * vendor_i's socket through the gateway, keyed as its server clients key it: `X-API-Key` and the version header;
  * over `wss://` on the gateway's TLS port with `tls`.
  */
-function connect(key: string, tls = false): Promise<TestSocket> {
-  const headers = { 'x-api-key': key, 'vendor_i-version': VERSION };
-  if (!tls) return openSocket(mirrorSocketUrl(stack.gatewayUrl, 'vendor_i', PATH), { headers });
-  return openSocket(mirrorSocketUrl(stack.gatewayTlsUrl, 'vendor_i', PATH), {
-    headers,
-    ca: readFileSync(stack.tlsCertFile),
-  });
-}
+const connect = (key: string, tls = false) =>
+  kit.connect(PATH, key, { headers: { 'vendor_i-version': VERSION }, tls });
 
 const ofContext = (frames: readonly JsonFrame[], context: string): JsonFrame[] =>
   frames.filter((f) => f['context_id'] === context);
@@ -190,6 +176,69 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     expect(audioOf(secure, 'c1').equals(audioOf(first, 'c1'))).toBe(true);
     expect(secure.filter((f) => f['type'] === 'timestamps')).toEqual(stamps);
     expect(await calls(vendorKey)).toBe(before + 2);
+  });
+
+  it("serves replies in turn on one socket as the vendor's clients send them, each read up to its done: only its own frames, on a miss and from the cache", async () => {
+    const { key, vendorKey } = await newOrg();
+    const replies = twoReplies();
+    const before = await calls(vendorKey);
+
+    /**
+     * The replies as the voice-agent plugin sends them on one pooled socket: a context of its own per reply, each
+     * sentence with `continue: true` (spoken at once, `max_buffer_delay_ms` 0), the context closed with a blank
+     * transcript and `continue: false`; every frame read, whatever its context, up to the first `done`.
+     */
+    const converse = async (): Promise<JsonFrame[][]> => {
+      const socket = await connect(key);
+      const read = await repliesInTurn(socket, replies, (texts) => {
+        const context = randomUUID().slice(0, 12);
+        const options = { max_buffer_delay_ms: 0, add_timestamps: true };
+        for (const text of texts) socket.send(request(context, `${text} `, { ...options, continue: true }));
+        socket.send(request(context, ' ', { ...options, continue: false }));
+        return (f) => f['type'] === 'done';
+      });
+      // A context with nothing to say ends at once: by its done, anything left of the replies would have come.
+      socket.send(request('probe', '', { continue: false }));
+      await socket.next(isDone('probe'));
+      socket.close();
+      expect(socket.frames).toEqual([...read.flat(), socket.frames.at(-1)]);
+      return read;
+    };
+
+    const first = await converse();
+    first.forEach((reply, i) => {
+      const context = reply[0]?.['context_id'] as string;
+      expect(ofContext(reply, context)).toEqual(reply);
+      expect(reply.filter((f) => f['type'] === 'done')).toEqual([reply.at(-1)]);
+      expect(reply.filter((f) => f['type'] === 'timestamps')).toHaveLength(2);
+      expect(areTakesOf(audioOf(reply, context), replies[i] ?? [], 24000)).toBe(true);
+    });
+    expect(await calls(vendorKey)).toBe(before + 4);
+
+    const again = await converse();
+    again.forEach((reply, i) => {
+      const context = reply[0]?.['context_id'] as string;
+      const was = first[i] ?? [];
+      expect(audioOf(reply, context).equals(audioOf(was, was[0]?.['context_id'] as string))).toBe(true);
+    });
+    expect(await calls(vendorKey)).toBe(before + 4);
+  });
+
+  it('closes normally on a flush followed at once by a close, and stores no part of a take it cut', async () => {
+    const { key } = await newOrg();
+    const text = unique('Flushed and closed at once');
+    const socket = await connect(key);
+    socket.send(request('c1', text, { continue: true, flush: true }));
+    socket.close();
+    expect(await socket.closed).toMatchObject({ code: 1000, by: 'client' });
+    expect(socket.frames.some((f) => f['type'] === 'error')).toBe(false);
+
+    // Said again, the sentence is whole: from the take that went on after the close, or a new one.
+    const again = await connect(key);
+    again.send(request('c1', text, { continue: false }));
+    await again.next(isDone('c1'));
+    again.close();
+    expect(isTakeOf(audioOf(again.frames, 'c1'), text, 24000)).toBe(true);
   });
 
   it('serves a context over wss:// as over ws://, the vendor called once for both', async () => {
@@ -457,31 +506,20 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
   });
 
   it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const { key, vendorKey, client } = await newOrg();
-    const settings = nativeSettings();
-    const saidOnMirror = unique('Said on the mirror first');
-    const saidNatively = unique('Said natively first');
-
-    const mirrored = await connect(key);
-    mirrored.send(request('m', saidOnMirror, { continue: false }));
-    await mirrored.next(isDone('m'));
-    mirrored.close();
-    const before = await calls(vendorKey);
-
-    const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
-    expect(heard.map((h) => [h.text, h.cached])).toEqual([
-      [saidOnMirror, true],
-      [saidNatively, false],
-    ]);
-    expect(heard[0]?.audio.equals(audioOf(mirrored.frames, 'm'))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
-
-    const back = await connect(key);
-    back.send(request('n', saidNatively, { continue: false, language: undefined }));
-    await back.next(isDone('n'));
-    back.close();
-    expect(audioOf(back.frames, 'n').equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
-    expect(await calls(vendorKey)).toBe(before + 1);
+    await kit.expectSharedWithStream(nativeSettings(), async (key, text, turn) => {
+      const socket = await connect(key);
+      const context = turn === 'first' ? 'm' : 'n';
+      socket.send(
+        request(
+          context,
+          text,
+          turn === 'first' ? { continue: false } : { continue: false, language: undefined },
+        ),
+      );
+      await socket.next(isDone(context));
+      socket.close();
+      return audioOf(socket.frames, context);
+    });
   });
 
   it("takes any messages on an open socket without a close: each answered in the vendor's frames, the socket still speaking after", async () => {
@@ -561,18 +599,15 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
 
   it('takes the key in the query as browsers send it, with the version in its query form', async () => {
     const { key } = await newOrg();
-    const socket = await openSocket(
-      mirrorSocketUrl(stack.gatewayUrl, 'vendor_i', PATH, { api_key: key, vendor_i_version: VERSION }),
-    );
+    const socket = await kit.connect(PATH, null, { query: { api_key: key, vendor_i_version: VERSION } });
     socket.send(request('q', unique('Keyed in the query'), { continue: false }));
     await socket.next(isDone('q'));
     socket.close();
   });
 
   it('refuses a handshake without a version with 400, a bad key with 401 by version, out of credit with 402', async () => {
-    const url = mirrorSocketUrl(stack.gatewayUrl, 'vendor_i', PATH);
     const refusal = async (headers: Record<string, string>) => {
-      const socket = new TestSocket(url, { headers });
+      const socket = kit.dial(PATH, null, { headers });
       const handshake = await socket.handshake;
       if (handshake.kind === 'open') {
         socket.close();

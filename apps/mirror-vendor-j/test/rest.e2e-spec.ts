@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  adminCli,
-  createOrgWithKey,
-  createOrgWithVendorKey,
-  eventually,
-  readE2eStack,
-} from '@router/testing';
+import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
 import { VENDOR_J_DEFAULT_VOICE } from '@router/vendor-j';
-import { createTake, SimControl, type AudioSpec } from '@router/vendor-sim';
+import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const stack = readE2eStack();
-const sim = new SimControl(stack.simUrl);
+const { stack, sim, newOrg, unique } = mirrorE2e('vendor_j');
 /** The mirror's base URL, as a vendor_j client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_j`;
 const KEY_HEADER = 'x-vendor_j-api-key';
@@ -96,8 +89,6 @@ function asReplayed(response: GenerateResponse): GenerateResponse {
  */
 describe('vendor_j mirror, REST (e2e)', () => {
   /** An org with its router key and its own vendor_j key, so the simulator's counts are this test's alone. */
-  const newOrg = () => createOrgWithVendorKey(stack, 'vendor_j', `mirror-j-${randomUUID().slice(0, 8)}`);
-  const unique = (words: string) => `${words} ${randomUUID().slice(0, 8)}.`;
 
   async function post(
     key: string | undefined,
@@ -193,6 +184,37 @@ describe('vendor_j mirror, REST (e2e)', () => {
       expect(await sim.callCount('vendor_j', { key: vendorKey })).toBe(before + 1);
     },
   );
+
+  it("speaks under v1 as the vendor's newest client calls it, then from the cache, sharing entries with v1beta", async () => {
+    const { key, vendorKey } = await newOrg();
+    const v1 = (path: string) => path.replace('/v1beta/', '/v1/');
+    const before = await sim.callCount('vendor_j', { key: vendorKey });
+
+    const text = unique('Streamed under v1');
+    const live = await post(key, v1(STREAM()), speech(text));
+    expect(live.status).toBe(200);
+    expect(live.type).toBe('text/event-stream');
+    const liveEvents = events(live.text);
+    expect(liveEvents.at(-1)?.candidates?.[0]?.finishReason).toBe('STOP');
+    expect(audioOf(liveEvents).equals(await lastTake(vendorKey, text, PCM))).toBe(true);
+    const replay = await post(key, v1(STREAM()), speech(text));
+    expect(replay.text).toBe(
+      liveEvents.map((e) => `data: ${JSON.stringify(asReplayed(e))}\r\n\r\n`).join(''),
+    );
+    // The same body under v1beta is the same entry.
+    const shared = await post(key, STREAM(), speech(text));
+    expect(shared.bytes.equals(replay.bytes)).toBe(true);
+    expect(await sim.callCount('vendor_j', { key: vendorKey })).toBe(before + 1);
+
+    // And the other way: generateContent said under v1beta first, then under v1 from the cache.
+    const said = unique('Generated under v1beta, replayed under v1');
+    const first = await post(key, GENERATE(), speech(said));
+    expect(first.status).toBe(200);
+    const again = await post(key, v1(GENERATE()), speech(said));
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(JSON.stringify(asReplayed(JSON.parse(first.text) as GenerateResponse)));
+    expect(await sim.callCount('vendor_j', { key: vendorKey })).toBe(before + 2);
+  });
 
   it('speaks two named speakers on the newest model, then from the cache', async () => {
     const { key, vendorKey } = await newOrg();
@@ -309,7 +331,14 @@ describe('vendor_j mirror, REST (e2e)', () => {
 
   it('reads the voice and model lists from the vendor, every time', async () => {
     const { key, vendorKey } = await newOrg();
-    for (const path of ['/v1beta/voices?pageSize=5', '/v1beta/models', '/v1beta/models/j_model_2']) {
+    for (const path of [
+      '/v1beta/voices?pageSize=5',
+      '/v1beta/models',
+      '/v1beta/models/j_model_2',
+      '/v1/voices?pageSize=5',
+      '/v1/models',
+      '/v1/models/j_model_2',
+    ]) {
       const before = await sim.readCount('vendor_j', { key: vendorKey });
       const first = await get(key, path);
       const again = await get(key, path);

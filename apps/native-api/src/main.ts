@@ -1,10 +1,8 @@
 import {
-  env,
   identityPolicy,
   loadConfig,
-  replyAppEnv,
+  nativeApiEnv,
   replyServicesSettings,
-  sessionEnv,
   sessionSettings,
 } from '@router/config';
 import { startNativeApi } from '@router/native';
@@ -14,15 +12,7 @@ import { closeAll, connectInfrastructure, runService } from '@router/service-kit
 
 const SERVICE = 'native-api';
 
-const schema = {
-  ...replyAppEnv,
-  ...sessionEnv,
-  PORT: env.int({ default: 3001, min: 0, max: 65535 }),
-  HOST: env.string({ default: '0.0.0.0' }),
-  ADMIN_PORT: env.int({ default: 3100, min: 0, max: 65535 }),
-  ADMIN_HOST: env.string({ default: '127.0.0.1' }),
-  ADMIN_TOKEN: env.optionalString(),
-};
+const schema = nativeApiEnv;
 
 runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProviderId, SpeechRequest } from '@router/client';
-import { createOrgClient, readE2eStack } from '@router/testing';
+import { createOrgClient, readE2eStack, vendorSettings } from '@router/testing';
 import { SimControl } from '@router/vendor-sim';
-import { vendorSettings } from './vendor-settings.fixture';
 
 const stack = readE2eStack();
 const sim = new SimControl(stack.simUrl);

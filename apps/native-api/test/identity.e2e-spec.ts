@@ -1,5 +1,7 @@
+import { WebSocket } from 'ws';
 import { digestBody, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { createBus } from '@router/bus';
+import { mirrorUrlVariable } from '@router/config';
 import { healthCacheV1, healthSynthesisV1 } from '@router/contracts';
 import { call, createOrgWithKey, readE2eStack } from '@router/testing';
 
@@ -23,10 +25,15 @@ describe('native-api behind the gateway (e2e)', () => {
       (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: forged } })).status,
     ).toBe(401);
 
+    // A stale signature of the gateway's is what an app too busy to read a request in time sees: refused as
+    // the retryable "unavailable", never as a key problem a client would not retry.
     const stale = signIdentity(get, secret, Date.now() - 30_000);
-    expect(
-      (await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: stale } })).status,
-    ).toBe(401);
+    const late = await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: stale } });
+    expect([late.status, late.body.error.code, late.body.error.retryable]).toEqual([
+      503,
+      'unavailable',
+      true,
+    ]);
 
     const fresh = signIdentity(get, secret, Date.now());
     const ok = await call(stack.nativeApiUrl, 'GET', path, { headers: { [IDENTITY_HEADER]: fresh } });
@@ -50,6 +57,45 @@ describe('native-api behind the gateway (e2e)', () => {
       Date.now() + 3000,
     );
     expect((await send(ahead, first)).status).toBe(401);
+  });
+
+  it('refuses a stale signature on a mirror and on a socket as the retryable "unavailable"', async () => {
+    const mirrorPath = '/vendor_d/v1/audio/speech';
+    const body = JSON.stringify({ model: 'any', input: 'Hello.', voice: 'any' });
+    const claims = { method: 'POST', path: mirrorPath, orgId, bodyDigest: digestBody(Buffer.from(body)) };
+    const mirror = await fetch(`${stack.env[mirrorUrlVariable('vendor_d')]}${mirrorPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: signIdentity(claims, secret, 0) },
+      body,
+    });
+    expect([mirror.status, mirror.headers.get('retry-after')]).toEqual([503, '1']);
+    expect(await mirror.text()).toContain('too busy');
+    const forged = signIdentity(claims, 'f'.repeat(43), Date.now());
+    const refused = await fetch(`${stack.env[mirrorUrlVariable('vendor_d')]}${mirrorPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: forged },
+      body,
+    });
+    expect(refused.status).toBe(401);
+
+    const upgrade = { method: 'GET', path: '/v1/stream', orgId, bodyDigest: EMPTY_BODY_DIGEST };
+    const handshake = async (header: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`${stack.nativeApiUrl.replace('http', 'ws')}/v1/stream`, {
+          headers: { [IDENTITY_HEADER]: header },
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        ws.once('open', () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.once('error', reject);
+      });
+    expect(await handshake(signIdentity(upgrade, secret, 0))).toBe(503);
+    expect(await handshake(signIdentity(upgrade, 'f'.repeat(43), Date.now()))).toBe(401);
   });
 
   it('refuses a signature made for another path', async () => {

@@ -14,9 +14,8 @@ import {
   type StreamSettings,
   type WordTiming,
 } from '@router/client';
-import { createOrgClient, eventually, readE2eStack } from '@router/testing';
+import { createOrgClient, eventually, readE2eStack, vendorSettings } from '@router/testing';
 import { findTakeIds, parseWav, SimControl } from '@router/vendor-sim';
-import { vendorSettings } from './vendor-settings.fixture';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;

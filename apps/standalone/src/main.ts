@@ -4,32 +4,27 @@ import { createBlobStore } from '@router/blob-store';
 import { createBus } from '@router/bus';
 import { serveCache } from '@router/cache';
 import {
-  commonEnv,
-  env,
-  gatewayTlsEnv,
-  identityEnv,
   loadConfig,
-  pipelineEnv,
+  orgLimitDefaults,
   replyServicesSettings,
-  requestBodyEnv,
-  sessionEnv,
+  databaseTimeouts,
   sessionSettings,
+  standaloneEnv,
   vendorBaseUrls,
-  vendorReadEnv,
-  vendorUpstreamEnv,
 } from '@router/config';
-import { dashboardPriceEnv, parseVendorPrices, startDashboard } from '@router/dashboard-api';
+import { parseVendorPrices, signInLimits, startDashboard } from '@router/dashboard-api';
 import { createDatabase } from '@router/db';
 import { startEdgeGateway } from '@router/edge';
 import { startMirrorApp } from '@router/mirror';
 import { startNativeApi } from '@router/native';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
-import { BusChangeNotifier, closeAll, runService } from '@router/service-kit';
+import { BusChangeNotifier, closeAll, runService, within } from '@router/service-kit';
 import { SynthesisWorker } from '@router/synthesis';
 import { startVendorSim } from '@router/vendor-sim';
 import { createUpstreams, MIRRORS, VENDOR_IDS } from '@router/vendors';
 import { describeKeyPlacements } from '@router/vendors-core';
+import { lockDataDir } from './data-dir-lock';
 import { createDemoOrgOnEmptyDatabase, demoSignIn } from './demo-org';
 import { firstSoundCommand, firstSoundIsSimulated } from './first-sound';
 import { loadOrCreateSecrets } from './secrets';
@@ -42,42 +37,14 @@ const SERVICE = 'router';
  * Postgres (PGlite) unless DATABASE_URL is set, and the simulated vendors for every vendor whose
  * `VENDOR_X_BASE_URL` is not set. Same code paths as the distributed services.
  */
-const schema = {
-  ...commonEnv,
-  PORT: env.int({ default: 8080, min: 0, max: 65535 }),
-  HOST: env.string({ default: '0.0.0.0' }),
-  // Readiness and metrics: not to be published beside PORT. Both ports follow PORT unless set, so a second
-  // router on the machine needs only another PORT.
-  INTERNAL_PORT: env.portBeside('PORT', 1),
-  INTERNAL_HOST: env.string({ default: '127.0.0.1' }),
-  ADMIN_PORT: env.portBeside('PORT', 2),
-  // HTTPS and wss:// on TLS_PORT (PORT+3) with TLS_CERT_FILE and TLS_KEY_FILE, else a self-signed certificate.
-  ...gatewayTlsEnv,
-  TLS_SELF_SIGNED: env.bool({ default: true }),
-  DATA_DIR: env.string({ default: '.router' }),
-  DATABASE_URL: env.optionalUrl({ protocols: ['postgresql', 'postgres'] }),
-  INTERNAL_SIGNING_SECRET: env.optionalString(),
-  ...identityEnv,
-  PROVIDER_KEY_MASTER_KEYS: env.optionalString(),
-  AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
-  ...requestBodyEnv,
-  MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
-  ...vendorUpstreamEnv,
-  ...vendorReadEnv,
-  ...pipelineEnv,
-  ...sessionEnv,
-  ...dashboardPriceEnv,
-  DASHBOARD_WEB_ROOT: env.string({ default: join(__dirname, '..', '..', 'dashboard', 'web') }),
-  // Generated and kept in DATA_DIR when not given, like the other secrets.
-  CACHE_KEY_SECRET: env.optionalString(),
-  SYNTH_FIRST_AUDIO_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
-};
+const schema = standaloneEnv(join(__dirname, '..', '..', 'dashboard', 'web'));
 
 runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);
   const prices = parseVendorPrices(config.VENDOR_PRICES, config.PRICE_CURRENCY);
   const startedAt = Date.now();
   const dataDir = resolve(config.DATA_DIR);
+  const dataDirLock = lockDataDir(dataDir);
   const secrets = loadOrCreateSecrets(dataDir, {
     ...(config.INTERNAL_SIGNING_SECRET ? { signingSecret: config.INTERNAL_SIGNING_SECRET } : {}),
     ...(config.PROVIDER_KEY_MASTER_KEYS ? { providerKeyMasterKeys: config.PROVIDER_KEY_MASTER_KEYS } : {}),
@@ -87,13 +54,26 @@ runService(SERVICE, async () => {
   const health = new Health(SERVICE);
 
   const db = await createDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL } : { pgliteDataDir: resolve(dataDir, 'pg') },
+    config.DATABASE_URL
+      ? { url: config.DATABASE_URL, timeouts: databaseTimeouts(config) }
+      : { pgliteDataDir: resolve(dataDir, 'pg') },
   );
   await db.migrate();
   const bus = createBus({ kind: 'memory' });
   const blobs = createBlobStore({ kind: 'fs', root: resolve(dataDir, 'blobs') });
   await blobs.ready();
-  const cache = serveCache({ bus, prisma: db.prisma, sql: db.sql, blobs, logger, startedAt });
+  const cache = serveCache(
+    {
+      bus,
+      prisma: db.prisma,
+      sql: db.sql,
+      blobs,
+      logger,
+      startedAt,
+      metrics: health.metrics,
+    },
+    { requestLogRetentionDays: config.REQUEST_LOG_RETENTION_DAYS },
+  );
   const keyRing = KeyRing.parse(secrets.providerKeyMasterKeys);
 
   const configured = vendorBaseUrls(config);
@@ -113,13 +93,19 @@ runService(SERVICE, async () => {
       blobs,
       sql: db.sql,
       keys: vendorKeys,
+      keyFailures: vendorKeys.failureReporter((err) =>
+        logger.debug({ err }, 'a key failure was not recorded'),
+      ),
       adapter: createUpstreams(baseUrls),
       logger,
+      metrics: health.metrics,
     },
     {
       firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS,
+      takeTimeoutMs: config.SYNTH_TAKE_TIMEOUT_MS,
       heartbeatMs: 1000,
       keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      outageStaleMs: config.DATABASE_OUTAGE_STALE_MS,
       // One worker in one process: no other worker can hold a claim of its.
       claimStaleMs: 120_000,
       leaseMs: 10_000,
@@ -174,6 +160,7 @@ runService(SERVICE, async () => {
       identity,
       sessions: sessionSettings(config),
       prices,
+      signInLimits: signInLimits(config),
       webRoot: config.DASHBOARD_WEB_ROOT,
     },
     { prisma: db.prisma, bus, logger, health },
@@ -196,8 +183,10 @@ runService(SERVICE, async () => {
       ),
       signingSecret: secrets.signingSecret,
       authCacheTtlMs: config.AUTH_CACHE_TTL_MS,
+      outageStaleMs: config.DATABASE_OUTAGE_STALE_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
+      orgLimits: orgLimitDefaults(config),
     },
     { prisma: db.prisma, bus, logger, health },
   );
@@ -226,12 +215,13 @@ runService(SERVICE, async () => {
     })),
   });
   return closeAll(
+    () => Promise.resolve(dataDirLock.release()),
     db,
     ...(sim ? [sim] : []),
     blobs,
     bus,
     cache,
-    () => worker.close(),
+    { close: () => worker.close(), drain: (ms) => within(worker.drain(), ms) },
     () => Promise.resolve(workers.forEach((s) => s.unsubscribe())),
     api,
     dashboard,

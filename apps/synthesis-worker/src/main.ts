@@ -1,39 +1,11 @@
-import {
-  commonEnv,
-  databaseEnv,
-  env,
-  loadConfig,
-  natsEnv,
-  providerKeyEnv,
-  s3Env,
-  vendorUpstreamEnv,
-  vendorBaseUrls,
-} from '@router/config';
+import { loadConfig, synthesisWorkerEnv, vendorBaseUrls } from '@router/config';
 import { createLogger, Health } from '@router/observability';
 import { KeyRing, ProviderKeyStore } from '@router/provider-keys';
 import { closeAll, connectInfrastructure, runService, startBusService } from '@router/service-kit';
 import { SynthesisWorker, SYNTHESIS_SERVICE } from '@router/synthesis';
 import { createUpstreams } from '@router/vendors';
 
-const schema = {
-  ...commonEnv,
-  ...natsEnv,
-  ...databaseEnv,
-  ...s3Env,
-  ...providerKeyEnv,
-  ...vendorUpstreamEnv,
-  PORT: env.int({ default: 3002, min: 0, max: 65535 }),
-  HOST: env.string({ default: '0.0.0.0' }),
-  SYNTH_FIRST_AUDIO_TIMEOUT_MS: env.int({ default: 10_000, min: 10 }),
-  SYNTH_HEARTBEAT_MS: env.int({ default: 1000, min: 50 }),
-  /** A claim on a key's take older than this no longer holds (its worker died unnoticed). */
-  SYNTH_CLAIM_STALE_MS: env.int({ default: 120_000, min: 100 }),
-  /** The length of a worker's lease on shards of the cache keys (claimed with no round trip); 0 leases none. */
-  SYNTH_LEASE_MS: env.int({ default: 10_000, min: 0 }),
-  /** A committed take's blob not read within this is synthesized afresh, uncached. */
-  CACHE_READ_TIMEOUT_MS: env.int({ default: 2000, min: 10 }),
-  PROVIDER_KEY_CACHE_TTL_MS: env.int({ default: 5000, min: 0 }),
-};
+const schema = synthesisWorkerEnv;
 
 runService(SYNTHESIS_SERVICE, async () => {
   const config = loadConfig(schema, process.env);
@@ -44,19 +16,24 @@ runService(SYNTHESIS_SERVICE, async () => {
     database: true,
     blobs: true,
   });
+  const keys = new ProviderKeyStore(infra.db.prisma, keyRing);
   const worker = new SynthesisWorker(
     {
       bus: infra.bus,
       blobs: infra.blobs,
       sql: infra.db.sql,
-      keys: new ProviderKeyStore(infra.db.prisma, keyRing),
+      keys,
+      keyFailures: keys.failureReporter((err) => logger.debug({ err }, 'a key failure was not recorded')),
       adapter: createUpstreams(vendorBaseUrls(config)),
       logger,
+      metrics: health.metrics,
     },
     {
       firstAudioTimeoutMs: config.SYNTH_FIRST_AUDIO_TIMEOUT_MS,
+      takeTimeoutMs: config.SYNTH_TAKE_TIMEOUT_MS,
       heartbeatMs: config.SYNTH_HEARTBEAT_MS,
       keyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
+      outageStaleMs: config.DATABASE_OUTAGE_STALE_MS,
       claimStaleMs: config.SYNTH_CLAIM_STALE_MS,
       leaseMs: config.SYNTH_LEASE_MS,
       leaseGroup: config.NATS_SUBJECT_PREFIX ?? '',
@@ -71,6 +48,7 @@ runService(SYNTHESIS_SERVICE, async () => {
     logger,
     health,
     serve: () => worker.serve(),
+    drain: () => worker.drain(),
   });
   return closeAll(infra, () => worker.close(), service);
 });

@@ -1,16 +1,11 @@
-import { commonEnv, env, loadConfig } from '@router/config';
+import { loadConfig, vendorSimAppEnv } from '@router/config';
 import { createLogger, Health } from '@router/observability';
 import { runService } from '@router/service-kit';
-import { simConfigFromEnv, startVendorSim, vendorSimEnv } from '@router/vendor-sim';
+import { simConfigFromEnv, startVendorSim } from '@router/vendor-sim';
 
 const SERVICE = 'vendor-sim';
 
-const schema = {
-  ...commonEnv,
-  ...vendorSimEnv,
-  PORT: env.int({ default: 4010, min: 0, max: 65535 }),
-  HOST: env.string({ default: '0.0.0.0' }),
-};
+const schema = vendorSimAppEnv;
 
 runService(SERVICE, async () => {
   const config = loadConfig(schema, process.env);

@@ -13,16 +13,19 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import type { Request } from 'express';
-import { timingSafeEqual } from 'node:crypto';
-import { readBearer } from '@router/auth';
+import { readBearer, sameSecret } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import { Public, validationPipe } from '@router/service-kit';
-import { CreateOrgBody, MemberEmailBody, UpdateOrgBody } from './admin.dto';
+import { CreateOrgBody, IssueKeyBody, MemberEmailBody, UpdateOrgBody } from './admin.dto';
 import type { AdminService } from './admin.service';
 import type { MembersService } from './members.service';
 import { MEMBERS_SERVICE } from './session.guard';
 
 export const ADMIN_SERVICE = Symbol('ADMIN_SERVICE');
+export const CACHE_EVICTOR = Symbol('CACHE_EVICTOR');
+
+/** Evicts entries of an org's cache as `POST /v1/cache/evict` reads `body`; resolves to the entries removed. */
+export type CacheEvictor = (orgId: string, body: unknown) => Promise<number>;
 export const ADMIN_TOKEN = Symbol('ADMIN_TOKEN');
 
 /** With an admin token configured, every admin call must carry it; without one, the API is loopback-only. */
@@ -32,11 +35,8 @@ export class AdminTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.token === undefined) return true;
-    const given = Buffer.from(
-      readBearer(context.switchToHttp().getRequest<Request>().headers.authorization) ?? '',
-    );
-    const expected = Buffer.from(this.token);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const given = readBearer(context.switchToHttp().getRequest<Request>().headers.authorization) ?? '';
+    if (!sameSecret(given, this.token)) {
       throw RouterError.unauthorized('The admin token is missing or wrong.');
     }
     return true;
@@ -51,6 +51,7 @@ export class AdminController {
   constructor(
     @Inject(ADMIN_SERVICE) private readonly admin: AdminService,
     @Inject(MEMBERS_SERVICE) private readonly members: MembersService,
+    @Inject(CACHE_EVICTOR) private readonly evictor: CacheEvictor | undefined,
   ) {}
 
   @Get('orgs')
@@ -79,8 +80,16 @@ export class AdminController {
   }
 
   @Post('orgs/:orgId/keys')
-  issueKey(@Param('orgId') orgId: string) {
-    return this.admin.issueKey(orgId);
+  issueKey(@Param('orgId') orgId: string, @Body() body: IssueKeyBody) {
+    return this.admin.issueKey(orgId, body);
+  }
+
+  /** Evicts the org's cache entries: `{request}`, `{sentence}` or `{all: true}` (docs/cache-eviction.md). */
+  @Post('orgs/:orgId/cache/evict')
+  async evictCache(@Param('orgId') orgId: string, @Body() body: unknown) {
+    if (!this.evictor) throw new RouterError('internal', 'This process does not serve cache evictions.');
+    await this.admin.getOrg(orgId);
+    return { evicted: await this.evictor(orgId, body) };
   }
 
   @Post('keys/:keyId/revoke')

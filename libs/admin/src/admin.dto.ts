@@ -1,6 +1,7 @@
 import {
   IsBoolean,
   IsIn,
+  IsISO8601,
   IsInt,
   IsOptional,
   IsString,
@@ -19,6 +20,23 @@ export function IsRetention(): PropertyDecorator {
     IsInt({ message: RETENTION_RULE })(target, key);
     Min(0, { message: RETENTION_RULE })(target, key);
     Max(3650, { message: RETENTION_RULE })(target, key);
+  };
+}
+
+/** The largest value an org's own limit may take. */
+export const MAX_ORG_LIMIT = 1_000_000;
+
+/**
+ * An org's own limit (docs/operations.md, "Per-org limits"): 0 (none) to 1,000,000, or null to go back to the
+ * gateway's default; anything else is refused naming the field.
+ */
+function IsOrgLimit(field: string): PropertyDecorator {
+  const rule = `${field} must be an integer from 0 (no limit) to ${MAX_ORG_LIMIT}, or null for the default`;
+  return (target, key) => {
+    IsOptional()(target, key); // undefined: unchanged; null: the default
+    IsInt({ message: rule })(target, key);
+    Min(0, { message: rule })(target, key);
+    Max(MAX_ORG_LIMIT, { message: rule })(target, key);
   };
 }
 
@@ -49,6 +67,15 @@ export class UpdateOrgBody {
   @IsString({ message: 'name must be a string' })
   @Length(1, 200, { message: 'name must be 1 to 200 characters long' })
   name?: string;
+
+  @IsOrgLimit('max_concurrent_syntheses')
+  max_concurrent_syntheses?: number | null;
+
+  @IsOrgLimit('max_open_sockets')
+  max_open_sockets?: number | null;
+
+  @IsOrgLimit('max_requests_per_second')
+  max_requests_per_second?: number | null;
 }
 
 export interface OrgView {
@@ -59,14 +86,32 @@ export interface OrgView {
   credit: 'in' | 'out';
   created_at: string;
   active_keys: number;
+  /** The org's own limits, each per gateway replica; null: the gateway's default (`ORG_LIMIT_*`), 0: none. */
+  max_concurrent_syntheses: number | null;
+  max_open_sockets: number | null;
+  max_requests_per_second: number | null;
+}
+
+/** A new key: its name, and when it stops working (an instant ahead; left out, never). */
+export class IssueKeyBody {
+  @IsOptional()
+  @IsString({ message: 'name must be a string' })
+  @Length(0, 100, { message: 'name must be at most 100 characters long' })
+  name?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'expires_at must be a date and time like 2027-01-31T23:59:59Z' })
+  expires_at?: string;
 }
 
 export interface ApiKeyView {
   id: string;
   org_id: string;
+  name: string;
   prefix: string;
   created_at: string;
   revoked_at: string | null;
+  expires_at: string | null;
   last_used_at: string | null;
 }
 
@@ -88,6 +133,7 @@ export interface MemberView {
   id: string;
   org_id: string;
   email: string;
+  role: 'owner' | 'member';
   created_at: string;
 }
 

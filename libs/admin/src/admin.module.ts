@@ -1,7 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { PrismaClient } from '@router/db';
 import type { ChangeNotifier } from '@router/service-kit';
-import { ADMIN_SERVICE, ADMIN_TOKEN, AdminController, AdminTokenGuard } from './admin.controller';
+import {
+  ADMIN_SERVICE,
+  ADMIN_TOKEN,
+  AdminController,
+  AdminTokenGuard,
+  CACHE_EVICTOR,
+  type CacheEvictor,
+} from './admin.controller';
 import { AdminService } from './admin.service';
 import type { MembersService } from './members.service';
 import { MEMBERS_SERVICE } from './session.guard';
@@ -11,6 +18,11 @@ export interface AdminOptions {
   changes: ChangeNotifier;
   members: MembersService;
   token?: string;
+  /**
+   * The org's evictions of its cache entries (`body` as `POST /v1/cache/evict` takes it; the entries removed),
+   * where the process serves them (native-api's `CacheEviction`).
+   */
+  evict?: CacheEvictor;
 }
 
 /** The admin API the CLI talks to; served on its own listener, bound to loopback unless a token guards it. */
@@ -24,6 +36,7 @@ export class AdminModule {
         { provide: ADMIN_SERVICE, useValue: new AdminService(options.prisma, options.changes) },
         { provide: MEMBERS_SERVICE, useValue: options.members },
         { provide: ADMIN_TOKEN, useValue: options.token },
+        { provide: CACHE_EVICTOR, useValue: options.evict },
         AdminTokenGuard,
       ],
     };

@@ -2,7 +2,8 @@ import { issueApiKey } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Org, PrismaClient } from '@router/db';
 import type { ChangeNotifier } from '@router/service-kit';
-import type { ApiKeyView, CreateOrgBody, OrgView, UpdateOrgBody } from './admin.dto';
+import type { ApiKeyView, CreateOrgBody, IssueKeyBody, OrgView, UpdateOrgBody } from './admin.dto';
+import { AuditLog, describeKey, OPERATOR } from './audit';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,10 +12,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * announced so gateways and workers stop trusting their memory of it at once.
  */
 export class AdminService {
+  private readonly audit: AuditLog;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly changes: ChangeNotifier,
-  ) {}
+  ) {
+    this.audit = new AuditLog(prisma);
+  }
 
   async listOrgs(): Promise<OrgView[]> {
     const orgs = await this.prisma.org.findMany({ orderBy: { createdAt: 'asc' } });
@@ -37,10 +42,13 @@ export class AdminService {
     return toOrgView(org, 0);
   }
 
-  async updateOrg(orgId: string, body: UpdateOrgBody): Promise<OrgView> {
-    await this.findOrg(orgId);
+  /** Changes an org; a change of its retention goes on its audit list, put down to `actor`. */
+  async updateOrg(orgId: string, body: UpdateOrgBody, actor = OPERATOR): Promise<OrgView> {
+    const before = await this.findOrg(orgId);
     if (Object.keys(body).length === 0) {
-      throw RouterError.badRequest('Give at least one of retention_days, disabled, credit, name');
+      throw RouterError.badRequest(
+        'Give at least one of retention_days, disabled, credit, name, max_concurrent_syntheses, max_open_sockets, max_requests_per_second',
+      );
     }
     const org = await this.prisma.org.update({
       where: { id: orgId },
@@ -51,19 +59,54 @@ export class AdminService {
         ...(body.credit === undefined
           ? {}
           : { creditState: body.credit === 'in' ? 'in_credit' : 'out_of_credit' }),
+        ...(body.max_concurrent_syntheses === undefined
+          ? {}
+          : { limitConcurrentSyntheses: body.max_concurrent_syntheses }),
+        ...(body.max_open_sockets === undefined ? {} : { limitOpenSockets: body.max_open_sockets }),
+        ...(body.max_requests_per_second === undefined
+          ? {}
+          : { limitRequestsPerSecond: body.max_requests_per_second }),
       },
     });
     this.changes.orgChanged(orgId);
+    if (body.retention_days !== undefined && body.retention_days !== before.retentionDays) {
+      await this.audit.record(
+        orgId,
+        actor,
+        'retention.changed',
+        `${before.retentionDays} → ${org.retentionDays} days`,
+      );
+    }
     return this.getOrg(org.id);
   }
 
-  /** Issues a key; the whole key is in this answer only, and only its hash is stored. */
-  async issueKey(orgId: string): Promise<ApiKeyView & { key: string }> {
+  /**
+   * Issues a key, with a name and an expiry when given (an expiry must be ahead); the whole key is in this
+   * answer only, and only its hash is stored.
+   */
+  async issueKey(
+    orgId: string,
+    body: IssueKeyBody = {},
+    actor = OPERATOR,
+  ): Promise<ApiKeyView & { key: string }> {
     await this.findOrg(orgId);
+    const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
+    if (expiresAt !== null && !(expiresAt.getTime() > Date.now())) {
+      throw RouterError.badRequest(
+        'expires_at must be ahead of now (leave it out for a key that never expires)',
+      );
+    }
     const issued = issueApiKey();
     const row = await this.prisma.apiKey.create({
-      data: { orgId, prefix: issued.prefix, keyHash: issued.keyHash },
+      data: {
+        orgId,
+        prefix: issued.prefix,
+        keyHash: issued.keyHash,
+        name: body.name?.trim() ?? '',
+        expiresAt,
+      },
     });
+    await this.audit.record(orgId, actor, 'api_key.issued', describeKey(row));
     return { ...toKeyView(row), key: issued.key };
   }
 
@@ -74,7 +117,7 @@ export class AdminService {
   }
 
   /** Revokes a key; with `orgId` (a signed-in member's), a key of another org is as unknown as a missing one. */
-  async revokeKey(keyId: string, orgId?: string): Promise<ApiKeyView> {
+  async revokeKey(keyId: string, orgId?: string, actor = OPERATOR): Promise<ApiKeyView> {
     const row = UUID.test(keyId) ? await this.prisma.apiKey.findUnique({ where: { id: keyId } }) : null;
     if (!row || (orgId !== undefined && row.orgId !== orgId)) {
       throw new RouterError('not_found', `No API key with id ${keyId}`);
@@ -83,6 +126,7 @@ export class AdminService {
       ? row
       : await this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
     this.changes.apiKeyChanged(row.orgId, row.keyHash);
+    if (!row.revokedAt) await this.audit.record(row.orgId, actor, 'api_key.revoked', describeKey(row));
     return toKeyView(revoked);
   }
 
@@ -111,23 +155,30 @@ function toOrgView(org: Org, activeKeys: number): OrgView {
     credit: org.creditState === 'in_credit' ? 'in' : 'out',
     created_at: org.createdAt.toISOString(),
     active_keys: activeKeys,
+    max_concurrent_syntheses: org.limitConcurrentSyntheses,
+    max_open_sockets: org.limitOpenSockets,
+    max_requests_per_second: org.limitRequestsPerSecond,
   };
 }
 
 function toKeyView(row: {
   id: string;
   orgId: string;
+  name: string;
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
+  expiresAt: Date | null;
   lastUsedAt: Date | null;
 }): ApiKeyView {
   return {
     id: row.id,
     org_id: row.orgId,
+    name: row.name,
     prefix: row.prefix,
     created_at: row.createdAt.toISOString(),
     revoked_at: row.revokedAt?.toISOString() ?? null,
+    expires_at: row.expiresAt?.toISOString() ?? null,
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
   };
 }

@@ -90,6 +90,48 @@ describe('MembersService (PostgreSQL)', () => {
     await expect(members.session(again.token)).resolves.toBeUndefined();
   });
 
+  it('invites a member with a role, which their sessions carry, and puts it on the audit list', async () => {
+    const email = address();
+    const made = await members.addMember(orgB, email, 'member', 'owner@example.com');
+    expect(made.member).toMatchObject({ role: 'member', org_id: orgB });
+    const { session } = await members.signIn(email, made.code);
+    expect(session.role).toBe('member');
+    const events = await db.prisma.auditEvent.findMany({ where: { orgId: orgB, action: 'member.invited' } });
+    expect(events.map((e) => [e.actor, e.target])).toContainEqual([
+      'owner@example.com',
+      `${email.toLowerCase()} as member`,
+    ]);
+  });
+
+  it("keeps an org's last owner, and touches no member of another org", async () => {
+    const org = (await db.prisma.org.create({ data: { name: 'owners' } })).id;
+    const first = await members.addMember(org, address(), 'owner');
+    const second = await members.addMember(org, address(), 'member');
+    const by = 'someone@example.com';
+    await expect(members.setRole(org, first.member.id, 'member', by)).rejects.toMatchObject({
+      code: 'bad_request',
+      message: "The org's only owner cannot be made a member: make another member an owner first.",
+    });
+    await expect(members.removeMember(org, first.member.id, by)).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+    await expect(members.setRole(orgA, second.member.id, 'owner', by)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(members.removeMember(orgA, second.member.id, by)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(members.issueCodeFor(orgA, first.member.id, by)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    // With a second owner, the first may go; their sessions go with them.
+    expect(await members.setRole(org, second.member.id, 'owner', by)).toMatchObject({ role: 'owner' });
+    const { token } = await members.signIn(first.member.email, first.code);
+    await members.removeMember(org, first.member.id, by);
+    await expect(members.session(token)).resolves.toBeUndefined();
+    expect((await members.listMembers(org)).map((m) => m.id)).toEqual([second.member.id]);
+  });
+
   it('refuses a second member with one address, and a member of an org that does not exist', async () => {
     const email = address();
     await members.addMember(orgA, email);

@@ -1,8 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
-import { hashSecret, newSessionToken, newSignInCode, normalizeSignInCode } from '@router/auth';
+import { hashSecret, newSessionToken, newSignInCode, normalizeSignInCode, sameSecret } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Member, PrismaClient } from '@router/db';
 import type { MemberView, SignInCodeView } from './admin.dto';
+import { AuditLog, OPERATOR } from './audit';
+
+/** What a member may do: an owner also manages members, vendor keys, retention and the cache. */
+export type MemberRole = 'owner' | 'member';
+export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'member'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** One message for every failed sign-in, so an answer never tells which addresses are members. */
@@ -22,6 +26,7 @@ export interface SignedIn {
   memberId: string;
   email: string;
   orgId: string;
+  role: MemberRole;
   expiresAt: Date;
 }
 
@@ -31,22 +36,61 @@ export interface SignedIn {
  * HTTP-only cookie, and only hashes of codes and tokens are stored.
  */
 export class MembersService {
+  private readonly audit: AuditLog;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly settings: MembersSettings,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.audit = new AuditLog(prisma);
+  }
 
-  /** Adds a member to an org with a first sign-in code. */
-  async addMember(orgId: string, email: string): Promise<SignInCodeView> {
+  /**
+   * Adds a member to an org with a first sign-in code (an invitation: the code is shown once, to whoever
+   * hands it over), put down on the org's audit list to `actor`.
+   */
+  async addMember(
+    orgId: string,
+    email: string,
+    role: MemberRole = 'owner',
+    actor = OPERATOR,
+  ): Promise<SignInCodeView> {
     const org = UUID.test(orgId) ? await this.prisma.org.findUnique({ where: { id: orgId } }) : null;
     if (!org) throw new RouterError('not_found', `No org with id ${orgId}`);
     const address = normalizeEmail(email);
     if (await this.prisma.member.findUnique({ where: { email: address } })) {
-      throw RouterError.badRequest(`${address} is a member already; print a new code with "member code".`);
+      throw RouterError.badRequest(`${address} is a member already; give them a new code instead.`);
     }
-    const member = await this.prisma.member.create({ data: { orgId, email: address } });
+    const member = await this.prisma.member.create({ data: { orgId, email: address, role } });
+    await this.audit.record(orgId, actor, 'member.invited', `${address} as ${role}`);
     return this.newCode(member);
+  }
+
+  /** A new one-time code for a member of `orgId` named by id (an org owner's re-invitation). */
+  async issueCodeFor(orgId: string, memberId: string, actor: string): Promise<SignInCodeView> {
+    const member = await this.memberOf(orgId, memberId);
+    await this.audit.record(orgId, actor, 'member.code_issued', member.email);
+    return this.newCode(member);
+  }
+
+  /** Changes a member's role; the org's last owner stays an owner. */
+  async setRole(orgId: string, memberId: string, role: MemberRole, actor: string): Promise<MemberView> {
+    const member = await this.memberOf(orgId, memberId);
+    if (member.role === role) return toMemberView(member);
+    if (member.role === 'owner') await this.keepAnOwner(orgId, 'made a member');
+    const changed = await this.prisma.member.update({ where: { id: member.id }, data: { role } });
+    await this.audit.record(orgId, actor, 'member.role_changed', `${member.email}: ${member.role} → ${role}`);
+    return toMemberView(changed);
+  }
+
+  /** Removes a member and ends their sessions; the org's last owner stays. */
+  async removeMember(orgId: string, memberId: string, actor: string): Promise<void> {
+    const member = await this.memberOf(orgId, memberId);
+    if (member.role === 'owner') await this.keepAnOwner(orgId, 'removed');
+    // Sessions go with the member (ON DELETE CASCADE): a removed member's open pages get 401 at once.
+    await this.prisma.member.delete({ where: { id: member.id } });
+    await this.audit.record(orgId, actor, 'member.removed', member.email);
   }
 
   /** A new one-time code for a member, replacing any code not used yet. */
@@ -59,6 +103,26 @@ export class MembersService {
   async listMembers(orgId: string): Promise<MemberView[]> {
     const rows = await this.prisma.member.findMany({ where: { orgId }, orderBy: { createdAt: 'asc' } });
     return rows.map(toMemberView);
+  }
+
+  /** A member of the org by id; one of another org is as unknown as a missing one. */
+  private async memberOf(orgId: string, memberId: string): Promise<Member> {
+    const member = UUID.test(memberId)
+      ? await this.prisma.member.findUnique({ where: { id: memberId } })
+      : null;
+    if (!member || member.orgId !== orgId)
+      throw new RouterError('not_found', `No member with id ${memberId}`);
+    return member;
+  }
+
+  /** Refuses to leave the org without an owner. */
+  private async keepAnOwner(orgId: string, what: string): Promise<void> {
+    const owners = await this.prisma.member.count({ where: { orgId, role: 'owner' } });
+    if (owners <= 1) {
+      throw RouterError.badRequest(
+        `The org's only owner cannot be ${what}: make another member an owner first.`,
+      );
+    }
   }
 
   /**
@@ -74,7 +138,7 @@ export class MembersService {
       !member?.signInCodeHash ||
       !member.signInCodeExpiresAt ||
       member.signInCodeExpiresAt.getTime() <= now ||
-      !sameHash(member.signInCodeHash, hashSecret(code))
+      !sameSecret(hashSecret(code), member.signInCodeHash)
     ) {
       throw RouterError.unauthorized(SIGN_IN_REFUSED);
     }
@@ -100,6 +164,7 @@ export class MembersService {
         memberId: member.id,
         email: member.email,
         orgId: member.orgId,
+        role: roleOf(member),
         expiresAt: row.expiresAt,
       },
     };
@@ -117,6 +182,7 @@ export class MembersService {
       memberId: row.memberId,
       email: row.member.email,
       orgId: row.member.orgId,
+      role: roleOf(row.member),
       expiresAt: row.expiresAt,
     };
   }
@@ -141,10 +207,8 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+function roleOf(member: Member): MemberRole {
+  return member.role === 'member' ? 'member' : 'owner';
 }
 
 function toMemberView(member: Member): MemberView {
@@ -152,6 +216,7 @@ function toMemberView(member: Member): MemberView {
     id: member.id,
     org_id: member.orgId,
     email: member.email,
+    role: roleOf(member),
     created_at: member.createdAt.toISOString(),
   };
 }

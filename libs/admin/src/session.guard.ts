@@ -8,6 +8,7 @@ import type { MembersService, SignedIn } from './members.service';
 
 export const MEMBERS_SERVICE = Symbol('MEMBERS_SERVICE');
 const API_KEY_TOO = 'router:session-or-api-key';
+const OWNERS_ONLY = 'router:owners-only';
 
 /** Methods that change nothing: the only ones a session may use without its CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -44,6 +45,12 @@ export async function authenticateSession(
 export const SessionOrApiKey = (): MethodDecorator & ClassDecorator => SetMetadata(API_KEY_TOO, true);
 
 /**
+ * Routes that only an org's owners may use with a session (members, vendor keys, retention, the cache); a
+ * member gets 403. An API key, where the route takes one, speaks for the whole org.
+ */
+export const OwnersOnly = (): MethodDecorator & ClassDecorator => SetMetadata(OWNERS_ONLY, true);
+
+/**
  * A dashboard session's org for the request (`req.orgId`, `req.session`), on routes the gateway forwards
  * without a key (`@Anonymous()`); with `@SessionOrApiKey()` an org the gateway vouched for by its key is
  * taken as it is. Runs after the identity guard, which has checked the gateway's signature.
@@ -66,6 +73,16 @@ export class SessionGuard implements CanActivate {
     req.session = session;
     req.sessionToken = token;
     req.orgId = session.orgId;
+    const ownersOnly = this.reflector.getAllAndOverride<boolean>(OWNERS_ONLY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (ownersOnly && session.role !== 'owner') {
+      throw new RouterError(
+        'forbidden',
+        "Only an owner of the org can do this: ask one of the org's owners.",
+      );
+    }
     return true;
   }
 }

@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
+import { sameSecret } from './same-secret';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
@@ -8,6 +9,19 @@ import type { IncomingHttpHeaders } from 'node:http';
 export const SESSION_COOKIE = 'rtr_session';
 /** The header that carries a session's CSRF token on every request that changes something. */
 export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * The sign-in cookie as an OpenAPI security scheme, named `session` in every surface's OpenAPI part that has
+ * endpoints taking it (the dashboard's `/api/...`, native's provider-key endpoints), alike in each.
+ */
+export const SESSION_SECURITY_SCHEME = {
+  type: 'apiKey',
+  in: 'cookie',
+  name: SESSION_COOKIE,
+  description:
+    'The dashboard sign-in cookie (POST /api/session). Requests that change something also send the ' +
+    `session's CSRF token as ${CSRF_HEADER}.`,
+} as const;
 
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** Crockford's base32: no I, L, O or U, so a code read aloud or retyped is not mistaken. */
@@ -57,9 +71,7 @@ export function csrfTokenFor(sessionToken: string): string {
 /** Whether `given` is the session's CSRF token, compared in constant time. */
 export function csrfTokenMatches(sessionToken: string, given: string | string[] | undefined): boolean {
   if (typeof given !== 'string') return false;
-  const expected = Buffer.from(csrfTokenFor(sessionToken));
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return sameSecret(given, csrfTokenFor(sessionToken));
 }
 
 /**

@@ -1,3 +1,4 @@
 export * from './api-key';
 export * from './internal-identity';
 export * from './dashboard-session';
+export * from './same-secret';

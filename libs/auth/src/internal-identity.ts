@@ -1,4 +1,5 @@
-import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { sameSecret } from './same-secret';
 
 /**
  * The gateway vouches for the caller's org to the apps behind it with this header: an HMAC under a secret only
@@ -10,6 +11,12 @@ import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqua
  * be replayed whole; the age is kept short for that.
  */
 export const IDENTITY_HEADER = 'x-router-identity';
+/**
+ * The SHA-256 of the API key a forwarded request or socket came with (as stored in `api_keys.key_hash`), set by
+ * the gateway on everything it forwards (a client's own is replaced or removed): the request log's key column.
+ * It names a key, never opens one; it is not part of the signature, so nothing but the log may trust it.
+ */
+export const KEY_HASH_HEADER = 'x-router-key-hash';
 const VERSION = 'v2';
 /** Org id of requests the gateway lets through without a key (the catalogue, the OpenAPI document). */
 export const ANONYMOUS_ORG = '-';
@@ -73,9 +80,7 @@ export function verifyIdentity(
   const [, orgId, ts, bodyDigest, signature] = parts as [string, string, string, string, string];
   const signedAt = parseInt(ts, 36);
   if (!orgId || !bodyDigest || !Number.isFinite(signedAt)) return { ok: false, reason: 'malformed' };
-  const expected = Buffer.from(mac({ ...request, orgId, bodyDigest }, ts, secret));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+  if (!sameSecret(signature, mac({ ...request, orgId, bodyDigest }, ts, secret))) {
     return { ok: false, reason: 'bad-signature' };
   }
   if (freshness.nowMs - signedAt > freshness.maxAgeMs) return { ok: false, reason: 'expired' };
@@ -85,7 +90,7 @@ export function verifyIdentity(
 
 /** Whether the body an app read is the one the gateway signed (the digest travels in the signed header). */
 export function bodyMatches(check: { bodyDigest: string }, body: Uint8Array): boolean {
-  return check.bodyDigest === digestBody(body);
+  return sameSecret(digestBody(body), check.bodyDigest);
 }
 
 /**

@@ -3,6 +3,10 @@ import type { Readable } from 'node:stream';
 export interface BlobStat {
   size: number;
   lastModified: Date;
+  /** As written (`BlobPutMeta.contentType`); absent where the store keeps none (the filesystem store). */
+  contentType?: string;
+  /** As written (`BlobPutMeta.metadata`), names in lower case; absent where the store keeps none. */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 export interface BlobListEntry extends BlobStat {
@@ -12,6 +16,11 @@ export interface BlobListEntry extends BlobStat {
 export interface BlobPutMeta {
   /** Kept by S3 (served back as Content-Type); the filesystem store has nowhere to keep it and ignores it. */
   contentType?: string;
+  /**
+   * Small named values kept with the blob (S3 user metadata, `x-amz-meta-<name>`; 2 KB in all): lower-case
+   * names, printable ASCII values. The filesystem store ignores them too.
+   */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -29,7 +38,7 @@ export interface BlobStore {
   get(name: string): Promise<Buffer>;
   /** @throws BlobNotFoundError (before any byte is streamed) when there is no such blob. */
   getStream(name: string): Promise<Readable>;
-  /** null when there is no such blob. */
+  /** null when there is no such blob; `contentType` and `metadata` where the store keeps them. */
   stat(name: string): Promise<BlobStat | null>;
   /** Removing an absent blob is not an error. */
   delete(name: string): Promise<void>;

@@ -53,6 +53,8 @@ export function parseS3Endpoint(endpoint: string): S3Endpoint {
 }
 
 const DEFAULT_REGION = 'us-east-1';
+/** The object's own headers among what the client's stat gives; the rest is user metadata. */
+const OBJECT_HEADER = /^(content-|x-amz-|cache-control$|expires$)/i;
 const MAX_PAGE = 1000;
 const NOT_FOUND_CODES = new Set(['NoSuchKey', 'NotFound']);
 /** A request that lost its connection before any answer ("socket hang up" is an ECONNRESET). */
@@ -129,6 +131,7 @@ export class S3BlobStore implements BlobStore {
     // 120 KB take, on every cache write.
     const headers: Record<string, string | number> = { 'Content-Length': data.length };
     if (meta?.contentType) headers['Content-Type'] = meta.contentType;
+    for (const [name, value] of Object.entries(meta?.metadata ?? {})) headers[`x-amz-meta-${name}`] = value;
     const sha256 = this.client.enableSHA256 ? createHash('sha256').update(data).digest('hex') : '';
     const send = async (): Promise<void> => {
       const response = await this.client.makeRequestStreamAsync(
@@ -163,7 +166,7 @@ export class S3BlobStore implements BlobStore {
   async getStream(name: string): Promise<Readable> {
     assertValidBlobName(name);
     try {
-      return await this.client.getObject(this.bucket, name);
+      return await onceMoreIfLost(() => this.client.getObject(this.bucket, name));
     } catch (err) {
       throw this.mapNotFound(name, err);
     }
@@ -172,8 +175,20 @@ export class S3BlobStore implements BlobStore {
   async stat(name: string): Promise<BlobStat | null> {
     assertValidBlobName(name);
     try {
-      const stat = await this.client.statObject(this.bucket, name);
-      return { size: stat.size, lastModified: stat.lastModified };
+      const stat = await onceMoreIfLost(() => this.client.statObject(this.bucket, name));
+      // The client gives user metadata by its bare name (`x-amz-meta-` cut), beside the object's own headers.
+      const metaData = stat.metaData as Record<string, unknown>;
+      const contentType = metaData['content-type'];
+      const metadata: Record<string, string> = {};
+      for (const [key, value] of Object.entries(metaData)) {
+        if (!OBJECT_HEADER.test(key)) metadata[key.toLowerCase()] = String(value);
+      }
+      return {
+        size: stat.size,
+        lastModified: stat.lastModified,
+        ...(typeof contentType === 'string' ? { contentType } : {}),
+        metadata,
+      };
     } catch (err) {
       if (NOT_FOUND_CODES.has(errorCode(err) ?? '')) return null;
       throw err;
@@ -221,5 +236,18 @@ export class S3BlobStore implements BlobStore {
 
   private mapNotFound(name: string, err: unknown): unknown {
     return NOT_FOUND_CODES.has(errorCode(err) ?? '') ? new BlobNotFoundError(name, { cause: err }) : err;
+  }
+}
+
+/**
+ * A read whose kept-alive connection the server closed just as the request went out on it (no answer at all, as
+ * for a PUT above) is asked once more: a read changes nothing, so asking again is harmless.
+ */
+async function onceMoreIfLost<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!CONNECTION_LOST.has(errorCode(err) ?? '')) throw err;
+    return read();
   }
 }

@@ -63,6 +63,24 @@ export function pieceCacheKey(secret: CacheKeySecret, input: PieceKeyInput): str
   );
 }
 
+/**
+ * The key of a sentence whatever it was said with (vendor, voice, format, surface): hex HMAC-SHA256 under the
+ * server secret of the key version, org and the text after whitespace collapse, in a domain of its own (never
+ * equal to a piece or request key). The index keeps it beside each entry of the sentence, so an org can evict
+ * every entry of one sentence at once; like the cache key it cannot be read back into the text.
+ */
+export function sentenceTextKey(secret: CacheKeySecret, input: { orgId: string; text: string }): string {
+  return hmacHex(
+    secret,
+    canonicalJson({
+      kind: 'sentence',
+      version: CACHE_KEY_VERSION,
+      org: orgId(input.orgId),
+      text: collapseWhitespace(input.text),
+    }),
+  );
+}
+
 export interface RequestKeyInput {
   /** Defaults to `CACHE_KEY_VERSION`. */
   readonly keyVersion?: number;

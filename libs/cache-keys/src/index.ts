@@ -5,6 +5,7 @@ export {
   pieceCacheKey,
   requestCacheKey,
   requestSealKey,
+  sentenceTextKey,
   storedSettingsFingerprint,
   type CacheKeySecret,
   type PieceKeyInput,

@@ -1,4 +1,5 @@
 import { createBus, type Bus } from '@router/bus';
+import { Health } from '@router/observability';
 import {
   cacheCommitV1,
   cacheUsageV1,
@@ -320,6 +321,31 @@ describe.each(['postgres', 'pglite'] as const)(
         ]);
       });
 
+      it("counts every take and its characters in the app's metrics, by kind and vendor", async () => {
+        const metrics = new Health('cache-test').metrics;
+        const counted = await replaceKit({ metrics });
+        const orgId = await counted.createOrg();
+        const take = await counted.writeTake(orgId, 'counted', { chars: 4, provider: 'vendor_d' });
+        await commit(take);
+        await hit(take, 10);
+        await hit(take, 10);
+        await bus.publish(cacheUsageV1, { ...take, chars: 9, kind: 'synthesized', provider: 'vendor_h' });
+        await settle();
+        const lines = (await metrics.metrics())
+          .split('\n')
+          .filter((line) => line.startsWith('router_cache_usage'));
+        expect(lines.sort()).toEqual(
+          [
+            'router_cache_usage_total{kind="synthesized",vendor="vendor_d",service="cache-test"} 1',
+            'router_cache_usage_total{kind="hit",vendor="vendor_d",service="cache-test"} 2',
+            'router_cache_usage_total{kind="synthesized",vendor="vendor_h",service="cache-test"} 1',
+            'router_cache_usage_chars_total{kind="synthesized",vendor="vendor_d",service="cache-test"} 4',
+            'router_cache_usage_chars_total{kind="hit",vendor="vendor_d",service="cache-test"} 20',
+            'router_cache_usage_chars_total{kind="synthesized",vendor="vendor_h",service="cache-test"} 9',
+          ].sort(),
+        );
+      });
+
       it('never moves last use back, and ignores hits for entries or orgs that are not there', async () => {
         const orgId = await kit.createOrg();
         const take = await kit.writeTake(orgId, 'late');
@@ -461,6 +487,31 @@ describe.each(['postgres', 'pglite'] as const)(
         expect(await small.prisma.cacheEntry.count({ where: { orgId } })).toBe(0);
         await settle();
         expect(small.invalidations.map((e) => e.cacheKeys?.length)).toEqual([2, 2, 1]);
+      });
+    });
+
+    describe('request log sweep', () => {
+      it('removes rows older than requestLogRetentionDays, in batches, and keeps the rest', async () => {
+        const small = await replaceKit({ settings: { requestLogRetentionDays: 7, sweepBatchSize: 2 } });
+        const orgId = await small.createOrg(30);
+        const now = small.clock.value;
+        const row = (ageDays: number) => ({
+          orgId,
+          startedAt: new Date(now - ageDays * DAY_MS),
+          surface: 'speech',
+          vendor: 'vendor_a',
+          durationMs: 10,
+          status: 'ok',
+        });
+        await small.prisma.requestLogEntry.createMany({
+          data: [row(8), row(9), row(30), row(6), row(0)],
+        });
+        await expect(small.service.sweepNow()).resolves.toMatchObject({ requestLog: { removedRows: 3 } });
+        const left = await small.prisma.requestLogEntry.findMany({
+          where: { orgId },
+          orderBy: { startedAt: 'asc' },
+        });
+        expect(left.map((r) => r.startedAt.getTime())).toEqual([now - 6 * DAY_MS, now]);
       });
     });
 

@@ -1,14 +1,23 @@
 import type { BlobStore } from '@router/blob-store';
 import type { Bus, Subscription } from '@router/bus';
-import { cacheCommitV1, cacheUsageBatchV1, cacheUsageV1, healthCacheV1 } from '@router/contracts';
+import {
+  cacheCommitV1,
+  cacheEvictV1,
+  cacheUsageBatchV1,
+  cacheUsageV1,
+  healthCacheV1,
+} from '@router/contracts';
 import type { PrismaClient, Sql } from '@router/db';
 import type { Logger } from '@router/observability';
+import { Counter, type Registry } from 'prom-client';
 import { commitTake } from './commit-take';
+import { evictEntries } from './evict-entries';
 import { describeError, type CacheContext } from './cache.context';
 import { resolveCacheSettings, type CacheServiceSettings } from './cache.settings';
 import { sweepOrphans, type OrphanSweepReport } from './orphan-sweep';
+import { sweepRequestLog, type RequestLogSweepReport } from './request-log-sweep';
 import { sweepRetention, type RetentionSweepReport } from './retention-sweep';
-import { UsageRecorder, type UsageFlushReport } from './usage-recorder';
+import { type UsageFlushReport, type UsageObserver, UsageRecorder } from './usage-recorder';
 
 export const CACHE_SERVICE = 'cache-service';
 
@@ -26,18 +35,22 @@ export interface CacheServiceDeps {
   startedAt?: number;
   /** Epoch milliseconds, for every time decision. Defaults to `Date.now`. */
   now?: () => number;
+  /** The app's metrics: every usage event (a hit or a synthesis) is counted there, with its characters. */
+  metrics?: Registry;
 }
 
 export interface SweepReport {
   retention: RetentionSweepReport;
   orphans: OrphanSweepReport;
+  requestLog: RequestLogSweepReport;
 }
 
 export interface CacheService {
-  /** `health.cache.v1`, `cache.commit.v1` (served) and `cache.usage.v1` (subscribed). */
+  /** `health.cache.v1`, `cache.commit.v1`, `cache.evict.v1` (served) and `cache.usage.v1` (subscribed). */
   readonly subscriptions: Subscription[];
   /**
-   * Flushes buffered usage (so fresh hits count), then the retention sweep, then the orphan sweep. A call
+   * Flushes buffered usage (so fresh hits count), then the retention sweep, then the orphan sweep, then removes
+   * request log rows past `requestLogRetentionDays`. A call
    * while a sweep runs shares that sweep. The timer calls it every `sweepIntervalMs`.
    */
   sweepNow(): Promise<SweepReport>;
@@ -66,7 +79,12 @@ export function serveCache(
     settings: resolveCacheSettings(settings),
   };
   const startedAt = deps.startedAt ?? now();
-  const usage = new UsageRecorder(deps.prisma, deps.logger, now);
+  const usage = new UsageRecorder(
+    deps.prisma,
+    deps.logger,
+    now,
+    deps.metrics ? usageCounters(deps.metrics) : undefined,
+  );
   const subscriptions = [
     deps.bus.serve(healthCacheV1, () => ({
       service: CACHE_SERVICE,
@@ -74,6 +92,7 @@ export function serveCache(
       uptimeMs: Math.max(0, now() - startedAt),
     })),
     deps.bus.serve(cacheCommitV1, (request) => commitTake(context, usage, request)),
+    deps.bus.serve(cacheEvictV1, (request) => evictEntries(context, request)),
     // Replicas of cache-service share the usage events, so each is counted once.
     deps.bus.subscribe(cacheUsageV1, (event) => usage.record(event), { queue: 'cache-usage' }),
     deps.bus.subscribe(cacheUsageBatchV1, ({ events }) => events.forEach((event) => usage.record(event)), {
@@ -87,7 +106,8 @@ export function serveCache(
       await usage.flush();
       const retention = await sweepRetention(context);
       const orphans = await sweepOrphans(context);
-      return { retention, orphans };
+      const requestLog = await sweepRequestLog(context);
+      return { retention, orphans, requestLog };
     })().finally(() => (sweeping = undefined)));
 
   const timers: NodeJS.Timeout[] = [];
@@ -124,5 +144,30 @@ export function serveCache(
         await sweeping?.catch(() => undefined);
         await usage.flush();
       })()),
+  };
+}
+
+/**
+ * Usage events as Prometheus counts, by kind (`hit`: served from the cache; `synthesized`: made by a vendor) and
+ * vendor: the hit ratio and the characters served from the cache against those synthesized. Each event reaches
+ * one cache-service replica (a queue group), so the sum over replicas counts each once.
+ */
+function usageCounters(registry: Registry): UsageObserver {
+  const labelNames = ['kind', 'vendor'] as const;
+  const takes = new Counter({
+    name: 'router_cache_usage_total',
+    help: 'Takes served, by kind (hit: from the cache, synthesized: by the vendor) and vendor',
+    labelNames,
+    registers: [registry],
+  });
+  const chars = new Counter({
+    name: 'router_cache_usage_chars_total',
+    help: 'Characters of the takes served, by kind (hit: from the cache, synthesized: by the vendor) and vendor',
+    labelNames,
+    registers: [registry],
+  });
+  return (kind, vendor, count) => {
+    takes.inc({ kind, vendor });
+    chars.inc({ kind, vendor }, count);
   };
 }

@@ -14,6 +14,8 @@ export interface CacheServiceSettings {
   sweepBatchSize: number;
   /** Blob deletions in flight at once during a sweep. */
   deleteConcurrency: number;
+  /** Request log rows older than this many days are removed by the sweep. */
+  requestLogRetentionDays: number;
 }
 
 export const DEFAULT_CACHE_SETTINGS: Readonly<CacheServiceSettings> = Object.freeze({
@@ -22,6 +24,7 @@ export const DEFAULT_CACHE_SETTINGS: Readonly<CacheServiceSettings> = Object.fre
   orphanGraceMs: 15 * 60 * 1000,
   sweepBatchSize: 500,
   deleteConcurrency: 8,
+  requestLogRetentionDays: 30,
 });
 
 export function resolveCacheSettings(settings: Partial<CacheServiceSettings>): CacheServiceSettings {
@@ -31,7 +34,7 @@ export function resolveCacheSettings(settings: Partial<CacheServiceSettings>): C
       throw new Error(`${name} must be an integer >= 0`);
     }
   }
-  for (const name of ['sweepBatchSize', 'deleteConcurrency'] as const) {
+  for (const name of ['sweepBatchSize', 'deleteConcurrency', 'requestLogRetentionDays'] as const) {
     if (!Number.isInteger(resolved[name]) || resolved[name] < 1) {
       throw new Error(`${name} must be an integer >= 1`);
     }

@@ -28,8 +28,9 @@ const INSERT_ENTRY = `
   entry AS (
     INSERT INTO cache_entries
       (id, org_id, cache_key, provider, object_name, content_type, byte_size, has_timings, response_head,
-       created_at, last_used_at)
-    SELECT $3::uuid, $1::uuid, $2, $4, $5, $6, $7::int, $8::boolean, $12::jsonb, $9::timestamptz, $9::timestamptz
+       created_at, last_used_at, text_key)
+    SELECT $3::uuid, $1::uuid, $2, $4, $5, $6, $7::int, $8::boolean, $12::jsonb, $9::timestamptz, $9::timestamptz,
+      $13
     FROM org WHERE org.retention_days > 0 AND $10::boolean
     ON CONFLICT (org_id, cache_key) DO UPDATE SET
       provider = EXCLUDED.provider,
@@ -38,6 +39,7 @@ const INSERT_ENTRY = `
       byte_size = EXCLUDED.byte_size,
       has_timings = EXCLUDED.has_timings,
       response_head = EXCLUDED.response_head,
+      text_key = EXCLUDED.text_key,
       last_used_at = GREATEST(cache_entries.last_used_at, EXCLUDED.last_used_at)
     WHERE cache_entries.object_name = $11 OR cache_entries.object_name = EXCLUDED.object_name
     RETURNING id::text AS id),
@@ -83,6 +85,7 @@ export async function commitTake(
     fresh,
     request.replaces ?? null,
     request.head ? JSON.stringify(request.head) : null,
+    request.textKey ?? null,
   ]);
   const known = result?.retentionDays !== null && result?.retentionDays !== undefined;
   if (known) usage.addSynthesized(orgId, request.provider, request.chars);

@@ -30,6 +30,9 @@ export interface UsageFlushReport {
  * Collects last-use refreshes and usage counters in memory and writes them in one transaction of two
  * statements per flush, whatever the number of events: a hit must never cost a database write of its own.
  */
+/** Told of every take counted: a hit or a synthesis, its vendor and its characters (the app's metrics). */
+export type UsageObserver = (kind: 'hit' | 'synthesized', vendor: string, chars: number) => void;
+
 export class UsageRecorder {
   private lastUses = new Map<string, LastUse>();
   private counters = new Map<string, Counter>();
@@ -39,6 +42,7 @@ export class UsageRecorder {
     private readonly prisma: PrismaClient,
     private readonly logger: Logger,
     private readonly now: () => number,
+    private readonly observe?: UsageObserver,
   ) {}
 
   /** Events for ids the index cannot hold are dropped: one bad event must not fail a whole batch. */
@@ -51,14 +55,17 @@ export class UsageRecorder {
       if (!known || known.at < at)
         this.lastUses.set(id, { orgId: event.orgId, cacheKey: event.cacheKey, at });
       this.count(event.orgId, event.provider, at, { served: event.chars, servedTakes: 1 });
+      this.observe?.('hit', event.provider, event.chars);
     } else {
       this.count(event.orgId, event.provider, at, { synthesized: event.chars, synthesizedTakes: 1 });
+      this.observe?.('synthesized', event.provider, event.chars);
     }
   }
 
   addSynthesized(orgId: string, provider: string, chars: number): void {
     if (!isCanonicalOrgId(orgId)) return;
     this.count(orgId, provider, this.now(), { synthesized: chars, synthesizedTakes: 1 });
+    this.observe?.('synthesized', provider, chars);
   }
 
   /** Buffered last uses and counters not yet written. */

@@ -7,17 +7,24 @@
 /** Any JSON value (option defaults, vendor-specific data). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export type ProviderId =
-  | 'vendor_a'
-  | 'vendor_b'
-  | 'vendor_c'
-  | 'vendor_d'
-  | 'vendor_e'
-  | 'vendor_f'
-  | 'vendor_g'
-  | 'vendor_h'
-  | 'vendor_i'
-  | 'vendor_j';
+/**
+ * The router's vendor tokens, in its order. Restated (the client imports no workspace lib); libs/testing's
+ * `client-provider-ids.spec.ts` fails while it differs from the registry's `VENDOR_IDS`.
+ */
+export const PROVIDER_IDS = [
+  'vendor_a',
+  'vendor_b',
+  'vendor_c',
+  'vendor_d',
+  'vendor_e',
+  'vendor_f',
+  'vendor_g',
+  'vendor_h',
+  'vendor_i',
+  'vendor_j',
+] as const;
+
+export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 /** The formats the router serves (as the vendor makes them; `flac` and `opus` are always refused). */
 export type AudioFormat = 'pcm' | 'wav' | 'mp3' | 'aac' | 'mulaw' | 'alaw';

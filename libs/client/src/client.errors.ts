@@ -9,7 +9,9 @@ export type RouterErrorCode =
   | 'provider_unavailable'
   | 'provider_timeout'
   | 'not_found'
-  | 'internal';
+  | 'rate_limited'
+  | 'internal'
+  | 'unavailable';
 
 /** The `error` object of the envelope, as it is on the wire. */
 export interface RouterErrorBody {
@@ -30,7 +32,9 @@ const CODES: ReadonlySet<string> = new Set<RouterErrorCode>([
   'provider_unavailable',
   'provider_timeout',
   'not_found',
+  'rate_limited',
   'internal',
+  'unavailable',
 ]);
 
 /**

@@ -7,6 +7,7 @@ export type { Sentence, SentenceEnd, WordTiming } from './stream-sentence';
 export { RouterApiError, RouterConnectionError, StreamClosedError } from './client.errors';
 export type { RouterErrorBody, RouterErrorCode } from './client.errors';
 export type * from './api.types';
+export { PROVIDER_IDS } from './api.types';
 export type {
   AudioFrame,
   ClientMessage,
@@ -34,3 +35,30 @@ export type {
   WebSocketData,
   WebSocketLike,
 } from './websocket.types';
+export type { VendorCatalogue } from './vendors.generated';
+export { VENDOR_TRAITS } from './vendors.generated';
+export type {
+  VendorAOptions,
+  VendorBOptions,
+  VendorCOptions,
+  VendorDOptions,
+  VendorEOptions,
+  VendorFOptions,
+  VendorGOptions,
+  VendorHOptions,
+  VendorIOptions,
+  VendorJOptions,
+} from './vendors.generated';
+export type {
+  LanguageSetting,
+  ModelLanguage,
+  ModelVoice,
+  RouterModelId,
+  SpeedSetting,
+  VendorFormat,
+  VendorModel,
+  VendorOptions,
+  VendorSpeechRate,
+  VendorStreamRate,
+  VendorVoice,
+} from './vendor-settings';

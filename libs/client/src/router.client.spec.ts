@@ -24,14 +24,14 @@ describe('RouterClient over HTTP (fake router)', () => {
       let release!: () => void;
       const second = new Promise<void>((r) => (release = r));
       router.handler = async (_req, res) => {
-        res.writeHead(200, { 'content-type': 'audio/wav' });
+        res.writeHead(200, { 'content-type': 'audio/wav', 'x-request-id': 'req-42' });
         res.write(Buffer.from([1, 2, 3]));
         await second;
         res.end(Buffer.from([4, 5]));
       };
       const body = { model: 'vendor_a/a_model_1', voice: 'v1', input: 'Hello.', temperature: 0.3 };
       const audio = await client.speech(body);
-      expect(audio.contentType).toBe('audio/wav');
+      expect([audio.contentType, audio.requestId]).toEqual(['audio/wav', 'req-42']);
       const iterator = audio[Symbol.asyncIterator]();
       // The first chunk arrives while the response is still open.
       expect([...(await iterator.next()).value]).toEqual([1, 2, 3]);
@@ -54,6 +54,7 @@ describe('RouterClient over HTTP (fake router)', () => {
         res.end(Buffer.from([7]));
       };
       const audio = await client.speech({ model: 'm/x', voice: 'v', input: 'Hi.' });
+      expect(audio.requestId).toBeNull();
       expect([...(await audio.bytes())]).toEqual([9, 8, 7]);
       await expect(audio.bytes()).rejects.toThrow('already been read');
     });

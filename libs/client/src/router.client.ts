@@ -77,7 +77,12 @@ export class RouterClient {
    */
   async speech(body: SpeechRequest, options: CallOptions = {}): Promise<SpeechAudio> {
     const res = await this.#send('POST', 'v1/audio/speech', { ...options, body });
-    return speechAudio(res.headers.get('content-type') ?? '', res.body, options.signal);
+    return speechAudio(
+      res.headers.get('content-type') ?? '',
+      res.headers.get('x-request-id'),
+      res.body,
+      options.signal,
+    );
   }
 
   /** `GET /v1/models`: the catalogue of vendors, models, options and rates (no key needed). */

@@ -8,6 +8,8 @@ import { RouterConnectionError } from './client.errors';
 export interface SpeechAudio extends AsyncIterable<Uint8Array> {
   /** `audio/pcm`, `audio/wav`, `audio/mpeg`, `audio/aac`, `audio/mulaw` or `audio/alaw`. */
   readonly contentType: string;
+  /** The router's id of this request (its `x-request-id` header), or null where none came. */
+  readonly requestId: string | null;
   /** The whole audio as one array (waits for the response to end). */
   bytes(): Promise<Uint8Array>;
 }
@@ -16,6 +18,7 @@ export interface SpeechAudio extends AsyncIterable<Uint8Array> {
 // wrong from isolated-declaration emit (TypeScript 5.9), which the build uses.
 export function speechAudio(
   contentType: string,
+  requestId: string | null,
   body: ReadableStream<Uint8Array> | null,
   signal: AbortSignal | undefined,
 ): SpeechAudio {
@@ -52,6 +55,7 @@ export function speechAudio(
 
   return {
     contentType,
+    requestId,
     [Symbol.asyncIterator]: read,
     async bytes(): Promise<Uint8Array> {
       const chunks: Uint8Array[] = [];

@@ -1,7 +1,17 @@
 import { env } from './env-schema';
 
+/**
+ * How long a process told to stop (SIGTERM) goes on finishing what it had (open replies, socket sentences,
+ * takes) before it closes what is left with the surface's going-away code; read by `runService`. A deployment
+ * gives each process at least this long before it kills it (Kubernetes' terminationGracePeriodSeconds).
+ */
+export const drainEnv = {
+  DRAIN_MS: env.int({ default: 20_000, min: 0, max: 600_000 }),
+};
+
 /** Variables shared by several apps, so each is spelled and checked one way everywhere. */
 export const commonEnv = {
+  ...drainEnv,
   LOG_LEVEL: env.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
     default: 'info',
   }),
@@ -59,9 +69,34 @@ export function gatewayTls(config: {
   };
 }
 
+/**
+ * Bounds on every wait for PostgreSQL (docs/operations.md, "A PostgreSQL outage"): a server that accepts
+ * connections and never answers, or never finishes a statement, fails the query within them, and the outage's
+ * fallbacks answer as for a server that is down.
+ */
+export const databaseTimeoutEnv = {
+  DATABASE_CONNECT_TIMEOUT_MS: env.int({ default: 5000, min: 10 }),
+  DATABASE_QUERY_TIMEOUT_MS: env.int({ default: 5000, min: 10 }),
+};
+
 export const databaseEnv = {
   DATABASE_URL: env.url({ protocols: ['postgresql', 'postgres'] }),
+  ...databaseTimeoutEnv,
 };
+
+/** The pool's timeouts from a config that includes `databaseTimeoutEnv`. */
+export function databaseTimeouts(config: {
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+  DATABASE_QUERY_TIMEOUT_MS: number;
+}): {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+} {
+  return {
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+  };
+}
 
 export const s3Env = {
   S3_ENDPOINT: env.url({ protocols: ['http', 'https'] }),
@@ -103,15 +138,23 @@ export const providerKeyEnv = {
   PROVIDER_KEY_MASTER_KEYS: env.string(),
 };
 
-/** Each vendor token's letter, in the spec's order (this lib loads no vendor, so it keeps its own list). */
+/**
+ * Each vendor token's letter, in the spec's order: the one hand-written list of vendors (vendors/core spells
+ * `VENDOR_IDS` from it; the registry's entries are keyed by those). Adding a vendor adds its letter here.
+ */
 export const VENDOR_TOKENS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'] as const;
-/** `vendor_a` … `vendor_j`, spelt as core's `VendorId` (a registry spec checks the two lists agree). */
+/** `vendor_a` …, the tokens of `VENDOR_TOKENS`; core's `VendorId` is this type. */
 export type VendorToken = `vendor_${(typeof VENDOR_TOKENS)[number]}`;
+
+/** A vendor's API base variable: `VENDOR_X_BASE_URL` for `vendor_x`. */
+export function vendorBaseUrlVariable(vendor: string): string {
+  return `VENDOR_${vendor.slice('vendor_'.length).toUpperCase()}_BASE_URL`;
+}
 
 /** `VENDOR_A_BASE_URL` … `VENDOR_J_BASE_URL`: each vendor's API base (the simulator's, in tests and demos). */
 export const vendorUpstreamEnv = Object.fromEntries(
   VENDOR_TOKENS.map((t) => [
-    `VENDOR_${t.toUpperCase()}_BASE_URL`,
+    vendorBaseUrlVariable(`vendor_${t}`),
     env.optionalUrl({ protocols: ['http', 'https'] }),
   ]),
 ) as Record<
@@ -123,7 +166,7 @@ export const vendorUpstreamEnv = Object.fromEntries(
 export function vendorBaseUrls(config: Record<string, unknown>): Partial<Record<VendorToken, string>> {
   const urls: Partial<Record<VendorToken, string>> = {};
   for (const t of VENDOR_TOKENS) {
-    const value = config[`VENDOR_${t.toUpperCase()}_BASE_URL`];
+    const value = config[vendorBaseUrlVariable(`vendor_${t}`)];
     if (typeof value === 'string') urls[`vendor_${t}`] = value;
   }
   return urls;
@@ -141,8 +184,18 @@ export const vendorReadEnv = {
   STORED_SETTINGS_READ_TIMEOUT_MS: env.int({ default: 5000, min: 10 }),
 };
 
+/**
+ * The staleness bound of a PostgreSQL outage: what a process already holds (keys, org state and credit,
+ * retention, vendor keys) keeps answering while the database cannot be read, for at most this long after it
+ * was last read (docs/operations.md, "A PostgreSQL outage").
+ */
+export const outageEnv = {
+  DATABASE_OUTAGE_STALE_MS: env.int({ default: 600_000, min: 0 }),
+};
+
 /** What every app that serves audio reads: the cache-key secret and the pipeline's bounds and timings. */
 export const pipelineEnv = {
+  ...outageEnv,
   /** The key of the cache's keyed hash; the same in every process that serves or synthesizes audio. */
   CACHE_KEY_SECRET: env.string({ minLength: 32 }),
   HOT_TIER_BYTES: env.int({ default: 64 * 1024 * 1024, min: 0 }),
@@ -206,6 +259,9 @@ export function replyServicesSettings(
     PROVIDER_KEY_CACHE_TTL_MS: number;
     STORED_SETTINGS_REFRESH_MS: number;
     STORED_SETTINGS_READ_TIMEOUT_MS: number;
+    DATABASE_OUTAGE_STALE_MS: number;
+    REQUEST_LOG_MAX_QUEUED?: number;
+    REQUEST_LOG_FLUSH_MS?: number;
   },
 ): {
   cacheKeySecret: string;
@@ -215,6 +271,8 @@ export function replyServicesSettings(
   providerKeyCacheTtlMs: number;
   storedSettingsRefreshMs: number;
   storedSettingsReadTimeoutMs: number;
+  outageStaleMs: number;
+  requestLog: { maxQueued?: number; flushMs?: number };
 } {
   return {
     cacheKeySecret: config.CACHE_KEY_SECRET,
@@ -224,10 +282,28 @@ export function replyServicesSettings(
     providerKeyCacheTtlMs: config.PROVIDER_KEY_CACHE_TTL_MS,
     storedSettingsRefreshMs: config.STORED_SETTINGS_REFRESH_MS,
     storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
+    outageStaleMs: config.DATABASE_OUTAGE_STALE_MS,
+    requestLog: {
+      ...(config.REQUEST_LOG_MAX_QUEUED === undefined ? {} : { maxQueued: config.REQUEST_LOG_MAX_QUEUED }),
+      ...(config.REQUEST_LOG_FLUSH_MS === undefined ? {} : { flushMs: config.REQUEST_LOG_FLUSH_MS }),
+    },
   };
 }
 
 /** What every app that plays replies reads (the native API, each mirror), besides its own settings. */
+/** The request log's writer in every app that plays replies (`RequestLogWriter`, libs/pipeline). */
+export const requestLogEnv = {
+  /** Rows waiting to be written at most; past it a row is dropped and counted (router_request_log_dropped_total). */
+  REQUEST_LOG_MAX_QUEUED: env.int({ default: 10_000, min: 1 }),
+  /** How often waiting rows are written, in batches of at most 500. */
+  REQUEST_LOG_FLUSH_MS: env.int({ default: 1000, min: 10 }),
+};
+
+/** How long the request log keeps a row (cache-service's sweep removes older ones). */
+export const requestLogRetentionEnv = {
+  REQUEST_LOG_RETENTION_DAYS: env.int({ default: 30, min: 1, max: 3650 }),
+};
+
 export const replyAppEnv = {
   ...commonEnv,
   ...natsEnv,
@@ -239,6 +315,7 @@ export const replyAppEnv = {
   ...pipelineEnv,
   ...vendorUpstreamEnv,
   ...vendorReadEnv,
+  ...requestLogEnv,
 };
 
 /**

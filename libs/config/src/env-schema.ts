@@ -148,15 +148,28 @@ export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.Proces
  * give it (the deployment checks read them from the schema rather than from a list of their own).
  */
 export function requiredVariables(schema: EnvSchema): string[] {
+  return Object.entries(variableDefaults(schema))
+    .filter(([, unset]) => unset.required)
+    .map(([name]) => name);
+}
+
+/** What a variable is when it is not set: required (the app does not start without it), or a value. */
+export type VariableDefault =
+  { readonly required: true } | { readonly required: false; readonly value: unknown };
+
+/** Each variable of a schema read as unset, in order (a default that follows another sees its default). */
+export function variableDefaults(schema: EnvSchema): Record<string, VariableDefault> {
   const earlier: Record<string, unknown> = {};
-  return Object.entries(schema).flatMap(([name, read]) => {
+  const defaults: Record<string, VariableDefault> = {};
+  for (const [name, read] of Object.entries(schema)) {
     try {
       earlier[name] = read(undefined, name, earlier);
-      return [];
+      defaults[name] = { required: false, value: earlier[name] };
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
       earlier[name] = undefined;
-      return [name];
+      defaults[name] = { required: true };
     }
-  });
+  }
+  return defaults;
 }

@@ -4,3 +4,5 @@ export * from './auth-changed';
 export * from './errors';
 export * from './synthesis';
 export * from './cache';
+export * from './gateway';
+export * from './socket';

@@ -1,4 +1,4 @@
 export * from './dashboard.app';
 export * from './dashboard.module';
-export * from './openapi';
 export * from './prices';
+export { signInLimits } from './session/sign-in-limits';

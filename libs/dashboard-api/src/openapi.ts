@@ -1,35 +1,24 @@
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { MEMBERS_SERVICE, SessionGuard } from '@router/admin';
-import { DASHBOARD_API_CONTROLLERS } from './dashboard.module';
-import { ADMIN, PRISMA_CLIENT, USAGE_PRICES } from './tokens';
-
-/** The controllers alone, with nothing behind them: enough for Nest to describe their routes. */
-@Module({
-  controllers: DASHBOARD_API_CONTROLLERS,
-  providers: [
-    ...[PRISMA_CLIENT, ADMIN, MEMBERS_SERVICE, USAGE_PRICES].map((token) => ({
-      provide: token,
-      useValue: {},
-    })),
-    SessionGuard,
-  ],
-})
-class DashboardApiDocModule {}
+import { SESSION_SECURITY_SCHEME } from '@router/auth';
 
 /**
- * The dashboard's `/api/...` endpoints as OpenAPI paths and schemas, generated from their controllers and DTOs
- * (the spec's `/openapi.json` includes them; native-api serves it, the dashboard app serves the endpoints).
+ * The dashboard's part of the router's OpenAPI document: its `/api/...` session endpoints, generated from its
+ * controllers and DTOs, with the session cookie as their security scheme. Served at the dashboard app's own
+ * `/openapi.json`; the gateway's public `/openapi.json` is every surface's part together.
  */
-export async function dashboardApiDocument(): Promise<Required<Pick<OpenAPIObject, 'paths' | 'components'>>> {
-  const app = await NestFactory.create(DashboardApiDocModule, { logger: false, abortOnError: false });
-  try {
-    const document = SwaggerModule.createDocument(app, new DocumentBuilder().build(), {
-      operationIdFactory: (controller, method) => `${controller}_${method}`,
-    });
-    return { paths: document.paths, components: document.components ?? {} };
-  } finally {
-    await app.close();
-  }
+export function dashboardOpenApiPart(app: INestApplication): OpenAPIObject {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder().setTitle('Dashboard session endpoints').build(),
+    { operationIdFactory: (controller, method) => `${controller}_${method}` },
+  );
+  return {
+    ...document,
+    openapi: '3.1.0',
+    components: {
+      ...document.components,
+      securitySchemes: { ...document.components?.securitySchemes, session: { ...SESSION_SECURITY_SCHEME } },
+    },
+  };
 }

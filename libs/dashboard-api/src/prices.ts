@@ -1,4 +1,3 @@
-import { env } from '@router/config';
 import { isVendorId, type VendorId } from '@router/vendors';
 
 /** What the operator says each vendor charges, for the estimate of what the cache saved. */
@@ -29,10 +28,3 @@ export function parseVendorPrices(raw: string | undefined, currency: string): Ve
   if (!/^[A-Z]{3}$/.test(currency)) throw new Error(`PRICE_CURRENCY: "${currency}" is not a code like USD`);
   return { currency, perMillionChars };
 }
-
-/** The operator's prices, read by the dashboard app (and the standalone router). */
-export const dashboardPriceEnv = {
-  /** `vendor_a=15,vendor_c=180`: each vendor's price per million characters; unset, no saving is estimated. */
-  VENDOR_PRICES: env.optionalString(),
-  PRICE_CURRENCY: env.string({ default: 'USD' }),
-};

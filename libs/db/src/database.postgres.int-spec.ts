@@ -48,11 +48,13 @@ describe('createDatabase with a PostgreSQL URL (a fresh database)', () => {
     expect(tables.map((t) => t.table_name)).toEqual([
       '_prisma_migrations',
       'api_keys',
+      'audit_events',
       'cache_entries',
       'dashboard_sessions',
       'members',
       'orgs',
       'provider_keys',
+      'request_log',
       'synthesis_workers',
       'take_claims',
       'take_leases',

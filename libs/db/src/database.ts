@@ -6,7 +6,7 @@ import {
   readMigrations,
   type MigrationReport,
 } from './migrator';
-import { assertPostgresUrl, createPgPool, pgAdapterFactory } from './pg-adapter';
+import { assertPostgresUrl, createPgPool, pgAdapterFactory, type PgTimeouts } from './pg-adapter';
 import { pgliteAdapterFactory } from './pglite-adapter';
 import { loadPglite } from './pglite-loader';
 import { pgliteSql, poolSql, type Sql } from './sql';
@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   pgliteDataDir?: string;
   /** Pool size for `url` (pg's default is 10). */
   poolSize?: number;
+  /** Bounds on the waits for `url`'s server (none unless given: the services pass their configuration's). */
+  timeouts?: PgTimeouts;
   /** Where the migration folders are; defaults to libs/db/prisma/migrations (or its copy in dist/). */
   migrationsDir?: string;
 }
@@ -50,7 +52,7 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   if (options.url !== undefined) {
     const url = options.url;
     assertPostgresUrl(url);
-    const pool = createPgPool(url, options.poolSize);
+    const pool = createPgPool(url, options.poolSize, options.timeouts);
     const prisma = new PrismaClient({ adapter: pgAdapterFactory(pool) });
     return {
       kind: 'postgres',

@@ -3,7 +3,7 @@
 export { createDatabase, type Database, type DatabaseOptions } from './database';
 export { DATABASE, DbModule, PRISMA, type DbModuleAsyncOptions, type DbModuleOptions } from './db.module';
 export { defaultMigrationsDir, readMigrations, type Migration, type MigrationReport } from './migrator';
-export { describeUrl } from './pg-adapter';
+export { describeUrl, QUERY_TIMEOUT_MARGIN_MS, type PgTimeouts } from './pg-adapter';
 export type { Sql } from './sql';
 export { CreditState, Prisma, PrismaClient } from '@prisma/client';
 export type {

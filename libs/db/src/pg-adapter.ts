@@ -73,11 +73,41 @@ export function withCatalogTypes(adapter: PgDriverAdapter): PgDriverAdapter {
 }
 
 /**
- * The pool the Prisma adapter runs on. `allowExitOnIdle` lets a process (and the Prisma CLI) exit once its
- * work is done instead of waiting for idle connections to time out.
+ * Bounds on every wait for PostgreSQL, so that a server that hangs (accepts connections and never answers, or
+ * never finishes a statement) fails the query instead of holding the request that made it.
  */
-export function createPgPool(url: string, max?: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, allowExitOnIdle: true, Client: CatalogTextClient, max });
+export interface PgTimeouts {
+  /** Opening a connection, and waiting for one of the pool's, past this fails (pg's `connectionTimeoutMillis`). */
+  connectTimeoutMs?: number;
+  /**
+   * A statement running past this is cancelled by the server (`statement_timeout`, SQLSTATE 57014); one whose
+   * answer has not arrived `QUERY_TIMEOUT_MARGIN_MS` later (a server that hangs, a connection cut without a
+   * reset) fails in the client. A connection whose query failed is not reused: the pool's query, which the
+   * Prisma adapter and `sql` go through, releases it with the error, and the pool closes it.
+   */
+  queryTimeoutMs?: number;
+}
+
+/** How much longer than the server's `statement_timeout` the client waits for an answer before giving up. */
+export const QUERY_TIMEOUT_MARGIN_MS = 1000;
+
+/**
+ * The pool the Prisma adapter runs on. `allowExitOnIdle` lets a process (and the Prisma CLI) exit once its
+ * work is done instead of waiting for idle connections to time out. Without `timeouts`, waits are unbounded
+ * (the migration and key-rotation tools, whose statements may rightly be long).
+ */
+export function createPgPool(url: string, max?: number, timeouts: PgTimeouts = {}): pg.Pool {
+  const { connectTimeoutMs, queryTimeoutMs } = timeouts;
+  const pool = new pg.Pool({
+    connectionString: url,
+    allowExitOnIdle: true,
+    Client: CatalogTextClient,
+    max,
+    ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
+    ...(queryTimeoutMs
+      ? { statement_timeout: queryTimeoutMs, query_timeout: queryTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
+      : {}),
+  });
   // An idle connection the server ends (a restart, a failover, an administrator, a dropped test database) is
   // emitted here; unheard, that event would end the process. pg has already discarded the connection, the
   // next query opens a new one, and a database that is really gone fails that query and the readiness check.

@@ -57,8 +57,10 @@ describe('startEdgeGateway on PostgreSQL: stored vendor keys', () => {
         signingSecret: 'edge-gateway-int-secret-0123456789abcdef',
         // Long enough that only the change event can make the gateway see a stored key this soon.
         authCacheTtlMs: 60_000,
+        outageStaleMs: 0,
         maxRequestBodyBytes: 64 * 1024,
         maxSocketMessageBytes: 256 * 1024,
+        orgLimits: { concurrentSyntheses: 0, openSockets: 0, requestsPerSecond: 0 },
       },
       { prisma: db.prisma, bus, logger: pino({ level: 'silent' }), health: new Health('edge-int') },
     );

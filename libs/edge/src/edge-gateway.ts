@@ -1,12 +1,14 @@
 import type { Bus } from '@router/bus';
-import { authChangedV1 } from '@router/contracts';
+import { authChangedV1, gatewayDrainingV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import type { Health, Logger } from '@router/observability';
 import { mirrorAccess, VENDOR_ENTRIES, type VendorId } from '@router/vendors';
+import type { SocketClose } from '@router/vendors-core';
 import { GatewayServer, type GatewayTls } from './gateway.server';
 import { type AuthSource, KeyDirectory } from './key-directory';
 import { KeyUseRecorder, writeKeyUses } from './key-uses';
 import { mirrorRoute } from './mirror-route';
+import { OrgLimiter, type OrgLimitOverrides, type OrgLimits } from './org-limiter';
 import { dashboardRoute, nativeRoute, RouteTable, type SurfaceRoute } from './surface-routes';
 
 export interface EdgeGatewayConfig {
@@ -27,10 +29,14 @@ export interface EdgeGatewayConfig {
   signingSecret: string;
   /** How long the gateway trusts what it remembers of a key or org before refreshing it behind a request. */
   authCacheTtlMs: number;
+  /** While PostgreSQL cannot be read, a key or org read no longer ago than this still answers. */
+  outageStaleMs: number;
   /** The largest request body forwarded (each is read whole to sign its digest); larger ones get 413. */
   maxRequestBodyBytes: number;
   /** The largest WebSocket message read on a relayed socket (a larger one closes it with 1009). */
   maxSocketMessageBytes: number;
+  /** Each org's limits where its record sets none (`ORG_LIMIT_*`; 0: none), kept by this replica alone. */
+  orgLimits: OrgLimits;
 }
 
 export interface EdgeGatewayDeps {
@@ -47,6 +53,11 @@ export interface RunningGateway {
   tlsPort?: number;
   internalPort: number;
   directory: KeyDirectory;
+  /**
+   * Fails readiness, refuses new requests and handshakes (503 in each surface's shape), tells the apps behind
+   * to drain the sockets through this gateway, and waits up to `ms` for what is open.
+   */
+  drain(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,22 +76,36 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
     async findKey(keyHash) {
       const row = await prisma.apiKey.findUnique({
         where: { keyHash },
-        select: { orgId: true, revokedAt: true },
+        select: { orgId: true, revokedAt: true, expiresAt: true },
       });
-      return row && { orgId: row.orgId, revoked: row.revokedAt !== null };
+      return (
+        row && {
+          orgId: row.orgId,
+          revoked: row.revokedAt !== null,
+          ...(row.expiresAt ? { expiresAt: row.expiresAt.getTime() } : {}),
+        }
+      );
     },
     async findOrg(orgId) {
       const row = await prisma.org.findUnique({
         where: { id: orgId },
-        select: { disabled: true, creditState: true, providerKeys: { select: { provider: true } } },
+        select: {
+          disabled: true,
+          creditState: true,
+          providerKeys: { select: { provider: true } },
+          limitConcurrentSyntheses: true,
+          limitOpenSockets: true,
+          limitRequestsPerSecond: true,
+        },
       });
-      return (
-        row && {
-          disabled: row.disabled,
-          outOfCredit: row.creditState === 'out_of_credit',
-          vendorKeys: row.providerKeys.map((key) => key.provider),
-        }
-      );
+      if (!row) return null;
+      const limits = orgLimitOverrides(row);
+      return {
+        disabled: row.disabled,
+        outOfCredit: row.creditState === 'out_of_credit',
+        vendorKeys: row.providerKeys.map((key) => key.provider),
+        ...(limits ? { limits } : {}),
+      };
     },
   };
 }
@@ -91,7 +116,9 @@ export function gatewayRoutes(
 ): SurfaceRoute[] {
   const mirrors = (Object.entries(config.mirrorUrls) as Array<[VendorId, string | undefined]>).flatMap(
     ([vendor, url]) =>
-      url === undefined ? [] : [mirrorRoute(mirrorAccess(vendor), url, mirrorSocketPaths(vendor))],
+      url === undefined
+        ? []
+        : [mirrorRoute(mirrorAccess(vendor), url, mirrorSocketPaths(vendor), mirrorGoingAway(vendor))],
   );
   const dashboard = config.dashboardUrl === undefined ? [] : [dashboardRoute(config.dashboardUrl)];
   return [nativeRoute(config.nativeApiUrl), ...dashboard, ...mirrors];
@@ -105,6 +132,26 @@ export function mirrorSocketPaths(vendor: VendorId): readonly RegExp[] {
   return VENDOR_ENTRIES[vendor].mirror?.sockets.map((socket) => socket.path) ?? [];
 }
 
+/** An org row's own limits (null columns: the default), or undefined when it sets none. */
+function orgLimitOverrides(row: {
+  limitConcurrentSyntheses: number | null;
+  limitOpenSockets: number | null;
+  limitRequestsPerSecond: number | null;
+}): OrgLimitOverrides | undefined {
+  const limits: OrgLimitOverrides = {
+    ...(row.limitConcurrentSyntheses === null ? {} : { concurrentSyntheses: row.limitConcurrentSyntheses }),
+    ...(row.limitOpenSockets === null ? {} : { openSockets: row.limitOpenSockets }),
+    ...(row.limitRequestsPerSecond === null ? {} : { requestsPerSecond: row.limitRequestsPerSecond }),
+  };
+  return Object.keys(limits).length > 0 ? limits : undefined;
+}
+
+/** The vendor's close for a server going away on its socket at `vendorPath` (its folder's `goingAway`). */
+export function mirrorGoingAway(vendor: VendorId): (vendorPath: string) => SocketClose | undefined {
+  const sockets = VENDOR_ENTRIES[vendor].mirror?.sockets ?? [];
+  return (vendorPath) => sockets.find((socket) => socket.path.test(vendorPath))?.goingAway;
+}
+
 export async function startEdgeGateway(
   config: EdgeGatewayConfig,
   deps: EdgeGatewayDeps,
@@ -113,6 +160,7 @@ export async function startEdgeGateway(
   const directory = new KeyDirectory(prismaAuthSource(deps.prisma), {
     ttlMs: config.authCacheTtlMs,
     maxStaleMs: config.authCacheTtlMs * 6,
+    outageStaleMs: config.outageStaleMs,
     maxEntries: 100_000,
     now,
   });
@@ -131,6 +179,7 @@ export async function startEdgeGateway(
     maxSocketMessageBytes: config.maxSocketMessageBytes,
     socketRecheckMs: SOCKET_RECHECK_MS,
     keyUses,
+    limiter: new OrgLimiter(config.orgLimits, now),
   });
   const subscription = deps.bus.subscribe(authChangedV1, (event) => {
     // An org's stored vendor keys are part of its record: a key stored or deleted drops the org too. A change
@@ -156,6 +205,14 @@ export async function startEdgeGateway(
     ...(tlsPort === undefined ? {} : { tlsPort }),
     internalPort,
     directory,
+    async drain(ms) {
+      const told = deps.bus
+        .publish(gatewayDrainingV1, { gatewayId: server.instanceId })
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error }, 'could not tell the apps that this gateway drains'),
+        );
+      await Promise.all([told, server.drain(ms)]);
+    },
     async close() {
       subscription.unsubscribe();
       await server.close();

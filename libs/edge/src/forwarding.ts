@@ -18,6 +18,8 @@ export const HOP_BY_HOP = new Set([
   'expect',
 ]);
 export const REQUEST_ID = 'x-request-id';
+/** The host the client sent the request to, for an app that checks a browser's `Origin` (the dashboard). */
+export const FORWARDED_HOST = 'x-forwarded-host';
 /** Tells an app a request came over TLS (the dashboard's cookies are `Secure` then). */
 export const FORWARDED_PROTO = 'x-forwarded-proto';
 const SANE_REQUEST_ID = /^[\w.-]{1,64}$/;

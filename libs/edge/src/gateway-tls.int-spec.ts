@@ -5,7 +5,7 @@ import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PeerCertificate, type TLSSocket } from 'node:tls';
+import { connect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import pino from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
 import { issueApiKey } from '@router/auth';
@@ -55,7 +55,7 @@ function httpsGet(
   url: string,
   ca: Buffer[],
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string; fingerprint: string }> {
+): Promise<{ status: number; body: string; fingerprint: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     // A new connection each time (no agent), so the certificate served now is the one seen.
     const req = request(url, { ca, headers, agent: false }, (res) => {
@@ -67,6 +67,7 @@ function httpsGet(
           status: res.statusCode ?? 0,
           body: Buffer.concat(chunks).toString(),
           fingerprint: peer.fingerprint256,
+          headers: res.headers,
         }),
       );
     });
@@ -126,7 +127,7 @@ describe('GatewayServer with TLS of its own', () => {
         findKey: async (hash) => (hash === ok.keyHash ? { orgId: 'org-ok', revoked: false } : null),
         findOrg: async () => ({ disabled: false, outOfCredit: false, vendorKeys: ['vendor_c'] }),
       },
-      { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
+      { ttlMs: 60_000, maxStaleMs: 120_000, outageStaleMs: 0, maxEntries: 100, now: Date.now },
     );
     gateway = new GatewayServer({
       routes: new RouteTable([
@@ -155,12 +156,22 @@ describe('GatewayServer with TLS of its own', () => {
 
   it('answers HTTPS with its certificate, and tells the app the request came over TLS', async () => {
     const answer = await httpsGet(`${base}/v1/models`, [firstCa], { 'x-forwarded-proto': 'http' });
-    expect(answer).toEqual({
+    expect(answer).toMatchObject({
       status: 200,
       body: '{"served":true}',
       fingerprint: fingerprintOf(first.certFile),
     });
     expect(app.seen.at(-1)!['x-forwarded-proto']).toBe('https');
+    // The host the client asked for reaches the app (the dashboard compares a browser's Origin with it).
+    expect(app.seen.at(-1)!['x-forwarded-host']).toBe(new URL(base).host);
+  });
+
+  it('sends Strict-Transport-Security on every answer of the TLS port, refusals included', async () => {
+    const served = await httpsGet(`${base}/v1/models`, [firstCa]);
+    expect(served.headers['strict-transport-security']).toBe('max-age=31536000');
+    const unknown = await httpsGet(`${base}/nowhere`, [firstCa]);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['strict-transport-security']).toBe('max-age=31536000');
   });
 
   it('serves wss:// on a spliced socket and on a relayed one', async () => {
@@ -171,6 +182,40 @@ describe('GatewayServer with TLS of its own', () => {
     const relayed = `${wss}/vendor_c/v1/text-to-speech/voice-1/stream-input`;
     expect(await wssEcho(relayed, [firstCa], { 'vendor_c-api-key': ok.key })).toBe('echo:{"text":"Hi."}');
     expect(app.seen.at(-1)!['x-forwarded-proto']).toBe('https');
+  });
+
+  it("answers a relayed socket's upgrade sent with POST with the vendor's 405 over TLS, and serves the next request", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(base).port), ca: [firstCa] });
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.once('close', () => resolve(received));
+      socket.once('error', reject);
+      socket.write(
+        [
+          'POST /vendor_c/v1/text-to-speech/voice-1/stream-input HTTP/1.1',
+          'Host: gateway',
+          `vendor_c-api-key: ${ok.key}`,
+          'Connection: Upgrade',
+          'Upgrade: websocket',
+          'Sec-WebSocket-Version: 13',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+          '',
+          'GET /v1/models HTTP/1.1',
+          'Host: gateway',
+          'Connection: close',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+    });
+    const [refused = '', served = ''] = answer.split(/(?=HTTP\/1\.1 )/);
+    expect(refused).toMatch(/^HTTP\/1\.1 405 /);
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      detail: { status: 'invalid_request', message: expect.stringContaining('GET') },
+    });
+    expect(served).toMatch(/^HTTP\/1\.1 200 /);
+    expect(served.endsWith('{"served":true}')).toBe(true);
   });
 
   it('is refused by a client that does not trust its certificate', async () => {

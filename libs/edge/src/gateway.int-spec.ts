@@ -13,6 +13,7 @@ import {
 } from '@router/auth';
 import { Health } from '@router/observability';
 import { cutBody } from '@router/service-kit';
+import { waitFor } from '@router/testing';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
 import { dashboardRoute, nativeRoute, RouteTable } from './surface-routes';
@@ -130,7 +131,7 @@ describe('GatewayServer over real sockets', () => {
     upstream = await startUpstream();
     directory = new KeyDirectory(
       { findKey: async (h) => keys.get(h) ?? null, findOrg: async (id) => orgs.get(id) ?? null },
-      { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
+      { ttlMs: 60_000, maxStaleMs: 120_000, outageStaleMs: 0, maxEntries: 100, now: Date.now },
     );
     gateway = new GatewayServer({
       routes: new RouteTable([nativeRoute(upstream.url), dashboardRoute(upstream.url)]),
@@ -217,9 +218,11 @@ describe('GatewayServer over real sockets', () => {
   });
 
   it('forwards the dashboard and its /api/ without a key, and never an Authorization header', async () => {
-    for (const path of ['/dashboard', '/dashboard/keys', '/api/session']) {
+    for (const path of ['/dashboard', '/dashboard/keys', '/api/session', '/favicon.ico']) {
       const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${issued.key}` } });
       expect(res.status).toBe(200);
+      // Only the TLS port asks browsers to keep to TLS.
+      expect(res.headers.get('strict-transport-security')).toBeNull();
       const req = upstream.seen.at(-1)!;
       expect(req.url).toBe(path);
       expect(req.headers.authorization).toBeUndefined();
@@ -443,6 +446,69 @@ describe('GatewayServer over real sockets', () => {
     directory.forgetOrg('org-1');
   });
 
+  it("answers a WebSocket upgrade sent with another method than GET with the surface's 405, and serves the next request", async () => {
+    const before = upstream.seen.length;
+    const upgrade = (method: string, body: string): string =>
+      [
+        `${method} /v1/stream HTTP/1.1`,
+        'Host: gateway',
+        `Authorization: Bearer ${issued.key}`,
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n');
+    // Two refused upgrades (one with a body) and a request pipelined behind them, all in one write.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.once('close', () => resolve(received));
+      socket.once('error', reject);
+      socket.write(
+        upgrade('POST', '{"type":"settings"}') +
+          upgrade('PUT', '') +
+          'PUT /v1/provider-keys/vendor_a HTTP/1.1\r\nHost: gateway\r\n' +
+          `Authorization: Bearer ${issued.key}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
+    });
+    const answers = answer.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 405', 'HTTP/1.1 405', 'HTTP/1.1 200']);
+    for (const refused of answers.slice(0, 2)) {
+      expect(refused).toMatch(/\r\nallow: GET\r\n/i);
+      expect(refused).toMatch(/\r\nconnection: keep-alive\r\n/i);
+      expect(JSON.parse(bodyOf(refused))).toEqual({
+        error: { code: 'bad_request', message: expect.stringContaining('GET'), retryable: false },
+      });
+    }
+    expect(bodyOf(answers[2] ?? '')).toBe('{}');
+    // Only the pipelined request reached the app.
+    expect(upstream.seen.slice(before).map((req) => `${req.method} ${req.url}`)).toEqual([
+      'PUT /v1/provider-keys/vendor_a',
+    ]);
+  });
+
+  it('signs a spliced handshake for the method and path it forwards', async () => {
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/stream?x=1`, {
+      headers: { authorization: `Bearer ${issued.key}` },
+    });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const handshake = upstream.seen.at(-1)!;
+    expect(signedFor(handshake, handshake.method ?? '')).toEqual({
+      ok: true,
+      orgId: 'org-1',
+      bodyDigest: EMPTY_BODY_DIGEST,
+    });
+    expect(`${handshake.method} ${handshake.url}`).toBe('GET /v1/stream?x=1');
+    ws.close();
+  });
+
   it('answers 500 to a request target no URL parser takes, on a request and a handshake, and goes on serving', async () => {
     for (const extra of [[], ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13']]) {
       const answer = await rawExchange(
@@ -478,7 +544,52 @@ describe('GatewayServer over real sockets', () => {
     expect((await fetch(`${internalBase}/v1/models`)).status).toBe(404);
   });
 
-  it('answers 500 in the envelope when the app behind is down', async () => {
+  it('counts its answers by surface and status class, and its open sockets by surface', async () => {
+    const metric = async (name: string): Promise<string[]> =>
+      (await (await fetch(`${internalBase}/metrics`)).text())
+        .split('\n')
+        .filter((line) => line.startsWith(`${name}{`) && line.includes('surface="native"'));
+    const count = async (name: string, label: string): Promise<number> =>
+      Number(
+        (await metric(name))
+          .find((line) => line.includes(label))
+          ?.split(' ')
+          .at(-1) ?? 0,
+      );
+    const ok = await count('gateway_responses_total', 'status_class="2xx"');
+    const refused = await count('gateway_responses_total', 'status_class="4xx"');
+    expect(
+      (
+        await fetch(`${base}/v1/provider-keys/vendor_a`, {
+          headers: { authorization: `Bearer ${issued.key}` },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await fetch(`${base}/v1/provider-keys/vendor_a`)).status).toBe(401);
+    expect(await count('gateway_responses_total', 'status_class="2xx"')).toBe(ok + 1);
+    expect(await count('gateway_responses_total', 'status_class="4xx"')).toBe(refused + 1);
+
+    const socket = new WebSocket(`${base.replace('http', 'ws')}/v1/stream`, {
+      headers: { authorization: `Bearer ${issued.key}` },
+    });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    expect(await metric('gateway_open_sockets')).toEqual([
+      'gateway_open_sockets{surface="native",service="edge-test"} 1',
+    ]);
+    await new Promise((resolve) => {
+      socket.once('close', resolve);
+      socket.close();
+    });
+    await waitFor(
+      'the socket to be forgotten',
+      async () => (await metric('gateway_open_sockets')).length === 0,
+    );
+  });
+
+  it('answers a retryable 503 `unavailable` in the envelope when the app behind is down', async () => {
     const down = new GatewayServer({
       routes: new RouteTable([nativeRoute('http://127.0.0.1:1')]),
       directory,
@@ -494,9 +605,9 @@ describe('GatewayServer over real sockets', () => {
     const port = await down.listen(0, '127.0.0.1');
     try {
       const res = await fetch(`http://127.0.0.1:${port}/v1/models`);
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(503);
       expect(await res.json()).toEqual({
-        error: { code: 'internal', message: expect.any(String), retryable: true },
+        error: { code: 'unavailable', message: expect.any(String), retryable: true },
       });
     } finally {
       await down.close();

@@ -1,15 +1,11 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { Pool } from 'undici';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
 import {
   ANONYMOUS_ORG,
@@ -17,16 +13,18 @@ import {
   EMPTY_BODY_DIGEST,
   hashApiKey,
   IDENTITY_HEADER,
+  KEY_HASH_HEADER,
   signIdentity,
 } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Health, Logger } from '@router/observability';
 import type { TlsFiles } from '@router/config';
-import { cutBody } from '@router/service-kit';
+import { cutBody, Drain, drainingError, OPENAPI_PART_PATH, within } from '@router/service-kit';
 import { failureCause } from './failure-cause';
 import { ForwardedResponse, hasBody, readBody } from './forwarded-response';
 import {
   cameOverTls,
+  FORWARDED_HOST,
   FORWARDED_PROTO,
   forwardedPath,
   HOP_BY_HOP,
@@ -36,8 +34,11 @@ import {
   routeRequest,
 } from './forwarding';
 import type { KeyDirectory } from './key-directory';
+import { ComposedOpenApi, type OpenApiObject } from './openapi-document';
 import { type MirrorRevocationKind, PROTOCOL_HEADER } from '@router/vendors-core';
 import { type SocketFilter, SocketRegistry } from './socket-registry';
+import { refuseUpgradeKeepingConnection, writeRawAnswer } from './refused-upgrade';
+import type { LimitedUse, OrgLimiter, OrgLimitOverrides, OrgLimits } from './org-limiter';
 import { type RelayGate, relayKeyedSocket } from './socket-relay';
 import { type SpliceGate, SplicedSocket } from './spliced-socket';
 import { CertificateReloader, readTlsPair } from './tls-certificate';
@@ -48,6 +49,7 @@ import {
   type Refusal,
   type RouteRequest,
   type RouteTable,
+  surfaceRefusal,
   type SurfaceRoute,
 } from './surface-routes';
 
@@ -68,6 +70,10 @@ export interface GatewayOptions {
   socketRecheckMs: number;
   /** Told of every admitted key (by its hash): when each key was last used. */
   keyUses?: { record(keyHash: string): void };
+  /** How this gateway names itself on the upgrades it forwards (random unless given). */
+  instanceId?: string;
+  /** Each org's limits, kept in this process (none without it). */
+  limiter?: OrgLimiter;
 }
 
 /** The gateway's own TLS: its certificate's files, read again every `reloadMs`. */
@@ -75,8 +81,34 @@ export interface GatewayTls extends TlsFiles {
   reloadMs: number;
 }
 
+/** How long the sockets still open when a drain's time is up get to take their going-away close. */
+const GOING_AWAY_BOUND_MS = 2000;
+
+/** An app behind the gateway that cannot be reached (restarting, draining, down): the client should retry. */
+const APP_UNREACHABLE = 'The router could not reach the service behind it; retry.';
+/** `Strict-Transport-Security` on every answer of the TLS port: a year, this host only (not its subdomains). */
+const HSTS = 'max-age=31536000';
+
 /** How long an idle keep-alive connection of a client stays open (longer than the usual load balancer's 60 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** How long the composed OpenAPI document is served before its parts are read again. */
+const OPENAPI_KEEP_MS = 10_000;
+
+/** An admitted use of the router: the org it is for, and what frees its place under the org's limits. */
+interface Admitted {
+  orgId: string;
+  release: () => void;
+}
+
+const NOTHING_HELD = (): void => undefined;
+
+/** How the limit counter names each limit. */
+const LIMIT_LABEL: Record<keyof OrgLimits, string> = {
+  concurrentSyntheses: 'concurrent_syntheses',
+  openSockets: 'open_sockets',
+  requestsPerSecond: 'requests_per_second',
+};
 
 /** The metrics outcome of each refusal (the native surface's names from before mirrors). */
 const OUTCOME_OF: Record<AccessProblem['kind'], string> = {
@@ -104,6 +136,10 @@ export class GatewayServer {
   private readonly internal: Server;
   private readonly pools = new Map<string, Pool>();
   private readonly requests: Counter<'surface' | 'outcome'>;
+  /** Answers to the requests it forwarded or refused, by surface and status class (2xx … 5xx). */
+  private readonly responses: Counter<'surface' | 'status_class'>;
+  /** Refusals for an org's limit, by surface and which limit. */
+  private readonly limited: Counter<'surface' | 'limit'>;
   /** Completes the handshakes of sockets refused or relayed message by message (a key in the first message). */
   private readonly sockets: WebSocketServer;
   private readonly gate: RelayGate & SpliceGate;
@@ -116,8 +152,16 @@ export class GatewayServer {
    * behind sees no protocols): the first other protocol offered, as ws answers, else the key's own.
    */
   private readonly protocolAnswers = new WeakMap<IncomingMessage, string>();
+  /** While draining, new requests and handshakes get the surface's 503; open ones are counted here. */
+  private readonly drainState: Drain;
+  /** How this gateway names itself to the apps behind on the upgrades it forwards. */
+  readonly instanceId: string;
+  /** The public `/openapi.json`: the parts of the surfaces that describe themselves, together. */
+  private readonly openApi: ComposedOpenApi;
 
   constructor(private readonly options: GatewayOptions) {
+    this.instanceId = options.instanceId ?? randomBytes(8).toString('hex');
+    this.drainState = new Drain(options.health);
     this.sockets = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxSocketMessageBytes,
@@ -128,10 +172,12 @@ export class GatewayServer {
     this.openSockets = new SocketRegistry(options.directory, options.logger);
     this.openSockets.startSweeps(options.socketRecheckMs);
     this.gate = {
-      authorize: (route, request, key, rawHeaders) => this.authorize(route, request, key, rawHeaders),
-      identity: (path, orgId) =>
+      authorize: (route, request, key, rawHeaders, use) =>
+        this.authorize(route, request, key, rawHeaders, use),
+      instanceId: this.instanceId,
+      identity: (method, path, orgId) =>
         signIdentity(
-          { method: 'GET', path, orgId, bodyDigest: EMPTY_BODY_DIGEST },
+          { method, path, orgId, bodyDigest: EMPTY_BODY_DIGEST },
           this.options.signingSecret,
           this.options.now(),
         ),
@@ -140,14 +186,21 @@ export class GatewayServer {
       count: (surface, outcome) => this.count(surface, outcome),
       writeHandshakeRefusal,
     };
+    const described = options.routes.routes.filter((route) => route.openApiPart === true);
+    this.openApi = new ComposedOpenApi(
+      () => Promise.all(described.map((route) => this.readOpenApiPart(route))),
+      OPENAPI_KEEP_MS,
+      options.now,
+    );
     this.server = this.servePublic(
       createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => this.serveRequest(req, res)),
     );
     this.internal = createServer((req, res) => {
       this.onInternalRequest(req, res).catch((error: unknown) => {
         this.logFailure('internal', error);
-        if (res.headersSent) return void cutBody(res, RouterError.internal(error));
-        writeRefusal(res, jsonRefusal(500, RouterError.internal(error).toEnvelope()));
+        const failure = RouterError.unexpected(error);
+        if (res.headersSent) return void cutBody(res, failure);
+        writeRefusal(res, jsonRefusal(failure.status, failure.toEnvelope()));
       });
     });
     this.requests = new Counter({
@@ -155,6 +208,29 @@ export class GatewayServer {
       help: 'Requests and WebSocket handshakes seen by the gateway, by surface and outcome',
       labelNames: ['surface', 'outcome'],
       registers: [options.health.metrics],
+    });
+    this.limited = new Counter({
+      name: 'gateway_rate_limited_total',
+      help: "Requests and handshakes refused with 429 for an org's limit on this replica, by surface and limit",
+      labelNames: ['surface', 'limit'],
+      registers: [options.health.metrics],
+    });
+    this.responses = new Counter({
+      name: 'gateway_responses_total',
+      help: 'HTTP answers the gateway sent (forwarded or its own refusals), by surface and status class',
+      labelNames: ['surface', 'status_class'],
+      registers: [options.health.metrics],
+    });
+    const openSockets = this.openSockets;
+    new Gauge({
+      name: 'gateway_open_sockets',
+      help: 'WebSockets open through this gateway (spliced or relayed), by surface',
+      labelNames: ['surface'],
+      registers: [options.health.metrics],
+      collect() {
+        this.reset();
+        for (const [surface, count] of openSockets.countBySurface()) this.set({ surface }, count);
+      },
     });
   }
 
@@ -199,7 +275,33 @@ export class GatewayServer {
     return this.openSockets.recheck(filter);
   }
 
+  /**
+   * Fails readiness and takes no new work (requests and handshakes get the surface's 503 `unavailable`), then
+   * waits, up to `ms`, for the forwarded requests to be answered and the open sockets to close (the apps behind
+   * close the ones through this gateway once they have played out what they were given: `gateway.draining.v1`).
+   */
+  async drain(ms: number): Promise<void> {
+    this.drainState.begin();
+    await within(Promise.all([this.drainState.idle(), this.socketsClosed()]), ms);
+  }
+
+  /** Resolves once no spliced or relayed socket is open. */
+  private async socketsClosed(): Promise<void> {
+    while (this.splices.size > 0 || this.sockets.clients.size > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Closes the sockets still open with their surface's going-away, each at a message boundary. */
+  private async sayGoingAway(): Promise<void> {
+    if (this.splices.size === 0 && this.sockets.clients.size === 0) return;
+    for (const splice of this.splices) splice.goAway();
+    for (const client of this.sockets.clients) client.close(1001, 'going away');
+    await within(this.socketsClosed(), GOING_AWAY_BOUND_MS);
+  }
+
   async close(): Promise<void> {
+    await this.sayGoingAway();
     this.openSockets.stop();
     this.tls?.certificates.stop();
     if (this.internal.listening) await new Promise<void>((resolve) => this.internal.close(() => resolve()));
@@ -228,7 +330,7 @@ export class GatewayServer {
       this.serveRequest(req, res);
     });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      this.serveUpgrade(req, socket as Socket, head),
+      this.serveUpgrade(server, req, socket as Socket, head),
     );
     return server;
   }
@@ -242,7 +344,7 @@ export class GatewayServer {
   private serveRequest(req: IncomingMessage, res: ServerResponse): void {
     this.onRequest(req, res).catch((error: unknown) => {
       this.logFailure('request', error);
-      if (res.headersSent) return void cutBody(res, RouterError.internal(error));
+      if (res.headersSent) return void cutBody(res, RouterError.unexpected(error));
       writeRefusal(res, this.failureRefusal(req, error));
     });
   }
@@ -254,18 +356,37 @@ export class GatewayServer {
     // A mirror answers with the vendor's headers alone (a vendor may name its own request id so); the router's
     // id still reaches the app and its logs.
     if (!route?.vendor) res.setHeader(REQUEST_ID, requestId);
+    // Browsers that reached the TLS port once keep to it (a page of the dashboard is never fetched in clear).
+    if (cameOverTls(req)) res.setHeader('strict-transport-security', HSTS);
     if (req.method === 'GET' && url.pathname === '/healthz') return void this.answerLiveness(res);
+    if (this.drainState.draining) {
+      this.count(route?.name ?? 'none', 'draining');
+      res.shouldKeepAlive = false;
+      req.resume();
+      const failure: AccessProblem = { kind: 'failure', error: drainingError(), retryAfterS: 1 };
+      writeRefusal(res, surfaceRefusal(route, failure, routeRequest(req, url)));
+      return;
+    }
+    res.once('close', this.drainState.enter());
+    if ((req.method === 'GET' || req.method === 'HEAD') && url.pathname === OPENAPI_PART_PATH) {
+      return this.answerOpenApi(req, res);
+    }
     if (!route) {
       this.count('none', 'not_found');
       writeRefusal(res, notFoundRefusal());
       return;
     }
+    res.once('finish', () =>
+      this.responses.inc({ surface: route.name, status_class: `${Math.floor(res.statusCode / 100)}xx` }),
+    );
     const request = routeRequest(req, url);
-    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders);
+    const use = req.method === 'GET' || req.method === 'HEAD' ? 'request' : 'synthesis';
+    const admitted = await this.authorize(route, request, route.readKey(request), req.rawHeaders, use);
     if ('kind' in admitted) {
-      writeRefusal(res, route.refuse(admitted, request));
+      writeRefusal(res, surfaceRefusal(route, admitted, request));
       return;
     }
+    res.once('close', admitted.release);
     try {
       const body = hasBody(req) ? await readBody(req, this.options.maxRequestBodyBytes) : null;
       if (body === undefined) {
@@ -280,15 +401,20 @@ export class GatewayServer {
         writeRefusal(res, route.refuse({ kind: 'failure', error }, request));
         return;
       }
-      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body, url });
+      const key = route.readKey(request);
+      const keyHash = key === undefined ? undefined : hashApiKey(key);
+      await this.forward(route, req, res, { orgId: admitted.orgId, requestId, body, url, keyHash });
       this.count(route.name, 'forwarded');
     } catch (error) {
       this.count(route.name, 'upstream_error');
       if (isClientGone(res)) return;
       this.options.logger.warn({ err: error, surface: route.name, requestId }, 'forwarding failed');
+      // No answer began: the app behind could not be reached or failed before its head (a restart), which a
+      // retry may not meet; after its head, the body can only be cut.
       if (!res.headersSent) {
-        writeRefusal(res, route.refuse({ kind: 'failure', error: RouterError.internal(error) }, request));
-      } else cutBody(res, RouterError.internal(error));
+        const failure = RouterError.unavailable(APP_UNREACHABLE, error);
+        writeRefusal(res, route.refuse({ kind: 'failure', error: failure }, request));
+      } else cutBody(res, RouterError.unexpected(error));
     }
   }
 
@@ -300,14 +426,35 @@ export class GatewayServer {
     route: SurfaceRoute,
     request: RouteRequest,
     key: string | undefined,
-    rawHeaders: string[] = [],
-  ): Promise<{ orgId: string } | AccessProblem> {
-    if (route.isOpen(request.method, request.path)) return { orgId: ANONYMOUS_ORG };
+    rawHeaders: string[],
+    use: LimitedUse,
+  ): Promise<Admitted | AccessProblem> {
+    if (route.isOpen(request.method, request.path)) return { orgId: ANONYMOUS_ORG, release: NOTHING_HELD };
     // No key but a dashboard session: the app behind checks the session (the gateway keeps no sessions).
-    if (key === undefined && route.takesSession?.(request)) return { orgId: ANONYMOUS_ORG };
+    if (key === undefined && route.takesSession?.(request)) {
+      return { orgId: ANONYMOUS_ORG, release: NOTHING_HELD };
+    }
     const problem = await this.checkKey(route, request, key, rawHeaders);
-    if ('kind' in problem) this.count(route.name, OUTCOME_OF[problem.kind]);
-    return problem;
+    if ('kind' in problem) {
+      this.count(route.name, OUTCOME_OF[problem.kind]);
+      return problem;
+    }
+    return this.limit(route, problem.orgId, problem.limits, use);
+  }
+
+  /** The org's limits on this replica: admitted (holding its place until `release`), or the surface's 429. */
+  private limit(
+    route: SurfaceRoute,
+    orgId: string,
+    overrides: OrgLimitOverrides | undefined,
+    use: LimitedUse,
+  ): Admitted | AccessProblem {
+    const verdict = this.options.limiter?.admit(orgId, overrides, use);
+    if (!verdict) return { orgId, release: NOTHING_HELD };
+    if (verdict.ok) return { orgId, release: verdict.release };
+    this.count(route.name, 'rate_limited');
+    this.limited.inc({ surface: route.name, limit: LIMIT_LABEL[verdict.limit] });
+    return { kind: 'failure', error: verdict.error, retryAfterS: verdict.retryAfterS };
   }
 
   private async checkKey(
@@ -315,7 +462,7 @@ export class GatewayServer {
     request: RouteRequest,
     key: string | undefined,
     rawHeaders: string[],
-  ): Promise<{ orgId: string } | AccessProblem> {
+  ): Promise<{ orgId: string; limits?: OrgLimitOverrides } | AccessProblem> {
     // Node keeps the first of two Authorization headers; which key is meant is ambiguous, so neither is used.
     const repeated = route.keyHeaders.find((name) => headerCount(rawHeaders, name) > 1);
     if (repeated !== undefined) {
@@ -335,7 +482,7 @@ export class GatewayServer {
       verdict = await this.options.directory.authenticate(key, route.vendor);
     } catch (error) {
       this.options.logger.error({ err: error, surface: route.name }, 'key directory unavailable');
-      return { kind: 'failure', error: RouterError.internal(error) };
+      return { kind: 'failure', error: RouterError.unexpected(error) };
     }
     if (!verdict.ok) {
       if (verdict.reason === 'no-vendor-key') {
@@ -360,14 +507,20 @@ export class GatewayServer {
         ),
       };
     }
-    return { orgId: verdict.orgId };
+    return { orgId: verdict.orgId, ...(verdict.limits ? { limits: verdict.limits } : {}) };
   }
 
   private async forward(
     route: SurfaceRoute,
     req: IncomingMessage,
     res: ServerResponse,
-    { orgId, requestId, body, url }: { orgId: string; requestId: string; body: Buffer | null; url: URL },
+    {
+      orgId,
+      requestId,
+      body,
+      url,
+      keyHash,
+    }: { orgId: string; requestId: string; body: Buffer | null; url: URL; keyHash: string | undefined },
   ): Promise<void> {
     const method = req.method ?? 'GET';
     const path = forwardedPath(route, req, url);
@@ -388,7 +541,12 @@ export class GatewayServer {
       this.options.now(),
     );
     headers[REQUEST_ID] = requestId;
+    delete headers[KEY_HASH_HEADER];
+    if (keyHash !== undefined) headers[KEY_HASH_HEADER] = keyHash;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+    // The host the client asked for (a proxy in front may have said so already): the dashboard compares a
+    // browser's Origin with it.
+    if (headers[FORWARDED_HOST] === undefined && req.headers.host) headers[FORWARDED_HOST] = req.headers.host;
     if (cameOverTls(req)) headers[FORWARDED_PROTO] = 'https';
 
     await new Promise<void>((resolve, reject) => {
@@ -411,9 +569,9 @@ export class GatewayServer {
    * gets the surface's refusal for a failure of the router (the native envelope's 500 when no surface is
    * known), one after is a cut connection; either way it is logged with its cause.
    */
-  private serveUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+  private serveUpgrade(server: Server | TlsServer, req: IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    this.onUpgrade(req, socket, head).catch((error: unknown) => {
+    this.onUpgrade(server, req, socket, head).catch((error: unknown) => {
       this.logFailure('handshake', error);
       if (socket.destroyed || socket.bytesWritten > 0) return void socket.destroy();
       writeHandshakeRefusal(socket, this.failureRefusal(req, error));
@@ -430,7 +588,7 @@ export class GatewayServer {
    * when no surface can be told from the request (its target is what failed).
    */
   private failureRefusal(req: IncomingMessage, error: unknown): Refusal {
-    const failure: AccessProblem = { kind: 'failure', error: RouterError.internal(error) };
+    const failure: AccessProblem = { kind: 'failure', error: RouterError.unexpected(error) };
     try {
       const url = new URL(req.url ?? '/', 'http://gateway');
       const route = this.options.routes.find(url.pathname);
@@ -438,12 +596,23 @@ export class GatewayServer {
     } catch {
       // no surface to answer in: the router's own answer below
     }
-    return jsonRefusal(500, failure.error.toEnvelope());
+    return jsonRefusal(failure.error.status, failure.error.toEnvelope());
   }
 
-  private async onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+  /** `server`: the public server (plain or TLS) the upgrade came to, which takes a refused one's connection back. */
+  private async onUpgrade(
+    server: Server | TlsServer,
+    req: IncomingMessage,
+    socket: Socket,
+    head: Buffer,
+  ): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const route = this.options.routes.find(url.pathname);
+    if (this.drainState.draining) {
+      this.count(route?.name ?? 'none', 'draining');
+      const failure: AccessProblem = { kind: 'failure', error: drainingError(), retryAfterS: 1 };
+      return writeHandshakeRefusal(socket, surfaceRefusal(route, failure, routeRequest(req, url)));
+    }
     if (!route) {
       this.count('none', 'not_found');
       return writeHandshakeRefusal(socket, notFoundRefusal());
@@ -452,6 +621,18 @@ export class GatewayServer {
     if (!route.hasSocket(url.pathname)) {
       this.count(route.name, 'not_found');
       return writeHandshakeRefusal(socket, route.notFound(routeRequest(req, url)));
+    }
+    // A socket is opened with GET only: any other method is the surface's 405, and the connection goes on.
+    if (req.method !== 'GET') {
+      this.count(route.name, 'method_not_allowed');
+      return refuseUpgradeKeepingConnection(
+        req,
+        socket,
+        head,
+        methodNotAllowed(route, routeRequest(req, url)),
+        this.options.maxRequestBodyBytes,
+        (kept) => void server.emit(kept instanceof TLSSocket ? 'secureConnection' : 'connection', kept),
+      );
     }
     const offered = offeredKey(route, req.headers);
     if (route.socket.refusal === 'after-accept') {
@@ -464,15 +645,27 @@ export class GatewayServer {
     }
     const request = routeRequest(req, url);
     const key = route.readKey(request);
-    const admitted = await this.authorize(route, request, key, req.rawHeaders);
+    const admitted = await this.authorize(route, request, key, req.rawHeaders, 'socket');
     if ('kind' in admitted) {
-      writeHandshakeRefusal(socket, route.refuse(admitted, request));
+      writeHandshakeRefusal(socket, surfaceRefusal(route, admitted, request));
       return;
     }
-    const splice = new SplicedSocket(this.gate, route, req, url, socket, head, admitted.orgId, offered);
+    const keyHash = key === undefined ? undefined : hashApiKey(key);
+    const splice = new SplicedSocket(
+      this.gate,
+      route,
+      req,
+      url,
+      socket,
+      head,
+      admitted.orgId,
+      offered,
+      keyHash,
+    );
     const untrack = this.track(route, key, admitted.orgId, (kind) => splice.revoke(route.refuseOpen(kind)));
     this.splices.add(splice);
     splice.onClose(() => {
+      admitted.release();
       untrack();
       this.splices.delete(splice);
     });
@@ -516,6 +709,47 @@ export class GatewayServer {
     }
   }
 
+  /** The router's OpenAPI document, made of every surface's part; anyone may read it. */
+  private async answerOpenApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let document: Buffer;
+    try {
+      document = await this.openApi.document();
+    } catch (error) {
+      this.count('openapi', 'upstream_error');
+      this.options.logger.warn({ err: error }, 'the OpenAPI document could not be made from its parts');
+      const failure = RouterError.unexpected(error);
+      return writeRefusal(res, jsonRefusal(failure.status, failure.toEnvelope()));
+    }
+    this.count('openapi', 'answered');
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(document.length),
+    });
+    res.end(req.method === 'HEAD' ? undefined : document);
+  }
+
+  /** A surface's part of the OpenAPI document, asked of its app as the anonymous org. */
+  private async readOpenApiPart(route: SurfaceRoute): Promise<OpenApiObject> {
+    const path = OPENAPI_PART_PATH;
+    const identity = signIdentity(
+      { method: 'GET', path, orgId: ANONYMOUS_ORG, bodyDigest: EMPTY_BODY_DIGEST },
+      this.options.signingSecret,
+      this.options.now(),
+    );
+    const answer = await this.pool(route.upstream).request({
+      method: 'GET',
+      path,
+      headers: { [IDENTITY_HEADER]: identity },
+      headersTimeout: this.options.upstreamHeadersTimeoutMs,
+      bodyTimeout: this.options.upstreamHeadersTimeoutMs,
+    });
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      throw new Error(`the ${route.name} app answered its OpenAPI part with ${answer.statusCode}`);
+    }
+    return (await answer.body.json()) as OpenApiObject;
+  }
+
   private answerLiveness(res: ServerResponse): void {
     writeRefusal(res, jsonRefusal(200, { status: 'ok', service: this.options.health.service }));
   }
@@ -532,6 +766,19 @@ export class GatewayServer {
   private count(surface: string, outcome: string): void {
     this.requests.inc({ surface, outcome });
   }
+}
+
+/**
+ * The surface's refusal of an upgrade sent with a method other than GET: its own error shape (the native
+ * envelope's `bad_request`, a vendor's error body) with status 405 and `Allow: GET`.
+ */
+function methodNotAllowed(route: SurfaceRoute, request: RouteRequest): Refusal {
+  const error = RouterError.badRequest(
+    `A WebSocket is opened with a GET request; ${request.method} is not allowed on ${request.path}.`,
+    405,
+  );
+  const refusal = route.refuse({ kind: 'failure', error }, request);
+  return { ...refusal, headers: { ...refusal.headers, allow: 'GET' } };
 }
 
 function listenOn(server: Server | TlsServer, port: number, host: string): Promise<number> {
@@ -557,14 +804,17 @@ function isClientGone(res: ServerResponse): boolean {
 }
 
 function writeRefusal(res: ServerResponse, refusal: Refusal): void {
-  res.writeHead(refusal.status, { ...refusal.headers, 'content-length': String(refusal.body.length) });
+  // A 503 is something out of reach for now (a drain, the database in an outage): the client is told when
+  // to try again, in every surface's shape.
+  const retry = refusal.status === 503 && !refusal.headers['retry-after'] ? { 'retry-after': '1' } : {};
+  res.writeHead(refusal.status, {
+    ...refusal.headers,
+    ...retry,
+    'content-length': String(refusal.body.length),
+  });
   res.end(refusal.body);
 }
 
 function writeHandshakeRefusal(socket: Socket, refusal: Refusal): void {
-  const headers = { ...refusal.headers, 'content-length': String(refusal.body.length), connection: 'close' };
-  const head = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`]
-    .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
-    .join('\r\n');
-  socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), refusal.body]));
+  writeRawAnswer(socket, refusal, true);
 }

@@ -1,4 +1,5 @@
 export * from './key-directory';
+export * from './org-limiter';
 export * from './surface-routes';
 export * from './gateway.server';
 export * from './edge-gateway';

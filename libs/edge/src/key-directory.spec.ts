@@ -1,31 +1,39 @@
 import { issueApiKey } from '@router/auth';
 import { type AuthSource, KeyDirectory, type KeyRecord, type OrgRecord } from './key-directory';
 
-function fixture() {
+/** What node-postgres throws when the server is stopped. */
+const refused = (): Error =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+function fixture(outageStaleMs = 0) {
   let now = 0;
   const keys = new Map<string, KeyRecord>();
   const orgs = new Map<string, OrgRecord>();
   const reads = { keys: 0, orgs: 0 };
+  const database = { down: false };
   const source: AuthSource = {
     findKey: async (hash) => {
       reads.keys += 1;
+      if (database.down) throw refused();
       return keys.get(hash) ?? null;
     },
     findOrg: async (id) => {
       reads.orgs += 1;
+      if (database.down) throw refused();
       return orgs.get(id) ?? null;
     },
   };
   const directory = new KeyDirectory(source, {
     ttlMs: 1000,
     maxStaleMs: 10_000,
+    outageStaleMs,
     maxEntries: 3,
     now: () => now,
   });
   const issued = issueApiKey();
   keys.set(issued.keyHash, { orgId: 'org-1', revoked: false });
   orgs.set('org-1', { disabled: false, outOfCredit: false });
-  return { directory, keys, orgs, reads, issued, advance: (ms: number) => (now += ms) };
+  return { directory, keys, orgs, reads, issued, database, advance: (ms: number) => (now += ms) };
 }
 
 describe('KeyDirectory', () => {
@@ -53,6 +61,21 @@ describe('KeyDirectory', () => {
     expect(await f.directory.authenticate(undefined)).toEqual({ ok: false, reason: 'unknown-key' });
     expect(await f.directory.authenticate(issueApiKey().key)).toEqual({ ok: false, reason: 'unknown-key' });
     expect(f.reads.keys).toBe(1);
+  });
+
+  it('refuses a key from its expiry on, read from memory without waiting for a refresh', async () => {
+    const f = fixture();
+    const expiring = issueApiKey();
+    f.keys.set(expiring.keyHash, { orgId: 'org-1', revoked: false, expiresAt: 500 });
+    expect(await f.directory.authenticate(expiring.key)).toMatchObject({ ok: true });
+    f.advance(499);
+    expect(await f.directory.authenticate(expiring.key)).toMatchObject({ ok: true });
+    f.advance(1);
+    expect(await f.directory.authenticate(expiring.key)).toEqual({ ok: false, reason: 'expired' });
+    expect(await f.directory.authenticateHash(expiring.keyHash)).toEqual({ ok: false, reason: 'expired' });
+    expect(f.reads.keys).toBe(1);
+    // A key without an expiry goes on.
+    expect(await f.directory.authenticate(f.issued.key)).toMatchObject({ ok: true });
   });
 
   it('sees a revocation at once when told, and within the TTL when not', async () => {
@@ -151,6 +174,54 @@ describe('KeyDirectory and stored vendor keys', () => {
     expect(await f.directory.authenticate(f.issued.key, 'vendor_c')).toEqual({
       ok: false,
       reason: 'org-disabled',
+    });
+  });
+
+  describe('through a PostgreSQL outage', () => {
+    it('answers from what it holds up to the staleness bound, then unavailable; recovers when the database is back', async () => {
+      const f = fixture(60_000);
+      const admitted = { ok: true, orgId: 'org-1', outOfCredit: false };
+      expect(await f.directory.authenticate(f.issued.key)).toEqual(admitted);
+      f.database.down = true;
+      f.advance(30_000); // past maxStaleMs: a fresh read is due, and fails
+      expect(await f.directory.authenticate(f.issued.key)).toEqual(admitted);
+      f.advance(30_001); // past the outage bound since the last read
+      await expect(f.directory.authenticate(f.issued.key)).rejects.toMatchObject({
+        code: 'unavailable',
+        retryable: true,
+      });
+      f.database.down = false;
+      expect(await f.directory.authenticate(f.issued.key)).toEqual(admitted);
+    });
+
+    it('tells a key it never held as unavailable, never as unknown', async () => {
+      const f = fixture(60_000);
+      f.database.down = true;
+      await expect(f.directory.authenticate(f.issued.key)).rejects.toMatchObject({ code: 'unavailable' });
+    });
+
+    it('does not hold on through a failure that is not an outage', async () => {
+      const database: { failure?: Error } = {};
+      const issued = issueApiKey();
+      const source: AuthSource = {
+        findKey: () =>
+          database.failure
+            ? Promise.reject(database.failure)
+            : Promise.resolve({ orgId: 'org-1', revoked: false }),
+        findOrg: () => Promise.resolve({ disabled: false, outOfCredit: false }),
+      };
+      let now = 0;
+      const directory = new KeyDirectory(source, {
+        ttlMs: 1000,
+        maxStaleMs: 10_000,
+        outageStaleMs: 60_000,
+        maxEntries: 3,
+        now: () => now,
+      });
+      expect(await directory.authenticate(issued.key)).toMatchObject({ ok: true });
+      database.failure = new Error('column "x" does not exist');
+      now = 20_000;
+      await expect(directory.authenticate(issued.key)).rejects.toMatchObject({ code: 'internal' });
     });
   });
 });

@@ -1,8 +1,12 @@
 import { hashApiKey, looksLikeApiKey } from '@router/auth';
+import { heldThroughOutage } from '@router/contracts';
+import type { OrgLimitOverrides } from './org-limiter';
 
 export interface KeyRecord {
   orgId: string;
   revoked: boolean;
+  /** When the key stops working (epoch ms), checked at every use against the clock; absent: never. */
+  expiresAt?: number;
 }
 
 export interface OrgRecord {
@@ -10,6 +14,8 @@ export interface OrgRecord {
   outOfCredit: boolean;
   /** The vendors the org has stored a key for (a mirror refuses the others); absent when none is stored. */
   vendorKeys?: readonly string[];
+  /** The org's own limits (set through the admin API); a limit left out is the gateway's default. */
+  limits?: OrgLimitOverrides;
 }
 
 /** Where the directory loads what it does not hold; Postgres in the gateway, a map in unit tests. */
@@ -19,14 +25,19 @@ export interface AuthSource {
 }
 
 export type AuthVerdict =
-  | { ok: true; orgId: string; outOfCredit: boolean }
-  | { ok: false; reason: 'unknown-key' | 'revoked' | 'org-disabled' | 'no-vendor-key' };
+  | { ok: true; orgId: string; outOfCredit: boolean; limits?: OrgLimitOverrides }
+  | { ok: false; reason: 'unknown-key' | 'revoked' | 'expired' | 'org-disabled' | 'no-vendor-key' };
 
 export interface KeyDirectoryOptions {
   /** After this, an entry is refreshed in the background while it keeps answering. */
   ttlMs: number;
   /** After this, an entry is no longer trusted at all and the request waits for a fresh read. */
   maxStaleMs: number;
+  /**
+   * While the source cannot be reached (PostgreSQL down), an entry read no longer ago than this still answers
+   * (the outage's staleness bound); a key or org not held is then `unavailable`.
+   */
+  outageStaleMs: number;
   maxEntries: number;
   now: () => number;
 }
@@ -41,7 +52,10 @@ export class KeyDirectory {
   private readonly keys: RefreshingCache<KeyRecord | null>;
   private readonly orgs: RefreshingCache<OrgRecord | null>;
 
-  constructor(source: AuthSource, options: KeyDirectoryOptions) {
+  constructor(
+    source: AuthSource,
+    private readonly options: KeyDirectoryOptions,
+  ) {
     this.keys = new RefreshingCache((hash) => source.findKey(hash), options);
     this.orgs = new RefreshingCache((orgId) => source.findOrg(orgId), options);
   }
@@ -63,6 +77,10 @@ export class KeyDirectory {
     const record = await this.keys.get(keyHash);
     if (!record) return { ok: false, reason: 'unknown-key' };
     if (record.revoked) return { ok: false, reason: 'revoked' };
+    // An expiry is a fact of the record, not a change: it holds from its moment, with no event to wait for.
+    if (record.expiresAt !== undefined && this.options.now() >= record.expiresAt) {
+      return { ok: false, reason: 'expired' };
+    }
     let org = await this.orgs.get(record.orgId);
     if (!org || org.disabled) return { ok: false, reason: 'org-disabled' };
     if (vendor !== undefined && !org.vendorKeys?.includes(vendor)) {
@@ -72,7 +90,12 @@ export class KeyDirectory {
       if (!org || org.disabled) return { ok: false, reason: 'org-disabled' };
       if (!org.vendorKeys?.includes(vendor)) return { ok: false, reason: 'no-vendor-key' };
     }
-    return { ok: true, orgId: record.orgId, outOfCredit: org.outOfCredit };
+    return {
+      ok: true,
+      orgId: record.orgId,
+      outOfCredit: org.outOfCredit,
+      ...(org.limits ? { limits: org.limits } : {}),
+    };
   }
 
   forgetKey(keyHash: string): void {
@@ -112,7 +135,7 @@ class RefreshingCache<T> {
         return entry.value;
       }
     }
-    return this.refresh(id);
+    return this.refresh(id).catch((error: unknown) => this.held(error, entry));
   }
 
   /**
@@ -122,10 +145,16 @@ class RefreshingCache<T> {
   async reread(id: string, withinMs: number): Promise<T> {
     const entry = this.entries.get(id);
     if (entry?.reread && this.options.now() - entry.loadedAt < withinMs) return entry.value;
-    const value = await this.refresh(id);
+    const value = await this.refresh(id).catch((error: unknown) => this.held(error, entry));
     const stored = this.entries.get(id);
     if (stored) stored.reread = true;
     return value;
+  }
+
+  /** The entry's value through an outage of the source, within its bound; else the failure. */
+  private held(error: unknown, entry: { value: T; loadedAt: number } | undefined): T {
+    const held = entry && { value: entry.value, at: entry.loadedAt };
+    return heldThroughOutage(error, held, this.options.now(), this.options.outageStaleMs);
   }
 
   forget(id: string): void {

@@ -203,7 +203,7 @@ describe('GatewayServer in front of vendor mirrors, over real sockets', () => {
     app = await startMirrorApp();
     const directory = new KeyDirectory(
       { findKey: async (h) => keys.get(h) ?? null, findOrg: async (id) => orgs.get(id) ?? null },
-      { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
+      { ttlMs: 60_000, maxStaleMs: 120_000, outageStaleMs: 0, maxEntries: 100, now: Date.now },
     );
     // vendor_c's sockets are its mirror's; the vendors without a mirror yet get the paths their clients use here.
     const routes = VENDOR_IDS.map((vendor) => {

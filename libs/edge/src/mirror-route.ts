@@ -4,8 +4,9 @@ import {
   type MirrorRequest,
   openSocketRefusal,
   readProtocolKey,
+  type SocketClose,
 } from '@router/vendors-core';
-import type { Refusal, RouteRequest, SurfaceRoute } from './surface-routes';
+import { GOING_AWAY_CLOSE, type Refusal, type RouteRequest, type SurfaceRoute } from './surface-routes';
 
 /**
  * A vendor mirror's way in, built from its access and its mirror's socket paths: it owns `/<vendor token>` and
@@ -18,6 +19,8 @@ export function mirrorRoute(
   access: MirrorAccess,
   upstream: string,
   socketPaths: readonly RegExp[],
+  /** The vendor's close for a server going away, by socket path as the vendor sees it (its folder's). */
+  goingAway: (vendorPath: string) => SocketClose | undefined = () => undefined,
 ): SurfaceRoute {
   const prefix = `/${access.vendor}`;
   const asVendorSees = (request: RouteRequest): MirrorRequest => ({
@@ -51,6 +54,10 @@ export function mirrorRoute(
     },
     notFound: (request) => toRefusal(access.notFound(asVendorSees(request))),
     refuseOpen: (kind) => openSocketRefusal(access.socket, kind),
+    goingAway: (path) => {
+      const close = goingAway(path.slice(prefix.length) || '/');
+      return close ? { messages: [], closeCode: close.code, closeReason: close.reason } : GOING_AWAY_CLOSE;
+    },
   };
 }
 

@@ -101,7 +101,7 @@ describe('GatewayServer with a router key offered as a WebSocket sub-protocol', 
         findKey: async (hash) => (hash === ok.keyHash ? { orgId: 'org-ok', revoked: false } : null),
         findOrg: async () => ({ disabled: false, outOfCredit: false, vendorKeys: [...VENDOR_IDS] }),
       },
-      { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 100, now: Date.now },
+      { ttlMs: 60_000, maxStaleMs: 120_000, outageStaleMs: 0, maxEntries: 100, now: Date.now },
     );
     gateway = new GatewayServer({
       routes: new RouteTable([

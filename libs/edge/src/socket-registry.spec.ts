@@ -17,7 +17,7 @@ function fixture() {
       },
       findOrg: async (id) => orgs.get(id) ?? null,
     },
-    { ttlMs: 1000, maxStaleMs: 10_000, maxEntries: 100, now: () => now },
+    { ttlMs: 1000, maxStaleMs: 10_000, outageStaleMs: 0, maxEntries: 100, now: () => now },
   );
   const registry = new SocketRegistry(directory, pino({ level: 'silent' }));
   const revoked: Array<[string, MirrorRevocationKind]> = [];
@@ -66,6 +66,17 @@ describe('SocketRegistry', () => {
       ['a1-second', 'invalid-key'],
     ]);
     expect(f.registry.size).toBe(1);
+  });
+
+  it('closes the sockets of a key at the first sweep after it expires, as invalid-key', async () => {
+    const f = fixture();
+    f.keys.set(f.keysOf.b1.keyHash, { orgId: 'org-b', revoked: false, expiresAt: 100 });
+    f.open('b1', f.keysOf.b1.keyHash, 'org-b');
+    await f.registry.recheck();
+    expect(f.revoked).toEqual([]);
+    f.advance(100);
+    await f.registry.recheck();
+    expect(f.revoked).toEqual([['b1', 'invalid-key']]);
   });
 
   it('closes the sockets of a deleted key as invalid-key', async () => {

@@ -47,6 +47,13 @@ export class SocketRegistry {
     return this.sockets.size;
   }
 
+  /** How many sockets are open on each surface (its route name). */
+  countBySurface(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const socket of this.sockets) counts.set(socket.surface, (counts.get(socket.surface) ?? 0) + 1);
+    return counts;
+  }
+
   /** Registers an open socket; the returned function forgets it (when the socket closes). */
   add(socket: OpenSocket): () => void {
     this.sockets.add(socket);
@@ -108,6 +115,9 @@ export class SocketRegistry {
 function revocationOf(verdict: AuthVerdict | undefined): MirrorRevocationKind | undefined {
   if (!verdict || verdict.ok) return undefined;
   if (verdict.reason === 'org-disabled') return 'org-disabled';
-  if (verdict.reason === 'revoked' || verdict.reason === 'unknown-key') return 'invalid-key';
+  // An expired key closes its sockets at the next sweep, as a revoked one does.
+  if (verdict.reason === 'revoked' || verdict.reason === 'expired' || verdict.reason === 'unknown-key') {
+    return 'invalid-key';
+  }
   return undefined;
 }

@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket, { type RawData } from 'ws';
-import { IDENTITY_HEADER } from '@router/auth';
+import { hashApiKey, IDENTITY_HEADER, KEY_HASH_HEADER } from '@router/auth';
 import type { Logger } from '@router/observability';
+import { GATEWAY_INSTANCE_HEADER } from '@router/service-kit';
 import {
   type KeylessMessage,
   type MirrorRevocationKind,
   type MirrorSocketAccess,
   type MirrorSocketRefusal,
+  limitedSocketRefusal,
   type UnreadableMessage,
   unreadableMessageRefusal,
 } from '@router/vendors-core';
@@ -20,6 +22,7 @@ import {
   REQUEST_ID,
   routeRequest,
 } from './forwarding';
+import type { LimitedUse } from './org-limiter';
 import type { AccessProblem, RouteRequest, SurfaceRoute } from './surface-routes';
 
 /** How long a socket that may carry its key in its first message waits for that message. */
@@ -34,9 +37,12 @@ export interface RelayGate {
     request: RouteRequest,
     key: string | undefined,
     rawHeaders: string[],
-  ): Promise<{ orgId: string } | AccessProblem>;
-  /** The signed identity header for an upgrade of `path` by `orgId`. */
-  identity(path: string, orgId: string): string;
+    use: LimitedUse,
+  ): Promise<{ orgId: string; release: () => void } | AccessProblem>;
+  /** The signed identity header for an upgrade (no body) by `method` of `path` for `orgId`. */
+  identity(method: string, path: string, orgId: string): string;
+  /** How this gateway names itself on the upgrades it forwards (`x-router-gateway`). */
+  instanceId: string;
   /** Registers an admitted socket for re-checks of its key and org; returns the function that forgets it. */
   track(
     route: SurfaceRoute,
@@ -85,6 +91,8 @@ class KeyedSocketRelay {
   private ended = false;
   /** Forgets the socket in the gateway's registry of open sockets, once it was admitted. */
   private untrack: () => void = () => undefined;
+  /** Frees the socket's place under its org's limit. */
+  private release: () => void = () => undefined;
 
   constructor(
     private readonly gate: RelayGate,
@@ -110,6 +118,7 @@ class KeyedSocketRelay {
       this.guarded('client close', (code: number, reason: Buffer) => {
         this.ended = true;
         this.untrack();
+        this.release();
         this.onFirst?.(undefined);
         if (this.app) closeWith(this.app, code, reason.toString());
       }),
@@ -158,16 +167,23 @@ class KeyedSocketRelay {
     }
     if (this.ended) return;
     const key = headerKey ?? first?.key;
-    const admitted = await gate.authorize(route, request, key, req.rawHeaders);
-    if (this.ended) return;
+    const admitted = await gate.authorize(route, request, key, req.rawHeaders, 'socket');
+    if (this.ended) {
+      if (!('kind' in admitted)) admitted.release();
+      return;
+    }
     if ('kind' in admitted) {
+      if (admitted.error.code === 'rate_limited') {
+        return this.refuse(limitedSocketRefusal(this.access, admitted.error.message, first));
+      }
       if (admitted.kind === 'failure') return this.close(1011, 'the router failed');
       return this.refuse(this.access.refuse(admitted.kind, first));
     }
+    this.release = admitted.release;
     // Registered by the key's hash; nothing here keeps the key once the app's socket is asked for, and the
     // first message goes on without it.
     this.untrack = gate.track(route, key, admitted.orgId, (kind) => this.refuse(route.refuseOpen(kind)));
-    this.openApp(admitted.orgId, first?.message);
+    this.openApp(admitted.orgId, first?.message, key === undefined ? undefined : hashApiKey(key));
   }
 
   /** The first client message with its key taken out; undefined when the client left or sent none in time. */
@@ -183,17 +199,21 @@ class KeyedSocketRelay {
     });
   }
 
-  private openApp(orgId: string, first: string | undefined): void {
+  private openApp(orgId: string, first: string | undefined, keyHash: string | undefined): void {
     const { gate, route, req, url } = this;
     const path = forwardedPath(route, req, url);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('sec-websocket-')) continue;
       if (route.keyHeaders.includes(name) || name === IDENTITY_HEADER) continue;
+      if (name === GATEWAY_INSTANCE_HEADER || name === KEY_HASH_HEADER) continue;
       headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    headers[IDENTITY_HEADER] = gate.identity(path, orgId);
+    // The app's socket is opened by the ws client below, with GET, whatever the client's handshake was.
+    headers[IDENTITY_HEADER] = gate.identity('GET', path, orgId);
     headers[REQUEST_ID] = readRequestId(req);
+    headers[GATEWAY_INSTANCE_HEADER] = gate.instanceId;
+    if (keyHash !== undefined) headers[KEY_HASH_HEADER] = keyHash;
     headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
     if (cameOverTls(req)) headers[FORWARDED_PROTO] = 'https';
     const target = new URL(path, route.upstream.replace(/^http/, 'ws'));

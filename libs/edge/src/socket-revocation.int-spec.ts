@@ -219,7 +219,7 @@ describe('open sockets when their key is revoked or their org disabled', () => {
     app = await startApp();
     directory = new KeyDirectory(
       { findKey: async (h) => keys.get(h) ?? null, findOrg: async (id) => orgs.get(id) ?? null },
-      { ttlMs: 60_000, maxStaleMs: 120_000, maxEntries: 1000, now: Date.now },
+      { ttlMs: 60_000, maxStaleMs: 120_000, outageStaleMs: 0, maxEntries: 1000, now: Date.now },
     );
     gateway = new GatewayServer({
       routes: new RouteTable([
@@ -369,7 +369,7 @@ describe('open sockets when their key is revoked or their org disabled', () => {
       routes: new RouteTable([nativeRoute(app.url)]),
       directory: new KeyDirectory(
         { findKey: async (h) => keys.get(h) ?? null, findOrg: async (id) => orgs.get(id) ?? null },
-        { ttlMs: 100, maxStaleMs: 60_000, maxEntries: 100, now: Date.now },
+        { ttlMs: 100, maxStaleMs: 60_000, outageStaleMs: 0, maxEntries: 100, now: Date.now },
       ),
       signingSecret: secret,
       logger: pino({ level: 'silent' }),

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { IDENTITY_HEADER } from '@router/auth';
+import { IDENTITY_HEADER, KEY_HASH_HEADER } from '@router/auth';
 import { RouterError } from '@router/contracts';
+import { GATEWAY_INSTANCE_HEADER } from '@router/service-kit';
 import type { Logger } from '@router/observability';
 import { type MirrorSocketRefusal, PROTOCOL_HEADER, type ProtocolKey } from '@router/vendors-core';
 import { failureCause } from './failure-cause';
@@ -19,7 +20,10 @@ import type { Refusal, SurfaceRoute } from './surface-routes';
 
 /** What a splice needs of the gateway: its signature, its log and counters, its handshake refusals. */
 export interface SpliceGate {
-  identity(path: string, orgId: string): string;
+  /** How this gateway names itself on the upgrades it forwards (`x-router-gateway`). */
+  instanceId: string;
+  /** The signed identity of an upgrade (no body) as forwarded: its method and path, for `orgId`. */
+  identity(method: string, path: string, orgId: string): string;
   logger: Logger;
   count(surface: string, outcome: string): void;
   writeHandshakeRefusal(socket: Socket, refusal: Refusal): void;
@@ -60,6 +64,8 @@ export class SplicedSocket {
     private readonly head: Buffer,
     private readonly orgId: string,
     private readonly offered?: ProtocolKey,
+    /** The hash of the key it was admitted with (KEY_HASH_HEADER), for the request log. */
+    private readonly keyHash?: string,
   ) {
     const target = new URL(route.upstream);
     this.upstream = connect(Number(target.port || 80), target.hostname);
@@ -76,7 +82,10 @@ export class SplicedSocket {
         'upgrade forwarding failed',
       );
       if (this.spliced) return this.destroy();
-      const failure = { kind: 'failure' as const, error: RouterError.internal(error) };
+      const failure = {
+        kind: 'failure' as const,
+        error: RouterError.unavailable('The router could not reach the service behind it; retry.', error),
+      };
       this.gate.writeHandshakeRefusal(client, this.route.refuse(failure, routeRequest(this.req, this.url)));
     });
     upstream.once('connect', () => this.connected());
@@ -126,19 +135,24 @@ export class SplicedSocket {
   private handshake(): string {
     const { req, route, offered } = this;
     const path = forwardedPath(route, req, this.url);
-    const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`];
+    const method = req.method ?? 'GET';
+    const lines = [`${method} ${path} HTTP/1.1`];
     const overTls = cameOverTls(req);
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
       const lower = name.toLowerCase();
       if (route.keyHeaders.includes(lower) || lower === IDENTITY_HEADER || lower === REQUEST_ID) continue;
+      if (lower === KEY_HASH_HEADER) continue;
+      if (lower === GATEWAY_INSTANCE_HEADER) continue;
       if ((offered && lower === PROTOCOL_HEADER) || (overTls && lower === FORWARDED_PROTO)) continue;
       lines.push(`${name}: ${req.rawHeaders[i + 1] ?? ''}`);
     }
     if (overTls) lines.push(`${FORWARDED_PROTO}: https`);
     if (offered && offered.rest.length > 0) lines.push(`Sec-WebSocket-Protocol: ${offered.rest.join(', ')}`);
-    lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(path, this.orgId)}`);
+    lines.push(`${IDENTITY_HEADER}: ${this.gate.identity(method, path, this.orgId)}`);
     lines.push(`${REQUEST_ID}: ${readRequestId(req)}`);
+    if (this.keyHash !== undefined) lines.push(`${KEY_HASH_HEADER}: ${this.keyHash}`);
+    lines.push(`${GATEWAY_INSTANCE_HEADER}: ${this.gate.instanceId}`);
     return `${lines.join('\r\n')}\r\n\r\n`;
   }
 
@@ -183,6 +197,12 @@ export class SplicedSocket {
     client.on('data', () => undefined);
     client.resume();
     this.bound = setTimeout(() => client.destroy(), CLOSE_ANSWER_BOUND_MS).unref();
+  }
+
+  /** The gateway is going away: the surface's going-away close, at the end of the app's message in progress. */
+  goAway(): void {
+    const path = this.url.pathname;
+    this.revoke(this.route.goingAway(path));
   }
 
   /** Cuts both connections at once: the gateway is closing, or one side failed or left. */

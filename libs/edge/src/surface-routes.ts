@@ -24,6 +24,8 @@ export interface Refusal {
 export interface AccessProblem {
   kind: MirrorRefusalKind | 'failure';
   error: RouterError;
+  /** Whole seconds after which a retry may be admitted (a limit, a drain): sent as `Retry-After`. */
+  retryAfterS?: number;
 }
 
 /** A request as a surface reads it before anything is forwarded. */
@@ -73,7 +75,24 @@ export interface SurfaceRoute {
   notFound(request: RouteRequest): Refusal;
   /** How the gateway closes one of the surface's open sockets when its key is revoked or its org disabled. */
   refuseOpen(kind: MirrorRevocationKind): MirrorSocketRefusal;
+  /**
+   * How the gateway closes a socket on `path` (as the client sent it) still open when its drain's time is up:
+   * the surface's going-away (the vendor's, declared in its folder, on a mirror).
+   */
+  goingAway(path: string): MirrorSocketRefusal;
+  /**
+   * Whether the app serves its part of the router's OpenAPI document (at its own `OPENAPI_PART_PATH`): the
+   * gateway's public `/openapi.json` is made of every such part, in the route table's order.
+   */
+  openApiPart?: boolean;
 }
+
+/** The WebSocket protocol's "going away", the router's own sockets' close when a process goes away. */
+export const GOING_AWAY_CLOSE: MirrorSocketRefusal = {
+  messages: [],
+  closeCode: 1001,
+  closeReason: 'going away',
+};
 
 export function jsonRefusal(status: number, body: unknown, headers: Record<string, string> = {}): Refusal {
   return {
@@ -83,7 +102,7 @@ export function jsonRefusal(status: number, body: unknown, headers: Record<strin
   };
 }
 
-const OPEN_NATIVE = new Set(['GET /v1/models', 'GET /openapi.json', 'HEAD /v1/models', 'HEAD /openapi.json']);
+const OPEN_NATIVE = new Set(['GET /v1/models', 'HEAD /v1/models']);
 
 /** The native API's one WebSocket (libs/native's `STREAM_PATH`, which the gateway may not import). */
 const NATIVE_SOCKET_PATH = '/v1/stream';
@@ -109,18 +128,34 @@ function nativeOpenSocketRefusal(kind: MirrorRevocationKind): MirrorSocketRefusa
   };
 }
 
+/**
+ * The refusal of `problem` in the surface's shape (the native envelope when no surface is known), with its
+ * `Retry-After` when it has one: the one place a refusal of the gateway's gets its headers.
+ */
+export function surfaceRefusal(
+  route: SurfaceRoute | undefined,
+  problem: AccessProblem,
+  request: RouteRequest,
+): Refusal {
+  const refusal = route
+    ? route.refuse(problem, request)
+    : jsonRefusal(problem.error.status, problem.error.toEnvelope());
+  if (problem.retryAfterS === undefined) return refusal;
+  return { ...refusal, headers: { ...refusal.headers, 'retry-after': String(problem.retryAfterS) } };
+}
+
 /** The router's own 404, in the native envelope: unknown routes, and native paths that are no socket. */
 export function notFoundRefusal(): Refusal {
   return jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope());
 }
 
 /** The native paths a dashboard session may use instead of an API key (the spec's provider-key endpoints). */
-const SESSION_NATIVE = /^\/v1\/provider-keys(\/[^/]*)?$/;
+const SESSION_NATIVE = /^\/v1\/provider-keys(\/[^/]*|\/[^/]+\/test)?$/;
 
 export function nativeRoute(upstream: string): SurfaceRoute {
   return {
     name: 'native',
-    prefixes: ['/v1/', '/v1', '/openapi.json'],
+    prefixes: ['/v1/', '/v1'],
     upstream,
     readKey: ({ headers }) => readBearer(headers.authorization),
     keyHeaders: ['authorization'],
@@ -132,18 +167,21 @@ export function nativeRoute(upstream: string): SurfaceRoute {
     hasSocket: (path) => path === NATIVE_SOCKET_PATH,
     notFound: notFoundRefusal,
     refuseOpen: nativeOpenSocketRefusal,
+    goingAway: () => GOING_AWAY_CLOSE,
+    openApiPart: true,
   };
 }
 
 /**
- * The dashboard app: its pages under `/dashboard` and its session endpoints under `/api/`. It takes no API
+ * The dashboard app: its pages under `/dashboard`, its session endpoints under `/api/`, and the site's icon
+ * (`/favicon.ico`, which browsers ask the root for). It takes no API
  * key, so the gateway checks none (the app checks its sign-in cookie) and strips any `Authorization` header,
  * so a key sent there never reaches the app.
  */
 export function dashboardRoute(upstream: string): SurfaceRoute {
   return {
     name: 'dashboard',
-    prefixes: ['/dashboard', '/dashboard/', '/api/'],
+    prefixes: ['/dashboard', '/dashboard/', '/api/', '/favicon.ico'],
     upstream,
     readKey: () => undefined,
     keyHeaders: ['authorization'],
@@ -154,6 +192,8 @@ export function dashboardRoute(upstream: string): SurfaceRoute {
     hasSocket: () => false,
     notFound: notFoundRefusal,
     refuseOpen: nativeOpenSocketRefusal,
+    goingAway: () => GOING_AWAY_CLOSE,
+    openApiPart: true,
   };
 }
 
@@ -161,7 +201,7 @@ export function dashboardRoute(upstream: string): SurfaceRoute {
 export class RouteTable {
   private readonly entries: Array<{ prefix: string; route: SurfaceRoute }>;
 
-  constructor(routes: SurfaceRoute[]) {
+  constructor(readonly routes: readonly SurfaceRoute[]) {
     this.entries = routes
       .flatMap((route) => route.prefixes.map((prefix) => ({ prefix, route })))
       .sort((a, b) => b.prefix.length - a.prefix.length);

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
+import { keyHashOf, type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
 import {
   composeModules,
+  Drain,
+  drainingError,
+  followGatewayDrains,
   type IdentityPolicy,
   listeningPort,
   ServiceKitModule,
   serveInFront,
   SocketServer,
   startHttpApp,
+  within,
 } from '@router/service-kit';
 import type { VendorMirror } from '@router/vendors-core';
 import { MirrorHttp } from './mirror-http';
@@ -35,6 +39,8 @@ export type MirrorAppDeps = ReplyAppDeps;
 
 export interface RunningMirrorApp {
   port: number;
+  /** Fails readiness, refuses new requests and sockets, and waits up to `ms` for the open ones. */
+  drain(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,7 +71,10 @@ export async function startMirrorApp(
     maxRequestBodyBytes: config.maxRequestBodyBytes,
   });
   const routes = new MirrorSocketRoutes(mirror);
+  const drain = new Drain(deps.health);
   const sockets = new SocketServer({
+    drain,
+    metrics: deps.health.metrics,
     name: `mirror ${mirror.vendor}`,
     identity: config.identity,
     now,
@@ -90,6 +99,8 @@ export async function startMirrorApp(
         now,
         timers: SYSTEM_TIMERS,
         logger: deps.logger,
+        goingAway: route.goingAway,
+        requestLog: { writer: replies.requestLog, keyHash: keyHashOf(headers), vendor: mirror.vendor },
       });
     },
   });
@@ -102,6 +113,9 @@ export async function startMirrorApp(
       logger: deps.logger,
       port: config.port,
       ...(config.host ? { host: config.host } : {}),
+      drain,
+      // While draining, the vendor's own shape for a failure, with the status that says "retry".
+      refuseDraining: (req, res) => http.refuse(req, res, drainingError()),
       beforeListen: (nest: INestApplication) => {
         const server = nest.getHttpServer() as Server;
         serveInFront(server, (req, res) => {
@@ -113,11 +127,17 @@ export async function startMirrorApp(
       },
     },
   );
+  const gatewayDrains = followGatewayDrains(deps.bus, sockets);
   const port = listeningPort(app);
   deps.logger.info({ port, vendor: mirror.vendor }, 'mirror listening');
   return {
     port,
+    async drain(ms) {
+      drain.begin();
+      await within(Promise.all([drain.idle(), sockets.drain()]), ms);
+    },
     async close() {
+      gatewayDrains.unsubscribe();
       sockets.close();
       await app.close();
       replies.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { createOrgWithVendorKey, httpOk, readE2eStack } from '@router/testing';
+import { call, createOrgWithVendorKey, httpOk, readE2eStack } from '@router/testing';
 import { VENDOR_ENTRIES, VENDOR_IDS } from '@router/vendors';
 import {
   fuzzBody,
@@ -8,6 +8,7 @@ import {
   fuzzMessage,
   fuzzQuery,
   fuzzSocket,
+  handshakeRequest,
   keyPlacementOf,
   onRequestLine,
   openingOf,
@@ -15,7 +16,9 @@ import {
   plainPath,
   queryString,
   type RawAnswer,
+  sendPipelined,
   sendRaw,
+  socketLosingKey,
   type SocketOutcome,
   VendorShapes,
   withId,
@@ -26,6 +29,120 @@ const stack = readE2eStack();
 const RUNS = Number(process.env['MIRROR_FUZZ_RUNS'] ?? 25);
 const MIRRORS = VENDOR_IDS.flatMap((id) => VENDOR_ENTRIES[id].mirror ?? []);
 const DEEP = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const METHODS_NOT_GET = ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+/**
+ * One sentence asked for on each socket as its vendor's clients ask (the query they open it with, then their
+ * messages), for the tests that need a sentence's audio or its failure. Every socket route in the registry
+ * must have one: the suite fails for a route without, so a new mirror's socket is covered once it is added.
+ */
+const SENTENCE: Readonly<Record<string, { query?: Array<[string, string]>; messages: object[] }>> = {
+  'vendor_a ^\\/text-to-speech\\/ws$': {
+    query: [['model', 'a_model_1']],
+    messages: [
+      { type: 'config', data: { target_language_code: 'hi-IN', speaker: 'aarila' } },
+      { type: 'text', data: { text: 'Hello there.' } },
+      { type: 'flush' },
+    ],
+  },
+  'vendor_a ^\\/text-to-speech\\/ws\\/v2$': {
+    query: [['model', 'a_model_2']],
+    messages: [
+      { type: 'config', data: { target_language_code: 'en-IN', speaker: 'vanshira' } },
+      { type: 'text', data: { text: 'Hello there.' } },
+      { type: 'flush' },
+    ],
+  },
+  'vendor_c ^\\/v1\\/text-to-speech\\/([^/]+)\\/stream-input$': {
+    query: [
+      ['model_id', 'c_model_1'],
+      ['output_format', 'pcm_16000'],
+    ],
+    messages: [{ text: ' ' }, { text: 'Hello there. ' }, { text: '' }],
+  },
+  'vendor_c ^\\/v1\\/text-to-speech\\/([^/]+)\\/multi-stream-input$': {
+    query: [
+      ['model_id', 'c_model_1'],
+      ['output_format', 'pcm_16000'],
+    ],
+    messages: [
+      { text: ' ', context_id: 'a' },
+      { text: 'Hello there. ', context_id: 'a', flush: true },
+    ],
+  },
+  'vendor_c ^\\/v1\\/text-to-dialogue\\/multi-stream-input$': {
+    query: [
+      ['model_id', 'c_model_8'],
+      ['output_format', 'pcm_16000'],
+    ],
+    messages: [{ inputs: [{ text: 'Hello there. ', voice_id: 'id1' }] }, { close_socket: true }],
+  },
+  'vendor_e ^\\/v1\\/speak$': {
+    query: [
+      ['model', 'e_model_1-orla-en'],
+      ['encoding', 'linear16'],
+      ['sample_rate', '24000'],
+    ],
+    messages: [{ type: 'Speak', text: 'Hello there.' }, { type: 'Flush' }],
+  },
+  'vendor_e ^\\/v2\\/speak$': {
+    query: [['model', 'e_model_3-orla-en']],
+    messages: [{ type: 'Speak', text: 'Hello there.' }, { type: 'Flush' }],
+  },
+  'vendor_f ^\\/v1\\/tts$': {
+    query: [
+      ['voice', 'coral'],
+      ['codec', 'pcm'],
+      ['sample_rate', '16000'],
+    ],
+    messages: [{ type: 'text.delta', delta: 'Hello there.' }, { type: 'text.done' }],
+  },
+  'vendor_g ^\\/tts-websocket$': {
+    messages: [
+      {
+        stream_id: 's1',
+        model: 'g_model_3',
+        language: 'en',
+        voice: 'Maren',
+        audio_format: 'pcm_s16le',
+        sample_rate: 24000,
+      },
+      { stream_id: 's1', text: 'Hello there.', text_end: false },
+      { stream_id: 's1', text: '', text_end: true },
+    ],
+  },
+  'vendor_h ^\\/waves\\/v1\\/tts\\/live$': {
+    messages: [{ voice_id: 'h1_voice_f1', text: 'Hello there.', sample_rate: 16000, output_format: 'pcm' }],
+  },
+  'vendor_i ^\\/tts\\/websocket$': {
+    messages: [
+      {
+        model_id: 'i_model_2',
+        transcript: 'Hello there.',
+        voice: { mode: 'id', id: 'id1' },
+        output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 24000 },
+        language: 'en',
+        context_id: 'c1',
+        continue: false,
+      },
+    ],
+  },
+};
+
+/** Whether a text frame names a key (its long strings, such as audio, left out). */
+function namesKey(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return /key/i.test(text);
+  }
+  return /key/i.test(
+    JSON.stringify(value, (_name, field: unknown) =>
+      typeof field === 'string' && field.length > 300 ? undefined : field,
+    ),
+  );
+}
 
 /**
  * Every mirror in the registry, fuzzed through the gateway as a hostile client would: its REST endpoints
@@ -202,6 +319,77 @@ describe.each(MIRRORS.map((mirror) => [mirror.vendor, mirror] as const))(
         }),
         { numRuns: RUNS },
       );
+    });
+
+    it('refuses a socket handshake sent with another method than GET with its 405, and serves the request after it', async () => {
+      if (mirror.sockets.length === 0) return;
+      const input = fc.record({
+        route: fc.constantFrom(...mirror.sockets),
+        method: fc.constantFrom(...METHODS_NOT_GET),
+        query: fuzzQuery,
+        body: fc.option(
+          fc.string({ maxLength: 200 }).map((text) => Buffer.from(text)),
+          { nil: undefined },
+        ),
+        how,
+      });
+      await fc.assert(
+        fc.asyncProperty(input, async ({ route, method, query, body, how: keyedHow }) => {
+          const key = keyed(keyedHow);
+          const target = `${base}${plainPath(route.path)}${queryString([...query, ...key.query])}`;
+          const answers = await sendPipelined(stack.gatewayUrl, [
+            handshakeRequest(method, target, key.headers, body),
+            Buffer.from('GET /healthz HTTP/1.1\r\nHost: router\r\nConnection: close\r\n\r\n'),
+          ]);
+          expect(answers.map((answer) => answer.status)).toEqual([405, 200]);
+          const [refused] = answers;
+          if (refused) checkHttp(refused);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it("names the missing key in its shape when the org's vendor key is deleted while a socket is open", async () => {
+      for (const route of mirror.sockets) {
+        const sentence = SENTENCE[`${vendor} ${route.path.source}`];
+        expect({ route: route.path.source, sentence: sentence !== undefined }).toEqual({
+          route: route.path.source,
+          sentence: true,
+        });
+        if (!sentence) continue;
+        // An org of this test's own: its key is deleted.
+        const org = await createOrgWithVendorKey(stack, vendor, `fuzz-${vendor}-${randomUUID().slice(0, 8)}`);
+        const opening = route.openings?.[0] ?? {};
+        const target = `${base}${plainPath(route.path)}${queryString([
+          ...(opening.query ?? []),
+          ...(sentence.query ?? []),
+          ...placement.query(org.key),
+        ])}`;
+        const outcome = await socketLosingKey(
+          stack.gatewayUrl,
+          target,
+          { ...opening.headers, ...placement.headers(org.key) },
+          async () => {
+            const deleted = await call(stack.gatewayUrl, 'DELETE', `/v1/provider-keys/${vendor}`, {
+              key: org.key,
+            });
+            expect(deleted.status).toBe(204);
+          },
+          sentence.messages.map((message) => JSON.stringify(message)),
+          (texts) => texts.some(namesKey),
+        );
+        const said = { route: route.path.source, end: outcome.end, texts: outcome.texts };
+        // No crash of the router's: never 1011 (or a cut), and the key problem named in a frame or the close.
+        expect(said.end).not.toMatchObject({ code: 1011 });
+        expect(said.end).not.toMatchObject({ code: 1006 });
+        const naming = outcome.texts.find(namesKey);
+        expect({
+          ...said,
+          named: naming !== undefined || /key/i.test(said.end.reason),
+        }).toMatchObject({
+          named: true,
+        });
+      }
     });
 
     describe('inputs that once ended a process', () => {

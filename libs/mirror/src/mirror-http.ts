@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANONYMOUS_ORG, bodyMatches } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
-import { asRouterError, type ReplyServices } from '@router/pipeline';
+import { asRouterError, keyHashOf, type ReplyServices, RequestTally } from '@router/pipeline';
 import {
   type IdentityPolicy,
   type JsonProblem,
@@ -12,6 +12,7 @@ import {
   logWhenFinished,
   NOT_FROM_GATEWAY,
   readWhole,
+  refusalOf,
   vouchedFor,
 } from '@router/service-kit';
 import {
@@ -54,7 +55,17 @@ export class MirrorHttp {
     );
   }
 
-  serve(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * A request refused before it is read (the app drains, the org is past a limit): the vendor's own shape for
+   * a failure of that status, with `Retry-After` where the error says to retry.
+   */
+  refuse(req: IncomingMessage, res: ServerResponse, error: RouterError, retryAfterS = 1): void {
+    const answer = this.options.mirror.access.fail(error.status, error.message, this.requestOf(req).request);
+    if (error.retryable) res.setHeader('retry-after', String(retryAfterS));
+    reply(res, answer);
+  }
+
+  private requestOf(req: IncomingMessage): { url: URL; request: MirrorRequest } {
     const url = new URL(req.url ?? '/', 'http://mirror');
     const request: MirrorRequest = {
       method: req.method ?? 'GET',
@@ -62,14 +73,29 @@ export class MirrorHttp {
       headers: req.headers,
       query: url.searchParams,
     };
+    return { url, request };
+  }
+
+  serve(req: IncomingMessage, res: ServerResponse): void {
+    const { url, request } = this.requestOf(req);
     const { access, dropIn } = this.options.mirror;
     const vouched = vouchedFor(req, this.options.identity, this.options.now());
     const orgId = vouched?.orgId;
     logWhenFinished(this.options.logger, req, res, () => ({ orgId, path: url.pathname }));
     if (!vouched || vouched.orgId === ANONYMOUS_ORG) {
       req.resume();
-      return reply(res, access.fail(401, NOT_FROM_GATEWAY, request));
+      const refused = vouched
+        ? RouterError.unauthorized(NOT_FROM_GATEWAY)
+        : refusalOf(req, this.options.identity, this.options.now());
+      return this.refuse(req, res, refused);
     }
+    // One request log row per vouched request, whatever its outcome, once its response is over.
+    const tally = new RequestTally();
+    tally.settings({ vendor: this.options.mirror.vendor, model: '', voice: '' });
+    res.once('close', () => {
+      const row = tally.row(vouched.orgId, keyHashOf(req.headers), 'mirror_rest', res.statusCode);
+      this.options.replies.requestLog.record(row);
+    });
     if (!dropInServes(dropIn, request.method, request.path)) {
       req.resume();
       return reply(res, access.notFound(request));
@@ -80,15 +106,18 @@ export class MirrorHttp {
       const limit = this.options.maxRequestBodyBytes;
       return reply(res, access.fail(413, `The request body is larger than ${limit} bytes.`, request));
     }
-    void this.answer(vouched, request, url, req, res).catch((error: unknown) => {
+    void this.answer(vouched, request, url, req, res, tally).catch((error: unknown) => {
       const failure = asRouterError(error);
+      tally.failed(failure.code);
       if (failure.code === 'internal') {
         // A client that left cancelled its take's stream: that is at info, the router's own failures at error.
         const fields = { orgId, path: url.pathname };
         logRequestFailure(this.options.logger, res, error, fields, 'mirror request failed');
       }
-      if (!res.headersSent) reply(res, access.fail(failure.status, failure.message, request));
-      else cutBody(res, failure);
+      if (res.headersSent) return void cutBody(res, failure);
+      // Something out of reach for now (the database in an outage): the vendor's shape, and when to retry.
+      if (failure.code === 'unavailable') res.setHeader('retry-after', '1');
+      reply(res, access.fail(failure.status, failure.message, request));
     });
   }
 
@@ -98,6 +127,7 @@ export class MirrorHttp {
     url: URL,
     req: IncomingMessage,
     res: ServerResponse,
+    tally: RequestTally,
   ): Promise<void> {
     const body = await readWhole(req);
     // The gateway's signature covers the body: a captured header replayed with another body is not its own.
@@ -113,6 +143,8 @@ export class MirrorHttp {
       days > 0,
     );
     const answer = await replies.resolver.resolveRequest(take);
+    // A whole request is one take: one "sentence" of the log, from the cache or not; a refusal speaks nothing.
+    if (answer.status < 400 && take.chars > 0) tally.sentence(take.chars, answer.cached);
     const left = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) left.abort();
@@ -121,6 +153,7 @@ export class MirrorHttp {
     res.writeHead(answer.status, answer.headers);
     for await (const chunk of answer.chunks) {
       if (left.signal.aborted) return;
+      tally.audio();
       if (!res.write(chunk)) await drained(res, left.signal);
     }
     res.end();

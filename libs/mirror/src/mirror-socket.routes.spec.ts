@@ -9,6 +9,7 @@ const vendorC = VENDOR_ENTRIES.vendor_c.mirror as VendorMirror;
 /** A route of a made-up vendor that refuses a `timeout` past 180 at the handshake, as vendor_h does. */
 const timed: MirrorSocketRoute = {
   path: /^\/live\/([^/]+)$/,
+  goingAway: { code: 1001, reason: 'going away' },
   refuse: ({ query, headers }) =>
     Number(query.get('timeout') ?? 0) > 180
       ? {

@@ -1,6 +1,12 @@
 import { RouterError } from '@router/contracts';
 import type { Logger } from '@router/observability';
-import { asRouterError, ReplyStream, type ReplyStreamDeps } from '@router/pipeline';
+import {
+  asRouterError,
+  ReplyStream,
+  type ReplyStreamDeps,
+  type RequestLogWriter,
+  RequestTally,
+} from '@router/pipeline';
 import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { findVendor } from '@router/vendors';
 import {
@@ -17,7 +23,13 @@ export interface MirrorSocketDeps extends ReplyStreamDeps {
   /** The clock of `when-quiet` commands. */
   timers: SocketTimers;
   logger: Logger;
+  /** How the vendor closes a socket when its server goes away (the route's `goingAway`); 1001 unless said. */
+  goingAway?: SocketClose;
+  /** Where the session's row goes once its socket closes, with the API key's hash the gateway forwarded. */
+  requestLog?: { writer: RequestLogWriter; keyHash: string | null; vendor: string };
 }
+
+const GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /** Where a session's timers come from: the runtime's in an app, a clock moved by hand in tests. */
 export interface SocketTimers {
@@ -63,6 +75,8 @@ export class MirrorSocketSession implements SocketSession {
   /** Cancelled contexts by id, until their last frame is sent: the id named again waits for it. */
   private readonly cancelling = new Map<string, Promise<void>>();
   private inbox: Promise<void> = Promise.resolve();
+  private readonly tally = new RequestTally();
+  private readonly deps: MirrorSocketDeps;
   private closing = false;
   private gone = false;
 
@@ -71,8 +85,11 @@ export class MirrorSocketSession implements SocketSession {
     private readonly orgId: string,
     private readonly peer: SocketPeer,
     private readonly connection: SocketConnection,
-    private readonly deps: MirrorSocketDeps,
+    deps: MirrorSocketDeps,
   ) {
+    // Every context's stream adds to the one tally of the session.
+    this.deps = { ...deps, tally: this.tally };
+    if (deps.requestLog) this.tally.settings({ vendor: deps.requestLog.vendor, model: '', voice: '' });
     this.inbox = this.run(connection.opened()).catch((error: unknown) => this.fail(error));
   }
 
@@ -82,6 +99,10 @@ export class MirrorSocketSession implements SocketSession {
   }
 
   disconnected(): void {
+    if (!this.gone && this.deps.requestLog) {
+      const { writer, keyHash } = this.deps.requestLog;
+      writer.record(this.tally.row(this.orgId, keyHash, 'mirror_socket', null));
+    }
     this.gone = true;
     for (const context of this.contexts.values()) {
       stopQuiet(context);
@@ -89,9 +110,26 @@ export class MirrorSocketSession implements SocketSession {
     }
   }
 
+  /**
+   * The router is going away: the messages already read are handled and every context plays out what it was
+   * given (text not yet flushed waits for its flush, or the vendor's timed flush), then the socket closes with
+   * the vendor's going-away.
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      const inbox = this.inbox;
+      await inbox;
+      const contexts = [...this.contexts.values()];
+      await Promise.all([...this.ending, ...contexts.map((context) => context.stream.whenQuiet())]);
+      if (inbox === this.inbox) break;
+    }
+    if (this.ended) return;
+    this.close(this.deps.goingAway ?? GOING_AWAY);
+  }
+
   shutdown(): void {
-    this.peer.close(SOCKET_CLOSE.goingAway, 'router shutting down');
-    this.disconnected();
+    if (this.ended) return;
+    this.close(this.deps.goingAway ?? GOING_AWAY);
   }
 
   private get ended(): boolean {
@@ -289,6 +327,7 @@ export class MirrorSocketSession implements SocketSession {
   /** A failure of the session itself, not of a context: the connection cannot go on. */
   private fail(error: unknown): void {
     if (this.gone) return;
+    this.tally.failed(asRouterError(error).code);
     this.deps.logger.error(
       { err: error, sessionId: this.id, code: asRouterError(error).code },
       'mirror socket session failed',

@@ -1,4 +1,3 @@
 export * from './native-api.module';
 export * from './openapi/openapi';
-export { OPENAPI_DOCUMENT } from './tokens';
 export * from './native-api.app';

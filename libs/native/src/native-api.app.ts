@@ -1,23 +1,28 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { AdminModule, MembersService, type MembersSettings } from '@router/admin';
+import { AdminModule, AuditLog, MembersService, type MembersSettings } from '@router/admin';
 import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
 import { ProviderKeyStore } from '@router/provider-keys';
 import {
   BusChangeNotifier,
   composeModules,
+  Drain,
+  followGatewayDrains,
+  fillOpenApiPart,
   type IdentityPolicy,
   listeningPort,
   ServiceKitModule,
   startHttpApp,
+  within,
 } from '@router/service-kit';
 import { VENDOR_IDS } from '@router/vendors';
+import { CacheEviction } from './cache/cache-eviction.service';
 import { NativeApiModule } from './native-api.module';
-import { buildOpenApiDocument } from './openapi/openapi';
+import { ProviderKeyCheck } from './provider-keys/provider-key-check.service';
+import { nativeOpenApiPart } from './openapi/openapi';
 import { SPEECH_PATH } from './speech/speech.controller';
 import { SpeechService } from './speech/speech.service';
 import { STREAM_REPLAN_MS, StreamServer } from './stream/stream.server';
-import { OPENAPI_DOCUMENT } from './tokens';
 import { VoicesService } from './voices/voices.service';
 
 export interface NativeApiConfig extends ReplyServicesConfig {
@@ -41,6 +46,8 @@ export type NativeApiDeps = ReplyAppDeps;
 export interface RunningNativeApi {
   port: number;
   adminPort: number;
+  /** Fails readiness, refuses new requests and sockets, and waits up to `ms` for the open ones. */
+  drain(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,12 +68,16 @@ export async function startNativeApi(
   const replies = await startReplyServices(config, deps, VENDOR_IDS);
   const members = new MembersService(deps.prisma, config.sessions, now);
   const { resolver, planner, keys, upstream } = replies;
+  const drain = new Drain(deps.health);
   const speech = new SpeechService({
     resolver,
     planner,
     lookAhead: config.lookAhead,
     logger: deps.logger,
+    requestLog: replies.requestLog,
   });
+  const voices = new VoicesService({ keys, upstream, timeoutMs: config.voiceListTimeoutMs });
+  const eviction = new CacheEviction({ bus: deps.bus, planner, cacheKeySecret: config.cacheKeySecret });
   const streams = new StreamServer({
     resolver,
     planner,
@@ -76,7 +87,11 @@ export async function startNativeApi(
     idleTimeoutMs: config.streamIdleTimeoutMs,
     replanAfterMs: STREAM_REPLAN_MS,
     now,
+    requestLog: replies.requestLog,
+    drain,
+    metrics: deps.health.metrics,
   });
+  const gatewayDrains = followGatewayDrains(deps.bus, streams);
   const kit = { logger: deps.logger, health: deps.health, ...(deps.clock ? { clock: deps.clock } : {}) };
   const api = await startHttpApp(
     composeModules('NativeApiRoot', [
@@ -85,14 +100,24 @@ export async function startNativeApi(
         providerKeys: new ProviderKeyStore(deps.prisma, deps.keyRing),
         changes,
         members,
+        audit: new AuditLog(deps.prisma),
         speech,
-        voices: new VoicesService({ keys, upstream, timeoutMs: config.voiceListTimeoutMs }),
+        voices,
+        eviction,
+        keyCheck: new ProviderKeyCheck({
+          voices,
+          upstream,
+          planner,
+          resolver,
+          timeoutMs: config.voiceListTimeoutMs,
+        }),
       }),
     ]),
     {
       logger: deps.logger,
       port: config.port,
       ...(config.host ? { host: config.host } : {}),
+      drain,
       plainRoutes: {
         routes: [
           { method: 'POST', path: SPEECH_PATH, serve: (org, body, res) => speech.serve(org, body, res) },
@@ -100,8 +125,8 @@ export async function startNativeApi(
         identity: config.identity,
         now,
       },
-      beforeListen: async (app: INestApplication) => {
-        app.get<{ current: unknown }>(OPENAPI_DOCUMENT).current = await buildOpenApiDocument(app);
+      beforeListen: (app: INestApplication) => {
+        fillOpenApiPart(app, nativeOpenApiPart(app));
         streams.attach(app.getHttpServer() as Server);
       },
     },
@@ -113,6 +138,7 @@ export async function startNativeApi(
         prisma: deps.prisma,
         changes,
         members,
+        evict: (orgId, body) => eviction.evict(orgId, CacheEviction.parse(body)),
         ...(config.admin.token ? { token: config.admin.token } : {}),
       }),
     ]),
@@ -124,7 +150,12 @@ export async function startNativeApi(
   return {
     port,
     adminPort,
+    async drain(ms) {
+      drain.begin();
+      await within(Promise.all([drain.idle(), streams.drain()]), ms);
+    },
     async close() {
+      gatewayDrains.unsubscribe();
       streams.close();
       await Promise.all([api.close(), admin.close()]);
       replies.close();

@@ -1,15 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { MEMBERS_SERVICE, type MembersService, SessionGuard } from '@router/admin';
+import { type AuditLog, MEMBERS_SERVICE, type MembersService, SessionGuard } from '@router/admin';
 import type { ProviderKeyStore } from '@router/provider-keys';
+import { CacheController } from './cache/cache.controller';
+import type { CacheEviction } from './cache/cache-eviction.service';
 import { ModelsController } from './catalogue/models.controller';
-import type { ChangeNotifier } from '@router/service-kit';
-import { OpenApiController } from './openapi/openapi.controller';
+import { type ChangeNotifier, OpenApiPartController, openApiPartProvider } from '@router/service-kit';
+import type { ProviderKeyCheck } from './provider-keys/provider-key-check.service';
 import { ProviderKeysController } from './provider-keys/provider-keys.controller';
 import { SpeechController } from './speech/speech.controller';
 import type { SpeechService } from './speech/speech.service';
 import {
+  AUDIT_LOG,
+  CACHE_EVICTION,
   CHANGE_NOTIFIER,
-  OPENAPI_DOCUMENT,
+  PROVIDER_KEY_CHECK,
   PROVIDER_KEY_STORE,
   SPEECH_SERVICE,
   VOICES_SERVICE,
@@ -22,11 +26,17 @@ export interface NativeApiOptions {
   changes: ChangeNotifier;
   /** Dashboard sessions, which the provider-key endpoints take as well as an API key. */
   members: MembersService;
+  /** Where a vendor key stored or deleted is put on the org's audit list. */
+  audit: AuditLog;
   speech: SpeechService;
   voices: VoicesService;
+  /** The org's evictions of its own cache entries. */
+  eviction: CacheEviction;
+  /** "Test this key": the cheapest vendor call with a stored key. */
+  keyCheck: ProviderKeyCheck;
 }
 
-/** The router's own HTTP API: `/v1/*` and `/openapi.json`. */
+/** The router's own HTTP API: `/v1/*`, and its part of the OpenAPI document at `/openapi.json`. */
 @Module({})
 export class NativeApiModule {
   static forRoot(options: NativeApiOptions): DynamicModule {
@@ -37,19 +47,21 @@ export class NativeApiModule {
         VoicesController,
         ProviderKeysController,
         SpeechController,
-        OpenApiController,
+        CacheController,
+        OpenApiPartController,
       ],
       providers: [
         { provide: PROVIDER_KEY_STORE, useValue: options.providerKeys },
         { provide: CHANGE_NOTIFIER, useValue: options.changes },
         { provide: MEMBERS_SERVICE, useValue: options.members },
+        { provide: AUDIT_LOG, useValue: options.audit },
         SessionGuard,
         { provide: SPEECH_SERVICE, useValue: options.speech },
         { provide: VOICES_SERVICE, useValue: options.voices },
-        // Filled once the app is created, since the document is generated from the running app's routes.
-        { provide: OPENAPI_DOCUMENT, useValue: { current: null } },
+        { provide: CACHE_EVICTION, useValue: options.eviction },
+        { provide: PROVIDER_KEY_CHECK, useValue: options.keyCheck },
+        openApiPartProvider(),
       ],
-      exports: [OPENAPI_DOCUMENT],
     };
   }
 }

@@ -15,3 +15,4 @@ export * from './play-pieces';
 export * from './reply-stream';
 export * from './reply-services';
 export * from './request-takes';
+export * from './request-log';

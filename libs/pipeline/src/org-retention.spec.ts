@@ -19,7 +19,7 @@ describe('OrgRetention', () => {
   it('shares one read between the requests that find the org unknown or expired', async () => {
     let now = 0;
     const { sql, reads } = heldSql(() => 30);
-    const retention = new OrgRetention(sql, 1000, () => now);
+    const retention = new OrgRetention(sql, 1000, () => now, 0);
     const answers = Promise.all([retention.days(ORG), retention.days(ORG), retention.days(ORG)]);
     expect(reads).toHaveLength(1);
     reads[0]?.();
@@ -35,7 +35,7 @@ describe('OrgRetention', () => {
   it('does not keep a value read while a change event dropped the org', async () => {
     let days = 30;
     const { sql, reads } = heldSql(() => days);
-    const retention = new OrgRetention(sql, 60_000, () => 0);
+    const retention = new OrgRetention(sql, 60_000, () => 0, 0);
     const stale = retention.days(ORG);
     retention.forget(ORG);
     days = 0;
@@ -46,5 +46,25 @@ describe('OrgRetention', () => {
     reads[0]?.(); // the read from before the change answers last
     await expect(stale).resolves.toBe(30);
     expect(retention.days(ORG)).toBe(0);
+  });
+
+  it('through a PostgreSQL outage answers the retention it holds up to the staleness bound, then unavailable', async () => {
+    let now = 0;
+    let down = false;
+    const sql: Sql = {
+      query: <Row>() =>
+        down
+          ? Promise.reject(Object.assign(new Error('terminating connection'), { code: '57P01' }))
+          : Promise.resolve([{ days: 30 }] as Row[]),
+    };
+    const retention = new OrgRetention(sql, 1000, () => now, 10_000);
+    await expect(Promise.resolve(retention.days(ORG))).resolves.toBe(30);
+    down = true;
+    now = 5000;
+    await expect(Promise.resolve(retention.days(ORG))).resolves.toBe(30);
+    now = 10_001;
+    await expect(Promise.resolve(retention.days(ORG))).rejects.toMatchObject({ code: 'unavailable' });
+    down = false;
+    await expect(Promise.resolve(retention.days(ORG))).resolves.toBe(30);
   });
 });

@@ -1,3 +1,4 @@
+import { heldThroughOutage } from '@router/contracts';
 import type { Sql } from '@router/db';
 
 /**
@@ -13,12 +14,17 @@ export class OrgRetention {
     private readonly sql: Sql,
     private readonly ttlMs: number,
     private readonly now: () => number,
+    /** While PostgreSQL cannot be read, a retention read no longer ago than this still answers. */
+    private readonly outageStaleMs: number,
   ) {}
 
   days(orgId: string): number | Promise<number> {
     const hit = this.known.get(orgId);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.days;
-    return this.loading.get(orgId) ?? this.load(orgId);
+    const held = hit && { value: hit.days, at: hit.at };
+    return (this.loading.get(orgId) ?? this.load(orgId)).catch((error: unknown) =>
+      heldThroughOutage(error, held, this.now(), this.outageStaleMs),
+    );
   }
 
   forget(orgId: string): void {

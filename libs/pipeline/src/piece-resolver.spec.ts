@@ -52,6 +52,7 @@ async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<Blo
   await workers.ready();
   await bus.publish(synthWorkerHeartbeatV1, { workerId: options.silent ? SILENT : LIVE });
   const unreadable: string[] = [];
+  const firstAudio: { source: string; seconds: number }[] = [];
   const resolver = new PieceResolver({
     bus,
     blobs: (options.blobs ?? {}) as BlobStore,
@@ -62,8 +63,9 @@ async function setUp(options: { index?: Partial<CacheIndex>; blobs?: Partial<Blo
     window: 4,
     cacheReadTimeoutMs: 100,
     onCacheUnreadable: (store) => unreadable.push(store),
+    onFirstAudio: (source, seconds) => firstAudio.push({ source, seconds }),
   });
-  return { bus, workers, resolver, calls, unreadable };
+  return { bus, workers, resolver, calls, unreadable, firstAudio };
 }
 
 describe("PieceResolver and a take's warning", () => {
@@ -124,6 +126,11 @@ describe('PieceResolver when the cache cannot be read', () => {
   const refused = (): Promise<never> =>
     Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
   const hanging = (): Promise<never> => new Promise<never>(() => undefined);
+  const EMPTY: Partial<BlobStore> = {
+    list: () => ({
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
+    }),
+  };
 
   it.each([
     [
@@ -136,15 +143,24 @@ describe('PieceResolver when the cache cannot be read', () => {
       { index: { lookup: () => Promise.resolve(hit) }, blobs: { get: hanging } },
       'blob',
     ],
-    ['an index that fails', { index: { lookup: refused } }, 'index'],
-    ['an index that hangs', { index: { lookup: hanging } }, 'index'],
+    [
+      'an index that fails, with nothing in the blob store',
+      { index: { lookup: refused }, blobs: EMPTY },
+      'index',
+    ],
+    [
+      'an index that hangs, with nothing in the blob store',
+      { index: { lookup: hanging }, blobs: EMPTY },
+      'index',
+    ],
   ])(
     'takes %s for a miss: the piece is synthesized and the failure counted',
     async (_name, stores, store) => {
-      const { bus, resolver, calls, unreadable } = await setUp(stores);
+      const { bus, resolver, calls, unreadable, firstAudio } = await setUp(stores);
       try {
         const audio = await resolver.resolve(piece);
         expect(audio.cached).toBe(false);
+        expect(firstAudio.map((seen) => seen.source)).toEqual(['worker']);
         expect(await drain(audio.chunks)).toBe('fresh take of cccc');
         expect(calls).toEqual([LIVE]);
         expect(unreadable).toEqual([store]);
@@ -155,7 +171,7 @@ describe('PieceResolver when the cache cannot be read', () => {
   );
 
   it('serves a readable stored take without a worker', async () => {
-    const { bus, resolver, calls, unreadable } = await setUp({
+    const { bus, resolver, calls, unreadable, firstAudio } = await setUp({
       index: { lookup: () => Promise.resolve(hit) },
       blobs: { get: () => Promise.resolve(Buffer.from('saved')) },
     });
@@ -165,6 +181,36 @@ describe('PieceResolver when the cache cannot be read', () => {
       expect(await drain(audio.chunks)).toBe('saved');
       expect(calls).toEqual([]);
       expect(unreadable).toEqual([]);
+      expect(firstAudio).toEqual([{ source: 'cache', seconds: expect.any(Number) }]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('with the index out of reach (PostgreSQL down), serves the take found in the blob store alone', async () => {
+    const audioName = `${piece.orgId}/${cacheKey}/1700000000000-000000000001.audio`;
+    const { bus, resolver, calls, unreadable, firstAudio } = await setUp({
+      index: { lookup: refused },
+      blobs: {
+        async *list(prefix: string) {
+          await Promise.resolve();
+          if (audioName.startsWith(prefix)) yield { name: audioName, size: 5, lastModified: new Date(0) };
+        },
+        stat: () => Promise.resolve({ size: 5, lastModified: new Date(0), contentType: 'audio/pcm' }),
+        get: (name: string) =>
+          name === audioName
+            ? Promise.resolve(Buffer.from('saved'))
+            : Promise.reject(new Error('no such blob')),
+      },
+    });
+    try {
+      const audio = await resolver.resolve(piece);
+      expect(audio.cached).toBe(true);
+      expect(audio.contentType).toBe('audio/pcm');
+      expect(await drain(audio.chunks)).toBe('saved');
+      expect(calls).toEqual([]);
+      expect(unreadable).toEqual(['index']);
+      expect(firstAudio.map((seen) => seen.source)).toEqual(['cache']);
     } finally {
       await bus.close();
     }

@@ -1,7 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import type { BlobStore } from '@router/blob-store';
 import { type Bus, BusError, BusErrorCode, BusRemoteError, isPeerGone } from '@router/bus';
 import {
   addressedTo,
+  type CachedTake,
   type SynthRequestTake,
   synthRequestV1,
   type SynthSettings,
@@ -12,7 +14,13 @@ import {
 } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import { openStored } from '@router/cache-keys';
-import { CacheUnreadableError, type HotEntry, readStoredTake, withinDeadline } from '@router/stored-takes';
+import {
+  CacheUnreadableError,
+  findStoredTake,
+  type HotEntry,
+  readStoredTake,
+  withinDeadline,
+} from '@router/stored-takes';
 import type { CacheIndex } from './cache-index';
 import type { HotTier } from './hot-tier';
 import { asRouterError } from './router-errors';
@@ -29,6 +37,8 @@ export interface PieceRequest {
   cache: boolean;
   /** On interruption the vendor finishes (and the worker caches) this piece's take instead of stopping it. */
   finishesOnInterrupt: boolean;
+  /** The sentence's own key (`sentenceTextKey`), stored beside its entry for evictions by sentence. */
+  textKey?: string;
 }
 
 /** A piece's audio, from memory, the cache or a worker; chunks are the vendor's bytes, untouched. */
@@ -83,6 +93,8 @@ export interface PieceResolverDeps {
   cacheReadTimeoutMs: number;
   /** Counts a cache read that failed or timed out (the piece went to a worker instead). */
   onCacheUnreadable?: (store: 'index' | 'blob') => void;
+  /** How long a take's first audio took to be in hand, from the cache or from a worker. */
+  onFirstAudio?: (source: 'cache' | 'worker', seconds: number) => void;
   logger?: Logger;
 }
 
@@ -103,6 +115,13 @@ export class PieceResolver {
   constructor(private readonly deps: PieceResolverDeps) {}
 
   async resolve(piece: PieceRequest): Promise<PieceAudio> {
+    const startedAt = performance.now();
+    const audio = await this.resolvePiece(piece);
+    this.deps.onFirstAudio?.(audio.cached ? 'cache' : 'worker', (performance.now() - startedAt) / 1000);
+    return audio;
+  }
+
+  private async resolvePiece(piece: PieceRequest): Promise<PieceAudio> {
     try {
       if (piece.cache) {
         const found = await this.fromCache({
@@ -133,6 +152,13 @@ export class PieceResolver {
    * stored, so a hit is always one; its status and headers are those the vendor first sent.
    */
   async resolveRequest(take: SynthRequestTake): Promise<RequestAnswer> {
+    const startedAt = performance.now();
+    const answer = await this.resolveWholeRequest(take);
+    this.deps.onFirstAudio?.(answer.cached ? 'cache' : 'worker', (performance.now() - startedAt) / 1000);
+    return answer;
+  }
+
+  private async resolveWholeRequest(take: SynthRequestTake): Promise<RequestAnswer> {
     try {
       if (take.cache) {
         const { sealKey } = take;
@@ -171,22 +197,16 @@ export class PieceResolver {
   }
 
   /**
-   * The piece's committed take from the index and the blob store, or undefined for a miss. A store that fails
-   * or does not answer within `cacheReadTimeoutMs` (PostgreSQL or S3 down) is a miss too, counted: the piece
-   * is synthesized and the reply goes on.
+   * The piece's committed take from the index and the blob store, or undefined for a miss. An index that fails
+   * or does not answer within `cacheReadTimeoutMs` (PostgreSQL down) is read around: the take is looked for in
+   * the blob store alone, where its blobs are named under its org and key (`findStoredTake`). A store that
+   * cannot be read either way (S3 down) is a miss, counted: the piece is synthesized and the reply goes on.
    */
   private async readStored(ref: EntryRef, open?: (stored: Buffer) => Buffer): Promise<HotEntry | undefined> {
-    const { index, blobs, cacheReadTimeoutMs } = this.deps;
+    const { blobs, cacheReadTimeoutMs } = this.deps;
     try {
-      const hit = await withinDeadline(
-        index.lookup(ref.orgId, ref.cacheKey),
-        cacheReadTimeoutMs,
-        'index',
-      ).catch((error: unknown) => {
-        throw error instanceof CacheUnreadableError
-          ? error
-          : new CacheUnreadableError('index', { cause: error });
-      });
+      // Only a whole request's answer is opened (stored sealed), and only it has a response head.
+      const hit = await this.lookUp(ref, open !== undefined);
       return hit ? await readStoredTake(blobs, hit, cacheReadTimeoutMs, open) : undefined;
     } catch (error) {
       if (!(error instanceof CacheUnreadableError)) throw error;
@@ -196,6 +216,31 @@ export class PieceResolver {
         'cache not readable; the take is made afresh instead',
       );
       return undefined;
+    }
+  }
+
+  /**
+   * Where the key's committed take is: the index's row, or, while the index cannot be read, the take found in
+   * the blob store alone (counted as an unreadable index). `head`: a whole request's take, replayed with its
+   * response head. The org's retention still holds: a reply is planned to read the cache only when the org's
+   * retention (as held, docs/operations.md "A PostgreSQL outage") is above 0, and the sweeps remove an expired
+   * entry's blobs after its row.
+   */
+  private async lookUp(ref: EntryRef, head: boolean): Promise<CachedTake | null | undefined> {
+    const { index, blobs, cacheReadTimeoutMs } = this.deps;
+    try {
+      return await withinDeadline(index.lookup(ref.orgId, ref.cacheKey), cacheReadTimeoutMs, 'index');
+    } catch (error) {
+      this.deps.onCacheUnreadable?.('index');
+      this.deps.logger?.warn(
+        {
+          orgId: ref.orgId,
+          store: 'index',
+          err: error instanceof CacheUnreadableError ? error.cause : error,
+        },
+        'cache index not readable; the take is looked for in the blob store alone',
+      );
+      return findStoredTake(blobs, ref.orgId, ref.cacheKey, { timeoutMs: cacheReadTimeoutMs, head });
     }
   }
 
@@ -245,6 +290,7 @@ export class PieceResolver {
         settings: piece.settings,
         text: piece.text,
         cache: piece.cache,
+        ...(piece.textKey ? { textKey: piece.textKey } : {}),
       },
       { window: this.deps.window },
     );

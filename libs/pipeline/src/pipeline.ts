@@ -4,7 +4,7 @@ import { authChangedV1, cacheInvalidatedV1 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import type { VendorId } from '@router/vendors-core';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import { CacheIndex } from './cache-index';
 import { HotTier } from './hot-tier';
 import { PieceResolver } from './piece-resolver';
@@ -12,6 +12,9 @@ import { UsageReporter } from './usage-reporter';
 import { WorkerDirectory } from './worker-directory';
 
 const UNREADABLE = 'router_cache_unreadable_total';
+const FIRST_AUDIO = 'router_piece_first_audio_seconds';
+/** Seconds to a piece's first audio: milliseconds from the cache, a vendor's hundreds through a worker. */
+const FIRST_AUDIO_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
 
 export interface PipelineSettings {
   hotTierBytes: number;
@@ -80,6 +83,15 @@ export async function createPipeline(
       labelNames: ['store'],
       registers: deps.metrics ? [deps.metrics] : [],
     });
+  const firstAudio =
+    (deps.metrics?.getSingleMetric(FIRST_AUDIO) as Histogram<'source'> | undefined) ??
+    new Histogram({
+      name: FIRST_AUDIO,
+      help: "Seconds from a piece's request to its first audio in hand, by source (cache, or a worker's take)",
+      labelNames: ['source'],
+      buckets: FIRST_AUDIO_BUCKETS,
+      registers: deps.metrics ? [deps.metrics] : [],
+    });
   const usage = new UsageReporter(deps.bus);
   await Promise.all([workers.ready(), index.ready(), ...subscriptions.map((s) => s.ready())]);
   return {
@@ -93,6 +105,7 @@ export async function createPipeline(
       window: settings.streamWindow,
       cacheReadTimeoutMs: settings.cacheReadTimeoutMs,
       onCacheUnreadable: (store) => unreadable.inc({ store }),
+      onFirstAudio: (source, seconds) => firstAudio.observe({ source }, seconds),
       ...(deps.logger ? { logger: deps.logger } : {}),
     }),
     hot,

@@ -1,4 +1,9 @@
-import { canonicalSettings, pieceCacheKey, type SynthesisSettings } from '@router/cache-keys';
+import {
+  canonicalSettings,
+  pieceCacheKey,
+  sentenceTextKey,
+  type SynthesisSettings,
+} from '@router/cache-keys';
 import type { SynthSettings } from '@router/contracts';
 import { isSpeakable } from '@router/text';
 import type { VendorDefinition } from '@router/vendors-core';
@@ -51,6 +56,7 @@ export class ReplyPlanner {
               text,
               cache,
               finishesOnInterrupt: def.finishesTakeOnInterrupt,
+              textKey: sentenceTextKey(secret, { orgId, text }),
               cacheKey: pieceCacheKey(secret, {
                 orgId,
                 settings: canonical,

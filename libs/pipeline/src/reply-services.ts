@@ -11,6 +11,7 @@ import { OrgRetention } from './org-retention';
 import { createPipeline, type PipelineSettings } from './pipeline';
 import type { PieceResolver } from './piece-resolver';
 import { ReplyPlanner } from './reply-planner';
+import { RequestLogWriter, type RequestLogSettings } from './request-log';
 import { RequestTakePlanner } from './request-takes';
 import { StoredSettings } from './stored-settings';
 
@@ -30,6 +31,10 @@ export interface ReplyServicesConfig {
   storedSettingsRefreshMs: number;
   /** One read of stored settings longer than this has failed (its pieces are not cached). */
   storedSettingsReadTimeoutMs: number;
+  /** While PostgreSQL cannot be read, retention and vendor keys read no longer ago than this still answer. */
+  outageStaleMs: number;
+  /** The request log writer's queue bound and flush interval (defaults: DEFAULT_REQUEST_LOG_SETTINGS). */
+  requestLog?: Partial<RequestLogSettings>;
 }
 
 export interface ReplyServicesDeps {
@@ -62,6 +67,8 @@ export interface ReplyServices {
   /** The org's vendor keys, opened and remembered briefly. */
   keys: ProviderKeyCache;
   upstream: (vendor: string) => VendorAdapter | undefined;
+  /** The request log: each surface records one row per request or socket session when it finishes. */
+  requestLog: RequestLogWriter;
   close(): void;
 }
 
@@ -84,11 +91,12 @@ export async function startReplyServices(
     config.pipeline,
     servedVendors,
   );
-  const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now);
+  const retention = new OrgRetention(deps.sql, config.orgSettingsTtlMs, now, config.outageStaleMs);
   const keys = new ProviderKeyCache(
     new ProviderKeyStore(deps.prisma, deps.keyRing),
     config.providerKeyCacheTtlMs,
     now,
+    config.outageStaleMs,
   );
   const upstream = createUpstreams(config.vendorBaseUrls);
   const storedSettings = new StoredSettings(
@@ -104,6 +112,7 @@ export async function startReplyServices(
     }
   });
   await orgChanges.ready();
+  const requestLog = new RequestLogWriter(deps.prisma, deps.logger, deps.metrics, config.requestLog);
   return {
     resolver: pipeline.resolver,
     planner: new ReplyPlanner({ retention, storedSettings, cacheKeySecret: config.cacheKeySecret }),
@@ -111,9 +120,12 @@ export async function startReplyServices(
     retention,
     keys,
     upstream,
+    requestLog,
     close() {
       orgChanges.unsubscribe();
       pipeline.close();
+      // What waits is written, or dropped and counted; closing never waits on PostgreSQL for it.
+      void requestLog.close();
     },
   };
 }

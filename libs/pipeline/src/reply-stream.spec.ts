@@ -227,6 +227,27 @@ describe('ReplyStream', () => {
     expect(log).toEqual(['start 0 Slow to say.', 'end 0 300ms', 'start 1 Flushed', 'end 1 100ms']);
   });
 
+  it('is quiet only once every sentence released has ended and no text awaits a flush', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { events, log } = recordingEvents();
+    const stream = new ReplyStream('org', deps(resolverRecording([], gate)), events);
+    await stream.configure(DEF, settings('v1'));
+    expect(stream.quiet).toBe(true);
+    stream.push('Said now. And this');
+    expect(stream.quiet).toBe(false);
+    let quiet = false;
+    void stream.whenQuiet().then(() => (quiet = true));
+    stream.flush(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Flushed, but the sentences still play: not quiet yet.
+    expect(quiet).toBe(false);
+    open();
+    await stream.whenQuiet();
+    expect(quiet).toBe(true);
+    expect(log).toEqual(['start 0 Said now.', 'end 0 200ms', 'start 1 And this', 'end 1 200ms']);
+  });
+
   it('forgets a flush that an interrupt overtook', async () => {
     const gate = new Promise<void>(() => undefined);
     const { events } = recordingEvents();

@@ -6,6 +6,7 @@ import { AudioClock } from './audio-clock';
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
 import { playPieces, type ReplySink } from './play-pieces';
 import type { ReplyPlan, ReplyPlanner } from './reply-planner';
+import type { RequestTally } from './request-log';
 
 /** How a streamed reply's events look on a surface's socket. Every sentence is numbered per stream from 0. */
 export interface ReplyStreamEvents {
@@ -38,6 +39,8 @@ export interface ReplyStreamDeps {
    */
   maxHeldChars: number;
   now: () => number;
+  /** The session's request log tally: every sentence started, its first audio and failures (see RequestTally). */
+  tally?: RequestTally;
 }
 
 /** What an interrupt cut: sentences counted as spoken, and the text of the rest (unplayed or never sent). */
@@ -101,6 +104,9 @@ export class ReplyStream {
   /** Sentences up to this one were dropped (`drop`): not resolved, or released unheard when they come up. */
   private droppedThrough = -1;
   private gone = false;
+  /** Text pushed since the last flush, finish, drain or interrupt (part of it may wait in the splitter). */
+  private unflushed = false;
+  private readonly quietWaiters: Array<() => void> = [];
 
   constructor(
     private readonly orgId: string,
@@ -114,6 +120,24 @@ export class ReplyStream {
   }
 
   /**
+   * Whether the stream has nothing in hand: every sentence released has ended (played, failed or dropped),
+   * and no text awaits a flush. A socket that drains closes once its streams are quiet.
+   */
+  get quiet(): boolean {
+    return (
+      this.gone ||
+      (!this.unflushed &&
+        (this.lastQueued === null || (this.lastDone !== null && this.lastDone >= this.lastQueued)))
+    );
+  }
+
+  /** Resolves once the stream is quiet (at once when it is). */
+  whenQuiet(): Promise<void> {
+    if (this.quiet) return Promise.resolve();
+    return new Promise((resolve) => this.quietWaiters.push(resolve));
+  }
+
+  /**
    * New settings for the sentences that follow; text held under the old ones is spoken with them. Throws (a
    * RouterError) when the settings cannot be planned; the stream is then unchanged.
    */
@@ -123,6 +147,7 @@ export class ReplyStream {
     this.release(this.splitter?.flush() ?? []);
     this.plan = plan;
     this.planned = { def, settings, at };
+    this.deps.tally?.settings(plan.settings);
     this.splitter = createIncrementalSplitter(plan.def.splitter, plan.def.maxInputChars);
     return plan;
   }
@@ -137,6 +162,7 @@ export class ReplyStream {
 
   push(text: string): void {
     const splitter = this.requireSplitter();
+    if (text.length > 0) this.unflushed = true;
     this.heldChars += text.length;
     const pieces = splitter.push(text);
     if (pieces.length > 0) this.heldChars = 0;
@@ -155,10 +181,12 @@ export class ReplyStream {
   flush(done: (last: number | null) => void, label?: string): void {
     const splitter = this.requireSplitter();
     this.heldChars = 0;
+    this.unflushed = false;
     this.release(splitter.flush());
     const last = this.lastQueued;
     if (last === null || (this.lastDone !== null && this.lastDone >= last)) done(last);
     else this.flushes.push({ last, label, done });
+    this.wakeIfQuiet();
   }
 
   /**
@@ -173,9 +201,11 @@ export class ReplyStream {
     if (!bound) {
       this.splitter?.flush();
       this.heldChars = 0;
+      this.unflushed = false;
     }
     const last = bound ? bound.last : this.lastQueued;
     if (last !== null) this.droppedThrough = Math.max(this.droppedThrough, last);
+    this.wakeIfQuiet();
   }
 
   /**
@@ -188,6 +218,7 @@ export class ReplyStream {
     this.run = null;
     const held = this.splitter?.flush() ?? [];
     this.heldChars = 0;
+    this.unflushed = false;
     const unfinished =
       this.lastQueued !== null && (this.lastDone === null || this.lastDone < this.lastQueued);
     let spoken: Interruption['spoken'] = [];
@@ -206,6 +237,7 @@ export class ReplyStream {
     }));
     this.flushes.length = 0;
     this.lastDone = this.lastQueued;
+    this.wakeIfQuiet();
     return {
       spoken,
       remaining: [...rest.map((s) => s.text), ...held],
@@ -216,6 +248,7 @@ export class ReplyStream {
 
   /** No more text: what is held is spoken, and this resolves once every sentence has played. */
   async finish(): Promise<void> {
+    this.unflushed = false;
     this.release(this.splitter?.flush() ?? []);
     await this.playOut();
   }
@@ -228,6 +261,7 @@ export class ReplyStream {
   async drain(): Promise<void> {
     this.splitter?.flush();
     this.heldChars = 0;
+    this.unflushed = false;
     await this.playOut();
   }
 
@@ -236,6 +270,12 @@ export class ReplyStream {
     this.gone = true;
     this.run?.left.abort();
     this.run?.queue.end();
+    this.wakeIfQuiet();
+  }
+
+  private wakeIfQuiet(): void {
+    if (!this.quiet) return;
+    for (const wake of this.quietWaiters.splice(0)) wake();
   }
 
   /** Ends the run: nothing more is queued, and this resolves once what was queued has played. */
@@ -311,6 +351,8 @@ export class ReplyStream {
         run.waiting.shift();
         clock = new AudioClock(piece.settings.format, piece.settings.sampleRate);
         cached = audio.cached;
+        this.deps.tally?.settings(piece.settings);
+        this.deps.tally?.sentence(piece.text.length, audio.cached);
         run.started.push({ sentence: piece.sentence, text: piece.text, clock });
         this.events.sentenceStart({
           sentence: piece.sentence,
@@ -321,6 +363,7 @@ export class ReplyStream {
       },
       write: (chunk, piece) => {
         clock?.push(chunk);
+        this.deps.tally?.audio();
         return this.events.audio(chunk, piece.sentence);
       },
       pieceEnd: (piece, { bytes, words, chars, warning }) => {
@@ -338,6 +381,7 @@ export class ReplyStream {
       },
       pieceFailed: (piece, error, started) => {
         if (!started) run.waiting.shift();
+        this.deps.tally?.failed(error.code);
         this.events.sentenceFailed(piece.sentence, error);
         this.sentenceDone(piece.sentence);
         return 'continue';
@@ -351,6 +395,7 @@ export class ReplyStream {
       const flush = this.flushes.shift();
       flush?.done(flush.last);
     }
+    this.wakeIfQuiet();
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type CacheKeySecret, requestCacheKey, requestSealKey } from '@router/cache-keys';
+import { type CacheKeySecret, requestCacheKey, requestSealKey, sentenceTextKey } from '@router/cache-keys';
 import type { SynthRequestTake } from '@router/contracts';
 import {
   type DropInRequest,
@@ -79,6 +79,9 @@ export class RequestTakePlanner {
       request: wire,
       chars: keying.chars,
       cache: orgCaches && stored.cacheable,
+      ...(keying.text === undefined
+        ? {}
+        : { textKey: sentenceTextKey(this.deps.secret, { orgId, text: keying.text }) }),
     };
   }
 }

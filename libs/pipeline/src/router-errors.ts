@@ -17,7 +17,7 @@ export function asRouterError(error: unknown): RouterError {
         },
       );
     }
-    return RouterError.internal(error);
+    return RouterError.unexpected(error);
   }
-  return RouterError.internal(error);
+  return RouterError.unexpected(error);
 }

@@ -26,7 +26,8 @@ export class WorkerDirectory {
     private readonly bus: Bus,
     private readonly options: { expiryMs: number; waitMs: number; now: () => number },
   ) {
-    this.subscription = bus.subscribe(synthWorkerHeartbeatV1, ({ workerId, serves }) => {
+    this.subscription = bus.subscribe(synthWorkerHeartbeatV1, ({ workerId, serves, leaving }) => {
+      if (leaving) return this.markGone(workerId);
       const goneAt = this.gone.get(workerId);
       if (goneAt !== undefined) {
         if (this.options.now() - goneAt < this.options.expiryMs) return;

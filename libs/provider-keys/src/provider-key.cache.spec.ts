@@ -1,20 +1,23 @@
 import { ProviderKeyCache } from './provider-key.cache';
 
 describe('ProviderKeyCache', () => {
-  function setup(keys: Record<string, string | undefined>) {
+  function setup(keys: Record<string, string | undefined>, outageStaleMs = 0) {
     let now = 0;
     const opened: string[] = [];
+    const database = { down: false };
     const cache = new ProviderKeyCache(
       {
         open: (orgId, provider) => {
           opened.push(`${orgId}:${provider}`);
+          if (database.down) return Promise.reject(Object.assign(new Error('refused'), { code: 'P1001' }));
           return Promise.resolve(keys[`${orgId}:${provider}`]);
         },
       },
       1000,
       () => now,
+      outageStaleMs,
     );
-    return { cache, opened, advance: (ms: number) => (now += ms) };
+    return { cache, opened, database, advance: (ms: number) => (now += ms) };
   }
 
   it('opens a key once within its TTL and again after it', async () => {
@@ -46,5 +49,18 @@ describe('ProviderKeyCache', () => {
     cache.forget('o');
     await cache.get('o', 'vendor_b');
     expect(opened).toHaveLength(4);
+  });
+
+  it('through a PostgreSQL outage uses the key it opened up to the staleness bound, then is unavailable', async () => {
+    const { cache, database, advance } = setup({ 'o:vendor_a': 'a' }, 5000);
+    expect(await cache.get('o', 'vendor_a')).toBe('a');
+    database.down = true;
+    advance(5000);
+    expect(await cache.get('o', 'vendor_a')).toBe('a');
+    advance(1);
+    await expect(cache.get('o', 'vendor_a')).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(cache.get('o', 'vendor_b')).rejects.toMatchObject({ code: 'unavailable' });
+    database.down = false;
+    expect(await cache.get('o', 'vendor_a')).toBe('a');
   });
 });

@@ -1,4 +1,4 @@
-import { RouterError } from '@router/contracts';
+import { heldThroughOutage, RouterError } from '@router/contracts';
 
 export interface KeyOpener {
   open(orgId: string, provider: string): Promise<string | undefined>;
@@ -16,14 +16,21 @@ export class ProviderKeyCache {
     private readonly opener: KeyOpener,
     private readonly ttlMs: number,
     private readonly now: () => number,
+    /** While PostgreSQL cannot be read, a key opened no longer ago than this is still used. */
+    private readonly outageStaleMs: number,
   ) {}
 
   async get(orgId: string, provider: string): Promise<string> {
     const id = `${orgId}:${provider}`;
     let entry = this.entries.get(id);
     if (!entry || this.now() - entry.at >= this.ttlMs) {
-      entry = { key: await this.opener.open(orgId, provider), at: this.now() };
-      this.entries.set(id, entry);
+      const held = entry && { value: entry, at: entry.at };
+      try {
+        entry = { key: await this.opener.open(orgId, provider), at: this.now() };
+        this.entries.set(id, entry);
+      } catch (error) {
+        entry = heldThroughOutage(error, held, this.now(), this.outageStaleMs);
+      }
     }
     if (entry.key === undefined) {
       throw new RouterError(

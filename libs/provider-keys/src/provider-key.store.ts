@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@router/db';
+import { type KeyFailure, KeyFailureReporter } from './key-failure';
 import { KeyRing, sealContext } from './key-ring';
 
 export interface ProviderKeyView {
@@ -6,6 +7,9 @@ export interface ProviderKeyView {
   last4: string;
   updated_at: string;
 }
+
+/** How often a key's last error from real traffic is written at most (per worker). */
+const KEY_FAILURE_WRITE_INTERVAL_MS = 60_000;
 
 /**
  * What a key's `last4` shows: its last four characters, but never more than half of the key (rounded down),
@@ -44,6 +48,11 @@ export class ProviderKeyStore {
       authTag: new Uint8Array(sealed.authTag),
       keyVersion: sealed.keyVersion,
       last4: shownTail(apiKey),
+      // A new key has not been tested, and the old key's error is not its.
+      checkedAt: null,
+      lastErrorCode: null,
+      lastErrorMessage: null,
+      lastErrorAt: null,
     };
     const row = await this.prisma.providerKey.upsert({
       where: { orgId_provider: { orgId, provider } },
@@ -58,6 +67,44 @@ export class ProviderKeyStore {
   async delete(orgId: string, provider: string): Promise<boolean> {
     const { count } = await this.prisma.providerKey.deleteMany({ where: { orgId, provider } });
     return count > 0;
+  }
+
+  /**
+   * A test of the stored key: when, and its failure in the router's words (null when it passed, which clears the
+   * last error). Raw SQL, so `updated_at` keeps saying when the key itself was stored. False when no key is
+   * stored (deleted meanwhile).
+   */
+  async recordCheck(orgId: string, provider: string, failure: KeyFailure | null): Promise<boolean> {
+    const count = failure
+      ? await this.prisma.$executeRaw`
+          UPDATE provider_keys SET checked_at = now(), last_error_code = ${failure.code},
+            last_error_message = ${failure.message}, last_error_at = now()
+          WHERE org_id = ${orgId}::uuid AND provider = ${provider}`
+      : await this.prisma.$executeRaw`
+          UPDATE provider_keys SET checked_at = now(), last_error_code = NULL, last_error_message = NULL,
+            last_error_at = NULL
+          WHERE org_id = ${orgId}::uuid AND provider = ${provider}`;
+    return count > 0;
+  }
+
+  /**
+   * A vendor call of real traffic failed with the stored key: its failure becomes the key's last error, and
+   * `checked_at` keeps saying when the key was last tested. Nothing when no key is stored.
+   */
+  async recordFailure(orgId: string, provider: string, failure: KeyFailure): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE provider_keys SET last_error_code = ${failure.code}, last_error_message = ${failure.message},
+        last_error_at = now()
+      WHERE org_id = ${orgId}::uuid AND provider = ${provider}`;
+  }
+
+  /** The reporter a worker gives the vendor's failures of real traffic: at most one write a minute per key. */
+  failureReporter(onWriteError: (error: unknown) => void): KeyFailureReporter {
+    return new KeyFailureReporter(
+      (orgId, provider, failure) => this.recordFailure(orgId, provider, failure),
+      KEY_FAILURE_WRITE_INTERVAL_MS,
+      onWriteError,
+    );
   }
 
   /** The plain vendor key, for the vendor call only; undefined when the org stored none. */

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { type Logger, PinoNestLogger } from '@router/observability';
+import { type Drain, gateRequests, refuseDraining } from './drain';
 import { digestWireBody } from './identity.guard';
 import { logWhenFinished, type PlainRoutesOptions, servePlainRoutes } from './plain-route';
 
@@ -16,6 +17,15 @@ export interface HttpAppOptions {
   plainRoutes?: Omit<PlainRoutesOptions, 'logger' | 'bodyLimitBytes'>;
   /** Runs once the app's routes exist and before it listens (e.g. to build the OpenAPI document). */
   beforeListen?: (app: INestApplication) => void | Promise<void>;
+  /**
+   * The app's drain: while it drains, every request but the probes is refused with `refuseDraining` (by
+   * default the native envelope's 503 `unavailable`), and the others are counted until answered.
+   */
+  drain?: Drain;
+  refuseDraining?: (
+    req: import('node:http').IncomingMessage,
+    res: import('node:http').ServerResponse,
+  ) => void;
 }
 
 /** A root module made of feature modules, as each app (and the standalone process) composes them. */
@@ -52,6 +62,9 @@ export async function startHttpApp(
     });
   }
   await options.beforeListen?.(app);
+  if (options.drain) {
+    gateRequests(app.getHttpServer(), options.drain, options.refuseDraining ?? refuseDraining);
+  }
   await app.listen(options.port, options.host ?? '0.0.0.0');
   return app;
 }

@@ -45,7 +45,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
         message.includes('JSON') ? 'The request body must be valid JSON.' : message,
       );
     }
-    return RouterError.internal(exception);
+    return RouterError.unexpected(exception);
   }
 }
 
@@ -82,6 +82,8 @@ export function sendError(
   res.writeHead(error.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    // Something out of reach for now (the database in an outage): when to try again.
+    ...(error.code === 'unavailable' ? { 'retry-after': '1' } : {}),
   });
   res.end(body);
 }

@@ -16,6 +16,8 @@ const PUBLIC = 'router:public';
 const ANONYMOUS_ALLOWED = 'router:anonymous';
 /** The refusal of anything the gateway did not sign for exactly this request. */
 export const NOT_FROM_GATEWAY = 'This service only answers requests forwarded by the router gateway.';
+/** The refusal of a request the gateway signed that reached this process too late to count as fresh. */
+export const TOO_LATE = 'This router process was too busy to take the request in time; retry.';
 
 /** What an app behind the gateway checks the gateway's identity header with. */
 export interface IdentityPolicy {
@@ -56,6 +58,24 @@ export function vouchedFor(
     { nowMs, maxAgeMs: policy.maxAgeMs, maxFutureSkewMs: policy.maxFutureSkewMs },
   );
   return check.ok ? { orgId: check.orgId, bodyDigest: check.bodyDigest } : undefined;
+}
+
+/**
+ * Why a request `vouchedFor` refused is refused. A signature of the gateway's that arrived after its freshness
+ * bound means this process lagged behind (under load): the surface's retryable "unavailable", never an
+ * authentication failure, which a client takes as final and would not retry. A replay is refused all the
+ * same. Anything else was not signed by the gateway for this request: `NOT_FROM_GATEWAY`, 401.
+ */
+export function refusalOf(req: RequestHead, policy: IdentityPolicy, nowMs: number): RouterError {
+  const check = verifyIdentity(
+    req.headers[IDENTITY_HEADER],
+    { method: req.method ?? 'GET', path: req.url ?? '/' },
+    policy.secret,
+    { nowMs, maxAgeMs: policy.maxAgeMs, maxFutureSkewMs: policy.maxFutureSkewMs },
+  );
+  return !check.ok && check.reason === 'expired'
+    ? RouterError.unavailable(TOO_LATE)
+    : RouterError.unauthorized(NOT_FROM_GATEWAY);
 }
 
 /** `vouchedFor` a request that has no body (a WebSocket upgrade): the org, or undefined. */
@@ -100,14 +120,11 @@ export class IdentityGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
     const req = context.switchToHttp().getRequest<IdentifiedRequest>();
-    const vouched = vouchedFor(
-      { method: req.method, url: req.originalUrl, headers: req.headers },
-      this.policy,
-      this.clock.now(),
-    );
-    if (vouched === undefined || (await wireDigests.get(req)) !== vouched.bodyDigest) {
-      throw RouterError.unauthorized(NOT_FROM_GATEWAY);
-    }
+    const head = { method: req.method, url: req.originalUrl, headers: req.headers };
+    const nowMs = this.clock.now();
+    const vouched = vouchedFor(head, this.policy, nowMs);
+    if (vouched === undefined) throw refusalOf(head, this.policy, nowMs);
+    if ((await wireDigests.get(req)) !== vouched.bodyDigest) throw RouterError.unauthorized(NOT_FROM_GATEWAY);
     if (
       vouched.orgId === ANONYMOUS_ORG &&
       !this.reflector.getAllAndOverride<boolean>(ANONYMOUS_ALLOWED, targets)

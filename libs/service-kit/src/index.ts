@@ -13,3 +13,5 @@ export * from './infrastructure';
 export * from './json-object';
 export * from './socket-server';
 export * from './client-left';
+export * from './drain';
+export * from './openapi-part';

@@ -10,6 +10,8 @@ export interface InfrastructureConfig {
   NATS_STREAM_LIVENESS_MS?: number;
   NATS_RECONNECT_DELAY_MS?: number;
   DATABASE_URL?: string;
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+  DATABASE_QUERY_TIMEOUT_MS?: number;
   S3_ENDPOINT?: string;
   S3_ACCESS_KEY?: string;
   S3_SECRET_KEY?: string;
@@ -47,10 +49,24 @@ export async function connectInfrastructure<D extends boolean, B extends boolean
   let blobs: BlobStore | undefined;
   try {
     if (needs.database) {
-      db = await createDatabase({ url: required(config.DATABASE_URL, 'DATABASE_URL') });
+      db = await createDatabase({
+        url: required(config.DATABASE_URL, 'DATABASE_URL'),
+        timeouts: {
+          ...(config.DATABASE_CONNECT_TIMEOUT_MS
+            ? { connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS }
+            : {}),
+          ...(config.DATABASE_QUERY_TIMEOUT_MS ? { queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS } : {}),
+        },
+      });
       parts.push(db);
       const prisma = db.prisma;
-      health.addCheck({ name: 'database', check: () => prisma.$queryRaw`SELECT 1`.then(() => true) });
+      // An outage of the database is served through (docs/operations.md, "A PostgreSQL outage"): the app
+      // stays ready, so replicas are not all taken out of their Services at once; the gauge still says it.
+      health.addCheck({
+        name: 'database',
+        check: () => prisma.$queryRaw`SELECT 1`.then(() => true),
+        degradesOnly: true,
+      });
     }
     if (needs.blobs) {
       const store = createBlobStore({

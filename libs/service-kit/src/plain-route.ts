@@ -105,7 +105,7 @@ async function answer(
     }
     await route.serve(vouched.orgId, body, res);
   } catch (exception) {
-    const error = exception instanceof RouterError ? exception : RouterError.internal(exception);
+    const error = RouterError.unexpected(exception);
     sendError(res, error, { logger, method: req.method, path: route.path, exception });
   }
 }

@@ -1,13 +1,19 @@
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig, runtimeEnv } from '@router/config';
+import { ConfigError, drainEnv, loadConfig, runtimeEnv } from '@router/config';
 
 export interface Stoppable {
   close(): Promise<void>;
+  /**
+   * Fails readiness, takes no new work and resolves once the work in hand is over or `ms` has passed (what is
+   * left then, `close` ends with the surface's going-away).
+   */
+  drain?(ms: number): Promise<void>;
 }
 
 /**
- * How every process starts and stops: a bad configuration prints the variables at fault and exits 1; SIGINT
- * and SIGTERM close what was started, in reverse order, then exit.
+ * How every process starts and stops: a bad configuration prints the variables at fault and exits 1; SIGTERM
+ * drains what was started for up to `DRAIN_MS` (see Stoppable.drain), then, like SIGINT, closes it in
+ * reverse order and exits.
  */
 export function runService(name: string, start: () => Promise<Stoppable>): void {
   let running: Stoppable | undefined;
@@ -16,6 +22,7 @@ export function runService(name: string, start: () => Promise<Stoppable>): void 
     if (stopping) return;
     stopping = true;
     try {
+      if (signal === 'SIGTERM') await running?.drain?.(loadConfig(drainEnv, process.env).DRAIN_MS);
       await running?.close();
       process.exit(0);
     } catch (error) {
@@ -55,9 +62,16 @@ export function heapFlags(source: NodeJS.ProcessEnv): string[] {
   return percent > 0 ? [`--heap-growing-percent=${percent}`] : [];
 }
 
-/** Closes several things in reverse order of starting, continuing past failures. */
+/** Closes several things in reverse order of starting, continuing past failures; drains them all at once. */
 export function closeAll(...parts: Array<Stoppable | (() => Promise<void>)>): Stoppable {
   return {
+    async drain(ms) {
+      const draining: Array<Promise<void>> = [];
+      for (const part of parts) {
+        if (typeof part !== 'function' && part.drain) draining.push(part.drain(ms).catch(() => undefined));
+      }
+      await Promise.all(draining);
+    },
     async close() {
       const errors: unknown[] = [];
       for (const part of parts.reverse()) {

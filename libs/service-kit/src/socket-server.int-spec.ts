@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
-import { createLogger } from '@router/observability';
+import { createLogger, Health } from '@router/observability';
+import { waitFor } from '@router/testing';
 import { type SocketPeer, SocketServer, type SocketSession } from './socket-server';
 
 const IDENTITY = { secret: 's'.repeat(32), maxAgeMs: 2000, maxFutureSkewMs: 1000 };
@@ -24,6 +26,7 @@ describe('SocketServer: one connection per failure, never the process', () => {
       void peer.send(`echo ${frame.toString()}`);
     },
     disconnected: () => undefined,
+    drain: () => Promise.resolve(),
     shutdown: () => undefined,
   });
   /** A session that sends `tick <n>` every 20 ms, `ticks` of them (forever when left out), and echoes. */
@@ -179,6 +182,28 @@ describe('SocketServer: one connection per failure, never the process', () => {
     expect(answer).toMatchObject({ status: 422, body: '{"error":"timeout too long","version":"2"}' });
   });
 
+  it("refuses a handshake signed for another method than GET with the surface's 405, not as unsigned", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.once('close', () => resolve(received));
+      socket.once('error', reject);
+      const identity = signIdentity(
+        { method: 'POST', path: '/fine', orgId: 'org-1', bodyDigest: EMPTY_BODY_DIGEST },
+        IDENTITY.secret,
+        Date.now(),
+      );
+      socket.write(
+        'POST /fine HTTP/1.1\r\nHost: app\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          `${IDENTITY_HEADER}: ${identity}\r\n\r\n`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\nallow: GET\r\n/);
+    expect(answer.endsWith('{"refused":"bad_request"}')).toBe(true);
+  });
+
   it('refuses a path the surface does not have in its shape', async () => {
     expect(await ending(open('/missing'))).toMatchObject({ status: 404, body: '{"refused":"not_found"}' });
   });
@@ -225,5 +250,57 @@ describe('SocketServer: one connection per failure, never the process', () => {
       expect(close).toBe(4008);
       expect(frames).toEqual([...Array.from({ length: 75 }, (_, i) => `tick ${i + 1}`), '{"idle":true}']);
     });
+  });
+});
+
+describe('SocketServer metrics', () => {
+  it('counts its open sockets by surface, from 0 before the first', async () => {
+    const health = new Health('socket-metrics-test');
+    const session = (): SocketSession => ({
+      id: 'session',
+      receive: () => undefined,
+      disconnected: () => undefined,
+      drain: () => Promise.resolve(),
+      shutdown: () => undefined,
+    });
+    const sockets = new SocketServer({
+      metrics: health.metrics,
+      name: 'counted',
+      identity: IDENTITY,
+      now: Date.now,
+      logger: createLogger({ service: 'socket-metrics-test', level: 'silent' }),
+      maxPayloadBytes: 1024,
+      check: () => null,
+      refusal: (error) => ({ status: error.status, contentType: 'text/plain', body: error.code }),
+      idle: () => ({ ms: 60_000, frames: [], code: 4008, reason: 'idle' }),
+      open: () => session(),
+    });
+    const server = createServer();
+    sockets.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const count = async (): Promise<string | undefined> =>
+      (await health.metrics.metrics()).split('\n').find((line) => line.startsWith('router_open_sockets{'));
+    const line = (n: number): string =>
+      `router_open_sockets{surface="counted",service="socket-metrics-test"} ${n}`;
+    try {
+      expect(await count()).toBe(line(0));
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/`, {
+        headers: {
+          [IDENTITY_HEADER]: signIdentity(
+            { method: 'GET', path: '/', orgId: 'org-1', bodyDigest: EMPTY_BODY_DIGEST },
+            IDENTITY.secret,
+            Date.now(),
+          ),
+        },
+      });
+      await new Promise((resolve) => ws.once('open', resolve));
+      expect(await count()).toBe(line(1));
+      ws.close();
+      await waitFor('the socket to be counted closed', async () => (await count()) === line(0));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

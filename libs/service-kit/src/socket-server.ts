@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { Gauge, type Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ANONYMOUS_ORG, IDENTITY_HEADER } from '@router/auth';
-import { RouterError } from '@router/contracts';
+import { RouterError, type SocketIdle } from '@router/contracts';
 import type { Logger } from '@router/observability';
-import type { SocketIdle } from '@router/vendors-core';
-import { identifiedOrg, type IdentityPolicy, NOT_FROM_GATEWAY } from './identity.guard';
+import { type Drain, drainingError } from './drain';
+import { identifiedOrg, type IdentityPolicy, refusalOf } from './identity.guard';
 
 /** The close code of a connection the router failed on. */
 const CLOSE_INTERNAL = 1011;
@@ -27,9 +28,21 @@ export interface SocketSession {
   receive(frame: Buffer, isBinary: boolean): void;
   /** The client closed the socket or lost it. */
   disconnected(): void;
-  /** The app is shutting down: tell the client and stop. */
+  /**
+   * The app (or the gateway in front of it) is going away: what the session has in hand (messages read, the
+   * sentences of a turn under way) plays out, then the socket is closed with the surface's going-away code.
+   * Resolves once it asked for that close.
+   */
+  drain(): Promise<void>;
+  /** The app is shutting down now: tell the client with the surface's going-away code and stop. */
   shutdown(): void;
 }
+
+/**
+ * The header with which a gateway names itself on the upgrades it forwards, so that a gateway going away can
+ * have the apps behind it drain just the sockets that pass through it (`gateway.draining.v1`).
+ */
+export const GATEWAY_INSTANCE_HEADER = 'x-router-gateway';
 
 /** A refused handshake as it goes on the wire. */
 export interface HandshakeAnswer {
@@ -56,6 +69,10 @@ export interface SocketServerOptions {
   refusal(error: RouterError): HandshakeAnswer;
   /** When a quiet connection is closed, and how (`headers`: the handshake's, as `open` gets them). */
   idle(url: URL, headers: IncomingHttpHeaders): SocketIdle;
+  /** While it drains, new handshakes are refused with the surface's retryable "unavailable". */
+  drain?: Drain;
+  /** The app's metrics, where its open sockets are counted (`router_open_sockets{surface}`). */
+  metrics?: Registry;
   /**
    * A session for an accepted socket. `headers` are the client's handshake headers as the gateway forwarded
    * them (it has taken the key's off), without the gateway's identity: a surface reads its settings there.
@@ -72,10 +89,17 @@ export interface SocketServerOptions {
  */
 export class SocketServer {
   private readonly wss: WebSocketServer;
-  private readonly sessions = new Set<SocketSession>();
+  /** Open sessions, with when each closed and the gateway its handshake came through. */
+  private readonly sessions = new Map<SocketSession, { closed: Promise<void>; via: string | undefined }>();
+
+  /** This surface's count of open sockets, where the app has metrics. */
+  private readonly openCount: Gauge<'surface'> | undefined;
 
   constructor(private readonly options: SocketServerOptions) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+    this.openCount = options.metrics && openSocketsGauge(options.metrics);
+    // Reported from the start (0), so an autoscaler on open sockets sees an idle pod too.
+    this.openCount?.set({ surface: options.name }, 0);
   }
 
   attach(server: Server): void {
@@ -86,14 +110,31 @@ export class SocketServer {
         this.upgrade(req, socket, head);
       } catch (error) {
         this.options.logger.error({ err: error, surface: this.options.name }, 'socket handshake failed');
-        this.refuse(socket, RouterError.internal(error));
+        this.refuse(socket, RouterError.unexpected(error));
       }
     });
   }
 
+  /**
+   * Drains the open sessions (those whose handshake came through gateway `via`, when given): each plays out
+   * what it has in hand and closes with the surface's going-away code. Resolves once they are all closed.
+   */
+  async drain(via?: string): Promise<void> {
+    const draining = [...this.sessions].filter(([, open]) => via === undefined || open.via === via);
+    await Promise.all(
+      draining.map(([session, open]) => {
+        session.drain().catch((error: unknown) => {
+          this.options.logger.error({ err: error, surface: this.options.name }, 'socket drain failed');
+          session.shutdown();
+        });
+        return open.closed;
+      }),
+    );
+  }
+
   /** Tells every open connection the app is going away. */
   close(): void {
-    for (const session of this.sessions) session.shutdown();
+    for (const session of this.sessions.keys()) session.shutdown();
     this.wss.close();
   }
 
@@ -101,11 +142,18 @@ export class SocketServer {
     const url = new URL(req.url ?? '/', 'http://router');
     const orgId = this.orgOf(req);
     const headers = handshakeHeaders(req);
-    const refused = orgId ? this.options.check(url, headers) : RouterError.unauthorized(NOT_FROM_GATEWAY);
+    const refused = !orgId
+      ? refusalOf(req, this.options.identity, this.options.now())
+      : (methodRefusal(req.method) ??
+        (this.options.drain?.draining ? drainingError() : this.options.check(url, headers)));
     if (refused) return this.refuse(socket, refused);
+    const via =
+      typeof req.headers[GATEWAY_INSTANCE_HEADER] === 'string'
+        ? req.headers[GATEWAY_INSTANCE_HEADER]
+        : undefined;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       try {
-        this.open(ws, orgId, url, headers);
+        this.open(ws, orgId, url, headers, via);
       } catch (error) {
         this.options.logger.error({ err: error, surface: this.options.name }, 'socket open failed');
         ws.close(CLOSE_INTERNAL, 'internal error');
@@ -118,8 +166,9 @@ export class SocketServer {
     try {
       const { status, contentType, body } =
         refused instanceof RouterError ? this.options.refusal(refused) : refused;
+      const allow = status === 405 ? 'allow: GET\r\n' : '';
       socket.end(
-        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n${allow}` +
           `content-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
     } catch (failure) {
@@ -133,7 +182,13 @@ export class SocketServer {
     return orgId !== undefined && orgId !== ANONYMOUS_ORG ? orgId : '';
   }
 
-  private open(ws: WebSocket, orgId: string, url: URL, headers: IncomingHttpHeaders): void {
+  private open(
+    ws: WebSocket,
+    orgId: string,
+    url: URL,
+    headers: IncomingHttpHeaders,
+    via: string | undefined,
+  ): void {
     const { logger, name } = this.options;
     const policy = this.options.idle(url, headers);
     const idle = setTimeout(() => {
@@ -159,7 +214,9 @@ export class SocketServer {
       url,
       headers,
     );
-    this.sessions.add(session);
+    let closed!: () => void;
+    this.sessions.set(session, { closed: new Promise<void>((resolve) => (closed = resolve)), via });
+    this.openCount?.inc({ surface: name });
     logger.info({ orgId, surface: name, sessionId: session.id }, 'socket opened');
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       idle.refresh();
@@ -177,15 +234,26 @@ export class SocketServer {
     ws.once('close', (code: number) => {
       clearTimeout(idle);
       this.sessions.delete(session);
+      this.openCount?.dec({ surface: name });
+      closed();
       session.disconnected();
       logger.info({ orgId, surface: name, sessionId: session.id, code }, 'socket closed');
     });
   }
 }
 
-/** The handshake's headers a surface may read: the gateway's identity is the server's own, checked above. */
+/**
+ * A socket is opened with GET only. The gateway answers any other method itself (keeping the client's
+ * connection), so this is for an upgrade that reached the app otherwise: the surface's 405, not ws's bare one.
+ */
+function methodRefusal(method: string | undefined): RouterError | null {
+  if (method === 'GET') return null;
+  return RouterError.badRequest(`A WebSocket is opened with a GET request, not ${method ?? 'none'}.`, 405);
+}
+
+/** The handshake's headers a surface may read: the gateway's identity and name are the server's own. */
 function handshakeHeaders(req: IncomingMessage): IncomingHttpHeaders {
-  const { [IDENTITY_HEADER]: _identity, ...headers } = req.headers;
+  const { [IDENTITY_HEADER]: _identity, [GATEWAY_INSTANCE_HEADER]: _via, ...headers } = req.headers;
   return headers;
 }
 
@@ -194,8 +262,25 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   413: 'Payload Too Large',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
+
+const OPEN_SOCKETS = 'router_open_sockets';
+
+/** The app's gauge of open sockets by surface, shared by its socket servers (the standalone has several). */
+function openSocketsGauge(registry: Registry): Gauge<'surface'> {
+  return (
+    (registry.getSingleMetric(OPEN_SOCKETS) as Gauge<'surface'> | undefined) ??
+    new Gauge({
+      name: OPEN_SOCKETS,
+      help: 'WebSockets open on this app (native /v1/stream, the mirrors), by surface: what an autoscaler may follow',
+      labelNames: ['surface'],
+      registers: [registry],
+    })
+  );
+}

@@ -1,1 +1,2 @@
 export * from './stored-take';
+export * from './blob-takes';

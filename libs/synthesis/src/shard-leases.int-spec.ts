@@ -80,6 +80,7 @@ describe.each(['postgres', 'pglite'] as const)('ShardLeases (%s)', (kind) => {
     const w1 = worker('w1');
     await w1.leases.beat();
     expect([...(await lessees()).values()]).toEqual(Array.from({ length: KEY_SHARDS }, () => 'w1'));
+    expect(w1.leases.held).toBe(KEY_SHARDS);
     const key = newKey();
     const before = w1.count();
     await expect(w1.claims.claim(orgId, key)).resolves.toEqual({ kind: 'mine' });
@@ -102,6 +103,9 @@ describe.each(['postgres', 'pglite'] as const)('ShardLeases (%s)', (kind) => {
       expect(held.get(shard)).toBe(shardOwner(shard, ['w1', 'w2']));
     }
     const w2Shard = [...held].find(([, id]) => id === 'w2')?.[0] ?? -1;
+    // What each reports as held (synthesis_leased_shards) is its share, and together every shard.
+    expect(w2.leases.held).toBe([...held.values()].filter((id) => id === 'w2').length);
+    expect(w1.leases.held + w2.leases.held).toBe(KEY_SHARDS);
     expect(w2.leases.holds(w2Shard)).toBe(true);
     expect(w1.leases.holds(w2Shard)).toBe(false);
     // The shard's keys are claimed by its lessee from memory, and the other worker is sent to it.
@@ -199,6 +203,7 @@ describe.each(['postgres', 'pglite'] as const)('ShardLeases (%s)', (kind) => {
     expect(w1.leases.holds(shard)).toBe(true);
     now = 30_000;
     expect(w1.leases.holds(shard)).toBe(false);
+    expect(w1.leases.held).toBe(0);
     // Its own lease, untrusted, is no obstacle in the database: the claim takes a row.
     await expect(w1.claims.claim(orgId, keyIn(shard))).resolves.toEqual({ kind: 'mine' });
   });

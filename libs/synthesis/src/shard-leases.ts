@@ -98,6 +98,8 @@ export class ShardLeases {
   /** Takes this worker committed lately, by `org:key`, oldest first. */
   private readonly commits = new Map<string, { take: CachedTake; at: number }>();
   private rowsMade = false;
+  /** The worker is going away: it wins no shard any more (see depart). */
+  private departing = false;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
 
@@ -109,12 +111,31 @@ export class ShardLeases {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
+  /** The shards whose lease this worker holds and trusts now. */
+  get held(): number {
+    const now = this.clock();
+    let held = 0;
+    for (const until of this.trusted.values()) if (until > now) held++;
+    return held;
+  }
   /** Beats at once and then every fifth of a lease. */
   start(): void {
     if (this.timer) return;
+    // A database outage fails every beat (a fifth of a lease apart): it is said once, and when it ends.
+    let failing = false;
     const beat = (): void => {
       this.beating ??= this.beat()
-        .catch((error: unknown) => this.logger?.warn({ err: error }, 'shard lease beat failed'))
+        .then(
+          () => {
+            if (failing) this.logger?.info('shard lease beats succeed again');
+            failing = false;
+          },
+          (error: unknown) => {
+            if (failing) this.logger?.debug({ err: error }, 'shard lease beat failed');
+            else this.logger?.warn({ err: error }, 'shard lease beat failed; said again once one succeeds');
+            failing = true;
+          },
+        )
         .finally(() => {
           this.beating = undefined;
         });
@@ -132,6 +153,17 @@ export class ShardLeases {
     this.trusted.clear();
     this.leaving.clear();
     await this.sql.query(GONE, [this.workerId]);
+  }
+
+  /**
+   * The worker is going away: every shard it leases is given up as one it no longer wins (its keys are claimed
+   * in the database from now on, and each lease is released once the takes claimed under it are over), and
+   * none is taken again.
+   */
+  depart(): Promise<void> {
+    this.departing = true;
+    for (const shard of this.trusted.keys()) this.leaving.add(shard);
+    return this.beating ?? Promise.resolve();
   }
 
   /** Whether this worker leases the shard now. */
@@ -175,6 +207,7 @@ export class ShardLeases {
    * lease it (then nobody holds the key but through its claim row).
    */
   async takeOver(orgId: string, cacheKey: string, from: string): Promise<boolean> {
+    if (this.departing) return false;
     const shard = keyShard(cacheKey);
     const taken = await this.acquire([shard], from);
     return taken.length > 0 && this.claim(orgId, cacheKey)?.kind === 'mine';
@@ -202,7 +235,7 @@ export class ShardLeases {
     const wanted: number[] = [];
     const unwanted: number[] = [];
     for (let shard = 0; shard < KEY_SHARDS; shard++) {
-      const mine = shardOwner(shard, live) === this.workerId;
+      const mine = !this.departing && shardOwner(shard, live) === this.workerId;
       if (mine && !held.has(shard)) wanted.push(shard);
       if (mine) this.leaving.delete(shard);
       else if (held.has(shard)) unwanted.push(shard);

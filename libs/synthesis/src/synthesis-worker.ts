@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Registry } from 'prom-client';
 import type { BlobStore } from '@router/blob-store';
 import { type Bus, isPeerGone, type StreamSink, type Subscription } from '@router/bus';
 import {
@@ -9,6 +11,7 @@ import {
   cacheObjectNames,
   cacheUsageV1,
   healthSynthesisV1,
+  isStoreUnreachable,
   newTakeId,
   RouterError,
   synthRequestV1,
@@ -17,11 +20,17 @@ import {
 } from '@router/contracts';
 import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
-import { CacheUnreadableError, readStoredTake, storedTimingsBlob } from '@router/stored-takes';
-import { type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
+import {
+  CacheUnreadableError,
+  readStoredTake,
+  storedTakeMeta,
+  storedTimingsBlob,
+} from '@router/stored-takes';
+import { type KeyFailureReporter, type KeyOpener, ProviderKeyCache } from '@router/provider-keys';
 import type { VendorAdapter } from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
 import { ShardLeases } from './shard-leases';
+import { leasedShardsGauge, type SynthesisMetrics, synthesisMetrics } from './synthesis-metrics';
 import { TakeClaims } from './take-claims';
 import {
   cacheable,
@@ -55,16 +64,27 @@ export interface SynthesisWorkerDeps {
   /** The cache index and the take claims (one take per key across workers). */
   sql: Sql;
   keys: KeyOpener;
+  /** Where the vendor's failures of real traffic go, as each key's last error (the dashboard shows it). */
+  keyFailures?: KeyFailureReporter;
   adapter: (vendor: string) => VendorAdapter | undefined;
   logger: Logger;
   now?: () => number;
+  /** The app's metrics: vendor calls, first audio and leases are reported there. */
+  metrics?: Registry;
 }
 
 export interface SynthesisWorkerSettings {
   /** A take with no audio from the vendor for this long fails with provider_timeout. */
   firstAudioTimeoutMs: number;
+  /**
+   * A take not over after this long fails with provider_timeout, however its audio trickles in (each chunk
+   * restarts the first-audio timer); shorter than `claimStaleMs`.
+   */
+  takeTimeoutMs: number;
   heartbeatMs: number;
   keyCacheTtlMs: number;
+  /** While PostgreSQL cannot be read, a vendor key opened no longer ago than this is still used. */
+  outageStaleMs: number;
   /** A claim on a key's take older than this no longer holds; longer than any take runs. */
   claimStaleMs: number;
   /**
@@ -104,9 +124,12 @@ export class SynthesisWorker {
   private readonly keys: ProviderKeyCache;
   private readonly claims: TakeClaims;
   private readonly leases: ShardLeases | undefined;
+  private readonly metrics: SynthesisMetrics | undefined;
   private readonly now: () => number;
   private readonly startedAt: number;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Set once the worker drains: it announces itself as leaving rather than alive. */
+  private leaving = false;
 
   constructor(
     private readonly deps: SynthesisWorkerDeps,
@@ -115,7 +138,7 @@ export class SynthesisWorker {
     this.now = deps.now ?? Date.now;
     this.startedAt = this.now();
     this.workerId = settings.workerId ?? randomBytes(8).toString('hex');
-    this.keys = new ProviderKeyCache(deps.keys, settings.keyCacheTtlMs, this.now);
+    this.keys = new ProviderKeyCache(deps.keys, settings.keyCacheTtlMs, this.now, settings.outageStaleMs);
     const group = settings.leaseGroup ?? '';
     if (settings.leaseMs > 0) {
       this.leases = new ShardLeases(
@@ -126,6 +149,9 @@ export class SynthesisWorker {
       );
     }
     this.claims = new TakeClaims(deps.sql, this.workerId, settings.claimStaleMs, group, this.leases);
+    this.metrics = deps.metrics && synthesisMetrics(deps.metrics);
+    const leases = this.leases;
+    if (deps.metrics && leases) leasedShardsGauge(deps.metrics, () => leases.held);
   }
 
   /** Subscribes the worker's subjects and starts announcing it; stop() undoes both. */
@@ -148,7 +174,11 @@ export class SynthesisWorker {
     ];
     const announce = (): void => {
       bus
-        .publish(synthWorkerHeartbeatV1, { workerId: this.workerId, serves: [synthRequestV1.subject] })
+        .publish(synthWorkerHeartbeatV1, {
+          workerId: this.workerId,
+          serves: [synthRequestV1.subject],
+          ...(this.leaving ? { leaving: true } : {}),
+        })
         .catch(() => undefined);
     };
     void Promise.all(subscriptions.map((s) => s.ready())).then(() => {
@@ -172,6 +202,30 @@ export class SynthesisWorker {
         },
       },
     ];
+  }
+
+  /**
+   * The worker is going away (SIGTERM): it announces itself as leaving, so requesters send it nothing new, gives
+   * its shards up (their keys are claimed in the database from now on, so another worker can take them over
+   * without a second take of a key still running here), and resolves once the takes running here are over
+   * (committed or failed). Requests still addressed to it meanwhile are answered as before.
+   */
+  async drain(): Promise<void> {
+    this.leaving = true;
+    await this.deps.bus
+      .publish(synthWorkerHeartbeatV1, {
+        workerId: this.workerId,
+        serves: [synthRequestV1.subject],
+        leaving: true,
+      })
+      .catch(() => undefined);
+    await this.leases?.depart();
+    const running = (): number =>
+      this.pieces.takes.size +
+      this.pieces.starting.size +
+      this.requests.takes.size +
+      this.requests.starting.size;
+    while (running() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   /** Frees this worker's shard leases (once it no longer serves: stop its subscriptions first). */
@@ -268,7 +322,16 @@ export class SynthesisWorker {
     // so a claim that is this worker's finds it ready; it is used only then.
     const apiKey = this.keys.get(req.orgId, vendor);
     apiKey.catch(() => undefined);
-    const claim = await this.claims.claim(req.orgId, req.cacheKey);
+    let claim;
+    try {
+      claim = await this.claims.claim(req.orgId, req.cacheKey);
+    } catch (error) {
+      if (!isStoreUnreachable(error)) throw error;
+      // PostgreSQL is out of reach: no claim can be had, so the take is made and played but not stored
+      // (docs/architecture.md, "When a part fails"); identical requests here still share it.
+      this.deps.logger.warn({ orgId: req.orgId, err: error }, 'take not claimable; synthesized uncached');
+      return this.synthesize(running, id, adapter, req, { cache: false }, apiKey);
+    }
     if (claim.kind === 'mine')
       return this.synthesize(running, id, adapter, req, { cache: true, claimed: true }, apiKey);
     if (claim.kind === 'held') {
@@ -379,7 +442,7 @@ export class SynthesisWorker {
         !heard &&
         isPeerGone(error) &&
         (await this.claims.takeOver(req.orgId, req.cacheKey, holder).catch(() => false));
-      if (!orphaned) return take.fail(error instanceof Error ? error : RouterError.internal(error));
+      if (!orphaned) return take.fail(error instanceof Error ? error : RouterError.unexpected(error));
     } finally {
       take.stopped.removeEventListener('abort', stop);
     }
@@ -389,9 +452,16 @@ export class SynthesisWorker {
       apiKey = await this.keys.get(req.orgId, kind.vendor(req));
     } catch (error) {
       await this.release(req);
-      return take.fail(error instanceof RouterError ? error : RouterError.internal(error));
+      return take.fail(RouterError.unexpected(error));
     }
     await this.run(kind, take, adapter, apiKey, req, { cache: true, claimed: true });
+  }
+
+  /** Deletes a take's blobs that no row names; one that stays is the orphan sweep's. */
+  private async deleteTake(names: { audio: string; words: string }): Promise<void> {
+    await Promise.all([this.deps.blobs.delete(names.audio), this.deps.blobs.delete(names.words)]).catch(
+      (error: unknown) => this.deps.logger.warn({ err: error }, 'uncommitted take not deleted'),
+    );
   }
 
   private async release(req: KeyedTakeRequest): Promise<void> {
@@ -447,11 +517,31 @@ export class SynthesisWorker {
     };
     const stop = (): void => abort.abort(STOPPED);
     take.stopped.addEventListener('abort', stop, { once: true });
+    const startedAt = performance.now();
+    let heard = false;
+    const onData = (): void => {
+      if (!heard) {
+        heard = true;
+        this.metrics?.firstAudio(vendor, (performance.now() - startedAt) / 1000);
+      }
+      arm();
+    };
+    const deadline = setTimeout(
+      () =>
+        abort.abort(
+          new RouterError(
+            'provider_timeout',
+            `${vendor} did not finish the take within ${this.settings.takeTimeoutMs} ms`,
+          ),
+        ),
+      this.settings.takeTimeoutMs,
+    );
     try {
       arm();
-      const produced = await kind.produce(take, adapter, { apiKey, req, signal: abort.signal, onData: arm });
+      const produced = await kind.produce(take, adapter, { apiKey, req, signal: abort.signal, onData });
       if (abort.signal.aborted) throw abort.signal.reason;
       clearTimeout(timer);
+      this.metrics?.called(vendor, 'ok');
       take.complete(kind.result(produced, await this.store(kind, take, req, produced, keeping)));
     } catch (error) {
       clearTimeout(timer);
@@ -464,12 +554,13 @@ export class SynthesisWorker {
         take.fail(STOPPED);
         return;
       }
-      this.deps.logger.warn(
-        { orgId: req.orgId, vendor, code: failure instanceof RouterError ? failure.code : 'internal' },
-        'take failed; nothing cached',
-      );
-      take.fail(failure instanceof RouterError ? failure : RouterError.internal(failure));
+      const failed = RouterError.unexpected(failure);
+      this.metrics?.called(vendor, failed.code);
+      this.deps.logger.warn({ orgId: req.orgId, vendor, code: failed.code }, 'take failed; nothing cached');
+      this.deps.keyFailures?.report(req.orgId, vendor, failed);
+      take.fail(failed);
     } finally {
+      clearTimeout(deadline);
       take.stopped.removeEventListener('abort', stop);
     }
   }
@@ -485,8 +576,9 @@ export class SynthesisWorker {
     produced: Produced,
     keeping: Keeping,
   ): Promise<boolean> {
-    if (produced.notWhole) {
+    if (produced.notWhole && keeping.cache) {
       // Passed on as the vendor sent it, never stored: the reason is the router's words, never the vendor's.
+      // Said only of an answer that was to be stored (a voice list read live is never whole by any format).
       this.deps.logger.warn(
         { orgId: req.orgId, vendor: kind.vendor(req), reason: produced.notWhole },
         'answer not whole; nothing cached',
@@ -498,6 +590,7 @@ export class SynthesisWorker {
       return false;
     }
     let committed = false;
+    let written: { audio: string; words: string } | undefined;
     try {
       // Named when written, not when the take started: the commit refuses a take older than the orphan grace.
       const names = cacheObjectNames(req.orgId, req.cacheKey, newTakeId(this.now()));
@@ -506,11 +599,17 @@ export class SynthesisWorker {
       const body = produced.storedBody?.(whole) ?? whole;
       const audio = kind.sealing(req)?.seal(body) ?? body;
       const { words, chars, contentType, head } = produced;
+      written = names;
       if (words)
         await this.deps.blobs.put(names.words, storedTimingsBlob({ words, chars }), {
           contentType: 'application/json',
         });
-      await this.deps.blobs.put(names.audio, audio, { contentType });
+      // The content type and head go with the blob too: a take can be replayed without the index (an outage).
+      await this.deps.blobs.put(
+        names.audio,
+        audio,
+        storedTakeMeta({ contentType, ...(head ? { head } : {}) }),
+      );
       const stored: CachedTake = {
         objectName: names.audio,
         contentType,
@@ -525,11 +624,15 @@ export class SynthesisWorker {
         chars: kind.chars(req),
         ...stored,
         ...(keeping.replaces ? { replaces: keeping.replaces } : {}),
+        ...(req.textKey ? { textKey: req.textKey } : {}),
       }));
       if (committed && keeping.claimed) this.claims.committed(req.orgId, req.cacheKey, stored);
     } catch (error) {
       // The listener already has the audio; a take that could not be cached is only a later miss.
       this.deps.logger.warn({ err: error, orgId: req.orgId }, 'take not cached');
+      // The database is out of reach, so no row names these blobs: they go now, so that a read without the
+      // index (findStoredTake) never takes an uncommitted take for the key's (the orphan sweep is the backstop).
+      if (written && isStoreUnreachable(error)) await this.deleteTake(written);
     }
     // A committed take's claim stays (see TakeClaims); any other is given up for the next take of the key.
     if (!committed && keeping.claimed) await this.release(req);

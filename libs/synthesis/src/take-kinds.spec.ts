@@ -6,6 +6,8 @@ import type {
   SynthTakeTrailer,
 } from '@router/contracts';
 import {
+  AUDIO_NOT_WHOLE,
+  type AudioLayout,
   type DropInAnswer,
   type DropInCall,
   type DropInWire,
@@ -196,19 +198,22 @@ describe('request takes', () => {
 });
 
 describe('sentence takes', () => {
-  function speaking(events: SynthesisEvent[]): VendorAdapter {
+  function speaking(events: SynthesisEvent[], layout?: AudioLayout): VendorAdapter {
     return {
       vendor: 'vendor_a',
-      contentType: () => 'audio/mpeg',
+      contentType: () => 'audio/pcm',
       synthesize: async function* () {
         yield* events;
       },
+      ...(layout ? { audioLayout: () => layout } : {}),
     };
   }
+  /** One second of 16-bit samples at 16 kHz: whole, and far longer than `Namaste.` can be spoken. */
+  const SECOND = Buffer.alloc(32_000, 1);
 
-  async function produceSentence(adapter: VendorAdapter) {
+  async function produceSentence(adapter: VendorAdapter, format = 'pcm') {
     const take = new Take<SynthTakeHeader, SynthTakeTrailer>();
-    take.open({ contentType: 'audio/mpeg' });
+    take.open({ contentType: 'audio/pcm' });
     const produced = await pieceTakes.produce(take, adapter, {
       apiKey: 'vk',
       req: {
@@ -220,8 +225,8 @@ describe('sentence takes', () => {
           voice: 'v',
           language: 'hi-IN',
           speed: 1,
-          sampleRate: 24000,
-          format: 'mp3',
+          sampleRate: 16000,
+          format,
           options: {},
         },
         text: 'Namaste.',
@@ -238,10 +243,10 @@ describe('sentence takes', () => {
     const { take, produced } = await produceSentence(
       speaking([
         { kind: 'warning', warning },
-        { kind: 'audio', data: Buffer.from('ab') },
+        { kind: 'audio', data: SECOND },
       ]),
     );
-    expect(Buffer.concat(take.audio).toString()).toBe('ab');
+    expect(Buffer.concat(take.audio).equals(SECOND)).toBe(true);
     expect(produced).toMatchObject({ storable: true, warning });
     expect(pieceTakes.result(produced, false)).toEqual({ words: null, chars: null, cached: false, warning });
     // Its usage is counted as synthesized (storable), yet it never enters the cache.
@@ -249,9 +254,36 @@ describe('sentence takes', () => {
   });
 
   it('has no warning for a take the vendor reported nothing about', async () => {
-    const { produced } = await produceSentence(speaking([{ kind: 'audio', data: Buffer.from('ab') }]));
+    const { produced } = await produceSentence(speaking([{ kind: 'audio', data: SECOND }]));
     expect(produced.warning).toBeUndefined();
     expect(pieceTakes.result(produced, true)).toEqual({ words: null, chars: null, cached: true });
     expect(cacheable(produced)).toBe(true);
+  });
+
+  it('fails a take whose body ended cleanly but early: less audio than its text needs, or inside a sample', async () => {
+    for (const audio of [SECOND.subarray(0, 400), SECOND.subarray(0, 32_001 - 2)]) {
+      await expect(produceSentence(speaking([{ kind: 'audio', data: audio }]))).rejects.toMatchObject({
+        code: 'provider_unavailable',
+        message: expect.stringContaining('ended early'),
+      });
+    }
+  });
+
+  it("reads the audio in the adapter's layout where the vendor has formats of its own", async () => {
+    const float = { kind: 'samples', sampleRate: 16000, frameBytes: 4 } as const;
+    // 32,002 bytes: whole 16-bit samples, but not whole 32-bit ones.
+    const odd = Buffer.alloc(32_002);
+    await expect(produceSentence(speaking([{ kind: 'audio', data: odd }]), 'pcm')).resolves.toMatchObject({
+      produced: { storable: true },
+    });
+    await expect(
+      produceSentence(speaking([{ kind: 'audio', data: odd }], float), 'pcm_f32le'),
+    ).rejects.toMatchObject({ code: 'provider_unavailable' });
+  });
+
+  it('plays a take in a format nothing can tell whole, and never stores it', async () => {
+    const { produced } = await produceSentence(speaking([{ kind: 'audio', data: SECOND }]), 'speex');
+    expect(produced).toMatchObject({ storable: false, notWhole: AUDIO_NOT_WHOLE.unknown });
+    expect(cacheable(produced)).toBe(false);
   });
 });

@@ -14,8 +14,16 @@ import {
 } from '@router/contracts';
 import { openStored, sealStored } from '@router/cache-keys';
 import type { HotEntry } from '@router/stored-takes';
-import { dropInWire } from '@router/vendors';
-import { type DropInWire, pickHeaders, type VendorAdapter } from '@router/vendors-core';
+import { dropInWire, findVendor } from '@router/vendors';
+import {
+  type AudioExpectation,
+  checkAudio,
+  type DropInWire,
+  expectedAudio,
+  layoutOfFormat,
+  pickHeaders,
+  type VendorAdapter,
+} from '@router/vendors-core';
 import { Take, type TakeOutcome } from './take';
 
 /** What every take request carries: the key it is one take of, and whether it may be cached. */
@@ -24,6 +32,8 @@ export interface KeyedTakeRequest {
   cacheKey: string;
   cache: boolean;
   forwarded?: boolean;
+  /** A sentence take's own key (`sentenceTextKey`), committed beside its entry. */
+  textKey?: string;
 }
 
 /** What a finished vendor call leaves for the cache. */
@@ -91,6 +101,20 @@ export interface Sealing {
   open: (stored: Buffer) => Buffer;
 }
 
+/**
+ * What a sentence take's audio is checked against: the layout of its format (the adapter's, where the vendor has
+ * formats of its own) and the least its text can play at the vendor's fastest catalogue speed.
+ */
+export function pieceAudioExpectation(
+  adapter: Pick<VendorAdapter, 'audioLayout'>,
+  req: Pick<SynthTakeRequest, 'settings' | 'text'>,
+): AudioExpectation {
+  const { settings } = req;
+  const layout = adapter.audioLayout?.(settings) ?? layoutOfFormat(settings.format, settings.sampleRate);
+  const vendor = findVendor(settings.vendor);
+  return vendor ? expectedAudio(vendor, layout, req.text) : { layout, leastMs: 0 };
+}
+
 /** A sentence take: one piece's settings and text, through the vendor's synthesis call. */
 export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTrailer> = {
   stream: synthTakeV1,
@@ -131,8 +155,18 @@ export const pieceTakes: TakeKind<SynthTakeRequest, SynthTakeHeader, SynthTakeTr
         `${req.settings.vendor} completed the take without audio`,
       );
     }
+    // A body that ended cleanly can still have ended early (the vendor or a proxy on the way): the take is whole
+    // only once its audio says so. Short, it failed; where nothing can tell, it is played and never stored.
+    const check = checkAudio(Buffer.concat(take.audio), pieceAudioExpectation(adapter, req));
+    if (check.verdict === 'short') {
+      throw new RouterError(
+        'provider_unavailable',
+        `${req.settings.vendor}'s answer ended early: ${check.reason}`,
+      );
+    }
     return {
-      storable: true,
+      storable: check.verdict === 'whole',
+      ...(check.verdict === 'unknown' ? { notWhole: check.reason } : {}),
       contentType: take.head?.contentType ?? 'application/octet-stream',
       words,
       chars,

@@ -1,4 +1,11 @@
-import { type PrivateNats, type PrivateS3, startPrivateNats, startPrivateS3 } from './private-services';
+import {
+  type PrivateNats,
+  type PrivatePostgres,
+  type PrivateS3,
+  startPrivateNats,
+  startPrivatePostgres,
+  startPrivateS3,
+} from './private-services';
 import { createScratchDatabase, migrateScratchDatabase, type ScratchDatabase } from './services';
 import { type RunningStack, startStack } from './stack';
 
@@ -7,6 +14,8 @@ export interface FaultStack {
   db: ScratchDatabase;
   nats: PrivateNats;
   s3: PrivateS3;
+  /** The PostgreSQL server of the stack's own, when asked for (`privatePostgres`); else the database is a scratch one. */
+  pg?: PrivatePostgres;
   stack: RunningStack;
   /** Stops the apps, the servers and drops the database. */
   stop: () => Promise<void>;
@@ -22,13 +31,21 @@ export async function startFaultStack(options: {
   logDir: string;
   bucket: string;
   env?: Record<string, string>;
+  /** A PostgreSQL server of the stack's own (`pg`), so the test can stop and start it; else a scratch database on the shared one. */
+  privatePostgres?: boolean;
 }): Promise<FaultStack> {
   const started: Array<() => Promise<unknown>> = [];
   const stop = async (): Promise<void> => {
     for (const undo of started.reverse()) await undo().catch(() => undefined);
   };
   try {
-    const db = await createScratchDatabase(options.label);
+    let pg: PrivatePostgres | undefined;
+    let db: ScratchDatabase;
+    if (options.privatePostgres) {
+      const server = await startPrivatePostgres({ logDir: options.logDir });
+      pg = server;
+      db = { url: server.url, name: 'router', drop: () => server.close() };
+    } else db = await createScratchDatabase(options.label);
     started.push(() => db.drop());
     await migrateScratchDatabase(db);
     const nats = await startPrivateNats({ logDir: options.logDir });
@@ -44,7 +61,7 @@ export async function startFaultStack(options: {
       ...(options.env ? { env: options.env } : {}),
     });
     started.push(() => stack.stop());
-    return { db, nats, s3, stack, stop };
+    return { db, nats, s3, ...(pg ? { pg } : {}), stack, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -2,8 +2,16 @@ import { existsSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { Client as S3Client } from 'minio';
 import { connect as natsConnect, type NatsConnection } from 'nats';
+import { Client as PgClient } from 'pg';
 import { waitFor } from './processes';
-import { type PrivateNats, type PrivateS3, startPrivateNats, startPrivateS3 } from './private-services';
+import {
+  type PrivateNats,
+  type PrivatePostgres,
+  type PrivateS3,
+  startPrivateNats,
+  startPrivatePostgres,
+  startPrivateS3,
+} from './private-services';
 
 /** Whether anything accepts a connection on the loopback port right now. */
 function accepts(port: number): Promise<boolean> {
@@ -101,5 +109,43 @@ describe('private S3 emulator', () => {
     await s3.close();
     expect(existsSync(directory)).toBe(false);
     expect(await accepts(s3.port)).toBe(false);
+  });
+});
+
+describe('private PostgreSQL', () => {
+  let pg: PrivatePostgres;
+
+  beforeAll(async () => {
+    pg = await startPrivatePostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.close();
+  });
+
+  /** A client that gives up on connecting or on an answer after a short while (pg's own timeouts). */
+  const patientClient = (): PgClient =>
+    new PgClient({ connectionString: pg.url, connectionTimeoutMillis: 500, query_timeout: 500 });
+
+  it('hangs while paused, accepting connections and answering nothing, and answers again once resumed', async () => {
+    const open = patientClient();
+    await open.connect();
+    try {
+      expect((await open.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      pg.pause();
+      try {
+        expect(await accepts(pg.port)).toBe(true);
+        await expect(open.query('SELECT 1')).rejects.toThrow('Query read timeout');
+        const fresh = patientClient();
+        await expect(fresh.connect()).rejects.toThrow(/timeout/);
+      } finally {
+        pg.resume();
+      }
+      const after = patientClient();
+      await after.connect();
+      expect((await after.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await after.end();
+    } finally {
+      await open.end().catch(() => undefined);
+    }
   });
 });

@@ -1,12 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import {
+  chownSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { freePort, REPO_ROOT, stopProcess, waitFor } from './processes';
 
 /**
- * NATS and the S3 emulator as processes of one test's own, on free ports, so a fault test can stop and
+ * NATS, the S3 emulator and PostgreSQL as processes of one test's own, on free ports, so a fault test can stop and
  * restart them without touching the shared services (4222, 4569) that every other test and engineer uses.
  * Each keeps its port across restarts, so the apps connected to it reconnect to the same address.
  */
@@ -15,6 +25,8 @@ export interface PrivateServer {
   readonly port: number;
   /** Whether the process is running (false after stop(), true again after restart()). */
   readonly running: boolean;
+  /** The process's id while it runs. */
+  readonly pid: number | undefined;
   /** Stops the process (SIGTERM, SIGKILL after a grace); the port is then closed. */
   stop(): Promise<void>;
   /** Starts the process again on the same port (stopping it first if it runs); resolves once it listens. */
@@ -88,6 +100,182 @@ export async function startPrivateS3(options: PrivateServerOptions = {}): Promis
   });
 }
 
+export interface PrivatePostgres extends PrivateServer {
+  /** `postgresql://router:router@127.0.0.1:<port>/router`: a superuser's, on a database made at the start. */
+  readonly url: string;
+  /**
+   * Makes the server hang: SIGSTOP to the postmaster and every process it started. Connections are still
+   * accepted (by the kernel, on the listening socket) and nothing answers: no session starts, no statement
+   * ends, as with a server that is paused, swapping or stuck. resume() (SIGCONT) lets it go on.
+   */
+  pause(): void;
+  resume(): void;
+}
+
+/** The processes descended from `root` (read from /proc: each one's parent). */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // /proc/<pid>/stat: `pid (comm) state ppid …`; comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+    } catch {
+      // A process that ended while the list was read.
+    }
+  }
+  const found: number[] = [];
+  const frontier = [root];
+  while (frontier.length > 0) {
+    const parent = frontier.pop();
+    for (const [pid, ppid] of parents) {
+      if (ppid === parent) {
+        found.push(pid);
+        frontier.push(pid);
+      }
+    }
+  }
+  return found;
+}
+
+/** Sends `signal` to `pid` and its descendants (the parent first, so it starts no new one meanwhile). */
+function signalTree(pid: number, signal: NodeJS.Signals): void {
+  const signalOne = (target: number): void => {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // Ended meanwhile.
+    }
+  };
+  if (signal === 'SIGSTOP') {
+    signalOne(pid);
+    for (const child of descendants(pid)) signalOne(child);
+  } else {
+    for (const child of descendants(pid)) signalOne(child);
+    signalOne(pid);
+  }
+}
+
+/** Where Debian puts the server's programs (tools/services/ensure.sh installs them): the newest version's. */
+function postgresBin(): string {
+  const root = '/usr/lib/postgresql';
+  const version = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => existsSync(join(root, name, 'bin', 'postgres')))
+        .sort((a, b) => Number(b) - Number(a))[0]
+    : undefined;
+  if (!version)
+    throw new Error('PostgreSQL is not installed (tools/services/ensure.sh postgres installs it)');
+  return join(root, version, 'bin');
+}
+
+/**
+ * A PostgreSQL server of one test's own (never the shared one on 5432, which every other test uses): a cluster
+ * made with initdb in a directory of its own, on a free loopback port, TCP only, with a `router` superuser and
+ * a `router` database. stop() is PostgreSQL's fast shutdown (SIGINT: sessions are ended at once, as when an
+ * operator or a failover stops it); restart() starts it again on the same port and data, so a test can stop
+ * the database under a running stack and bring it back. The server refuses to run as root: as root it runs as
+ * the `postgres` user (setpriv, which execs, so the signals reach the server itself).
+ */
+export async function startPrivatePostgres(options: PrivateServerOptions = {}): Promise<PrivatePostgres> {
+  const bin = postgresBin();
+  const port = await freePort();
+  const directory = mkdtempSync(join(tmpdir(), 'router-private-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const asServerUser = (command: string, args: string[]): [string, string[]] =>
+    asRoot
+      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]]
+      : [command, args];
+  let server: PrivateServer;
+  try {
+    if (asRoot) {
+      const id = (flag: string): number =>
+        Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+      chownSync(directory, id('-u'), id('-g'));
+    }
+    const data = join(directory, 'data');
+    const [initdb, initArgs] = asServerUser(join(bin, 'initdb'), [
+      ...['-D', data, '-U', 'router', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+    ]);
+    execFileSync(initdb, initArgs, { stdio: 'pipe' });
+    const [command, args] = asServerUser(join(bin, 'postgres'), [
+      ...[
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+      ],
+      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'max_connections=300'],
+    ]);
+    server = await startServerProcess({
+      name: 'postgres',
+      port,
+      command,
+      args,
+      ...options,
+      stopSignal: 'SIGINT',
+      removeOnClose: [directory],
+    });
+  } catch (error) {
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+  const base = `postgresql://router:router@127.0.0.1:${port}`;
+  // The port opens before the server takes sessions (57P03 while it starts): the first statement is retried.
+  await waitFor('the private PostgreSQL to take sessions', async () => {
+    const client = new Client({ connectionString: `${base}/postgres` });
+    try {
+      await client.connect();
+      await client.query('CREATE DATABASE router');
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === '42P04') return true; // made by an earlier attempt
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
+  const stopServer = server.stop.bind(server);
+  const restartServer = server.restart.bind(server);
+  const closeServer = server.close.bind(server);
+  let paused = false;
+  const pid = (): number => {
+    if (server.pid === undefined) throw new Error('the private PostgreSQL is not running');
+    return server.pid;
+  };
+  const resume = (): void => {
+    if (paused) signalTree(pid(), 'SIGCONT');
+    paused = false;
+  };
+  return Object.assign(server, {
+    url: `${base}/router`,
+    pause: () => {
+      signalTree(pid(), 'SIGSTOP');
+      paused = true;
+    },
+    resume,
+    // A paused server cannot stop: it is let go on first.
+    stop: async () => {
+      if (paused && server.pid !== undefined) resume();
+      await stopServer();
+    },
+    restart: async () => {
+      if (paused && server.pid !== undefined) resume();
+      await restartServer();
+    },
+    close: async () => {
+      if (paused && server.pid !== undefined) resume();
+      await closeServer();
+    },
+  });
+}
+
 interface ServerProcessSpec extends PrivateServerOptions {
   name: string;
   port: number;
@@ -95,6 +283,8 @@ interface ServerProcessSpec extends PrivateServerOptions {
   args: string[];
   /** Directories removed by close() besides its own log directory. */
   removeOnClose?: string[];
+  /** What asks it to stop (SIGTERM unless said). */
+  stopSignal?: NodeJS.Signals;
 }
 
 async function startServerProcess(spec: ServerProcessSpec): Promise<PrivateServer> {
@@ -132,7 +322,7 @@ async function startServerProcess(spec: ServerProcessSpec): Promise<PrivateServe
   const stop = async (): Promise<void> => {
     const running = child;
     child = null;
-    if (running) await stopProcess(running);
+    if (running) await stopProcess(running, 5000, spec.stopSignal);
   };
 
   await launch();
@@ -141,6 +331,9 @@ async function startServerProcess(spec: ServerProcessSpec): Promise<PrivateServe
     port: spec.port,
     get running() {
       return child !== null && child.exitCode === null && child.signalCode === null;
+    },
+    get pid() {
+      return child?.pid;
     },
     stop,
     async restart() {

@@ -59,7 +59,12 @@ export function spawnApp(
   };
 }
 
-export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+/** `signal` asks it to stop (SIGTERM unless said; PostgreSQL's fast shutdown is SIGINT), SIGKILL after the grace. */
+export function stopProcess(
+  child: ChildProcess,
+  graceMs = 5000,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -67,7 +72,7 @@ export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> 
       clearTimeout(timer);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 

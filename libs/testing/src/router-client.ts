@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { type ProviderId, RouterClient, type Sentence, type StreamSettings } from '@router/client';
 import { REPO_ROOT } from './processes';
@@ -97,10 +98,48 @@ export async function createOrgWithVendorKey(
   vendor: ProviderId,
   name: string,
 ): Promise<{ orgId: string; key: string; keyId: string; vendorKey: string; client: RouterClient }> {
-  const org = createOrgClient(stack, name);
+  // The admin API straight over HTTP, as the CLI calls it: hundreds of e2e orgs start no CLI process each.
+  const { id: orgId } = await adminPost<{ id: string }>(stack.adminUrl, '/admin/orgs', { name });
+  const issued = await adminPost<{ id: string; key: string }>(
+    stack.adminUrl,
+    `/admin/orgs/${encodeURIComponent(orgId)}/keys`,
+    {},
+  );
+  const client = new RouterClient({ baseUrl: stack.gatewayUrl, apiKey: issued.key });
   const vendorKey = `vk-${name}-${randomUUID()}`;
-  await org.client.providerKeys.put(vendor, vendorKey);
-  return { ...org, vendorKey };
+  await client.providerKeys.put(vendor, vendorKey);
+  return { orgId, key: issued.key, keyId: issued.id, client, vendorKey };
+}
+
+/**
+ * A POST to the admin API (no token: the stack's admin port is loopback-only); throws on a refusal. A connection
+ * of its own each time, as the CLI's process has: a pooled one the server is closing for idleness fails the call.
+ */
+function adminPost<T>(adminUrl: string, path: string, body: unknown): Promise<T> {
+  const payload = JSON.stringify(body);
+  return new Promise<T>((resolve, reject) => {
+    const req = httpRequest(
+      new URL(path, adminUrl),
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) reject(new Error(`admin POST ${path}: HTTP ${status} ${text}`));
+          else resolve(JSON.parse(text) as T);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 /** Retries `probe` until it returns true; change propagation takes a moment by design. */

@@ -4,6 +4,8 @@ import WebSocket from 'ws';
 export interface RawAnswer {
   status: number;
   contentType: string | undefined;
+  /** Every header of the answer (lower-case names, as Node reads them), where the reader kept them. */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
   body: Buffer;
 }
 
@@ -69,6 +71,7 @@ export class TestSocket {
           const answer = {
             status: res.statusCode ?? 0,
             contentType: res.headers['content-type'],
+            headers: res.headers,
             body: Buffer.concat(chunks),
           };
           resolve({ kind: 'refused', answer });

@@ -23,3 +23,27 @@ export function readSseEvents(bytes: Buffer): SseFrame[] {
       return { event, data: JSON.parse(data) as Record<string, any> };
     });
 }
+
+/**
+ * The `chunk` events of a stream in the chunk shape vendor_b's and vendor_i's streams share, checked: more than
+ * one, each `{ type: 'chunk', data: <base64>, step_time, done: false, status_code: 200 }` plus `fields` (a
+ * context id), and nothing else. Answers them.
+ */
+export function expectStepChunks(
+  stream: readonly SseFrame[],
+  fields: Record<string, unknown> = {},
+): SseFrame[] {
+  const chunks = stream.filter((e) => e.event === 'chunk');
+  expect(chunks.length).toBeGreaterThan(1);
+  for (const chunk of chunks) {
+    expect(chunk.data).toEqual({
+      type: 'chunk',
+      data: expect.any(String),
+      step_time: expect.any(Number),
+      done: false,
+      status_code: 200,
+      ...fields,
+    });
+  }
+  return chunks;
+}

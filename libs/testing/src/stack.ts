@@ -11,7 +11,7 @@ import {
   type TlsFiles,
   type VendorToken,
 } from '@router/config';
-import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, waitFor } from './processes';
+import { type AppProcess, freePort, httpOk, REPO_ROOT, spawnApp, stopProcess, waitFor } from './processes';
 
 /**
  * The vendors with a mirror app, in token order: one `apps/mirror-vendor-x` per mirror in the registry (the
@@ -37,6 +37,20 @@ export const STACK_APPS = [
   'edge-gateway',
 ] as const;
 export type StackApp = (typeof STACK_APPS)[number];
+
+/** Members no client or app reaches by address (their port serves probes only): a rolling update surges them. */
+/**
+ * How long an app may take to answer /healthz once spawned. A crash ends the wait at once (its exit is raced);
+ * this bound only matters on a starved machine, where twenty Node processes starting together on two busy
+ * cores have been seen to need more than 20 s.
+ */
+const APP_START_BOUND_MS = 120_000;
+
+const BEHIND_NATS_ONLY: ReadonlySet<StackApp> = new Set([
+  'synthesis-worker',
+  'synthesis-worker-2',
+  'cache-service',
+]);
 
 /** The built app a stack member runs (replicas share one). */
 function entryOf(app: StackApp): string {
@@ -85,6 +99,13 @@ export interface RunningStack extends StackInfo {
   kill(app: StackApp): Promise<void>;
   /** Starts a stopped or killed member again, on its port with its environment; resolves once it is healthy. */
   restart(app: StackApp): Promise<AppProcess>;
+  /**
+   * Restarts a member as a rolling update does. A member reached over NATS alone (a synthesis worker,
+   * cache-service) gets its replacement first, on a port of its own, and is then told to stop (SIGTERM: it
+   * drains); any other is told to stop, and once it has drained and exited, started again on its port (its
+   * address is fixed, as a Service's would be). Resolves once the new one is healthy and the old one gone.
+   */
+  roll(app: StackApp): Promise<AppProcess>;
   stop(): Promise<void>;
 }
 
@@ -102,14 +123,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await Promise.all(apps.map((app) => app.stop()));
   };
   /** Spawns a member and waits until it is healthy; it replaces the member's entry in `apps`. */
-  const launch = async (app: StackApp): Promise<AppProcess> => {
+  const launch = async (app: StackApp, replacing?: AppProcess): Promise<AppProcess> => {
     const started = spawnApp(
       app,
       entryOf(app),
       { ...env, ...(app === 'edge-gateway' ? tls.env : {}), PORT: String(ports[app]), HOST: '127.0.0.1' },
       options.logDir,
     );
-    const index = apps.findIndex((member) => member.name === app);
+    const index = apps.findIndex((member) => member === (replacing ?? apps.find((m) => m.name === app)));
     if (index >= 0) apps[index] = started;
     else apps.push(started);
     const exited = new Promise<never>((_, reject) =>
@@ -118,7 +139,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ),
     );
     await Promise.race([
-      waitFor(`${app} /healthz`, () => httpOk(`http://127.0.0.1:${ports[app]}/healthz`)),
+      waitFor(`${app} /healthz`, () => httpOk(`http://127.0.0.1:${ports[app]}/healthz`), APP_START_BOUND_MS),
       exited,
     ]);
     return started;
@@ -159,6 +180,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     async restart(app) {
       await memberOf(app).stop();
       return launch(app);
+    },
+    async roll(app) {
+      const old = memberOf(app);
+      const drainGraceMs = Number(env.DRAIN_MS ?? 20_000) + 10_000;
+      if (!BEHIND_NATS_ONLY.has(app)) {
+        await stopProcess(old.child, drainGraceMs);
+        return launch(app, old);
+      }
+      ports[app] = await freePort();
+      const started = await launch(app, old);
+      await stopProcess(old.child, drainGraceMs);
+      return started;
     },
     stop,
   };
@@ -203,6 +236,16 @@ export function stackEnv(
     // A key's last use reaches the dashboard's key list within a fraction of a second.
     API_KEY_LAST_USED_FLUSH_MS: '200',
     VENDOR_PRICES: 'vendor_a=15,vendor_c=180',
+    // Sign-in limits a test reaches in a few attempts (per address), and one every test's sign-ins from
+    // 127.0.0.1 stay under (per client; the per-client test comes from 127.0.0.2).
+    SIGN_IN_LIMIT_PER_ADDRESS: '5',
+    SIGN_IN_LIMIT_PER_CLIENT: '100',
+    SIGN_IN_LIMIT_WINDOW_MS: '60000',
+    // No per-org limits by default: suites, the soak and the bench load one org past any default; a test of the
+    // limits sets its org's own through the admin API.
+    ORG_LIMIT_CONCURRENT_SYNTHESES: '0',
+    ORG_LIMIT_OPEN_SOCKETS: '0',
+    ORG_LIMIT_REQUESTS_PER_SECOND: '0',
     ...Object.fromEntries(
       STACK_MIRRORS.map((vendor) => [
         mirrorUrlVariable(vendor),
@@ -216,6 +259,8 @@ export function stackEnv(
     ORG_SETTINGS_TTL_MS: String(options.authCacheTtlMs ?? 1000),
     SIM_TTFA_MS: '5',
     SIM_PACING: '0',
+    // A process told to stop finishes its work within this (a test's stop does not wait for the default 20 s).
+    DRAIN_MS: '3000',
     CACHE_SWEEP_INTERVAL_MS: '1000',
     CACHE_ORPHAN_GRACE_MS: '3000',
     SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',

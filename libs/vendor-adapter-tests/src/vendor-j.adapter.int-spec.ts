@@ -54,6 +54,36 @@ describe('vendor_j adapter against the simulated vendor', () => {
     expect(t.direct.contentType(settings({ format: 'wav' }))).toBe('audio/wav');
   });
 
+  it.each(['v1beta', 'v1'])(
+    "forwards a drop-in request to the vendor under the API version the client named (%s), with the org's key",
+    async (version) => {
+      const body = Buffer.from(
+        JSON.stringify({
+          contents: [{ parts: [{ text: TEXT }] }],
+          generationConfig: { responseModalities: ['AUDIO'] },
+        }),
+      );
+      const answer = await t.proxied.forward({
+        apiKey: KEY,
+        signal: new AbortController().signal,
+        request: {
+          method: 'POST',
+          path: `/${version}/models/j_model_2:streamGenerateContent`,
+          query: 'alt=sse',
+          headers: { 'content-type': 'application/json' },
+          body,
+        },
+      });
+      expect(answer.status).toBe(200);
+      let bytes = 0;
+      for await (const chunk of answer.body) bytes += chunk.length;
+      expect(bytes).toBeGreaterThan(0);
+      const sent = t.proxy.last();
+      expect(sent.path).toBe(`/${version}/models/j_model_2:streamGenerateContent?alt=sse`);
+      expect(sent.headers['x-vendor_j-api-key']).toBe(KEY);
+    },
+  );
+
   t.itRejectsWrongKey({ providerStatus: 400, message: 'API key not valid. Please pass a valid API key.' });
   t.itPassesRefusalThrough('an unknown voice', () => ({ ...settings(), voice: 'Nobody' }), {
     providerStatus: 400,

@@ -1,5 +1,5 @@
 export * from './vendor-sim.app';
-export { vendorSimEnv, simConfigFromEnv } from './vendor-sim.options';
+export { simConfigFromEnv } from './vendor-sim.options';
 export { SimControl, type InjectFault, type CallQuery } from './control/sim-control.client';
 export { CONTROL_PREFIX } from './control/control.routes';
 export type { CallRecord, CallCounts } from './kit/call-log';

@@ -58,6 +58,33 @@ describe('router-admin', () => {
     ]);
   });
 
+  it("sets an org's limits, each a number or back to the default, and shows them", async () => {
+    const limited = {
+      ...org,
+      max_concurrent_syntheses: 4,
+      max_open_sockets: null,
+      max_requests_per_second: 0,
+    };
+    const h = harness(() => ({ status: 200, body: limited }));
+    expect(
+      await runCli(['org', 'limits', 'o1', '--syntheses', '4', '--sockets', 'default', '--rps', '0'], h.ctx),
+    ).toBe(0);
+    expect(await runCli(['org', 'limits', 'o1', '--rps', '20'], h.ctx)).toBe(0);
+    expect(h.calls.map((c) => [c.method, c.url.replace('http://127.0.0.1:3100', ''), c.body])).toEqual([
+      [
+        'PATCH',
+        '/admin/orgs/o1',
+        { max_concurrent_syntheses: 4, max_open_sockets: null, max_requests_per_second: 0 },
+      ],
+      ['PATCH', '/admin/orgs/o1', { max_requests_per_second: 20 }],
+    ]);
+    expect(h.lines[0]).toContain('limits syntheses 4 sockets default rps none');
+    expect(await runCli(['org', 'limits', 'o1'], h.ctx)).toBe(2);
+    expect(await runCli(['org', 'limits', 'o1', '--rps', 'lots'], h.ctx)).toBe(2);
+    expect(h.calls).toHaveLength(2);
+    expect(h.lines.join('\n')).toContain('--rps must be a whole number or "default", got "lots"');
+  });
+
   it('prints an issued key once with a warning', async () => {
     const h = harness(() => ({ status: 201, body: { id: 'k1', key: 'rtr_secret' } }));
     expect(await runCli(['key', 'issue', 'o1'], h.ctx)).toBe(0);
@@ -107,5 +134,23 @@ describe('router-admin', () => {
     h.ctx.fetch = () => Promise.reject(new TypeError('fetch failed'));
     expect(await runCli(['org', 'list'], h.ctx)).toBe(1);
     expect(h.lines[0]).toContain('cannot reach the admin API at http://127.0.0.1:3100');
+  });
+
+  it('evicts cache entries by sentence, by speech request or all, and refuses anything but exactly one', async () => {
+    const h = harness(() => ({ status: 201, body: { evicted: 3 } }));
+    expect(await runCli(['cache', 'evict', 'o1', '--sentence', 'Hello there.'], h.ctx)).toBe(0);
+    const request = { model: 'vendor_a/a_model_1', voice: 'aarila', language: 'en-IN', input: 'Hi.' };
+    expect(await runCli(['cache', 'evict', 'o1', '--request', JSON.stringify(request)], h.ctx)).toBe(0);
+    expect(await runCli(['cache', 'evict', 'o1', '--all'], h.ctx)).toBe(0);
+    expect(h.calls.map((c) => [c.method, c.url.replace('http://127.0.0.1:3100', ''), c.body])).toEqual([
+      ['POST', '/admin/orgs/o1/cache/evict', { sentence: 'Hello there.' }],
+      ['POST', '/admin/orgs/o1/cache/evict', { request }],
+      ['POST', '/admin/orgs/o1/cache/evict', { all: true }],
+    ]);
+    expect(h.lines[0]).toBe('evicted 3 cache entries');
+    for (const args of [['--all', '--sentence', 'x'], [], ['--request', '{not json']]) {
+      expect(await runCli(['cache', 'evict', 'o1', ...args], h.ctx)).toBe(2);
+    }
+    expect(h.calls).toHaveLength(3);
   });
 });

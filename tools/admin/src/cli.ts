@@ -16,12 +16,19 @@ export const USAGE = `Usage: router-admin <command> [options]
   org retention ORG_ID DAYS                   set retention: 0 (off) or 1..3650 days
   org credit ORG_ID in|out                    set the credit state
   org disable ORG_ID | org enable ORG_ID      disable or enable an org
+  org limits ORG_ID [--syntheses N] [--sockets N] [--rps N]
+                                              set the org's limits per gateway replica: requests under
+                                              way at once, open WebSockets, requests per second; each a
+                                              number (0: no limit) or "default" (ORG_LIMIT_*)
   key issue ORG_ID                            issue an API key (printed once)
   key list ORG_ID                             list an org's keys (never the keys themselves)
   key revoke KEY_ID                           revoke a key
   member add ORG_ID EMAIL                     add a dashboard member; prints their one-time sign-in code
   member code EMAIL                           print a new one-time sign-in code for a member
   member list ORG_ID                          list an org's members
+  cache evict ORG_ID --sentence TEXT          evict every cache entry of a sentence, whatever it was said with
+  cache evict ORG_ID --request JSON           evict the entries a speech body (POST /v1/audio/speech) would play
+  cache evict ORG_ID --all                    evict every cache entry of the org
 
 Options: --json (machine-readable output)
 Environment: ADMIN_URL (default http://127.0.0.1:3100), ADMIN_TOKEN (when the admin API requires one)`;
@@ -46,6 +53,12 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       options: {
         name: { type: 'string' },
         retention: { type: 'string' },
+        syntheses: { type: 'string' },
+        sockets: { type: 'string' },
+        rps: { type: 'string' },
+        sentence: { type: 'string' },
+        request: { type: 'string' },
+        all: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -76,7 +89,18 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-function plan(positionals: string[], values: { name?: string; retention?: string }): Call {
+interface Values {
+  name?: string;
+  retention?: string;
+  syntheses?: string;
+  sockets?: string;
+  rps?: string;
+  sentence?: string;
+  request?: string;
+  all?: boolean;
+}
+
+function plan(positionals: string[], values: Values): Call {
   const [noun, verb, id, arg] = positionals;
   const need = (value: string | undefined, what: string): string => {
     if (value === undefined || value === '') throw new UsageError(`${noun} ${verb} needs ${what}`);
@@ -114,10 +138,22 @@ function plan(positionals: string[], values: { name?: string; retention?: string
       return patch(need(id, 'ORG_ID'), { disabled: true });
     case 'org enable':
       return patch(need(id, 'ORG_ID'), { disabled: false });
+    case 'org limits': {
+      const limits = {
+        ...orgLimit('max_concurrent_syntheses', values.syntheses, '--syntheses'),
+        ...orgLimit('max_open_sockets', values.sockets, '--sockets'),
+        ...orgLimit('max_requests_per_second', values.rps, '--rps'),
+      };
+      if (Object.keys(limits).length === 0) {
+        throw new UsageError('org limits needs at least one of --syntheses, --sockets, --rps');
+      }
+      return patch(need(id, 'ORG_ID'), limits);
+    }
     case 'key issue':
       return {
         method: 'POST',
         path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/keys`,
+        body: {},
         render: (k) => {
           const key = k as { id: string; key: string };
           return `key id ${key.id}\n${key.key}\nThis key is shown once: store it now. Only its hash is kept.`;
@@ -164,8 +200,30 @@ function plan(positionals: string[], values: { name?: string; retention?: string
             .map((m) => `${m.id}  ${m.email}  added ${m.created_at}`)
             .join('\n') || '(no members)',
       };
+    case 'cache evict':
+      return {
+        method: 'POST',
+        path: `/admin/orgs/${enc(need(id, 'ORG_ID'))}/cache/evict`,
+        body: evictionBody(values),
+        render: (r) => `evicted ${(r as { evicted: number }).evicted} cache entries`,
+      };
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  }
+}
+
+/** What `cache evict` names: exactly one of --sentence, --request (a speech body as JSON), --all. */
+function evictionBody(values: Values): Record<string, unknown> {
+  const named = [values.sentence !== undefined, values.request !== undefined, values.all === true];
+  if (named.filter(Boolean).length !== 1) {
+    throw new UsageError('cache evict needs exactly one of --sentence, --request, --all');
+  }
+  if (values.all) return { all: true };
+  if (values.sentence !== undefined) return { sentence: values.sentence };
+  try {
+    return { request: JSON.parse(values.request ?? '') as unknown };
+  } catch {
+    throw new UsageError('--request must be a speech body in JSON');
   }
 }
 
@@ -192,6 +250,14 @@ function integer(raw: string, what: string): number {
   return Number(raw);
 }
 
+/** One of an org's limits as the API takes it: a whole number, or null for "default"; nothing when not given. */
+function orgLimit(field: string, raw: string | undefined, what: string): Record<string, number | null> {
+  if (raw === undefined) return {};
+  if (raw === 'default') return { [field]: null };
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${what} must be a whole number or "default", got "${raw}"`);
+  return { [field]: Number(raw) };
+}
+
 function enc(segment: string): string {
   return encodeURIComponent(segment);
 }
@@ -204,8 +270,17 @@ function describeOrg(value: unknown): string {
     disabled: boolean;
     credit: string;
     active_keys: number;
+    max_concurrent_syntheses?: number | null;
+    max_open_sockets?: number | null;
+    max_requests_per_second?: number | null;
   };
-  return `${o.id}  ${JSON.stringify(o.name)}  retention ${o.retention_days}d  credit ${o.credit}${o.disabled ? '  DISABLED' : ''}  keys ${o.active_keys}`;
+  const limit = (value: number | null | undefined): string =>
+    value === null || value === undefined ? 'default' : value === 0 ? 'none' : String(value);
+  const limits =
+    o.max_concurrent_syntheses == null && o.max_open_sockets == null && o.max_requests_per_second == null
+      ? ''
+      : `  limits syntheses ${limit(o.max_concurrent_syntheses)} sockets ${limit(o.max_open_sockets)} rps ${limit(o.max_requests_per_second)}`;
+  return `${o.id}  ${JSON.stringify(o.name)}  retention ${o.retention_days}d  credit ${o.credit}${o.disabled ? '  DISABLED' : ''}  keys ${o.active_keys}${limits}`;
 }
 
 async function send(call: Call, ctx: CliContext): Promise<unknown> {

@@ -47,8 +47,10 @@ export async function runWorkerThatDiesBeforeCommit(env: NodeJS.ProcessEnv): Pro
     },
     {
       firstAudioTimeoutMs: 10_000,
+      takeTimeoutMs: 90_000,
       heartbeatMs: 200,
       keyCacheTtlMs: 0,
+      outageStaleMs: 0,
       claimStaleMs: 60_000,
       leaseMs: 0,
       leaseGroup: need('NATS_SUBJECT_PREFIX'),

@@ -9,7 +9,7 @@ export interface ChartAppsValues<A> {
  * The apps the chart renders a Deployment and a Service for (when enabled), as `router.collectApps` in
  * templates/_helpers.tpl collects them: each of `apps` as it is, and each of `mirrors` merged over
  * `mirrorDefaults` (Sprig's mergeOverwrite: the mirror's keys win, maps merge key by key, a list is replaced)
- * with `sharedConfig: true`. Helm itself cannot run here; helm-check.sh renders the real thing where it can.
+ * with `sharedConfig: true`, for the unit specs; chart-render.int-spec.ts renders the real thing with helm.
  */
 export function chartApps<A>(values: ChartAppsValues<A>): Record<string, A> {
   const apps: Record<string, A> = {};

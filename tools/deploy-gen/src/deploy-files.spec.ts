@@ -2,7 +2,7 @@
 // to (or removed from) the registry fails here until `npm run deploy:gen` is run. Reads repo files only.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIRRORS } from '@router/vendors';
+import { MIRRORS, VENDOR_IDS, type VendorId } from '@router/vendors';
 import { deployFiles, fillBlock, FILES_WITH_BLOCKS, mirrorApps, strayMirrorApps } from './deploy-files';
 
 const repoRoot = join(__dirname, '..', '..', '..');
@@ -14,7 +14,7 @@ describe('the files that follow the registry mirrors', () => {
     expect(apps.map((app) => app.name)).toContain('mirror-vendor-c');
   });
 
-  it.each(deployFiles(apps, read).map((file) => [file.path, file] as const))(
+  it.each(deployFiles(apps, VENDOR_IDS, read).map((file) => [file.path, file] as const))(
     '%s is as `npm run deploy:gen` writes it',
     (path, file) => {
       expect(existsSync(join(repoRoot, path))).toBe(true);
@@ -45,7 +45,9 @@ describe('deployFiles', () => {
       { ...MIRRORS[0], vendor: 'vendor_b' },
       { ...MIRRORS[0], vendor: 'vendor_j' },
     ]);
-    const files = Object.fromEntries(deployFiles(two, template).map((file) => [file.path, file.text]));
+    const files = Object.fromEntries(
+      deployFiles(two, VENDOR_IDS, template).map((file) => [file.path, file.text]),
+    );
     expect(Object.keys(files)).toEqual(
       expect.arrayContaining([
         'apps/mirror-vendor-b/src/main.ts',
@@ -77,8 +79,31 @@ describe('deployFiles', () => {
     );
   });
 
+  it('keeps the first mirror on in the one-mirror example and turns the others off', () => {
+    const two = mirrorApps([
+      { ...MIRRORS[0], vendor: 'vendor_b' },
+      { ...MIRRORS[0], vendor: 'vendor_j' },
+    ]);
+    const example = deployFiles(two, VENDOR_IDS, template).find((file) =>
+      file.path.endsWith('examples/one-mirror.yaml'),
+    );
+    expect(example?.text).toContain(
+      '# mirror-vendor-b stays on; every other mirror is off.\nmirrors:\n  mirror-vendor-j:\n    enabled: false\n',
+    );
+    expect(example?.text).not.toContain('  mirror-vendor-b:');
+  });
+
+  it("gives the compose file every vendor's base URL, a vendor added to the registry included", () => {
+    const vendors = [...VENDOR_IDS, 'vendor_l' as VendorId];
+    const compose = deployFiles(apps, vendors, template).find((file) => file.path === 'docker/compose.yaml');
+    for (const vendor of vendors) {
+      const variable = `VENDOR_${vendor.slice(-1).toUpperCase()}_BASE_URL`;
+      expect(compose?.text).toContain(`  ${variable}: \${${variable}:-http://vendor-sim:4010/${vendor}}\n`);
+    }
+  });
+
   it('writes empty maps where no vendor has a mirror', () => {
-    const files = Object.fromEntries(deployFiles([], template).map((file) => [file.path, file.text]));
+    const files = Object.fromEntries(deployFiles([], [], template).map((file) => [file.path, file.text]));
     expect(Object.keys(files).sort()).toEqual([...FILES_WITH_BLOCKS].sort());
     expect(files['docker/compose.yaml']).toContain('x-mirror-urls: &mirror-urls {}');
     expect(files['deploy/helm/router/values.yaml']).toContain('\nmirrors: {}\n');

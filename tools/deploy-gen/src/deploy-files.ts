@@ -1,5 +1,15 @@
-import { mirrorAppName, mirrorAppPort, mirrorAppVendor, mirrorUrlVariable } from '@router/config';
+import { parse } from 'yaml';
+import {
+  appEnvSchemas,
+  type EnvSchema,
+  mirrorAppName,
+  mirrorAppPort,
+  mirrorAppVendor,
+  mirrorUrlVariable,
+  vendorBaseUrlVariable,
+} from '@router/config';
 import type { VendorId, VendorMirror } from '@router/vendors-core';
+import { envReference, envReferenceTable, valuesEnvComment } from './env-reference';
 
 /** One mirror app as the deployment files spell it, from its vendor's token alone. */
 export interface MirrorApp {
@@ -36,17 +46,25 @@ export interface DeployFile {
 
 /** The files whose generated blocks follow the mirrors; the rest of each file is written by hand. */
 export const FILES_WITH_BLOCKS = [
+  'docs/operations.md',
   'docker/compose.yaml',
   'docker/healthcheck.js',
   'deploy/helm/router/values.yaml',
+  'deploy/helm/router/examples/one-mirror.yaml',
 ];
 
 /**
- * Every file the registry's mirrors decide, as it must read: each mirror app's `src/main.ts` and `project.json`
- * whole, and the blocks of `FILES_WITH_BLOCKS` between their `generated:` markers. `read` gives a committed
- * file's text (the hand-written rest is kept as it is). The output is already in Prettier's style.
+ * Every file the registry decides, as it must read: each mirror app's `src/main.ts` and `project.json` whole,
+ * and the blocks of `FILES_WITH_BLOCKS` between their `generated:` markers (from the mirrors, and from `vendors`,
+ * every vendor token, for the compose file's vendor base URLs). `read` gives a committed file's text (the
+ * hand-written rest is kept as it is). The output is already in Prettier's style.
  */
-export function deployFiles(apps: readonly MirrorApp[], read: (path: string) => string): DeployFile[] {
+export function deployFiles(
+  apps: readonly MirrorApp[],
+  vendors: readonly VendorId[],
+  read: (path: string) => string,
+): DeployFile[] {
+  const schemas = appEnvSchemas(apps.map((app) => app.vendor));
   const withBlocks = (path: string, blocks: Record<string, string[]>): DeployFile => ({
     path,
     text: Object.entries(blocks).reduce((text, [id, lines]) => fillBlock(text, id, lines, path), read(path)),
@@ -57,13 +75,22 @@ export function deployFiles(apps: readonly MirrorApp[], read: (path: string) => 
       { path: `apps/${app.name}/project.json`, text: projectJson(app) },
     ]),
     withBlocks('docker/compose.yaml', {
+      'vendor-urls': composeVendorUrls(vendors),
       'mirror-urls': composeMirrorUrls(apps),
       'mirror-services': composeMirrorServices(apps),
     }),
     withBlocks('docker/healthcheck.js', {
       'mirror-ports': apps.map((app) => `  '${app.name}': ${app.port},`),
     }),
-    withBlocks('deploy/helm/router/values.yaml', { mirrors: helmMirrors(apps) }),
+    withBlocks('docs/operations.md', {
+      // Blank lines around the table, as Prettier writes a Markdown table between two comments.
+      'env-reference': ['', ...envReferenceTable(envReference(schemas)), ''],
+    }),
+    withBlocks('deploy/helm/router/values.yaml', {
+      mirrors: helmMirrors(apps),
+      ...valuesEnvBlocks(read('deploy/helm/router/values.yaml'), schemas, apps),
+    }),
+    withBlocks('deploy/helm/router/examples/one-mirror.yaml', { 'one-mirror': helmOneMirror(apps) }),
   ];
 }
 
@@ -110,6 +137,18 @@ function projectJson(app: MirrorApp): string {
     null,
     2,
   ).replace(/\[\n\s+("type:app"),\n\s+("scope:mirror")\n\s+\]/, '[$1, $2]')}\n`;
+}
+
+function composeVendorUrls(vendors: readonly VendorId[]): string[] {
+  return vendors.length === 0
+    ? ['x-vendor-urls: &vendor-urls {}']
+    : [
+        'x-vendor-urls: &vendor-urls',
+        ...vendors.map((vendor) => {
+          const variable = vendorBaseUrlVariable(vendor);
+          return `  ${variable}: \${${variable}:-http://vendor-sim:4010/${vendor}}`;
+        }),
+      ];
 }
 
 function composeMirrorUrls(apps: readonly MirrorApp[]): string[] {
@@ -160,4 +199,38 @@ function helmMirrors(apps: readonly MirrorApp[]): string[] {
           ]),
         ]),
   ];
+}
+
+/** Every mirror but the registry's first turned off: the chart's example of a router with one mirror. */
+function helmOneMirror(apps: readonly MirrorApp[]): string[] {
+  const [kept, ...others] = apps;
+  return [
+    kept ? `# ${kept.name} stays on; every other mirror is off.` : '# The registry has no mirror.',
+    ...(others.length === 0
+      ? ['mirrors: {}']
+      : ['mirrors:', ...others.flatMap((app) => [`  ${app.name}:`, '    enabled: false'])]),
+  ];
+}
+
+/**
+ * The comment above each app's `env` in the chart's values: every variable it reads, with its default. One
+ * block per entry of `apps` (read from the file) and one for `mirrorDefaults` (a mirror app's variables).
+ */
+function valuesEnvBlocks(
+  valuesYaml: string,
+  schemas: Readonly<Record<string, EnvSchema>>,
+  apps: readonly MirrorApp[],
+): Record<string, string[]> {
+  const chartApps = Object.keys((parse(valuesYaml) as { apps: Record<string, unknown> }).apps);
+  const blocks: Record<string, string[]> = {};
+  for (const app of chartApps) {
+    const schema = schemas[app];
+    if (!schema) throw new Error(`values.yaml has apps.${app}, for which libs/config has no env schema`);
+    blocks[`env-${app}`] = valuesEnvComment(schema, '    ');
+  }
+  const mirror = apps[0];
+  blocks['env-mirror'] = mirror
+    ? valuesEnvComment(schemas[mirror.name], '  ')
+    : ['  # The registry has no mirror.'];
+  return blocks;
 }

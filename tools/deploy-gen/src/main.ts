@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MIRRORS } from '@router/vendors';
+import { MIRRORS, VENDOR_IDS } from '@router/vendors';
 import { deployFiles, mirrorApps, strayMirrorApps } from './deploy-files';
 
 /**
@@ -12,7 +12,7 @@ function main(): void {
   const root = repoRoot(__dirname);
   const apps = mirrorApps(MIRRORS);
   const read = (path: string): string => readFileSync(join(root, path), 'utf8');
-  for (const file of deployFiles(apps, read)) {
+  for (const file of deployFiles(apps, VENDOR_IDS, read)) {
     const target = join(root, file.path);
     if (existsSync(target) && read(file.path) === file.text) continue;
     mkdirSync(dirname(target), { recursive: true });

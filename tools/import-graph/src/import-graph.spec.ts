@@ -38,6 +38,40 @@ describe('the workspace', () => {
     );
   });
 
+  /** Every file `entry` imports, directly or through others. */
+  const reachedFrom = (entry: string): Set<string> => {
+    const reached = new Set<string>();
+    const next = [join(repoRoot, entry)];
+    for (let file = next.pop(); file !== undefined; file = next.pop()) {
+      if (reached.has(file)) continue;
+      reached.add(file);
+      next.push(...(graph.get(file) ?? []));
+    }
+    return new Set([...reached].map((file) => relative(repoRoot, file)));
+  };
+
+  it.each([
+    { app: 'native-api', own: 'libs/native/', others: ['libs/dashboard-api/', 'libs/mirror/', 'libs/edge/'] },
+    { app: 'dashboard', own: 'libs/dashboard-api/', others: ['libs/native/', 'libs/mirror/', 'libs/edge/'] },
+    {
+      app: 'edge-gateway',
+      own: 'libs/edge/',
+      others: ['libs/native/', 'libs/dashboard-api/', 'libs/mirror/'],
+    },
+    {
+      app: 'mirror-vendor-c',
+      own: 'libs/mirror/',
+      others: ['libs/native/', 'libs/dashboard-api/', 'libs/edge/'],
+    },
+  ])(
+    "builds $app without another surface's code: its lib, and none of the others",
+    ({ app, own, others }) => {
+      const reached = [...reachedFrom(`apps/${app}/src/main.ts`)];
+      expect(reached.some((file) => file.startsWith(own))).toBe(true);
+      expect(reached.filter((file) => others.some((lib) => file.startsWith(lib)))).toEqual([]);
+    },
+  );
+
   it('has no import circle between files or projects', () => {
     const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(repoRoot, file)));
     expect(cycles).toEqual([]);

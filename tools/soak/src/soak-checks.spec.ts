@@ -34,7 +34,7 @@ function clean(): SoakEvidence & { record: SoakRecord; committed: CommittedTake[
     ],
     callsCounted: 2,
     orphanBlobs: [],
-    faults: { storeDown: [], kills: [] },
+    faults: { startedAt: 0, storeDown: [], busDown: [], kills: [], cutsExplained: false },
     fullTakeBytes,
   };
 }
@@ -44,7 +44,7 @@ describe('judge', () => {
     const verdict = judge(clean());
     expect(verdict.violations).toEqual([]);
     expect(verdict.figures.vendorCallsPerKey).toEqual({ 1: 2 });
-    expect(verdict.figures.requests.http).toEqual({ ok: 2, errors: 0, hung: 0 });
+    expect(verdict.figures.requests.http).toEqual({ ok: 2, errors: 0, hung: 0, lost: 0 });
     expect(verdict.figures.latencyMs.stream).toEqual({ n: 2, p50: 7, p99: 7 });
   });
 
@@ -57,6 +57,18 @@ describe('judge', () => {
     expect(verdict.figures.errorsByCode).toEqual({ provider_unavailable: { count: 2, retryable: true } });
   });
 
+  it('reports a reply cut after it began when only rolling restarts ran, and not when a fault explains it', () => {
+    const evidence = clean();
+    evidence.record.lose('stream');
+    evidence.record.error('stream', 'StreamClosedError', true);
+    expect(judge(evidence).violations).toEqual([
+      '1 replies that had begun were cut (http 0, stream 1), with no fault that cuts replies',
+    ]);
+    expect(judge({ ...evidence, faults: { ...evidence.faults, cutsExplained: true } }).violations).toEqual(
+      [],
+    );
+  });
+
   it('(a) reports a reply that is another take than the committed one', () => {
     const evidence = clean();
     evidence.record.reply('http', pool[0], audio(0, 't9'), 5);
@@ -66,33 +78,45 @@ describe('judge', () => {
     expect(verdict.violations).toContain(
       "(a) 1 replies differ from their sentence's committed take (sentences #1)",
     );
-    expect(verdict.violations).toContain('(b) the vendor was called more than once for 1 sentences: #1 ×2');
+    expect(verdict.violations).toContain(
+      '(b) the vendor was called more than once for 1 sentences: #1 ×2 (at 1.0 s, 5.0 s)',
+    );
     expect(verdict.figures.vendorCallsPerKey).toEqual({ 1: 1, 2: 1 });
   });
 
-  it('counts apart a fresh take made while the store was down, and a take a killed worker cut', () => {
+  it('counts apart a fresh take made while the store was down, and takes a killed worker or NATS down cut', () => {
     const evidence = clean();
     // The store was down from 4 s to 6 s: sentence #1's committed take could not be read, a fresh one was made.
     evidence.record.reply('http', pool[0], audio(0, 't8'), 5);
     evidence.calls.push({ takeId: 't8', chars: length(0), at: 5000 });
     // A worker killed at 9 s cut a take of sentence #2 that nobody heard whole.
     evidence.calls.push({ takeId: 't7', chars: length(1), at: 8500 });
-    evidence.callsCounted += 2;
-    evidence.faults = { storeDown: [{ from: 4000, to: 6000 }], kills: [9000] };
+    // NATS was down from 20 s to 22 s: a take of sentence #2 begun at 19 s was heard whole just before, and its
+    // commit could not reach the cache service.
+    evidence.record.reply('stream', pool[1], audio(1, 't6'), 5);
+    evidence.calls.push({ takeId: 't6', chars: length(1), at: 19_000 });
+    evidence.callsCounted += 3;
+    evidence.faults = {
+      startedAt: 0,
+      storeDown: [{ from: 4000, to: 6000 }],
+      busDown: [{ from: 20_000, to: 22_000 }],
+      kills: [9000],
+      cutsExplained: true,
+    };
     const verdict = judge(evidence);
     expect(verdict.violations).toEqual([]);
     expect(verdict.figures.freshWhileStoreDown).toEqual({ replies: 1, vendorCalls: 1 });
-    expect(verdict.figures.cutByKill).toBe(1);
+    expect(verdict.figures.cutByFault).toBe(2);
     expect(verdict.figures.vendorCallsPerKey).toEqual({ 1: 2 });
 
-    // The same takes outside those windows are duplicates.
-    evidence.faults = { storeDown: [], kills: [] };
+    // The same takes outside those windows are duplicates, named with the times of their calls.
+    evidence.faults = { startedAt: 0, storeDown: [], busDown: [], kills: [], cutsExplained: true };
     const strict = judge(evidence);
     expect(strict.violations).toContain(
-      "(a) 1 replies differ from their sentence's committed take (sentences #1)",
+      "(a) 2 replies differ from their sentence's committed take (sentences #1, #2)",
     );
     expect(strict.violations).toContain(
-      '(b) the vendor was called more than once for 2 sentences: #1 ×2, #2 ×2',
+      '(b) the vendor was called more than once for 2 sentences: #1 ×2 (at 1.0 s, 5.0 s), #2 ×3 (at 1.1 s, 8.5 s, 19.0 s)',
     );
   });
 

@@ -17,11 +17,23 @@ export interface VendorCall {
   at: number;
 }
 
-/** Times (ms) the faults hit: the S3 store down, and synthesis workers killed. */
+/** Times (ms) the faults hit: the S3 store down, NATS down, and synthesis workers killed. */
 export interface FaultWindows {
+  /** When the traffic began (ms): violations name the times of the calls they cite from it. */
+  startedAt: number;
   /** While the store was down (and a moment after), a committed take could not be read. */
   storeDown: ReadonlyArray<{ from: number; to: number }>;
+  /**
+   * While NATS was down (and a moment after): a take under way at a worker could neither reach its listener
+   * nor be committed through the cache service, so it was dropped, and the sentence was asked again.
+   */
+  busDown: ReadonlyArray<{ from: number; to: number }>;
   kills: readonly number[];
+  /**
+   * Whether a fault that may cut a reply under way ran (a worker killed, NATS or S3 stopped). A rolling restart
+   * alone may not: every app drains, so no reply that had begun is lost.
+   */
+  cutsExplained: boolean;
 }
 
 /**
@@ -46,7 +58,7 @@ export interface SoakEvidence {
 }
 
 export interface SoakFigures {
-  requests: Record<Surface, { ok: number; errors: number; hung: number }>;
+  requests: Record<Surface, { ok: number; errors: number; hung: number; lost: number }>;
   errorsByCode: Record<string, ErrorCount>;
   sentencesAnswered: number;
   committedKeys: number;
@@ -56,8 +68,11 @@ export interface SoakFigures {
    * committed take it cannot read, and caches nothing): allowed, and not counted in the two figures above.
    */
   freshWhileStoreDown: { replies: number; vendorCalls: number };
-  /** Vendor calls whose takes a killed worker cut (nobody got them whole); the sentence was asked again. */
-  cutByKill: number;
+  /**
+   * Vendor calls whose takes a fault cut and left uncommitted: a killed worker's (nobody got them whole), or
+   * one under way while NATS was down; the sentence was asked again.
+   */
+  cutByFault: number;
   vendorCalls: number;
   /** How many sentences the vendor was called for 0, 1, 2 … times (sentences that were asked for). */
   vendorCallsPerKey: Record<string, number>;
@@ -105,8 +120,9 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
       `the simulator counted ${evidence.callsCounted} calls but listed ${evidence.calls.length}: (b) cannot be judged`,
     );
 
-  // Takes the faults explain: made while the store was down, or cut by a killed worker (never committed, never
-  // heard whole). Their extra calls and replies are counted apart.
+  // Takes the faults explain, never committed: made while the store was down, cut by a killed worker (never heard
+  // whole), or under way while NATS was down (its commit could not reach the cache service, though a client may
+  // have heard it whole just before). Their extra calls and replies are counted apart.
   const heardTakes = new Set<string>();
   for (const variants of record.replies.values())
     for (const v of variants.values()) if (v.takeId) heardTakes.add(v.takeId);
@@ -115,16 +131,20 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
   );
   const storeDownTakes = new Set<string>();
   const cutTakes = new Set<string>();
+  const within = (windows: FaultWindows['storeDown'], at: number): boolean =>
+    windows.some((w) => at >= w.from - TAKE_SPAN_MS && at <= w.to);
   for (const call of evidence.calls) {
     if (committedTakes.has(call.takeId)) continue;
-    if (evidence.faults.storeDown.some((w) => call.at >= w.from - TAKE_SPAN_MS && call.at <= w.to))
-      storeDownTakes.add(call.takeId);
+    if (within(evidence.faults.storeDown, call.at)) storeDownTakes.add(call.takeId);
     else if (
-      !heardTakes.has(call.takeId) &&
-      evidence.faults.kills.some((k) => call.at <= k && call.at >= k - TAKE_SPAN_MS)
+      within(evidence.faults.busDown, call.at) ||
+      (!heardTakes.has(call.takeId) &&
+        evidence.faults.kills.some((k) => call.at <= k && call.at >= k - TAKE_SPAN_MS))
     )
       cutTakes.add(call.takeId);
   }
+  const explained = (takeId: string | null | undefined): boolean =>
+    !!takeId && (storeDownTakes.has(takeId) || cutTakes.has(takeId));
 
   // (c) and the committed take of each sentence.
   const committedOf = new Map<string, string>();
@@ -170,8 +190,7 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
     }
     let here = 0;
     for (const [hash, variant] of variants)
-      if (hash !== committed && !(variant.takeId && storeDownTakes.has(variant.takeId)))
-        here += variant.count;
+      if (hash !== committed && !explained(variant.takeId)) here += variant.count;
     if (here > 0) {
       differing += here;
       differingSentences.push(nameOf(pool, sentence));
@@ -185,10 +204,13 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
     violations.push(`(a) sentences answered but with no committed take: ${list(uncommitted)}`);
 
   // (b) one vendor call per sentence asked for, besides the takes the faults explain.
+  const callTimes = new Map<string, number[]>();
   for (const call of evidence.calls) {
     const sentence = sentenceOfTake.get(call.takeId);
-    if (sentence && !storeDownTakes.has(call.takeId) && !cutTakes.has(call.takeId))
+    if (sentence && !explained(call.takeId)) {
       callsOf.set(sentence, (callsOf.get(sentence) ?? 0) + 1);
+      callTimes.set(sentence, [...(callTimes.get(sentence) ?? []), call.at]);
+    }
   }
   const histogram: Record<string, number> = {};
   const repeated: string[] = [];
@@ -196,7 +218,12 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
     const calls = callsOf.get(sentence) ?? 0;
     if (calls === 0 && !record.replies.has(sentence)) continue;
     histogram[calls] = (histogram[calls] ?? 0) + 1;
-    if (calls > 1) repeated.push(`${nameOf(pool, sentence)} ×${calls}`);
+    if (calls > 1) {
+      const times = (callTimes.get(sentence) ?? []).map(
+        (at) => `${((at - evidence.faults.startedAt) / 1000).toFixed(1)} s`,
+      );
+      repeated.push(`${nameOf(pool, sentence)} ×${calls} (at ${times.join(', ')})`);
+    }
   }
   if (repeated.length > 0)
     violations.push(
@@ -216,6 +243,11 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
     violations.push(
       `errors not marked retryable: ${fatal.map(([code, e]) => `${code} ×${e.count}`).join(', ')}`,
     );
+  const lost = record.lost.http + record.lost.stream;
+  if (lost > 0 && !evidence.faults.cutsExplained)
+    violations.push(
+      `${lost} replies that had begun were cut (http ${record.lost.http}, stream ${record.lost.stream}), with no fault that cuts replies`,
+    );
   const hung = record.hung.http + record.hung.stream;
   if (hung > 0)
     violations.push(
@@ -232,15 +264,20 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
     violations,
     figures: {
       requests: {
-        http: { ok: record.ok.http, errors: count('http'), hung: record.hung.http },
-        stream: { ok: record.ok.stream, errors: count('stream'), hung: record.hung.stream },
+        http: { ok: record.ok.http, errors: count('http'), hung: record.hung.http, lost: record.lost.http },
+        stream: {
+          ok: record.ok.stream,
+          errors: count('stream'),
+          hung: record.hung.stream,
+          lost: record.lost.stream,
+        },
       },
       errorsByCode,
       sentencesAnswered: record.replies.size,
       committedKeys: evidence.committed.length,
       repliesDifferingFromCommitted: differing,
       freshWhileStoreDown: { replies: freshReplies, vendorCalls: storeDownTakes.size },
-      cutByKill: cutTakes.size,
+      cutByFault: cutTakes.size,
       vendorCalls: evidence.calls.length,
       vendorCallsPerKey: histogram,
       latencyMs: { http: latency('http'), stream: latency('stream') },

@@ -1,3 +1,5 @@
+import { FAULT_KINDS, type FaultKind } from './faults';
+
 export interface SoakOptions {
   /** How long traffic runs (the setup before and the checks after come on top). */
   seconds: number;
@@ -7,9 +9,21 @@ export interface SoakOptions {
   streamSessions: number;
   /** Distinct sentences in the pool every client draws from (fewer: more hits; more: more misses). */
   sentences: number;
-  /** Kill a worker, stop NATS and stop S3 on a schedule during the run. */
+  /**
+   * Concurrent mirror clients, sharing out every mirror surface (REST, SSE and socket) of the ten vendors; 0:
+   * native traffic only.
+   */
+  mirrorClients: number;
+  /** Distinct sentences of each mirror surface (its own, told apart by length from the vendor's others). */
+  mirrorSentences: number;
+  /** Run faults (those of `faultKinds`, in turn) on a schedule during the run. */
   faults: boolean;
-  /** How long NATS and S3 stay down, and a killed worker stays dead, per fault. */
+  /**
+   * Which faults: `kill` a synthesis worker, stop `nats`, stop `s3`, stop `postgres`, a rolling `restart` of
+   * every app (each drained and started again in turn).
+   */
+  faultKinds: FaultKind[];
+  /** How long NATS, S3 and PostgreSQL stay down, and a killed worker stays dead, per fault. */
   faultDownMs: number;
   /** The wait between two faults (the schedule cycles worker, NATS, S3). */
   faultGapMs: number;
@@ -28,7 +42,10 @@ export const DEFAULT_OPTIONS: SoakOptions = {
   httpClients: 4,
   streamSessions: 2,
   sentences: 40,
+  mirrorClients: 4,
+  mirrorSentences: 6,
   faults: true,
+  faultKinds: [...FAULT_KINDS],
   faultDownMs: 3000,
   faultGapMs: 8000,
   requestTimeoutMs: 15_000,
@@ -38,10 +55,19 @@ export const DEFAULT_OPTIONS: SoakOptions = {
 };
 
 export const USAGE = `usage: node dist/tools/soak/main.js [--seconds=N] [--http-clients=N] [--stream-sessions=N]
-  [--sentences=N] [--faults=on|off] [--fault-down-ms=N] [--fault-gap-ms=N] [--request-timeout-ms=N]
+  [--sentences=N] [--mirror-clients=N] [--mirror-sentences=N] [--faults=on|off]
+  [--fault-kinds=kill,nats,s3,postgres,restart] [--fault-down-ms=N] [--fault-gap-ms=N] [--request-timeout-ms=N]
   [--ttfa-ms=N] [--pacing-factor=X] [--app-env=NAME=value,…]`;
 
-type CountOption = 'seconds' | 'httpClients' | 'streamSessions' | 'sentences' | 'faultDownMs' | 'faultGapMs';
+type CountOption =
+  | 'seconds'
+  | 'httpClients'
+  | 'streamSessions'
+  | 'sentences'
+  | 'mirrorClients'
+  | 'mirrorSentences'
+  | 'faultDownMs'
+  | 'faultGapMs';
 
 /** Flag → option, with the smallest value each takes. */
 const COUNTS: Record<
@@ -53,6 +79,9 @@ const COUNTS: Record<
   '--stream-sessions': { name: 'streamSessions', min: 0, max: 200 },
   // Sentences are told apart by their length (see sentence-pool.ts), which bounds the pool.
   '--sentences': { name: 'sentences', min: 1, max: 200 },
+  '--mirror-clients': { name: 'mirrorClients', min: 0, max: 200 },
+  // vendor_a's lengths hold the native pool and three mirror surfaces' pools.
+  '--mirror-sentences': { name: 'mirrorSentences', min: 1, max: 50 },
   '--fault-down-ms': { name: 'faultDownMs', min: 100, max: 600_000 },
   '--fault-gap-ms': { name: 'faultGapMs', min: 100, max: 3_600_000 },
   '--request-timeout-ms': { name: 'requestTimeoutMs', min: 100, max: 600_000 },
@@ -68,7 +97,7 @@ function integer(flag: string, text: string, min: number, max: number): number {
 
 /** The options from `--name=value` arguments; anything unknown or out of range is refused, naming the flag. */
 export function parseOptions(args: readonly string[]): SoakOptions {
-  const options: SoakOptions = { ...DEFAULT_OPTIONS, appEnv: {} };
+  const options: SoakOptions = { ...DEFAULT_OPTIONS, faultKinds: [...FAULT_KINDS], appEnv: {} };
   for (const arg of args) {
     const eq = arg.indexOf('=');
     const flag = eq < 0 ? arg : arg.slice(0, eq);
@@ -76,6 +105,14 @@ export function parseOptions(args: readonly string[]): SoakOptions {
     if (flag === '--faults') {
       if (value !== 'on' && value !== 'off') throw new Error(`--faults must be on or off\n${USAGE}`);
       options.faults = value === 'on';
+      continue;
+    }
+    if (flag === '--fault-kinds') {
+      const kinds = value.split(',');
+      const unknown = kinds.find((kind) => !(FAULT_KINDS as readonly string[]).includes(kind));
+      if (value === '' || unknown !== undefined)
+        throw new Error(`--fault-kinds takes some of ${FAULT_KINDS.join(', ')}, got '${value}'\n${USAGE}`);
+      options.faultKinds = kinds as FaultKind[];
       continue;
     }
     if (flag === '--pacing-factor') {

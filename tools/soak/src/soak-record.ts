@@ -28,6 +28,8 @@ export class SoakRecord {
   readonly replies = new Map<string, Map<string, ReplyVariant>>();
   readonly errors: Record<Surface, Map<string, ErrorCount>> = { http: new Map(), stream: new Map() };
   readonly hung: Record<Surface, number> = { http: 0, stream: 0 };
+  /** Replies that had begun (an HTTP answer's head, a sentence's `sentence_start`) and did not end whole. */
+  readonly lost: Record<Surface, number> = { http: 0, stream: 0 };
   readonly ok: Record<Surface, number> = { http: 0, stream: 0 };
   /** Per surface, ms from sending the sentence to its last audio byte, of successful replies. */
   readonly latencyMs: Record<Surface, number[]> = { http: [], stream: [] };
@@ -62,5 +64,10 @@ export class SoakRecord {
 
   hang(surface: Surface): void {
     this.hung[surface]++;
+  }
+
+  /** A reply that had begun was cut (its error is counted by `error` too). */
+  lose(surface: Surface): void {
+    this.lost[surface]++;
   }
 }

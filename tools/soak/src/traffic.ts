@@ -66,16 +66,22 @@ export async function httpClient(setup: TrafficSetup): Promise<void> {
     const sentence = pick(setup.pool);
     const abort = new AbortController();
     const started = performance.now();
+    // Set once the answer's head came: a failure after it cut a reply that had begun.
+    let begun = false;
     try {
       const audio = await bounded(
         client
           .speech({ ...SOAK_SETTINGS, voice: setup.voice, input: sentence }, { signal: abort.signal })
-          .then((reply) => reply.bytes()),
+          .then((reply) => {
+            begun = true;
+            return reply.bytes();
+          }),
         setup.requestTimeoutMs,
         () => abort.abort(),
       );
       setup.record.reply('http', sentence, audio, performance.now() - started);
     } catch (error) {
+      if (begun) setup.record.lose('http');
       count(setup.record, 'http', error);
       await sleep(BACKOFF_MS);
     }
@@ -145,6 +151,8 @@ async function playTurn(
       if (!setup.pool.includes(sentence.text)) setup.record.error('stream', 'unexpected_piece', false);
       else setup.record.reply('stream', sentence.text, audio, performance.now() - started);
     } catch (error) {
+      // Its `sentence_start` came: whatever ended it short cut a reply that had begun.
+      setup.record.lose('stream');
       // A sentence's own error: the session goes on with the next one.
       if (!(error instanceof RouterApiError)) throw error;
       count(setup.record, 'stream', error);

@@ -1,6 +1,7 @@
 /** The answers of the dashboard's `/api/...` endpoints and of `/v1/provider-keys` (the same session). */
 export interface Session {
   email: string;
+  role: 'owner' | 'member';
   org: { id: string; name: string };
   csrf_token: string;
   expires_at: string;
@@ -8,10 +9,34 @@ export interface Session {
 
 export interface ApiKey {
   id: string;
+  name: string;
   prefix: string;
   created_at: string;
   revoked_at: string | null;
+  expires_at: string | null;
   last_used_at: string | null;
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  role: 'owner' | 'member';
+  created_at: string;
+  you: boolean;
+}
+
+export interface Invitation {
+  member: Member;
+  code: string;
+  expires_at: string;
+}
+
+export interface AuditEvent {
+  id: string;
+  actor: string;
+  action: string;
+  target: string;
+  created_at: string;
 }
 
 export interface Org {
@@ -26,6 +51,27 @@ export interface Vendor {
   id: string;
   name: string;
   surfaces: string[];
+  key: { last4: string; updated_at: string; checked_at: string | null } | null;
+  last_error: { code: string; message: string; at: string } | null;
+}
+
+export interface CacheHoldings {
+  vendors: Array<{ provider: string; entries: number; bytes: number }>;
+  entries: number;
+  bytes: number;
+}
+
+export interface RetentionPreview extends CacheHoldings {
+  retention_days: number;
+}
+
+/** What "test this key" found. */
+export interface KeyCheck {
+  ok: boolean;
+  check: 'voice_list' | 'synthesis' | 'none';
+  outcome: string;
+  code?: string;
+  provider_status?: number;
 }
 
 export interface ProviderKey {
@@ -64,6 +110,12 @@ export class ApiError extends Error {
 }
 
 let csrfToken = '';
+let sessionEnded: (() => void) | undefined;
+
+/** What to do when a call finds the session over (expired or signed out elsewhere): offer to sign in again. */
+export function onSessionEnded(handler: () => void): void {
+  sessionEnded = handler;
+}
 
 /** Every later change carries the session's CSRF token, which only the dashboard's own pages can read. */
 export function useSession(session: Session): void {
@@ -90,6 +142,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const parsed = (await res.json().catch(() => null)) as {
     error?: { code?: string; message?: string };
   } | null;
+  if (res.status === 401 && !path.startsWith('/api/session')) sessionEnded?.();
   if (!res.ok) {
     throw new ApiError(
       res.status,

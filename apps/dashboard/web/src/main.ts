@@ -1,22 +1,24 @@
-import { ApiError, call, type Session, useSession } from './api';
+import { ApiError, call, onSessionEnded, type Session, useSession } from './api';
 import { field, h, status } from './dom';
-import {
-  creditPage,
-  keysPage,
-  messageOf,
-  type Page,
-  retentionPage,
-  usagePage,
-  vendorKeysPage,
-} from './pages';
+import { creditPage, keysPage, messageOf, type Page, usagePage } from './pages';
+import { vendorKeysPage } from './vendor-keys';
+import { cachePage } from './cache';
+import { retentionPage } from './retention';
+import { auditPage, membersPage } from './members';
+import { breakdownsPage, requestsPage } from './requests';
 
 const BASE = '/dashboard';
 const PAGES: ReadonlyArray<{ path: string; page: Page }> = [
   { path: '/', page: usagePage },
+  { path: '/requests', page: requestsPage },
+  { path: '/breakdowns', page: breakdownsPage },
   { path: '/keys', page: keysPage },
   { path: '/provider-keys', page: vendorKeysPage },
   { path: '/retention', page: retentionPage },
+  { path: '/cache', page: cachePage },
   { path: '/credit', page: creditPage },
+  { path: '/members', page: membersPage },
+  { path: '/audit', page: auditPage },
 ];
 
 const root = document.getElementById('app') as HTMLElement;
@@ -78,10 +80,8 @@ async function show(): Promise<void> {
     const content = await entry.page.render({ session, go });
     main.replaceChildren(h('h1', {}, entry.page.title), content);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      session = null;
-      return renderSignIn('Your session has ended: sign in again.');
-    }
+    // A 401 has led to the sign-in already (onSessionEnded).
+    if (error instanceof ApiError && error.status === 401) return;
     main.replaceChildren(
       h('h1', {}, entry.page.title),
       h('p', { class: 'status error', role: 'alert' }, messageOf(error)),
@@ -189,5 +189,12 @@ function renderFailure(error: unknown): void {
   );
 }
 
+// An action after the session ended (its time ran out, or it was signed out in another tab) leads to the sign-in,
+// which comes back to the same page.
+onSessionEnded(() => {
+  if (session === null) return;
+  session = null;
+  renderSignIn('Your session has ended: sign in again to carry on.');
+});
 window.addEventListener('popstate', () => void show());
 void show();

@@ -1,15 +1,6 @@
-import {
-  type ApiKey,
-  ApiError,
-  call,
-  type Org,
-  type ProviderKey,
-  type Session,
-  type Usage,
-  type Vendor,
-} from './api';
-import { charsChart, money, percent } from './chart';
-import { field, formatDate, formatNumber, h, status } from './dom';
+import { type ApiKey, ApiError, call, type Org, type Session, type Usage } from './api';
+import { barChart, compact, money, percent } from './chart';
+import { type Field, field, formatDate, formatNumber, h, status } from './dom';
 
 /** What a page gets: the signed-in session, and a way to go to another page. */
 export interface PageContext {
@@ -23,7 +14,7 @@ export interface Page {
 }
 
 /** A table whose cells carry their column's name, so narrow screens can stack rows instead of scrolling. */
-function table(caption: string, headings: string[], rows: Array<Array<string | Node>>): HTMLElement {
+export function table(caption: string, headings: string[], rows: Array<Array<string | Node>>): HTMLElement {
   return h(
     'table',
     {},
@@ -39,7 +30,7 @@ function table(caption: string, headings: string[], rows: Array<Array<string | N
   );
 }
 
-function section(title: string, ...children: Array<Node | null>): HTMLElement {
+export function section(title: string, ...children: Array<Node | null>): HTMLElement {
   return h('section', {}, h('h2', {}, title), ...children);
 }
 
@@ -53,30 +44,37 @@ export const keysPage: Page = {
     const shown = h('div', { class: 'once', hidden: true });
     const refresh = async (): Promise<void> => {
       const keys = await call<ApiKey[]>('GET', '/api/keys');
+      const now = Date.now();
       list.replaceChildren(
         keys.length === 0
           ? h('p', {}, 'No keys yet.')
           : table(
               'Keys of this org',
-              ['Key', 'Created', 'Last used', 'State', ''],
-              keys.map((key) => [
-                h('code', {}, `${key.prefix}…`),
-                formatDate(key.created_at),
-                formatDate(key.last_used_at),
-                key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : 'active',
-                key.revoked_at
-                  ? ''
-                  : h(
-                      'button',
-                      {
-                        type: 'button',
-                        class: 'danger',
-                        'aria-label': `Revoke key ${key.prefix}`,
-                        onclick: () => void revoke(key),
-                      },
-                      'Revoke',
-                    ),
-              ]),
+              ['Name', 'Key', 'Created', 'Last used', 'Expires', 'State', 'Action'],
+              keys.map((key) => {
+                const expired = key.expires_at !== null && Date.parse(key.expires_at) <= now;
+                return [
+                  key.name || h('span', { class: 'muted' }, '(no name)'),
+                  h('code', {}, `${key.prefix}…`),
+                  formatDate(key.created_at),
+                  formatDate(key.last_used_at),
+                  key.expires_at === null ? 'never' : formatDate(key.expires_at),
+                  key.revoked_at ? `revoked ${formatDate(key.revoked_at)}` : expired ? 'expired' : 'active',
+                  key.revoked_at
+                    ? ''
+                    : h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'danger',
+                          'aria-label': `Revoke key ${key.prefix}`,
+                          'data-created': key.created_at,
+                          onclick: () => void revoke(key),
+                        },
+                        'Revoke',
+                      ),
+                ];
+              }),
             ),
       );
     };
@@ -84,28 +82,72 @@ export const keysPage: Page = {
       if (!window.confirm(`Revoke ${key.prefix}…? Requests with it are refused at once.`)) return;
       try {
         await call('DELETE', `/api/keys/${encodeURIComponent(key.id)}`);
-        note.say(`Key ${key.prefix}… revoked. Open connections with it are closed.`);
         await refresh();
+        note.say(`Key ${key.prefix}… revoked. Open connections with it are closed.`);
+        // The button pressed is gone: focus goes to the next key's revoke button, or else to issuing a key.
+        const buttons = [...list.querySelectorAll<HTMLButtonElement>('button.danger')];
+        const next =
+          buttons.find((b) => (b.dataset['created'] ?? '') < key.created_at) ??
+          buttons.at(-1) ??
+          nameField.input;
+        next.focus();
       } catch (error) {
         note.say(messageOf(error), 'error');
       }
     };
-    const issue = async (): Promise<void> => {
+    const nameField = field(
+      'Name',
+      h('input', { type: 'text', maxlength: 100, autocomplete: 'off', required: true }) as HTMLInputElement,
+      'What the key is for, like "support agent, production".',
+    );
+    const expiryField = field(
+      'Expires on (optional)',
+      h('input', { type: 'date' }) as HTMLInputElement,
+      'The key stops working at the end of this day (UTC). Leave it empty for a key that does not expire.',
+    );
+    const issue = async (event: Event): Promise<void> => {
+      event.preventDefault();
+      nameField.setError(null);
+      expiryField.setError(null);
+      const name = nameField.input.value.trim();
+      const day = expiryField.input.value;
+      if (name === '') return focusError(nameField, 'Give the key a name, so you can tell it apart later.');
+      if (day !== '' && day < new Date().toISOString().slice(0, 10)) {
+        return focusError(expiryField, 'Choose today or a later day, or leave it empty.');
+      }
       try {
-        const issued = await call<ApiKey & { key: string }>('POST', '/api/keys');
+        const issued = await call<ApiKey & { key: string }>('POST', '/api/keys', {
+          name,
+          ...(day === '' ? {} : { expires_at: `${day}T23:59:59.999Z` }),
+        });
         const value = h('code', { class: 'secret', 'data-testid': 'new-key' }, issued.key);
+        const copied = status();
+        const copy = async (): Promise<void> => {
+          try {
+            await navigator.clipboard.writeText(issued.key);
+            copied.say('Copied to the clipboard.');
+          } catch {
+            getSelection()?.selectAllChildren(value);
+            copied.say('The key is selected: copy it with Ctrl+C (⌘C on a Mac).');
+          }
+        };
         shown.replaceChildren(
-          h('h3', {}, 'Your new key'),
+          h('h2', {}, `Your new key "${issued.name}"`),
           h('p', {}, 'Copy it now: it is shown this once. The router keeps only its hash.'),
           value,
+          h('button', { type: 'button', onclick: () => void copy() }, 'Copy the key'),
+          copied.element,
         );
         shown.hidden = false;
-        note.say('Key issued.');
+        nameField.input.value = '';
+        expiryField.input.value = '';
+        note.say(`Key "${issued.name}" issued.`);
         await refresh();
         value.setAttribute('tabindex', '-1');
         value.focus();
       } catch (error) {
-        note.say(messageOf(error), 'error');
+        if (error instanceof ApiError && error.status === 400) note.say(error.message, 'error');
+        else note.say(messageOf(error), 'error');
       }
     };
     await refresh();
@@ -118,7 +160,13 @@ export const keysPage: Page = {
         'An API key lets your code call the router (Authorization: Bearer rtr_…). Every key of the org shares ',
         'its cache and its stored vendor keys. Last use is updated within a minute.',
       ),
-      h('button', { type: 'button', onclick: () => void issue() }, 'Issue a new key'),
+      h(
+        'form',
+        { onsubmit: (e: Event) => void issue(e), novalidate: true },
+        nameField.wrapper,
+        expiryField.wrapper,
+        h('button', { type: 'submit' }, 'Issue a new key'),
+      ),
       note.element,
       shown,
       list,
@@ -126,171 +174,11 @@ export const keysPage: Page = {
   },
 };
 
-// ---- Vendor keys ----------------------------------------------------------------------------------
-
-export const vendorKeysPage: Page = {
-  title: 'Vendor keys',
-  async render() {
-    const [vendors, stored] = await Promise.all([
-      call<Vendor[]>('GET', '/api/vendors'),
-      call<ProviderKey[]>('GET', '/v1/provider-keys'),
-    ]);
-    const byVendor = new Map(stored.map((key) => [key.provider, key]));
-    return h(
-      'div',
-      {},
-      h(
-        'p',
-        {},
-        "The router calls each vendor with your org's own key: the vendor bills you for what it synthesizes. ",
-        'A key is stored encrypted and never shown again, only its last characters. A change is used within seconds.',
-      ),
-      ...vendors.map((vendor) => vendorCard(vendor, byVendor.get(vendor.id))),
-    );
-  },
-};
-
-function vendorCard(vendor: Vendor, stored: ProviderKey | undefined): HTMLElement {
-  const note = status();
-  const input = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false', maxlength: 512 });
-  const keyField = field(
-    stored ? `Replace the ${vendor.id} key` : `${vendor.id} key`,
-    input as HTMLInputElement,
-  );
-  const state = h('p', { class: 'state' });
-  const remove = h('button', { type: 'button', class: 'danger' }, `Delete the ${vendor.id} key`);
-  const show = (key: ProviderKey | undefined): void => {
-    state.textContent = key
-      ? `Stored: ends in ${key.last4 || '(hidden)'}, updated ${formatDate(key.updated_at)}.`
-      : 'No key stored: requests for this vendor are refused.';
-    remove.hidden = key === undefined;
-  };
-  show(stored);
-  const save = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    const value = keyField.input.value;
-    keyField.setError(null);
-    if (value.length === 0) return keyField.setError('Enter the key the vendor gave you.');
-    if (!/^[!-~]+$/.test(value)) {
-      return keyField.setError('A key is printable characters without spaces; check what was pasted.');
-    }
-    try {
-      const saved = await call<ProviderKey>('PUT', `/v1/provider-keys/${vendor.id}`, { api_key: value });
-      keyField.input.value = '';
-      show(saved);
-      note.say(`${vendor.id} key stored.`);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 422) keyField.setError(error.message);
-      else note.say(messageOf(error), 'error');
-    }
-  };
-  remove.addEventListener('click', () => {
-    if (!window.confirm(`Delete the ${vendor.id} key? Requests for ${vendor.id} will be refused.`)) return;
-    call('DELETE', `/v1/provider-keys/${vendor.id}`).then(
-      () => {
-        show(undefined);
-        note.say(`${vendor.id} key deleted.`);
-      },
-      (error: unknown) => note.say(messageOf(error), 'error'),
-    );
-  });
-  return h(
-    'section',
-    { class: 'card', 'aria-labelledby': `vendor-${vendor.id}` },
-    h(
-      'h2',
-      { id: `vendor-${vendor.id}` },
-      `${vendor.id}`,
-      h('span', { class: 'muted' }, ` (${vendor.name})`),
-    ),
-    state,
-    h('p', {}, 'Enables: ', vendor.surfaces.join('; '), '.'),
-    h(
-      'form',
-      { onsubmit: (e: Event) => void save(e), novalidate: true },
-      keyField.wrapper,
-      h('button', { type: 'submit' }, 'Store key'),
-    ),
-    remove,
-    note.element,
-  );
+/** Shows a field's error and moves focus to it. */
+export function focusError(target: Field, message: string): void {
+  target.setError(message);
+  target.input.focus();
 }
-
-// ---- Retention ------------------------------------------------------------------------------------
-
-export const retentionPage: Page = {
-  title: 'Retention',
-  async render() {
-    const org = await call<Org>('GET', '/api/org');
-    const note = status();
-    const current = h('p', { 'data-testid': 'retention-now' });
-    const showCurrent = (days: number): void => {
-      current.textContent =
-        days === 0
-          ? 'Caching is off (retention 0): nothing new is cached and cached audio is deleted within about two days.'
-          : `Audio is kept ${days} day${days === 1 ? '' : 's'} after its last use.`;
-    };
-    showCurrent(org.retention_days);
-    const input = h('input', {
-      type: 'number',
-      inputmode: 'numeric',
-      min: 0,
-      max: 3650,
-      step: 1,
-      value: org.retention_days,
-    }) as HTMLInputElement;
-    const days = field('Retention in days', input, '0 turns caching off; otherwise 1 to 3650 days.');
-    const save = async (event: Event): Promise<void> => {
-      event.preventDefault();
-      days.setError(null);
-      const value = Number(input.value);
-      if (input.value.trim() === '' || !Number.isInteger(value) || value < 0 || value > 3650) {
-        return days.setError('Enter 0 (caching off) or a whole number of days from 1 to 3650.');
-      }
-      try {
-        const saved = await call<Org>('PUT', '/api/org/retention', { retention_days: value });
-        showCurrent(saved.retention_days);
-        note.say(`Retention set to ${saved.retention_days} day${saved.retention_days === 1 ? '' : 's'}.`);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 400) days.setError(error.message);
-        else note.say(messageOf(error), 'error');
-      }
-    };
-    return h(
-      'div',
-      {},
-      current,
-      h(
-        'form',
-        { onsubmit: (e: Event) => void save(e), novalidate: true },
-        days.wrapper,
-        h('button', { type: 'submit' }, 'Save retention'),
-      ),
-      note.element,
-      section(
-        'What this changes',
-        h(
-          'ul',
-          {},
-          h(
-            'li',
-            {},
-            'Retention counts from the last time a sentence was played, not from when it was made.',
-          ),
-          h('li', {}, 'Audio unused for the retention period is deleted within a day after it.'),
-          h('li', {}, 'A change applies to everything already cached, at once.'),
-          h(
-            'li',
-            {},
-            'At 0 nothing new is cached and cached audio is deleted within about two days. Requests still work, ',
-            'but every sentence is synthesized (and billed) by the vendor.',
-          ),
-          h('li', {}, 'Only audio is kept, under a one-way hash: the text of a sentence is never stored.'),
-        ),
-      ),
-    );
-  },
-};
 
 // ---- Credit ---------------------------------------------------------------------------------------
 
@@ -380,7 +268,28 @@ export const usagePage: Page = {
         ),
       ),
       empty ? h('p', {}, 'Nothing was spoken in this period yet.') : null,
-      section('Characters per day', charsChart(usage)),
+      section(
+        'Characters per day',
+        barChart({
+          labels: usage.days.map((d) => d.day),
+          series: [
+            {
+              name: 'synthesized at the vendor',
+              className: 'bar-synth',
+              values: usage.days.map((d) => d.synthesized_chars),
+            },
+            {
+              name: 'served from cache',
+              className: 'bar-cached',
+              values: usage.days.map((d) => d.cached_chars),
+            },
+          ],
+          summary:
+            `Characters per day from ${usage.from} to ${usage.to}: ${formatNumber(t.synthesized_chars)} ` +
+            `synthesized at the vendor, ${formatNumber(t.cached_chars)} served from cache.`,
+          format: compact,
+        }),
+      ),
       section(
         'Per vendor',
         usage.vendors.length === 0
@@ -433,6 +342,15 @@ export const usagePage: Page = {
     );
   },
 };
+
+/** Why a member sees no form: only owners change this. */
+export function ownersOnly(what: string): HTMLElement {
+  return h(
+    'p',
+    { class: 'note' },
+    `Only an owner of the org can ${what}. Ask one of its owners (see Members).`,
+  );
+}
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong; try again.';

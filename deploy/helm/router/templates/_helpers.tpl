@@ -29,12 +29,59 @@ of .Values.mirrors merged over .Values.mirrorDefaults (the mirror's own keys win
 always reads the ConfigMap. Called for its effect: include "router.collectApps" (dict "root" $ "into" $apps).
 */}}
 {{- define "router.collectApps" -}}
-{{- range $name, $app := .root.Values.apps -}}
+{{- $values := .root.Values -}}
+{{- $collected := dict -}}
+{{- range $name, $app := $values.apps -}}
+{{- $_ := set $collected $name (deepCopy $app) -}}
+{{- end -}}
+{{- range $name, $mirror := $values.mirrors -}}
+{{- $_ := set $collected $name (mergeOverwrite (deepCopy $values.mirrorDefaults) (deepCopy $mirror) (dict "sharedConfig" true)) -}}
+{{- end -}}
+{{- /* The chart-wide settings each app may override key by key, resolved here once for every template. */ -}}
+{{- range $name, $app := $collected -}}
+{{- range $key := list "autoscaling" "podDisruptionBudget" -}}
+{{- $resolved := deepCopy (index $values $key) -}}
+{{- include "router.override" (dict "into" $resolved "from" (index $app $key | default dict)) -}}
+{{- $_ := set $app $key $resolved -}}
+{{- end -}}
+{{- $drain := ternary $app.drainSeconds $values.drain.seconds (hasKey $app "drainSeconds") -}}
+{{- $_ := set $app "drainSeconds" $drain -}}
+{{- if not (hasKey $app "terminationGracePeriodSeconds") -}}
+{{- $_ := set $app "terminationGracePeriodSeconds" (add $drain $values.drain.marginSeconds) -}}
+{{- else if le (int $app.terminationGracePeriodSeconds) (int $drain) -}}
+{{- fail (printf "%s: terminationGracePeriodSeconds %v must be above its drain time (%v s), or Kubernetes kills it while it drains" $name $app.terminationGracePeriodSeconds $drain) -}}
+{{- end -}}
+{{- /* The replicas it never goes below: a PodDisruptionBudget is worth having only above one. */ -}}
+{{- $_ := set $app "minReplicas" (ternary $app.autoscaling.minReplicas $app.replicas $app.autoscaling.enabled) -}}
 {{- $_ := set $.into $name $app -}}
 {{- end -}}
-{{- range $name, $mirror := .root.Values.mirrors -}}
-{{- $_ := set $.into $name (mergeOverwrite (deepCopy $.root.Values.mirrorDefaults) (deepCopy $mirror) (dict "sharedConfig" true)) -}}
 {{- end -}}
+
+{{/*
+Sets every key of "from" in the dict "into", maps key by key; unlike Sprig's merges, a false, 0 or empty value
+given wins too. Called for its effect: include "router.override" (dict "into" $dict "from" $overrides).
+*/}}
+{{- define "router.override" -}}
+{{- $into := .into -}}
+{{- range $key, $value := .from -}}
+{{- if and (kindIs "map" $value) (kindIs "map" (index $into $key)) -}}
+{{- include "router.override" (dict "into" (index $into $key) "from" $value) -}}
+{{- else -}}
+{{- $_ := set $into $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The selector labels of every pod of the release (all apps). */}}
+{{- define "router.releaseSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "router.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* One app's metadata labels. Call with (dict "root" $ "name" "<app>"). */}}
+{{- define "router.appLabels" -}}
+{{ include "router.labels" .root }}
+app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 
 {{/* The gateway's variable for a mirror app's URL: mirror-vendor-c -> MIRROR_VENDOR_C_URL. Call with the app's name. */}}

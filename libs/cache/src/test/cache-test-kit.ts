@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Registry } from 'prom-client';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +109,8 @@ export interface CacheTestKitOptions {
   bus: Bus;
   blobs: BlobStore;
   settings?: Partial<CacheServiceSettings>;
+  /** The app's metrics, where usage is counted. */
+  metrics?: Registry;
 }
 
 /** One cache service on the given stores with a hand-moved clock, a log capture and an invalidation capture. */
@@ -132,6 +135,7 @@ export class CacheTestKit {
         blobs: options.blobs,
         logger,
         now: this.clock.now,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
       },
       { usageFlushMs: 0, sweepIntervalMs: 0, ...options.settings },
     );

@@ -59,6 +59,8 @@ export interface CacheCommitRequest extends CacheEntryRef, CachedTake {
    * take is otherwise never replaced (the first commit wins).
    */
   replaces?: string;
+  /** The sentence's key (`sentenceTextKey`) of a sentence take, kept beside the entry for evictions by sentence. */
+  textKey?: string;
 }
 
 export const cacheCommitRequest: Checker<CacheCommitRequest> = check.object({
@@ -72,7 +74,34 @@ export const cacheCommitRequest: Checker<CacheCommitRequest> = check.object({
   head: check.optional(responseHead),
   chars: check.integer({ min: 0 }),
   replaces: check.optional(check.string({ minLength: 1 })),
+  textKey: check.optional(hex64),
 });
+
+/**
+ * Evict entries of one org: those of `cacheKeys`, every entry of the sentences of `textKeys` (whatever they were
+ * said with), or with `all` every entry the org has. The rows go at once, their blobs after them, and the serving
+ * apps drop them from their hot tiers (`cache.invalidated.v1`).
+ */
+export interface CacheEvictRequest {
+  orgId: string;
+  cacheKeys?: string[];
+  textKeys?: string[];
+  all?: boolean;
+}
+
+export const cacheEvictRequest: Checker<CacheEvictRequest> = check.object({
+  orgId: check.string({ minLength: 1 }),
+  cacheKeys: check.optional(check.array(hex64, { maxLength: 10_000 })),
+  textKeys: check.optional(check.array(hex64, { maxLength: 10_000 })),
+  all: check.optional(check.boolean()),
+});
+
+export interface CacheEvictReply {
+  /** The entries removed. */
+  evicted: number;
+}
+
+export const cacheEvictReply: Checker<CacheEvictReply> = check.object({ evicted: check.integer({ min: 0 }) });
 
 export interface CacheCommitReply {
   committed: boolean;

@@ -3,6 +3,8 @@ import {
   cacheCommitReply,
   cacheCommitRequest,
   cacheEntryRef,
+  cacheEvictReply,
+  cacheEvictRequest,
   cacheInvalidated,
   cacheUsage,
   cacheUsageBatch,
@@ -36,3 +38,10 @@ export const cacheUsageV1 = defineEvent({ subject: 'cache.usage.v1', payload: ca
 export const cacheUsageBatchV1 = defineEvent({ subject: 'cache.usage.batch.v1', payload: cacheUsageBatch });
 
 export const cacheInvalidatedV1 = defineEvent({ subject: 'cache.invalidated.v1', payload: cacheInvalidated });
+
+/** Evict an org's entries (by key, by sentence or all), served by cache-service: the org's API, the admin CLI. */
+export const cacheEvictV1 = defineRequest({
+  subject: 'cache.evict.v1',
+  request: cacheEvictRequest,
+  reply: cacheEvictReply,
+});

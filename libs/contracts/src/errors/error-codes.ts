@@ -14,7 +14,17 @@ export const ERROR_CODES = {
   not_found: { status: 404, retryable: false },
   /** A dashboard session's request that changes something without the session's CSRF token. */
   forbidden: { status: 403, retryable: false },
+  /**
+   * Past a limit: the org's (syntheses at once, open sockets, requests per second) or too many attempts of one
+   * kind (the dashboard's sign-ins); the answer's `Retry-After` says when to try again.
+   */
+  rate_limited: { status: 429, retryable: true },
   internal: { status: 500, retryable: true },
+  /**
+   * Something the answer needs is out of reach for now (the database during an outage, an app restarting, a
+   * process draining): retry.
+   */
+  unavailable: { status: 503, retryable: true },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

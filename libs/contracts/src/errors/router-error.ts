@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode, type ErrorEnvelope } from './error-codes';
+import { isStoreUnreachable } from './store-unreachable';
 
 /**
  * A failure the router reports to its caller. It crosses process boundaries as its envelope, so the same
@@ -51,7 +52,23 @@ export class RouterError extends Error {
     return new RouterError('unauthorized', message);
   }
 
+  static unavailable(message: string, cause?: unknown): RouterError {
+    return new RouterError('unavailable', message, { cause });
+  }
+
   static internal(cause?: unknown): RouterError {
     return new RouterError('internal', 'The router failed; please retry.', { cause });
+  }
+
+  /**
+   * What a failure the router did not foresee is told as: `unavailable` when a store it needs cannot be reached
+   * (`isStoreUnreachable`: PostgreSQL stopped, restarting or cut off), else `internal`. Every surface's last
+   * resort goes through here, so an outage is never a 500.
+   */
+  static unexpected(cause: unknown): RouterError {
+    if (cause instanceof RouterError) return cause;
+    return isStoreUnreachable(cause)
+      ? RouterError.unavailable('A store the router needs is out of reach for now; retry shortly.', cause)
+      : RouterError.internal(cause);
   }
 }

@@ -42,6 +42,8 @@ export interface SynthRequestTake {
    * request's text. Present whenever `cache` is.
    */
   sealKey?: string;
+  /** The request's text as one sentence's key (`sentenceTextKey`), committed beside its entry for evictions. */
+  textKey?: string;
 }
 
 export const synthRequestTake: Checker<SynthRequestTake> = check.object({
@@ -53,6 +55,7 @@ export const synthRequestTake: Checker<SynthRequestTake> = check.object({
   cache: check.boolean(),
   forwarded: check.optional(check.boolean()),
   sealKey: check.optional(check.string({ pattern: /^[0-9a-f]{64}$/ })),
+  textKey: check.optional(check.string({ pattern: /^[0-9a-f]{64}$/ })),
 });
 
 /**

@@ -37,6 +37,8 @@ export interface SynthTakeRequest {
   cache: boolean;
   /** Sent on by the worker that was asked, to the one making the key's take; such a request is never sent on again. */
   forwarded?: boolean;
+  /** The sentence's own key (`sentenceTextKey`), kept in the index so the org can evict the sentence's entries. */
+  textKey?: string;
 }
 
 export const synthTakeRequest: Checker<SynthTakeRequest> = check.object({
@@ -46,6 +48,7 @@ export const synthTakeRequest: Checker<SynthTakeRequest> = check.object({
   text: check.string({ minLength: 1 }),
   cache: check.boolean(),
   forwarded: check.optional(check.boolean()),
+  textKey: check.optional(check.string({ pattern: /^[0-9a-f]{64}$/ })),
 });
 
 /** Sent before the first audio chunk. */
@@ -113,11 +116,17 @@ export interface SynthWorkerHeartbeat {
    * older than the field: such a worker is asked for sentence takes only.
    */
   serves?: string[];
+  /**
+   * The worker is going away (it drains): requesters send it nothing new from now on; it still finishes its
+   * takes and answers requests already addressed to it.
+   */
+  leaving?: boolean;
 }
 
 export const synthWorkerHeartbeat: Checker<SynthWorkerHeartbeat> = check.object({
   workerId: check.string({ pattern: /^[a-z0-9]{8,32}$/ }),
   serves: check.optional(check.array(check.string({ minLength: 1 }), { maxLength: 32 })),
+  leaving: check.optional(check.boolean()),
 });
 
 /**

@@ -4,6 +4,7 @@ import {
   type AdminService,
   IsRetention,
   type OrgView,
+  OwnersOnly,
   SessionGuard,
   type SessionRequest,
 } from '@router/admin';
@@ -44,10 +45,14 @@ export class OrgController {
   }
 
   @Put('retention')
+  @OwnersOnly()
   @ApiOperation({ summary: "Set the org's retention; it applies to everything cached already" })
   @ApiOkResponse({ type: OrgDto })
   async setRetention(@Req() req: SessionRequest, @Body() body: RetentionBody): Promise<OrgDto> {
-    return toDto(await this.admin.updateOrg(signedIn(req).orgId, { retention_days: body.retention_days }));
+    const session = signedIn(req);
+    return toDto(
+      await this.admin.updateOrg(session.orgId, { retention_days: body.retention_days }, session.email),
+    );
   }
 }
 

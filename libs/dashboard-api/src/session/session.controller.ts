@@ -11,7 +11,14 @@ import {
   UseGuards,
   UsePipes,
 } from '@nestjs/common';
-import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCookieAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   MEMBERS_SERVICE,
@@ -19,13 +26,15 @@ import {
   SessionGuard,
   type SessionRequest,
   type SignedIn,
+  normalizeEmail,
 } from '@router/admin';
 import { csrfTokenFor, sessionCookie } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
 import { Anonymous, validationPipe } from '@router/service-kit';
-import { PRISMA_CLIENT } from '../tokens';
+import { PRISMA_CLIENT, SIGN_IN_LIMITER } from '../tokens';
 import { SessionDto, SignInBody } from './session.dto';
+import { type SignInLimiter, SignInRefused } from './sign-in-limits';
 
 /**
  * Signing in and out. A sign-in sets the session cookie (HTTP-only, SameSite=Strict, Secure when the page came
@@ -39,18 +48,30 @@ export class SessionController {
   constructor(
     @Inject(MEMBERS_SERVICE) private readonly members: MembersService,
     @Inject(PRISMA_CLIENT) private readonly prisma: PrismaClient,
+    @Inject(SIGN_IN_LIMITER) private readonly limiter: SignInLimiter,
   ) {}
 
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in with an email address and a one-time code; sets the session cookie' })
   @ApiOkResponse({ type: SessionDto })
+  @ApiTooManyRequestsResponse({
+    description: 'Too many sign-ins for the address or from the client; Retry-After says when to try again',
+  })
   async signIn(
     @Body() body: SignInBody,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionDto> {
+    const address = normalizeEmail(body.email);
+    try {
+      this.limiter.admit(address, clientAddress(req));
+    } catch (error) {
+      if (error instanceof SignInRefused) res.setHeader('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
     const { token, session } = await this.members.signIn(body.email, body.code);
+    this.limiter.succeeded(address);
     res.setHeader(
       'set-cookie',
       sessionCookie(token, { maxAgeSeconds: secondsLeft(session), secure: cameOverTls(req) }),
@@ -82,6 +103,7 @@ export class SessionController {
     const org = await this.prisma.org.findUniqueOrThrow({ where: { id: session.orgId } });
     return {
       email: session.email,
+      role: session.role,
       org: { id: org.id, name: org.name },
       csrf_token: csrfTokenFor(token),
       expires_at: session.expiresAt.toISOString(),
@@ -96,6 +118,13 @@ export function signedIn(req: SessionRequest): SignedIn {
 
 function secondsLeft(session: SignedIn): number {
   return (session.expiresAt.getTime() - Date.now()) / 1000;
+}
+
+/** The client's address as the gateway saw it (it sets `X-Forwarded-For` to its peer's), else this peer's. */
+function clientAddress(req: Request): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return first || req.socket.remoteAddress || 'unknown';
 }
 
 /** Whoever ended TLS says so: the gateway's own TLS port, or a proxy in front of it (a client's own claim only affects its cookie). */

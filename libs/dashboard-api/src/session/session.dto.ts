@@ -23,6 +23,11 @@ export class SessionOrgDto {
 
 export class SessionDto {
   @ApiProperty() email!: string;
+  @ApiProperty({
+    enum: ['owner', 'member'],
+    description: 'An owner also manages members, vendor keys, retention and the cache',
+  })
+  role!: 'owner' | 'member';
   @ApiProperty({ type: SessionOrgDto }) org!: SessionOrgDto;
   @ApiProperty({ description: 'Send it as x-csrf-token with every request that changes something' })
   csrf_token!: string;

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { type RawAnswer, TestSocket } from '@router/testing';
 import {
@@ -119,6 +120,125 @@ export async function fuzzSocket(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Writes `requests` (whole HTTP requests, pipelined on one connection) to `origin` as they are, and reads
+ * until the connection closes: every answer, split at each status line. Rejects on a hang.
+ */
+export function sendPipelined(origin: string, requests: readonly Buffer[]): Promise<RawAnswer[]> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`hang: the connection was not closed within ${FUZZ_HANG_MS} ms`));
+    }, FUZZ_HANG_MS);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(splitAnswers(Buffer.concat(chunks)));
+    });
+    socket.write(Buffer.concat(requests));
+  });
+}
+
+/** The HTTP/1.1 answers in `bytes`, one after another, each framed by its `content-length`. */
+function splitAnswers(bytes: Buffer): RawAnswer[] {
+  const answers: RawAnswer[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const headEnd = bytes.indexOf('\r\n\r\n', at);
+    if (headEnd === -1) break;
+    const head = bytes.subarray(at, headEnd).toString('latin1').split('\r\n');
+    const header = (name: string): string | undefined =>
+      head
+        .find((line) => line.toLowerCase().startsWith(`${name}:`))
+        ?.slice(name.length + 1)
+        .trim();
+    const length = Number(header('content-length') ?? 0);
+    const body = bytes.subarray(headEnd + 4, headEnd + 4 + length);
+    answers.push({ status: Number(head[0]?.split(' ')[1] ?? 0), contentType: header('content-type'), body });
+    at = headEnd + 4 + length;
+  }
+  return answers;
+}
+
+/** A WebSocket handshake request as a client writes it, with `method` in place of GET, and its body. */
+export function handshakeRequest(
+  method: string,
+  target: string,
+  headers: Readonly<Record<string, string>>,
+  body: Buffer = Buffer.alloc(0),
+): Buffer {
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    'Host: router',
+    'Connection: Upgrade',
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${body.length}`,
+  ];
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]);
+}
+
+/** How a socket went whose vendor key was taken away while it was open. */
+export interface KeyLossOutcome {
+  /**
+   * Who closed it: the server, or the client once `done` held; the code and reason the client received
+   * (a server's close crossing the client's is the server's).
+   */
+  readonly end: { by: 'server' | 'client'; code: number; reason: string };
+  /** Every text frame the server sent. */
+  readonly texts: string[];
+}
+
+/**
+ * Opens a socket at `target`, runs `meanwhile` once it is open (the vendor key deleted), sends `messages`,
+ * and waits until `done` holds of the text frames so far or the server closes; then closes it. Rejects on a
+ * hang (neither within FUZZ_HANG_MS).
+ */
+export async function socketLosingKey(
+  origin: string,
+  target: string,
+  headers: Readonly<Record<string, string>>,
+  meanwhile: () => Promise<void>,
+  messages: readonly string[],
+  done: (texts: readonly string[]) => boolean,
+): Promise<KeyLossOutcome> {
+  const socket = new TestSocket(`${origin.replace(/^http/, 'ws')}${target}`, { headers });
+  const handshake = await socket.handshake;
+  if (handshake.kind === 'refused') {
+    throw new Error(
+      `the handshake was refused: ${handshake.answer.status} ${handshake.answer.body.toString()}`,
+    );
+  }
+  await meanwhile();
+  for (const message of messages) socket.send(message);
+  const deadline = Date.now() + FUZZ_HANG_MS;
+  let closed: { code: number; reason: string } | undefined;
+  void socket.closed.then((end) => (closed = { code: end.code, reason: end.reason }));
+  while (closed === undefined && !done(socket.texts)) {
+    if (Date.now() > deadline) {
+      socket.terminate();
+      throw new Error(
+        `hang: no answer to the sentence within ${FUZZ_HANG_MS} ms: ${socket.texts.join(' | ')}`,
+      );
+    }
+    await pause(25);
+  }
+  // The frames that came with the close are all in by now (a close frame comes after them).
+  if (closed !== undefined) return { end: { by: 'server', ...closed }, texts: socket.texts };
+  socket.close(1000);
+  const { code, reason } = await socket.closed;
+  return { end: { by: 'client', code, reason }, texts: socket.texts };
 }
 
 function pause(ms: number): Promise<void> {

@@ -1,34 +1,20 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { SESSION_COOKIE } from '@router/auth';
-import { dashboardApiDocument } from '@router/dashboard-api';
+import { SESSION_SECURITY_SCHEME } from '@router/auth';
 import { type Option, VENDORS } from '@router/vendors';
 
 /**
- * The HTTP API as OpenAPI 3.1, generated from the controllers and DTOs, with the dashboard's `/api/...` session
- * endpoints (served by the dashboard app, described from its controllers). WebSocket protocols are described in
- * AsyncAPI instead. Built once at start-up.
+ * The native API's part of the router's OpenAPI 3.1 document, generated from its controllers and DTOs, served
+ * at its own `/openapi.json`; the gateway serves the public document, this part with every other surface's
+ * (the dashboard's `/api/...`). WebSocket protocols are described in AsyncAPI instead. Built once at start-up.
  */
-export async function buildOpenApiDocument(app: INestApplication): Promise<OpenAPIObject> {
+export function nativeOpenApiPart(app: INestApplication): OpenAPIObject {
   const document = nativeDocument(app);
-  const dashboard = await dashboardApiDocument();
   return {
     ...document,
-    paths: { ...document.paths, ...dashboard.paths },
     components: {
       ...document.components,
-      schemas: { ...document.components?.schemas, ...dashboard.components.schemas },
-      securitySchemes: {
-        ...document.components?.securitySchemes,
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: SESSION_COOKIE,
-          description:
-            'The dashboard sign-in cookie (POST /api/session). Requests that change something also send the ' +
-            "session's CSRF token as x-csrf-token.",
-        },
-      },
+      securitySchemes: { ...document.components?.securitySchemes, session: { ...SESSION_SECURITY_SCHEME } },
     },
   };
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length, Matches } from 'class-validator';
+import { VENDOR_IDS } from '@router/vendors-core';
 
 const API_KEY_RULE = 'api_key must be a string of 1 to 512 characters';
 /**
@@ -26,7 +27,7 @@ export class PutProviderKeyBody {
 }
 
 export class ProviderKeyDto {
-  @ApiProperty({ description: 'Vendor token, vendor_a … vendor_j', example: 'vendor_c' })
+  @ApiProperty({ description: 'Vendor token', enum: VENDOR_IDS, example: 'vendor_c' })
   provider!: string;
 
   @ApiProperty({
@@ -38,4 +39,26 @@ export class ProviderKeyDto {
 
   @ApiProperty({ format: 'date-time' })
   updated_at!: string;
+}
+
+export class KeyCheckDto {
+  @ApiProperty({ description: 'Whether the vendor accepted the stored key' })
+  ok!: boolean;
+
+  @ApiProperty({
+    enum: ['voice_list', 'synthesis', 'none'],
+    description:
+      "How it was tried: the vendor's voice list (nothing billed), one word spoken uncached through a worker " +
+      '(a few characters billed), or not at all (a vendor with neither)',
+  })
+  check!: 'voice_list' | 'synthesis' | 'none';
+
+  @ApiProperty({ description: 'The outcome in words, never the vendor’s own text' })
+  outcome!: string;
+
+  @ApiProperty({ required: false, description: "The router's error code when it failed" })
+  code?: string;
+
+  @ApiProperty({ required: false, description: "The vendor's HTTP status when it refused" })
+  provider_status?: number;
 }

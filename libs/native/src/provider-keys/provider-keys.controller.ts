@@ -7,8 +7,10 @@ import {
   Inject,
   Param,
   type PipeTransform,
+  Post,
   Put,
   Req,
+  Res,
   UseGuards,
   UsePipes,
 } from '@nestjs/common';
@@ -21,13 +23,22 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import { SessionGuard, SessionOrApiKey } from '@router/admin';
+import {
+  AN_API_KEY,
+  type AuditLog,
+  OwnersOnly,
+  SessionGuard,
+  type SessionRequest,
+  SessionOrApiKey,
+} from '@router/admin';
 import { RouterError } from '@router/contracts';
 import type { ProviderKeyStore } from '@router/provider-keys';
 import { isVendorId, VENDOR_IDS } from '@router/vendors';
-import { CHANGE_NOTIFIER, PROVIDER_KEY_STORE } from '../tokens';
+import type { Response } from 'express';
+import { AUDIT_LOG, CHANGE_NOTIFIER, PROVIDER_KEY_CHECK, PROVIDER_KEY_STORE } from '../tokens';
 import { Anonymous, type ChangeNotifier, type IdentifiedRequest, validationPipe } from '@router/service-kit';
-import { ProviderKeyDto, PutProviderKeyBody } from './provider-key.dto';
+import type { ProviderKeyCheck } from './provider-key-check.service';
+import { KeyCheckDto, ProviderKeyDto, PutProviderKeyBody } from './provider-key.dto';
 
 const VALIDATION_STATUS = 422;
 
@@ -59,6 +70,8 @@ export class ProviderKeysController {
   constructor(
     @Inject(PROVIDER_KEY_STORE) private readonly store: ProviderKeyStore,
     @Inject(CHANGE_NOTIFIER) private readonly changes: ChangeNotifier,
+    @Inject(AUDIT_LOG) private readonly audit: AuditLog,
+    @Inject(PROVIDER_KEY_CHECK) private readonly checks: ProviderKeyCheck,
   ) {}
 
   @Get()
@@ -69,6 +82,7 @@ export class ProviderKeysController {
   }
 
   @Put(':provider')
+  @OwnersOnly()
   @ApiOperation({ summary: "Store or replace the org's key for a vendor (used within seconds)" })
   @ApiParam({ name: 'provider', enum: VENDOR_IDS })
   @ApiOkResponse({ type: ProviderKeyDto })
@@ -80,10 +94,45 @@ export class ProviderKeysController {
     const orgId = orgOf(req);
     const view = await this.store.put(orgId, provider, body.api_key);
     this.changes.providerKeyChanged(orgId, provider);
+    await this.audit.record(orgId, actorOf(req), 'vendor_key.stored', provider);
     return view;
   }
 
+  @Post(':provider/test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Test the org's stored key for a vendor with the cheapest vendor call that uses it",
+    description:
+      'A vendor whose voices are read live lists them (nothing billed); one whose voices are the catalogue speaks ' +
+      'one word uncached through a worker (a few characters billed). The outcome is said in words and kept as the ' +
+      "key's last error (a pass clears it). Any member may test; nothing about the key changes.",
+  })
+  @ApiParam({ name: 'provider', enum: VENDOR_IDS })
+  @ApiOkResponse({ type: KeyCheckDto })
+  async test(
+    @Req() req: IdentifiedRequest,
+    @Param('provider', ProviderParam) provider: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<KeyCheckDto> {
+    const orgId = orgOf(req);
+    // A client that leaves stops the call at the vendor.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort(new Error('client gone'));
+    });
+    const result = await this.checks.check(orgId, provider, gone.signal);
+    if (result.check !== 'none') {
+      await this.store.recordCheck(
+        orgId,
+        provider,
+        result.ok ? null : { code: result.code ?? 'internal', message: result.outcome },
+      );
+    }
+    return result;
+  }
+
   @Delete(':provider')
+  @OwnersOnly()
   @HttpCode(204)
   @ApiOperation({ summary: "Delete the org's key for a vendor" })
   @ApiParam({ name: 'provider', enum: VENDOR_IDS })
@@ -97,7 +146,13 @@ export class ProviderKeysController {
       throw new RouterError('not_found', `No key is stored for ${provider}.`);
     }
     this.changes.providerKeyChanged(orgId, provider);
+    await this.audit.record(orgId, actorOf(req), 'vendor_key.deleted', provider);
   }
+}
+
+/** Who a change is put down to: the signed-in member, or the API key it came with. */
+function actorOf(req: IdentifiedRequest): string {
+  return (req as SessionRequest).session?.email ?? AN_API_KEY;
 }
 
 export function orgOf(req: IdentifiedRequest): string {

@@ -1,11 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import type { RouterError, SynthSettings } from '@router/contracts';
+import { RouterError, type SynthSettings } from '@router/contracts';
 import type { Logger } from '@router/observability';
 import {
   type PieceRequest,
   type PieceResolver,
   playPieces,
   type ReplyPlanner,
+  keyHashOf,
+  type RequestLogWriter,
+  RequestTally,
   WavSampleData,
 } from '@router/pipeline';
 import { cutBody } from '@router/service-kit';
@@ -21,6 +24,8 @@ export interface SpeechServiceDeps {
   planner: ReplyPlanner;
   lookAhead: number;
   logger: Logger;
+  /** Where each request's row goes once it has finished (or failed). */
+  requestLog?: RequestLogWriter;
 }
 
 /**
@@ -32,15 +37,30 @@ export class SpeechService {
 
   /** The route's whole work, from the parsed JSON body on: both ways in (the plain route, Nest's) call it. */
   async serve(orgId: string, body: unknown, res: ServerResponse): Promise<void> {
-    await this.speak(orgId, parseSpeechBody(body), res);
+    const tally = new RequestTally();
+    let refusal: number | null = null;
+    try {
+      await this.speak(orgId, parseSpeechBody(body), res, tally);
+    } catch (error) {
+      const failure = RouterError.unexpected(error);
+      tally.failed(failure.code);
+      refusal = failure.status;
+      throw error;
+    } finally {
+      // One row per request, whatever its outcome; the row never holds the input.
+      const status = res.headersSent ? res.statusCode : refusal;
+      this.deps.requestLog?.record(tally.row(orgId, keyHashOf(res.req.headers), 'speech', status));
+    }
   }
 
   private async speak(
     orgId: string,
     request: { def: VendorDefinition; settings: SynthSettings; input: string },
     res: ServerResponse,
+    tally: RequestTally,
   ): Promise<void> {
     const { def, settings } = request;
+    tally.settings(settings);
     const plan = await this.deps.planner.plan(orgId, def, settings);
     const pieces = splitText(request.input, def.splitter, def.maxInputChars)
       .map((text) => plan.piece(text))
@@ -59,7 +79,8 @@ export class SpeechService {
       { lookAhead: this.deps.lookAhead, left: left.signal },
       {
         wantsWords: false,
-        pieceStart: async () => {
+        pieceStart: async (piece, audio) => {
+          tally.sentence(piece.text.length, audio.cached);
           if (!res.headersSent) {
             res.writeHead(200, {
               'content-type': FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream',
@@ -69,11 +90,13 @@ export class SpeechService {
           samples = settings.format === 'wav' ? new WavSampleData() : undefined;
         },
         write: (chunk) => {
+          tally.audio();
           const out = samples ? samples.push(chunk) : chunk;
           return out.length > 0 ? write(res, out) : undefined;
         },
         pieceEnd: () => undefined,
         pieceFailed: (_piece, error) => {
+          tally.failed(error.code);
           failure = error;
           return 'stop';
         },

@@ -6,6 +6,8 @@ import {
   type ReplyPlan,
   type ReplyPlanner,
   ReplyStream,
+  type RequestLogWriter,
+  RequestTally,
 } from '@router/pipeline';
 import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { type ClientMessage, parseClientMessage, STREAM_TEXT_MAX_CHARS } from './stream-messages';
@@ -18,6 +20,8 @@ export interface StreamSessionDeps {
   /** See ReplyStreamDeps.replanAfterMs. */
   replanAfterMs: number;
   now: () => number;
+  /** Where the session's row goes once its socket closes. */
+  requestLog?: RequestLogWriter;
 }
 
 /** Close codes of docs/stream-protocol.md. */
@@ -38,17 +42,20 @@ export class StreamSession implements SocketSession {
   private inbox: Promise<void> = Promise.resolve();
   private closing = false;
   private gone = false;
+  private readonly tally = new RequestTally();
 
+  /** `keyHash`: the API key's hash the gateway forwarded, for the request log. */
   constructor(
-    orgId: string,
+    private readonly orgId: string,
     private readonly peer: SocketPeer,
     private readonly deps: StreamSessionDeps,
     sessionId: string,
+    private readonly keyHash: string | null = null,
   ) {
     this.sessionId = sessionId;
     this.reply = new ReplyStream(
       orgId,
-      { ...deps, maxHeldChars: STREAM_TEXT_MAX_CHARS },
+      { ...deps, maxHeldChars: STREAM_TEXT_MAX_CHARS, tally: this.tally },
       {
         sentenceStart: ({ sentence, text, cached }) =>
           this.sendJson({ type: 'sentence_start', sentence, text, cached }),
@@ -72,11 +79,29 @@ export class StreamSession implements SocketSession {
 
   /** The client closed the socket or lost it: running takes finish and are cached; nothing new starts. */
   disconnected(): void {
+    if (this.gone) return;
     this.gone = true;
     this.reply.disconnected();
+    this.deps.requestLog?.record(this.tally.row(this.orgId, this.keyHash, 'stream', null));
   }
 
-  /** The router is shutting down. */
+  /**
+   * The router is going away: the messages already read are handled and the sentences of the turn under way
+   * play out (text sent since the last flush waits for its flush), then the socket closes with 1001.
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      const inbox = this.inbox;
+      await inbox;
+      await this.reply.whenQuiet();
+      if (inbox === this.inbox) break;
+    }
+    if (this.gone || this.closing) return;
+    this.closing = true;
+    this.peer.close(STREAM_CLOSE.goingAway, 'router going away');
+  }
+
+  /** The router is shutting down now. */
   shutdown(): void {
     this.peer.close(STREAM_CLOSE.goingAway, 'router shutting down');
     this.disconnected();
@@ -154,8 +179,9 @@ export class StreamSession implements SocketSession {
 
   /** A failure of the session itself, not of a sentence: the connection cannot go on. */
   private fail(error: unknown): void {
+    this.tally.failed(RouterError.unexpected(error).code);
     this.deps.logger.error({ err: error, sessionId: this.sessionId }, 'stream session failed');
-    this.sendError(RouterError.internal(error));
+    this.sendError(RouterError.unexpected(error));
     this.peer.close(STREAM_CLOSE.internal, 'internal error');
     this.disconnected();
   }

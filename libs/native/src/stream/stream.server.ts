@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import type { Registry } from 'prom-client';
 import { RouterError } from '@router/contracts';
-import { type IdentityPolicy, SocketServer } from '@router/service-kit';
+import { keyHashOf } from '@router/pipeline';
+import { type Drain, type IdentityPolicy, SocketServer } from '@router/service-kit';
 import { STREAM_CLOSE, StreamSession, type StreamSessionDeps } from './stream-session';
 
 export const STREAM_PATH = '/v1/stream';
@@ -11,6 +13,10 @@ export const STREAM_MAX_MESSAGE_BYTES = 256 * 1024;
 export interface StreamServerOptions extends StreamSessionDeps {
   identity: IdentityPolicy;
   idleTimeoutMs: number;
+  /** The app's drain: while it drains, handshakes get 503 `unavailable`. */
+  drain?: Drain;
+  /** Where its open sockets are counted. */
+  metrics?: Registry;
 }
 
 /** See StreamSessionDeps.replanAfterMs. */
@@ -30,6 +36,8 @@ export class StreamServer {
       now: options.now,
       logger: options.logger,
       maxPayloadBytes: STREAM_MAX_MESSAGE_BYTES,
+      ...(options.drain ? { drain: options.drain } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
       check: checkHandshake,
       refusal: (error) => ({
         status: error.status,
@@ -38,12 +46,18 @@ export class StreamServer {
       }),
       // Idle means no message from the client and no audio to send (docs/stream-protocol.md).
       idle: () => ({ ms: options.idleTimeoutMs, code: STREAM_CLOSE.idle, reason: 'idle', clock: 'either' }),
-      open: (peer, orgId) => new StreamSession(orgId, peer, options, randomUUID()),
+      open: (peer, orgId, _url, headers) =>
+        new StreamSession(orgId, peer, options, randomUUID(), keyHashOf(headers)),
     });
   }
 
   attach(server: Server): void {
     this.sockets.attach(server);
+  }
+
+  /** Drains the open connections (those through gateway `via` when given); see SocketServer.drain. */
+  drain(via?: string): Promise<void> {
+    return this.sockets.drain(via);
   }
 
   /** Tells every open connection the router is going away. */

@@ -9,10 +9,11 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { IdentifiedRequest } from '@router/service-kit';
+import { VOICE_VENDORS } from '@router/vendors';
 import { orgOf } from '../provider-keys/provider-keys.controller';
 import { VOICES_SERVICE } from '../tokens';
 import { VoicesResponseDto } from './voice.dto';
-import { parseVoicesQuery, VOICE_PROVIDERS } from './voices.query';
+import { parseVoicesQuery } from './voices.query';
 import type { VoicesService } from './voices.service';
 
 @ApiTags('catalogue')
@@ -35,7 +36,7 @@ export class VoicesController {
     description: 'A router model id without the vendor, e.g. `a_model_2`: only the voices that model takes',
   })
   // Listed last: decorators apply bottom-up, and the document should name provider first.
-  @ApiQuery({ name: 'provider', required: true, enum: VOICE_PROVIDERS })
+  @ApiQuery({ name: 'provider', required: true, enum: VOICE_VENDORS })
   @ApiOkResponse({ type: VoicesResponseDto })
   @ApiBadRequestResponse({
     description:

@@ -1,17 +1,6 @@
 import { RouterError } from '@router/contracts';
 import { findModel, type VendorId } from '@router/vendors-core';
-import { findVendor } from '@router/vendors';
-
-/** The vendors `GET /v1/voices` serves (spec: Voices). */
-export const VOICE_PROVIDERS = [
-  'vendor_a',
-  'vendor_b',
-  'vendor_c',
-  'vendor_d',
-  'vendor_e',
-  'vendor_f',
-  'vendor_g',
-] as const satisfies readonly VendorId[];
+import { findVendor, VOICE_VENDORS } from '@router/vendors';
 
 export interface VoicesQuery {
   readonly provider: VendorId;
@@ -30,7 +19,7 @@ function single(query: Readonly<Record<string, unknown>>, name: string): string 
 }
 
 /**
- * The query of `GET /v1/voices`: `provider` (required, vendor_a … vendor_g) and `model` (optional, one of the
+ * The query of `GET /v1/voices`: `provider` (required, one of `VOICE_VENDORS`) and `model` (optional, one of the
  * provider's router model ids). Anything else is a `bad_request` naming the parameter.
  */
 export function parseVoicesQuery(query: Readonly<Record<string, unknown>>): VoicesQuery {
@@ -42,10 +31,10 @@ export function parseVoicesQuery(query: Readonly<Record<string, unknown>>): Voic
   }
   const provider = single(query, 'provider');
   if (provider === undefined || provider === '') {
-    throw RouterError.badRequest(`provider is required: one of ${VOICE_PROVIDERS.join(', ')}`);
+    throw RouterError.badRequest(`provider is required: one of ${VOICE_VENDORS.join(', ')}`);
   }
-  const def = (VOICE_PROVIDERS as readonly string[]).includes(provider) ? findVendor(provider) : undefined;
-  if (!def) throw RouterError.badRequest(`provider must be one of ${VOICE_PROVIDERS.join(', ')}`);
+  const def = (VOICE_VENDORS as readonly string[]).includes(provider) ? findVendor(provider) : undefined;
+  if (!def) throw RouterError.badRequest(`provider must be one of ${VOICE_VENDORS.join(', ')}`);
   const model = single(query, 'model');
   if (model === undefined) return { provider: def.id };
   if (!findModel(def, model)) {

@@ -37,7 +37,7 @@ export class VoicesService {
           `${provider} did not answer its voice list within ${this.deps.timeoutMs} ms`,
         );
       }
-      throw error instanceof RouterError ? error : RouterError.internal(error);
+      throw RouterError.unexpected(error);
     }
   }
 }

@@ -19,6 +19,8 @@ export interface InjectFault {
   /** Absent or null: stall forever. */
   stallMs?: number | null;
   afterBytes?: number;
+  /** `trickle`: the pause before each piece. */
+  trickleMs?: number;
   times?: number | 'always';
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-export const FAULT_KINDS = ['error', 'stall', 'cut', 'end'] as const;
+export const FAULT_KINDS = ['error', 'stall', 'cut', 'end', 'garbage', 'trickle'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
@@ -17,6 +17,12 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  *   frame: a JSON line or an event cut inside) and no end marker (no done event): a stream a proxy or the
  *   vendor's server ended early. A one-shot body is its first `afterBytes` bytes, sent as the whole answer.
  *   Where an answer has no HTTP body to end (a socket), it is a cut.
+ * - `garbage`: after `afterBytes` of audio (0: instead of any, under a 200 head) the body goes on with
+ *   `GARBAGE_BYTES`, bytes that are no frame of the protocol nor of its audio (a proxy's error page, an odd
+ *   number of bytes so that not even raw 16-bit samples stay whole), then ends as a whole one would, with no end
+ *   marker. A one-shot body is its first `afterBytes` bytes and those. Where there is no body (a socket), a cut.
+ * - `trickle`: from `afterBytes` of audio on, each piece comes `trickleMs` (default 250) later than the one
+ *   before: a vendor sending slower than the audio plays. A one-shot body is sent in ten slices so.
  *
  * `afterBytes` counts audio bytes (the decoded audio of base64 protocols), or the body's bytes for a one-shot
  * response.
@@ -36,8 +42,16 @@ export interface FaultSpec {
   readonly message?: string;
   readonly stallMs?: number | null;
   readonly afterBytes?: number;
+  /** `trickle` only: the pause before each piece. */
+  readonly trickleMs?: number;
   readonly times?: number | 'always';
 }
+
+/** What a `garbage` fault sends: a proxy's error page, 51 bytes (odd: no whole 16-bit samples). */
+export const GARBAGE_BYTES: Buffer = Buffer.from(
+  '<html><body>502 Bad Gateway from a proxy</body></html>',
+  'latin1',
+).subarray(0, 51);
 
 export interface FaultState extends FaultSpec {
   readonly id: string;
@@ -117,6 +131,7 @@ export function faultProblem(value: Record<string, unknown>): string | null {
     'message',
     'stallMs',
     'afterBytes',
+    'trickleMs',
     'times',
   ];
   const unknown = Object.keys(value).find((k) => !known.includes(k));
@@ -130,6 +145,7 @@ export function faultProblem(value: Record<string, unknown>): string | null {
   const nonNegative = (name: string): boolean =>
     value[name] === undefined || (Number.isInteger(value[name]) && (value[name] as number) >= 0);
   if (!nonNegative('afterBytes')) return 'afterBytes must be an integer >= 0';
+  if (!nonNegative('trickleMs')) return 'trickleMs must be an integer >= 0';
   if (value['stallMs'] !== null && !nonNegative('stallMs')) return 'stallMs must be an integer >= 0 or null';
   if (value['nth'] !== undefined && !(Number.isInteger(value['nth']) && (value['nth'] as number) >= 1)) {
     return 'nth must be an integer >= 1';

@@ -1,5 +1,5 @@
 import { createTake, type TakePiece } from './audio/take';
-import type { FaultSpec } from './faults';
+import { type FaultSpec, GARBAGE_BYTES } from './faults';
 import { playTake, type StreamTarget } from './play-take';
 
 function recorder(withEnd = true): StreamTarget & { sent: TakePiece[]; events: string[] } {
@@ -24,8 +24,10 @@ function recorder(withEnd = true): StreamTarget & { sent: TakePiece[]; events: s
     },
     ...(withEnd
       ? {
-          end: (partial: TakePiece | undefined) => {
-            events.push(`end:${partial?.bytes.length ?? 'none'}`);
+          end: (partial: TakePiece | undefined, garbage?: Buffer) => {
+            events.push(
+              `end:${partial?.bytes.length ?? 'none'}${garbage ? `+garbage:${garbage.length}` : ''}`,
+            );
           },
         }
       : {}),
@@ -92,5 +94,25 @@ describe('playTake', () => {
     const socket = recorder(false);
     expect(await playTake(take, socket, pacing, { vendor: 'v', kind: 'end', afterBytes: 100 })).toBe('cut');
     expect(socket.events.at(-1)).toBe('cut');
+  });
+
+  it('goes on with garbage after afterBytes and ends the body (an odd count: no whole 16-bit samples)', async () => {
+    const target = recorder();
+    expect(await playTake(take, target, pacing, { vendor: 'v', kind: 'garbage', afterBytes: 1000 })).toBe(
+      'ended',
+    );
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).length).toBe(1000);
+    expect(target.events.at(-1)).toBe(`end:none+garbage:${GARBAGE_BYTES.length}`);
+    expect(GARBAGE_BYTES.length % 2).toBe(1);
+    const socket = recorder(false);
+    expect(await playTake(take, socket, pacing, { vendor: 'v', kind: 'garbage' })).toBe('cut');
+  });
+
+  it('trickles the pieces from afterBytes on, and still sends the whole take', async () => {
+    const target = recorder();
+    const fault: FaultSpec = { vendor: 'v', kind: 'trickle', trickleMs: 5, afterBytes: 1 };
+    expect(await playTake(take, target, pacing, fault)).toBe('done');
+    expect(target.sent.length).toBeGreaterThan(2);
+    expect(Buffer.concat(target.sent.map((p) => p.bytes)).equals(take.bytes)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { takePieces, type Take, type TakePiece } from './audio/take';
-import type { FaultSpec } from './faults';
+import { type FaultSpec, GARBAGE_BYTES } from './faults';
 import type { Pacing } from './pacing';
 import { sleep } from './sleep';
 
@@ -15,10 +15,10 @@ export interface StreamTarget {
   cut(): void;
   /**
    * Ends the body as a whole one would end but without the end marker, after the first half of `partial`'s
-   * frame (the rest of the piece the fault fell in; none when it fell on a piece's end). Absent where there is
-   * no body to end (a socket): the `end` fault cuts instead.
+   * frame (the rest of the piece the fault fell in; none when it fell on a piece's end), then `garbage` where
+   * given (the `garbage` fault). Absent where there is no body to end (a socket): those faults cut instead.
    */
-  end?(partial: TakePiece | undefined): void | Promise<void>;
+  end?(partial: TakePiece | undefined, garbage?: Buffer): void | Promise<void>;
   /** Aborted when the client is gone: the take stops. */
   readonly signal: AbortSignal;
 }
@@ -39,6 +39,9 @@ export async function playTake(
   const { signal } = target;
   const after = fault?.afterBytes ?? 0;
   let pending = fault;
+  // A trickle is no fault to apply at a point: it slows every piece from `afterBytes` on.
+  const trickleMs = fault?.kind === 'trickle' ? (fault.trickleMs ?? 250) : 0;
+  if (fault?.kind === 'trickle') pending = undefined;
   if (pending && after === 0) {
     if (pending.kind === 'stall') {
       if (!(await sleep(pending.stallMs ?? Infinity, signal))) return 'gone';
@@ -57,6 +60,10 @@ export async function playTake(
     const due = start + stalledMs + pacing.ttfaMs + pacing.factor * piece.startMs;
     if (!(await sleep(due - Date.now(), signal))) return 'gone';
     if (signal.aborted) return 'gone';
+    if (trickleMs > 0 && sent >= after) {
+      if (!(await sleep(trickleMs, signal))) return 'gone';
+      stalledMs += trickleMs;
+    }
     let rest = piece;
     if (pending && sent + piece.bytes.length >= after) {
       const head = after - sent;
@@ -92,12 +99,13 @@ async function applyFault(
   started: boolean,
   partial?: TakePiece,
 ): Promise<PlayOutcome> {
-  if (fault.kind === 'end' && target.end) {
+  if ((fault.kind === 'end' || fault.kind === 'garbage') && target.end) {
     if (!started) target.open();
-    await target.end(partial);
+    if (fault.kind === 'end') await target.end(partial);
+    else await target.end(undefined, GARBAGE_BYTES);
     return 'ended';
   }
-  if (fault.kind === 'cut' || fault.kind === 'end') {
+  if (fault.kind === 'cut' || fault.kind === 'end' || fault.kind === 'garbage') {
     target.cut();
     return 'cut';
   }

@@ -15,6 +15,7 @@ import {
   VENDOR_A_KEY_PROTOCOL_PREFIX,
   VENDOR_A_UNKNOWN_DICTIONARY,
   vendorAAudioMessage,
+  vendorACompletionEvents,
   vendorAConfigFirst,
   vendorAErrorBody,
   vendorARequestId,
@@ -68,7 +69,7 @@ class VendorASession {
     private readonly query: URLSearchParams,
   ) {
     this.signal = socketSignal(ws);
-    this.completionEvents = query.get('send_completion_event') === 'true';
+    this.completionEvents = vendorACompletionEvents(query);
     this.queue = new SerialQueue((error) => {
       kit.logger.error({ err: error, vendor: 'vendor_a' }, 'vendor_a socket take failed');
       this.ws.terminate();

@@ -153,7 +153,7 @@ describe('vendor_f simulator', () => {
         status: 401,
         body: expect.stringContaining('incorrect API key'),
       });
-      await expect(open('codec=pcm&text_normalization=True')).rejects.toMatchObject({ status: 400 });
+      await expect(open('codec=pcm&text_normalization=yes')).rejects.toMatchObject({ status: 400 });
       await expect(open('voice=nobody')).rejects.toMatchObject({ status: 400 });
     });
 

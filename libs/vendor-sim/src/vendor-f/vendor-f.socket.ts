@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { flagIsSet } from '@router/vendors-core';
 import type { TakePiece, Take } from '../kit/audio/take';
 import type { SocketRoute, UpgradeContext } from '../kit/http/socket-route';
 import { playTake } from '../kit/play-take';
@@ -47,7 +48,7 @@ async function openSession(kit: SimKit, context: UpgradeContext): Promise<void> 
     context.refuse(parsed.problem.status, vendorFErrorBody(parsed.problem));
     return;
   }
-  const withTimestamps = context.query.get('with_timestamps') === 'true';
+  const withTimestamps = flagIsSet(context.query.get('with_timestamps'));
   const ws = await context.accept();
   new VendorFSession(kit, ws, key as string, parsed.settings, withTimestamps).start();
 }

@@ -73,7 +73,7 @@ export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {
             },
             cut: () => exchange.destroy(),
             // Ended early: the body stops inside the piece the fault fell in, as a whole one ends.
-            end: (partial) => endEarly(exchange, partial ? [partial.bytes] : []),
+            end: (partial, garbage) => endEarly(exchange, partial ? [partial.bytes] : [], garbage),
           },
           kit.state.pacing('vendor_g'),
           begun.fault,

@@ -10,6 +10,7 @@ import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorJRequest,
   readVendorJModelCall,
+  VENDOR_J_API_VERSIONS,
   VENDOR_J_MODELS,
   VENDOR_J_NOT_FOUND,
   VENDOR_J_PCM_MIME,
@@ -23,6 +24,7 @@ import {
   vendorJResponse,
   vendorJSseEvent,
   vendorJUsage,
+  type VendorJApiVersion,
   type VendorJProblem,
   type VendorJRequest,
   VENDOR_J_KEY,
@@ -96,7 +98,7 @@ interface Accepted {
   readonly request: VendorJRequest;
 }
 
-function accept(exchange: HttpExchange): Accepted | undefined {
+function accept(exchange: HttpExchange, version: VendorJApiVersion): Accepted | undefined {
   const key = authorized(exchange);
   if (!key) return undefined;
   const { model, verb } = modelCall(exchange);
@@ -105,7 +107,7 @@ function accept(exchange: HttpExchange): Accepted | undefined {
     return undefined;
   }
   if (!VENDOR_J_MODELS.includes(model)) {
-    sendVendorJError(exchange, vendorJModelNotFound(model, verb));
+    sendVendorJError(exchange, vendorJModelNotFound(model, { verb, version }));
     return undefined;
   }
   const parsed = parseVendorJRequest(model, exchange.json());
@@ -186,8 +188,8 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
         // Ended early, the events stop inside the one the fault fell in (none without it), with no STOP.
         ...(sse
           ? {
-              end: (partial?: TakePiece) =>
-                endEarly(exchange, partial ? [vendorJSseEvent(event(partial))] : []),
+              end: (partial?: TakePiece, garbage?: Buffer) =>
+                endEarly(exchange, partial ? [vendorJSseEvent(event(partial))] : [], garbage),
             }
           : {}),
       },
@@ -199,12 +201,13 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
     else exchange.sendJson(200, collected);
   }
 
-  return [
+  // Every endpoint under each of the vendor's API versions alike.
+  return VENDOR_J_API_VERSIONS.flatMap((version): HttpRoute[] => [
     {
       method: 'POST',
-      path: '/v1beta/models/:call',
+      path: `/${version}/models/:call`,
       async handle(exchange) {
-        const accepted = accept(exchange);
+        const accepted = accept(exchange, version);
         if (!accepted) return;
         await (accepted.verb === 'generateContent'
           ? generate(exchange, accepted)
@@ -213,7 +216,7 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
     },
     {
       method: 'GET',
-      path: '/v1beta/models',
+      path: `/${version}/models`,
       handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;
@@ -228,7 +231,7 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
     },
     {
       method: 'GET',
-      path: '/v1beta/models/:call',
+      path: `/${version}/models/:call`,
       handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;
@@ -240,7 +243,7 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
     },
     {
       method: 'GET',
-      path: '/v1beta/voices',
+      path: `/${version}/voices`,
       handle(exchange) {
         const key = authorized(exchange);
         if (!key) return;
@@ -253,7 +256,7 @@ export function vendorJHttpRoutes(kit: SimKit): HttpRoute[] {
         });
       },
     },
-  ];
+  ]);
 }
 
 function newResponseId(): string {

@@ -87,9 +87,34 @@ describe('vendor_j simulator', () => {
   });
 
   it('answers an unknown path with an empty 404', async () => {
-    const response = await get('/v1/models');
-    expect(response.status).toBe(404);
-    expect(await response.text()).toBe('');
+    for (const path of ['/v1alpha/models', '/v2/models', '/v1/models/j_model_1/x']) {
+      const response = await get(path);
+      expect([path, response.status, await response.text()]).toEqual([path, 404, '']);
+    }
+  });
+
+  it('serves every endpoint under v1 as under v1beta, naming the version called in a model refusal', async () => {
+    for (const path of ['/v1/voices?pageSize=3', '/v1/models', '/v1/models/j_model_2']) {
+      const [v1, v1beta] = await Promise.all([get(path), get(path.replace('/v1/', '/v1beta/'))]);
+      expect([path, v1.status]).toEqual([path, 200]);
+      expect(await v1.json()).toEqual(await v1beta.json());
+    }
+    const streamed = await post('/v1/models/j_model_2:streamGenerateContent?alt=sse', body());
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    const events = sseData(await streamed.text());
+    expect(events.at(-1)?.candidates?.[0]?.finishReason).toBe('STOP');
+    expect(audioOf(events).length).toBe(sampleCount(spokenMs(TEXT), 24000) * 2);
+    const whole = (await (
+      await post('/v1/models/j_model_1:generateContent', body())
+    ).json()) as InlineResponse;
+    expect(audioOf([whole]).length).toBe(sampleCount(spokenMs(TEXT), 24000) * 2);
+    expect(await t.control.callCount('vendor_j', { key: KEY })).toBe(2);
+
+    const unknown = await post('/v1/models/j_model_9:generateContent', body());
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as InlineResponse).error?.message).toBe(
+      'models/j_model_9 is not found for API version v1, or is not supported for generateContent.',
+    );
   });
 
   it('streams SSE data events of 24 kHz PCM, the last with STOP and usage', async () => {

@@ -5,9 +5,9 @@ import {
   jsonLinesAnswer,
   NOT_WHOLE,
   sseAnswer,
-  wavAnswer,
   wholeBodyAnswer,
 } from './drop-in.answers';
+import { AUDIO_NOT_WHOLE, type AudioExpectation } from './audio-completeness';
 import type { AnswerReading, AnswerVerdict } from './drop-in.types';
 import type { SseEvent } from './upstream-parse';
 
@@ -30,78 +30,42 @@ describe('wholeBodyAnswer', () => {
   });
 });
 
-describe('wavAnswer', () => {
-  /** A WAV file's bytes: its header with `dataSize` as said, then `samples` bytes of samples. */
-  function wav(samples: number, dataSize = samples, extraChunk = false): string {
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0, 'latin1');
-    header.writeUInt32LE(Math.min(0xffffffff, 36 + dataSize), 4);
-    header.write('WAVE', 8, 'latin1');
-    header.write('fmt ', 12, 'latin1');
-    header.writeUInt32LE(16, 16);
-    header.write('data', 36, 'latin1');
-    header.writeUInt32LE(dataSize, 40);
-    const list = Buffer.from('LIST\x04\x00\x00\x00abcd', 'latin1');
-    const head = extraChunk ? Buffer.concat([header.subarray(0, 36), list, header.subarray(36)]) : header;
-    return Buffer.concat([head, Buffer.alloc(samples, 1)]).toString('latin1');
-  }
-  const read = (body: string, size = 7) => {
-    const reading = wavAnswer();
-    const bytes = Buffer.from(body, 'latin1');
-    for (let at = 0; at < bytes.length; at += size) reading.push(bytes.subarray(at, at + size));
-    return reading.end();
-  };
-
-  it('is whole with all the samples its header gives, split anywhere, other chunks before them too', () => {
-    expect(read(wav(100))).toEqual(whole);
-    expect(read(wav(100), 1000)).toEqual(whole);
-    expect(read(wav(100, 100, true), 5)).toEqual(whole);
-  });
-
-  it('is not whole when it ended before them, or inside its header', () => {
-    expect(read(wav(60, 100))).toEqual(notWhole(NOT_WHOLE.short));
-    expect(read(wav(0, 100).slice(0, 30))).toEqual(notWhole(NOT_WHOLE.cut));
-  });
-
-  it('is whole once it ended when its sizes are left open, or when it is no WAV at all', () => {
-    expect(read(wav(10, 0xffffffff))).toEqual(whole);
-    expect(read(wav(10, 0))).toEqual(whole);
-    expect(read('raw samples, no RIFF header at all')).toEqual(whole);
-  });
-
-  it('stores the body as it came', () => {
-    const body = Buffer.from(wav(4), 'latin1');
-    expect(wavAnswer().stored(body)).toBe(body);
-  });
-});
-
 describe('audioAnswer', () => {
-  /** A WAV header that says 100 sample bytes, then 10 of them: a file ended early. */
-  const shortWav = Buffer.concat([
-    Buffer.from('RIFF', 'latin1'),
-    Buffer.from([136, 0, 0, 0]),
-    Buffer.from('WAVEfmt ', 'latin1'),
-    Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x80, 0x3e, 0, 0, 0, 0x7d, 0, 0, 2, 0, 16, 0]),
-    Buffer.from('data', 'latin1'),
-    Buffer.from([100, 0, 0, 0]),
-    Buffer.alloc(10),
-  ]);
-  const verdict = (type: string | undefined) => {
-    const reading = audioAnswer({ headers: type === undefined ? {} : { 'content-type': type } });
-    reading.push(shortWav);
+  /** A WAV header that says 100 sample bytes at 16 kHz, 16-bit mono, then `held` of them. */
+  const wav = (held: number): Buffer =>
+    Buffer.concat([
+      Buffer.from('RIFF', 'latin1'),
+      Buffer.from([136, 0, 0, 0]),
+      Buffer.from('WAVEfmt ', 'latin1'),
+      Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x80, 0x3e, 0, 0, 0, 0x7d, 0, 0, 2, 0, 16, 0]),
+      Buffer.from('data', 'latin1'),
+      Buffer.from([100, 0, 0, 0]),
+      Buffer.alloc(held),
+    ]);
+  const read = (body: Buffer, expected: AudioExpectation | undefined, size = 7) => {
+    const reading = audioAnswer(expected);
+    for (let at = 0; at < body.length; at += size) reading.push(body.subarray(at, at + size));
     return reading.end();
   };
+  const asWav: AudioExpectation = { layout: { kind: 'wav' }, leastMs: 0 };
 
-  it("reads a WAV file by its content type, checking its header's size", () => {
-    for (const type of ['audio/wav', 'audio/x-wav', 'audio/wave', 'Audio/WAV; charset=binary']) {
-      expect([type, verdict(type)]).toEqual([type, { complete: false, reason: NOT_WHOLE.short }]);
-    }
+  it('is whole once its audio is whole in the layout asked for, split anywhere', () => {
+    expect(read(wav(100), asWav)).toEqual(whole);
+    expect(read(wav(100), asWav, 1000)).toEqual(whole);
   });
 
-  it('takes any other audio as whole once it ended', () => {
-    for (const type of ['audio/pcm', 'audio/mpeg', 'audio/wavpack', undefined]) {
-      expect([type, verdict(type)]).toEqual([type, { complete: true }]);
-    }
+  it('is not whole when the audio ended early, or is shorter than its text can be spoken', () => {
+    expect(read(wav(10), asWav)).toEqual(notWhole(AUDIO_NOT_WHOLE.wavShort));
+    // 100 bytes of 16-bit samples at 16 kHz play 3.125 ms.
+    expect(read(wav(100), { layout: { kind: 'wav' }, leastMs: 4 })).toEqual(
+      notWhole(AUDIO_NOT_WHOLE.tooShort),
+    );
+  });
+
+  it('is never whole where the wire cannot tell what was asked for, and stores the body as it came', () => {
+    expect(read(wav(100), undefined)).toEqual(notWhole(AUDIO_NOT_WHOLE.unknown));
+    const body = wav(4);
+    expect(audioAnswer(asWav).stored(body)).toBe(body);
   });
 });
 
@@ -147,6 +111,32 @@ describe('jsonLinesAnswer', () => {
         finalFrame: false,
       });
       expect(verdict(throwing, lines({ audio: 'a' }))).toEqual(notWhole(NOT_WHOLE.error));
+    });
+  });
+
+  describe('with the audio in its lines', () => {
+    /** 16-bit samples at 1 kHz: 2 bytes a millisecond. */
+    const audio = (bytes: number) => ({ audio: Buffer.alloc(bytes).toString('base64') });
+    const reading = (leastMs: number) =>
+      jsonLinesAnswer({
+        line,
+        finalFrame: false,
+        audio: {
+          of: (value) => (value as { audio?: string }).audio,
+          expected: { layout: { kind: 'samples', sampleRate: 1000, frameBytes: 2 }, leastMs },
+        },
+      });
+
+    it('is whole when the lines are whole and their audio is whole and long enough', () => {
+      expect(verdict(reading(10), lines(audio(12), audio(8)))).toEqual(whole);
+    });
+
+    it('is not whole when whole lines hold too little audio, or end inside a sample', () => {
+      // An answer ended between two lines: whole lines, but short of the audio its text needs.
+      expect(verdict(reading(10), lines(audio(12)))).toEqual(notWhole(AUDIO_NOT_WHOLE.tooShort));
+      expect(verdict(reading(1), lines(audio(12), audio(3)))).toEqual(
+        notWhole(AUDIO_NOT_WHOLE.partialSample),
+      );
     });
   });
 

@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { JsonValue } from './catalogue.types';
-import type { AnswerReading, AnswerVerdict, DropInHead } from './drop-in.types';
+import { type AudioExpectation, checkAudio } from './audio-completeness';
+import type { AnswerReading, AnswerVerdict } from './drop-in.types';
 import { LineSplitter, SseFramer, type SseEvent, writeSseEvent } from './upstream-parse';
 
 /*
@@ -20,7 +21,6 @@ export const NOT_WHOLE = Object.freeze({
   noFinal: 'the answer ended before its final frame',
   cut: 'the answer ended inside a frame',
   notJson: 'the answer is not the JSON document it should be',
-  short: 'the answer ended before the length its header gives',
 });
 
 const notWhole = (reason: string): AnswerVerdict => ({ complete: false, reason });
@@ -34,72 +34,35 @@ function kindOf<T>(rule: (frame: T) => FrameKind, frame: T): FrameKind {
   }
 }
 
-/** A body that is whole once it ended normally (audio, which has no frames), stored as it came. */
+/**
+ * A body read as a whole once it ended normally, stored as it came: for answers that are never stored (a request
+ * the wire does not cache), and for the framings whose every byte the client had anyway.
+ */
 export function wholeBodyAnswer(): AnswerReading {
   return { push: () => undefined, end: () => WHOLE, stored: (body) => body };
 }
 
-/** Header bytes a WAV reading holds while it looks for the `data` chunk; past them it cannot tell. */
-const WAV_HEADER_LIMIT = 4096;
-/** The sizes a streaming WAV writer leaves open while the length is unknown. */
-const OPEN_WAV_SIZES: ReadonlySet<number> = new Set([0, 0xffffffff]);
-
 /**
- * The `data` chunk of a RIFF/WAVE header: where its samples start and its size; `more` while the header is not
- * all there; null for a body that is not RIFF/WAVE, or whose header is longer than a reading holds.
+ * Audio: whole once its body ended and `checkAudio` finds it whole against what the request asked for (its
+ * layout, the least its text can play); `undefined` where the wire cannot tell what was asked (never whole).
+ * Stored as it came. The chunks are the take's own buffers, kept by reference and read once at the end.
  */
-function wavDataChunk(head: Buffer): { start: number; size: number } | 'more' | null {
-  if (head.length < 12) return 'more';
-  if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') return null;
-  let offset = 12;
-  while (offset + 8 <= head.length) {
-    const size = head.readUInt32LE(offset + 4);
-    if (head.toString('latin1', offset, offset + 4) === 'data') return { start: offset + 8, size };
-    offset += 8 + size + (size % 2);
-  }
-  return head.length >= WAV_HEADER_LIMIT ? null : 'more';
-}
-
-/**
- * A WAV file: whole once its body ended with all the sample bytes its header's `data` size gives. A size left
- * open (as streaming writers leave it) says nothing, nor does a body that is not RIFF/WAVE: such an answer is
- * whole once it ended, as audio is. One that ended inside its header is not. Stored as it came.
- */
-export function wavAnswer(): AnswerReading {
-  // Undefined while the header is read; then the size to reach, or null when there is none to check.
-  let expected: number | null | undefined;
-  let head = Buffer.alloc(0);
-  let received = 0;
+export function audioAnswer(expected: AudioExpectation | undefined): AnswerReading {
+  const chunks: Buffer[] = [];
   return {
     push(chunk) {
-      if (expected !== undefined) {
-        received += chunk.length;
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const data = wavDataChunk(head);
-      if (data === 'more') return;
-      expected = data === null || OPEN_WAV_SIZES.has(data.size) ? null : data.size;
-      received = data === null ? 0 : Math.max(0, head.length - data.start);
-      head = Buffer.alloc(0);
+      chunks.push(chunk);
     },
     end() {
-      if (expected === undefined) return notWhole(NOT_WHOLE.cut);
-      return expected === null || received >= expected ? WHOLE : notWhole(NOT_WHOLE.short);
+      const check = checkAudio(Buffer.concat(chunks), expected ?? UNKNOWN_AUDIO);
+      chunks.length = 0;
+      return check.verdict === 'whole' ? WHOLE : notWhole(check.reason);
     },
     stored: (body) => body,
   };
 }
 
-/**
- * An audio answer by its content type: a WAV file (`audio/wav`, `audio/x-wav`, `audio/wave`) is `wavAnswer`, any
- * other audio `wholeBodyAnswer`. For vendors whose answer is raw audio in the codec asked for.
- */
-export function audioAnswer(head: Pick<DropInHead, 'headers'>): AnswerReading {
-  return /^audio\/(x-)?wave?\b/i.test((head.headers['content-type'] ?? '').trim())
-    ? wavAnswer()
-    : wholeBodyAnswer();
-}
+const UNKNOWN_AUDIO: AudioExpectation = { layout: { kind: 'unknown' }, leastMs: 0 };
 
 /** The frames of one answer counted as they come; decided once an error is seen. */
 class FrameTally {
@@ -136,6 +99,14 @@ export interface JsonLinesRules {
   readonly finalFrame: boolean;
   /** A line's stored form (undefined: left out of the stored answer); absent: the body is stored as it came. */
   readonly stored?: (value: unknown) => JsonValue | undefined;
+  /**
+   * Where the lines carry the audio (`of`: a line's audio, base64), what it is checked against once the lines
+   * are whole (`audioAnswer`'s check): lines with no final one say nothing of an answer ended between two.
+   */
+  readonly audio?: {
+    readonly of: (value: unknown) => string | undefined;
+    readonly expected: AudioExpectation;
+  };
 }
 
 /**
@@ -147,6 +118,13 @@ export function jsonLinesAnswer(rules: JsonLinesRules): AnswerReading {
   const decoder = new StringDecoder('utf8');
   const lines = new LineSplitter();
   const tally = new FrameTally(rules.finalFrame);
+  const audio: Buffer[] = [];
+  const count = (value: unknown): void => {
+    const kind = kindOf(rules.line, value);
+    tally.count(kind);
+    const base64 = kind === 'error' ? undefined : rules.audio?.of(value);
+    if (base64) audio.push(Buffer.from(base64, 'base64'));
+  };
   const read = (line: string): void => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -156,7 +134,13 @@ export function jsonLinesAnswer(rules: JsonLinesRules): AnswerReading {
       tally.count('error');
       return;
     }
-    tally.count(kindOf(rules.line, value));
+    count(value);
+  };
+  const verdict = (cut: boolean): AnswerVerdict => {
+    const framed = tally.verdict(cut);
+    if (!framed.complete || !rules.audio) return framed;
+    const check = checkAudio(Buffer.concat(audio), rules.audio.expected);
+    return check.verdict === 'whole' ? WHOLE : notWhole(check.reason);
   };
   return {
     push(chunk) {
@@ -167,13 +151,15 @@ export function jsonLinesAnswer(rules: JsonLinesRules): AnswerReading {
       if (tally.failed) return tally.verdict(false);
       for (const line of lines.push(decoder.end())) read(line);
       const rest = lines.end();
-      if (rest.trim() === '') return tally.verdict(false);
+      if (rest.trim() === '') return verdict(false);
+      let last: unknown;
       try {
-        tally.count(kindOf(rules.line, JSON.parse(rest)));
-        return tally.verdict(false);
+        last = JSON.parse(rest);
       } catch {
         return tally.verdict(true);
       }
+      count(last);
+      return verdict(false);
     },
     stored(body) {
       const { stored } = rules;

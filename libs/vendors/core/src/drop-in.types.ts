@@ -55,6 +55,8 @@ export type DropInKeying =
       readonly stored: readonly StoredReference[];
       /** Characters the vendor synthesizes for it, for the usage counters. */
       readonly chars: number;
+      /** The text it speaks, where it is one text: its entry is then evicted with that sentence's entries. */
+      readonly text?: string;
     };
 
 /** One endpoint of a vendor's REST or HTTP-stream API. */

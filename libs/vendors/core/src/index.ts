@@ -12,6 +12,7 @@ export * from './stored-settings.types';
 export * from './drop-in.types';
 export * from './drop-in.answers';
 export * from './drop-in.keying';
+export * from './drop-in.kit';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,
@@ -23,9 +24,11 @@ export * from './upstream-http';
 export * from './upstream-parse';
 export * from './wav-header';
 export * from './audio-format';
+export * from './audio-completeness';
 export * from './mirror-socket.types';
 export * from './key-placement';
 export * from './mirror-socket.codec';
 export * from './mirror-access';
 export * from './path-segment';
+export * from './request-flags';
 export * from './vendor-mirror';

@@ -105,6 +105,11 @@ export type MirrorSocketAccess =
       refuseOpen?(kind: MirrorRevocationKind): MirrorSocketRefusal;
       /** The vendor's answer to a client message it cannot take (`UnreadableMessage`). */
       refuseMessage?(reason: string): MirrorSocketRefusal;
+      /**
+       * The vendor's refusal of a socket past one of the org's limits (its rate-limit error, `message` the
+       * router's words); a 1013 close ("try again later") when left out.
+       */
+      limited?(message: string, first: KeylessMessage | undefined): MirrorSocketRefusal;
     };
 
 /** The close of a socket refused without the vendor's own messages: 1008 (policy violation), as most use. */
@@ -140,6 +145,20 @@ export function unreadableMessageRefusal(
       closeCode: POLICY_CLOSE,
       closeReason: 'invalid message',
     }
+  );
+}
+
+/**
+ * How a socket refusing after accepting is refused past one of the org's limits (its key came after the
+ * handshake, so the handshake's 429 could not be sent): its `limited`, else close 1013 ("try again later").
+ */
+export function limitedSocketRefusal(
+  socket: Extract<MirrorSocketAccess, { refusal: 'after-accept' }>,
+  message: string,
+  first: KeylessMessage | undefined,
+): MirrorSocketRefusal {
+  return (
+    socket.limited?.(message, first) ?? { messages: [], closeCode: 1013, closeReason: 'try again later' }
   );
 }
 

@@ -1,4 +1,11 @@
-import type { RouterError, SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
+import type {
+  RouterError,
+  SocketFrame,
+  SocketIdle,
+  SynthSettings,
+  TakeWarning,
+  WordTiming,
+} from '@router/contracts';
 import type { MirrorReply } from './mirror-access';
 
 /**
@@ -54,8 +61,8 @@ export interface SocketClose {
   reason: string;
 }
 
-/** A frame for the client: JSON already serialised (text) or binary audio. */
-export type SocketFrame = string | Buffer;
+/** The frame and idle types live in contracts, where the service kit's socket server reads them too. */
+export type { SocketFrame, SocketIdle };
 
 /** How one context's events look on the vendor's socket. */
 export interface SocketContextRenderer {
@@ -69,9 +76,11 @@ export interface SocketContextRenderer {
     at: { sentence: number; first: boolean; cached: boolean; contentType?: string },
   ): SocketFrame[];
   /**
-   * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's
-   * per-sentence `complete` or `final` frame goes here, and what a vendor counts per sentence (the audio's
-   * length, what it bills) is read here.
+   * The sentence's audio has all been sent; its word timings where the vendor gives them. A vendor's frames
+   * about one sentence (its alignment, its timestamps) go here, and what a vendor counts per sentence (the
+   * audio's length, what it bills) is read here; a request's end (`complete`, `final`, `done`) is a flush's
+   * (`flushed`), never a sentence's, since a client that stops reading there would take the rest of its
+   * request for the next one's.
    */
   sentenceEnd(end: SentenceEnd): SocketFrame[];
   /**
@@ -166,24 +175,6 @@ export interface SocketConnection {
 }
 
 /**
- * How a quiet connection ends: after `ms` without a message from the client, `frames` are sent (the vendor's
- * idle error, where it sends one) and the socket is closed with `code` and `reason`.
- */
-export interface SocketIdle {
-  ms: number;
-  frames?: readonly SocketFrame[];
-  code: number;
-  reason: string;
-  /**
-   * What restarts the clock. `client` (when left out): each message from the client, whatever it is (a
-   * keep-alive, a ping, one that is refused), and nothing the router sends, as vendors count "without
-   * messages". `either`: each frame sent either way, so a socket never idles while its reply plays (native
-   * /v1/stream: no message and no audio; vendor_c, whose vendor does not close while it is speaking).
-   */
-  clock?: 'client' | 'either';
-}
-
-/**
  * A socket's handshake as the vendor's codec reads it: where its clients put their settings (the path's ids,
  * the query, headers such as an API version). No key reaches it: the gateway takes the key's headers and
  * query parameters off before forwarding, and the router's own identity header is left out.
@@ -221,4 +212,9 @@ export interface MirrorSocketRoute {
   /** A connection from its handshake. */
   open(handshake: SocketHandshake): SocketConnection;
   idle(handshake: SocketHandshake): SocketIdle;
+  /**
+   * How the vendor's server closes this socket when it goes away (a restart, a drain): the close the router
+   * sends once a draining socket has played out what it was given.
+   */
+  readonly goingAway: SocketClose;
 }

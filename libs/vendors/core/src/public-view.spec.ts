@@ -1,4 +1,4 @@
-import { SPEC_MODEL_FIELDS, SPEC_PROVIDER_FIELDS } from '@router/testing';
+import { SPEC_MODEL_FIELDS, SPEC_PROVIDER_FIELDS } from '@router/spec-facts';
 import { toCatalogueResponse, toPublicOption, toPublicProvider } from './public-view';
 import { testVendor } from './test-vendor.fixture';
 

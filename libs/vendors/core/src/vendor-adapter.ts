@@ -1,4 +1,5 @@
 import type { SynthSettings, TakeWarning, WordTiming } from '@router/contracts';
+import type { AudioLayout } from './audio-completeness';
 import type { DropInAnswer, DropInRequest } from './drop-in.types';
 import type { StoredSettingsReader } from './stored-settings.types';
 import type { VendorId } from './vendor-id';
@@ -39,6 +40,11 @@ export interface VendorAdapter {
   readonly vendor: VendorId;
   /** The Content-Type of the audio a take with these settings yields. */
   contentType(settings: SynthSettings): string;
+  /**
+   * How a take's audio with these settings is laid out, for telling a whole take from one that ended early
+   * (`checkAudio`); absent where the router's format names say it (`layoutOfFormat`).
+   */
+  audioLayout?(settings: SynthSettings): AudioLayout;
   /** Ends when the vendor completed the take; throws a RouterError (provider_*) when it did not. */
   synthesize(call: SynthesisCall): AsyncIterable<SynthesisEvent>;
   /**
@@ -47,6 +53,11 @@ export interface VendorAdapter {
    * RouterError (`provider_*`) as synthesis does.
    */
   listVoices?(request: VoiceListRequest): Promise<Voice[]>;
+  /**
+   * True where `listVoices` sends no key (the vendor's lists are public), so reading it says nothing of the key
+   * ("test this key" speaks a word instead).
+   */
+  readonly voiceListIsPublic?: boolean;
   /** Present where settings can name something the vendor stores and may change (spec: What is cached). */
   readonly storedSettings?: StoredSettingsReader;
   /**

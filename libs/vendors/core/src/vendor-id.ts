@@ -1,19 +1,11 @@
+import { VENDOR_TOKENS } from '@router/config';
+
 /**
- * The ten vendor tokens, in the spec's order. The spec fixes both the tokens and their order, and many
- * layers (database rows, paths, headers, provider-key routes) need the token list without loading any
- * vendor's catalogue, so the list lives here rather than being derived from the registry.
+ * The vendor tokens, `vendor_a` …, in the registry's order: spelt from libs/config's `VENDOR_TOKENS`, the one
+ * hand-written list of vendor letters (config, below every vendor lib, names each vendor's variables from it).
+ * Many layers (database rows, paths, headers, provider-key routes) need the token list without loading any
+ * vendor's catalogue, so it lives here rather than in the registry, whose entries are keyed by it.
  */
-export const VENDOR_IDS = [
-  'vendor_a',
-  'vendor_b',
-  'vendor_c',
-  'vendor_d',
-  'vendor_e',
-  'vendor_f',
-  'vendor_g',
-  'vendor_h',
-  'vendor_i',
-  'vendor_j',
-] as const;
+export const VENDOR_IDS = Object.freeze(VENDOR_TOKENS.map((letter) => `vendor_${letter}` as const));
 
 export type VendorId = (typeof VENDOR_IDS)[number];

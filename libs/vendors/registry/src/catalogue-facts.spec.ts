@@ -1,4 +1,4 @@
-import { SPEC_CATALOGUE as TABLE, SPEC_VENDOR_A_LANGUAGES } from '@router/testing';
+import { SPEC_CATALOGUE as TABLE, SPEC_VENDOR_A_LANGUAGES } from '@router/spec-facts';
 import { getVendor, VENDORS } from './vendors.registry';
 
 describe('per-vendor catalogue facts (spec table)', () => {

@@ -43,6 +43,8 @@ interface DoorFacts {
   /** The vendor's key refusal has fixed words (vendor_h), so it cannot say where to store a vendor key. */
   readonly fixedKeyRefusal?: true;
   readonly outOfCredit: Reply;
+  /** Past an org's limit (`fail(429)`): the vendor's own rate-limit shape (the vendor notes' 429 row). */
+  readonly rateLimited: Reply;
   /** The answer to `GET /nope`. */
   readonly notFound: Reply;
 }
@@ -70,6 +72,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
       headers: JSON_TYPE,
       body: { error: { message: MESSAGE, code: 'insufficient_credits', request_id: null } },
     },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: { error: { message: MESSAGE, code: 'rate_limit_exceeded_error', request_id: null } },
+    },
     notFound: { status: 404, headers: JSON_TYPE, body: { detail: 'Not Found' } },
   },
   vendor_b: {
@@ -84,6 +91,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
       status: 402,
       headers: JSON_TYPE,
       body: { error: { code: 'insufficient_credits', message: MESSAGE } },
+    },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: { error: { code: 'rate_limit_exceeded', message: MESSAGE } },
     },
     notFound: {
       status: 404,
@@ -135,6 +147,19 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
         },
       },
     },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: {
+        detail: {
+          type: 'rate_limit_error',
+          code: 'too_many_concurrent_requests',
+          message: MESSAGE,
+          status: 'too_many_concurrent_requests',
+          request_id: HEX_ID,
+        },
+      },
+    },
     notFound: { status: 404, headers: JSON_TYPE, body: { detail: 'Not Found' } },
   },
   vendor_d: {
@@ -153,6 +178,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
       body: {
         error: { message: MESSAGE, type: 'insufficient_quota', param: null, code: 'insufficient_credits' },
       },
+    },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: { error: { message: MESSAGE, type: 'requests', param: null, code: 'rate_limit_exceeded' } },
     },
     notFound: {
       status: 404,
@@ -179,6 +209,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
       headers: JSON_TYPE,
       body: { err_code: 'insufficient_credits', err_msg: MESSAGE, request_id: UUID },
     },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: { err_code: 'TOO_MANY_REQUESTS', err_msg: MESSAGE, request_id: UUID },
+    },
     notFound: {
       status: 404,
       headers: JSON_TYPE,
@@ -190,6 +225,7 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
     socket: 'handshake',
     keyRefusal: { status: 401, headers: JSON_TYPE, body: { code: 'Unauthorized', error: MESSAGE } },
     outOfCredit: { status: 402, headers: JSON_TYPE, body: { code: 'insufficient_credits', error: MESSAGE } },
+    rateLimited: { status: 429, headers: JSON_TYPE, body: { code: 'Too Many Requests', error: MESSAGE } },
     notFound: { status: 404, headers: JSON_TYPE, body: { code: 'Not Found', error: 'no route matched' } },
   },
   vendor_g: {
@@ -217,6 +253,17 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
         request_id: UUID,
       },
     },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: {
+        status_code: 429,
+        error_type: 'rate_limit_exceeded',
+        message: MESSAGE,
+        validation_errors: [],
+        request_id: UUID,
+      },
+    },
     notFound: {
       status: 404,
       headers: JSON_TYPE,
@@ -235,6 +282,7 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
     keyRefusal: { status: 401, headers: JSON_TYPE, body: { error: 'unauthorized' } },
     fixedKeyRefusal: true,
     outOfCredit: { status: 402, headers: JSON_TYPE, body: { error: MESSAGE } },
+    rateLimited: { status: 429, headers: JSON_TYPE, body: { error: MESSAGE } },
     notFound: { status: 404, headers: JSON_TYPE, body: { error: 'Not Found' } },
   },
   vendor_i: {
@@ -255,6 +303,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
         message: MESSAGE,
         request_id: UUID,
       },
+    },
+    rateLimited: {
+      status: 429,
+      headers: { ...JSON_TYPE, 'x-request-id': UUID },
+      body: { error_code: 'rate_limited', title: 'Too Many Requests', message: MESSAGE, request_id: UUID },
     },
     notFound: {
       status: 404,
@@ -300,6 +353,11 @@ const DOORS: Readonly<Record<VendorId, DoorFacts>> = {
           details: vendorJErrorInfo('INSUFFICIENT_CREDITS'),
         },
       },
+    },
+    rateLimited: {
+      status: 429,
+      headers: JSON_TYPE,
+      body: { error: { code: 429, message: MESSAGE, status: 'RESOURCE_EXHAUSTED' } },
     },
     notFound: { status: 404, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: '' },
   },
@@ -480,6 +538,13 @@ describe.each(VENDOR_IDS)('%s mirror access', (vendor) => {
     const body = access.refuse('no-vendor-key', refusalRequest).body;
     if (facts.fixedKeyRefusal) expect(body).not.toContain(PROVIDER_KEYS_DASHBOARD_PATH);
     else expect(body).toContain(PROVIDER_KEYS_DASHBOARD_PATH);
+  });
+
+  it("answers past an org's limit with the vendor's own 429", () => {
+    const message = 'The org is past its limit of 5 requests per second.';
+    expect(parsed(access.fail(429, message, refusalRequest))).toEqual(
+      withMessage(facts.rateLimited, message),
+    );
   });
 
   it('answers a path it does not have with its 404', () => {

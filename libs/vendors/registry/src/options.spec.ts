@@ -1,4 +1,4 @@
-import { SPEC_OPTION_FIELDS } from '@router/testing';
+import { SPEC_OPTION_FIELDS } from '@router/spec-facts';
 import type { VendorId } from '@router/vendors-core';
 import { getVendor, VENDORS } from './vendors.registry';
 

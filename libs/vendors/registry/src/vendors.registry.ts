@@ -58,6 +58,16 @@ export const MIRRORS: readonly VendorMirror[] = Object.freeze(
   VENDOR_IDS.flatMap((id) => VENDOR_ENTRIES[id].mirror ?? []),
 );
 
+/**
+ * The vendors `GET /v1/voices` serves, in token order: those whose adapter lists voices. Read off each entry's
+ * adapter, made once with a placeholder base URL (an adapter connects only when called).
+ */
+export const VOICE_VENDORS: readonly VendorId[] = Object.freeze(
+  VENDOR_IDS.filter(
+    (id) => VENDOR_ENTRIES[id].createAdapter({ baseUrl: 'http://voices.invalid' }).listVoices !== undefined,
+  ),
+);
+
 const BY_ID: ReadonlyMap<string, VendorDefinition> = new Map(VENDORS.map((v) => [v.id, v]));
 
 export function isVendorId(value: unknown): value is VendorId {

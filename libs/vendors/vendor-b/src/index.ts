@@ -7,6 +7,6 @@ export * from './wire/vendor-b.errors';
 export * from './wire/vendor-b.voices';
 export { VENDOR_B_KEY } from './wire/vendor-b.key';
 export { vendorBAccess } from './wire/vendor-b.access';
-export { vendorBAnswerReading, vendorBDropIn, vendorBRequestKeying } from './wire/vendor-b.request-key';
+export { vendorBAnswerReading, vendorBDropIn, vendorBRequestKeying } from './wire/vendor-b.drop-in';
 export { vendorBMirror } from './wire/vendor-b.mirror';
 export { vendorBEntry } from './vendor-b.entry';

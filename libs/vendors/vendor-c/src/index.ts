@@ -1,6 +1,6 @@
 export { vendorC } from './vendor-c.definition';
 export { VendorCAdapter, createVendorCAdapter } from './vendor-c.adapter';
-export { vendorCDropIn, vendorCRequestKeying } from './wire/vendor-c.request-key';
+export { vendorCDropIn, vendorCRequestKeying } from './wire/vendor-c.drop-in';
 export { VENDOR_C_KEY } from './wire/vendor-c.key';
 export { takeVendorCMessageKey, vendorCAccess, vendorCMessageKey } from './wire/vendor-c.access';
 export { vendorCMirror } from './wire/vendor-c.mirror';

@@ -33,6 +33,8 @@ export class VendorEAdapter extends HttpVendorAdapter {
     );
   }
 
+  readonly voiceListIsPublic = true;
+
   /**
    * The voices from the vendor's public model lists. No key is sent: the lists need none, so a wrong stored
    * key still lists voices (spec: Voices); it is refused when speaking.

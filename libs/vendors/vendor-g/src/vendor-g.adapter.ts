@@ -1,5 +1,6 @@
-import type { RouterError } from '@router/contracts';
+import type { RouterError, SynthSettings } from '@router/contracts';
 import {
+  type AudioLayout,
   audioPassThrough,
   HttpVendorAdapter,
   type AdapterFactory,
@@ -12,6 +13,7 @@ import {
   readAllPages,
 } from '@router/vendors-core';
 import { vendorGErrorMessage, vendorGTrailerFailure } from './wire/vendor-g.errors';
+import { vendorGAudioFormat, vendorGAudioLayout } from './wire/vendor-g.formats';
 import { VENDOR_G_KEY } from './wire/vendor-g.key';
 import { VENDOR_G_TTS_PATH, vendorGBody } from './wire/vendor-g.requests';
 import {
@@ -32,6 +34,11 @@ const VENDOR: VendorId = 'vendor_g';
 export class VendorGAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
     super(VENDOR, options, vendorGErrorMessage, VENDOR_G_KEY);
+  }
+
+  /** Raw PCM of the vendor's own sample encodings (`pcm_f32le`, `pcm_s16be`) besides the router's formats. */
+  audioLayout(settings: SynthSettings): AudioLayout {
+    return vendorGAudioLayout(vendorGAudioFormat(settings.format), settings.sampleRate);
   }
 
   async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {

@@ -6,6 +6,6 @@ export * from './wire/vendor-j.responses';
 export * from './wire/vendor-j.errors';
 export { VENDOR_J_KEY } from './wire/vendor-j.key';
 export { vendorJAccess } from './wire/vendor-j.access';
-export * from './wire/vendor-j.request-key';
+export * from './wire/vendor-j.drop-in';
 export { vendorJMirror } from './wire/vendor-j.mirror';
 export { vendorJEntry } from './vendor-j.entry';

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { FaultSpec } from '../faults';
+import { type FaultSpec, GARBAGE_BYTES } from '../faults';
 import type { Pacing } from '../pacing';
 import type { PlayOutcome } from '../play-take';
 import type { BegunTake } from '../sim-vendor';
@@ -21,7 +21,8 @@ export interface OneShotReply {
  * it (`ttfaMs` + `factor` × the take's length), applying an injected fault: an error or a cut before any
  * byte, a stall before the response, or after `afterBytes` of the body a stall or a cut (an error cannot
  * follow bytes already sent, so it becomes a cut there); `end` answers the first `afterBytes` bytes as if
- * they were the whole body.
+ * they were the whole body, `garbage` those and `GARBAGE_BYTES`; `trickle` sends the rest in ten slices
+ * `trickleMs` apart.
  */
 export async function playOneShot(
   exchange: HttpExchange,
@@ -40,6 +41,25 @@ export async function playOneShot(
   if (fault?.kind === 'end') {
     exchange.send(200, contentType, body.subarray(0, after), reply.headers);
     return 'ended';
+  }
+  if (fault?.kind === 'garbage') {
+    exchange.send(200, contentType, Buffer.concat([body.subarray(0, after), GARBAGE_BYTES]), reply.headers);
+    return 'ended';
+  }
+  if (fault?.kind === 'trickle') {
+    exchange.res.writeHead(200, {
+      ...reply.headers,
+      'content-type': contentType,
+      'content-length': body.length,
+    });
+    const slice = Math.ceil(body.length / 10);
+    await exchange.write(body.subarray(0, after));
+    for (let at = after; at < body.length; at += slice) {
+      if (!(await sleep(fault.trickleMs ?? 250, signal))) return 'gone';
+      await exchange.write(body.subarray(at, at + slice));
+    }
+    exchange.end();
+    return 'done';
   }
   if (fault && after === 0 && fault.kind !== 'stall') {
     if (fault.kind === 'error') {

@@ -52,7 +52,7 @@ export async function playChunked(
         exchange.end();
       },
       cut: () => exchange.destroy(),
-      end: (partial) => endEarly(exchange, partial ? [frame(partial)] : []),
+      end: (partial, garbage) => endEarly(exchange, partial ? [frame(partial)] : [], garbage),
     },
     pacing,
     fault,
@@ -104,9 +104,9 @@ export async function playSse(
         exchange.end();
       },
       cut: () => exchange.destroy(),
-      end: (partial) => {
+      end: (partial, garbage) => {
         const events = partial ? reply.events(partial) : [];
-        return endEarly(exchange, typeof events === 'string' ? [events] : events);
+        return endEarly(exchange, typeof events === 'string' ? [events] : events, garbage);
       },
     },
     pacing,
@@ -119,8 +119,13 @@ export async function playSse(
 }
 
 /** Ends the body early as a whole one ends, after the first half of these frames' bytes (the `end` fault). */
-export async function endEarly(exchange: HttpExchange, frames: readonly (Buffer | string)[]): Promise<void> {
+export async function endEarly(
+  exchange: HttpExchange,
+  frames: readonly (Buffer | string)[],
+  garbage?: Buffer,
+): Promise<void> {
   const bytes = Buffer.concat(frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
   if (bytes.length > 0) await exchange.write(bytes.subarray(0, Math.ceil(bytes.length / 2)));
+  if (garbage) await exchange.write(garbage);
   exchange.end();
 }

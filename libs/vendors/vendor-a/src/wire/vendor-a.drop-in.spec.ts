@@ -1,4 +1,10 @@
-import { type DropInKeying, type DropInRequest, dropInServes, NOT_WHOLE } from '@router/vendors-core';
+import {
+  AUDIO_NOT_WHOLE,
+  type DropInKeying,
+  type DropInRequest,
+  dropInServes,
+  NOT_WHOLE,
+} from '@router/vendors-core';
 import { vendorADropIn, vendorARequestKeying } from './vendor-a.drop-in';
 import { VENDOR_A_WARNING_HEADER } from './vendor-a.errors';
 
@@ -123,20 +129,25 @@ describe('vendor_a answers', () => {
     expect(empty.end()).toEqual({ complete: false, reason: NOT_WHOLE.error });
   });
 
-  it('stores streamed audio as it came, and never an answer with the vendor warning', () => {
-    const audio = vendorADropIn.readAnswer(request(STREAM, BARE), {
-      status: 200,
-      headers: { 'content-type': 'audio/mpeg' },
+  it('stores streamed audio once it is whole and as long as its text needs, never with the vendor warning', () => {
+    const pcm = request(STREAM, { ...BARE, output_audio_codec: 'linear16' });
+    const read = (bytes: number, headers: Record<string, string> = {}) => {
+      const reading = vendorADropIn.readAnswer(pcm, {
+        status: 200,
+        headers: { 'content-type': 'audio/pcm', ...headers },
+      });
+      reading.push(Buffer.alloc(bytes));
+      return reading.end();
+    };
+    // One second of 16-bit samples at the model's 24000 Hz.
+    expect(read(48_000)).toEqual({ complete: true });
+    // Ended early but cleanly: whole samples, but less audio than the text can be spoken in.
+    expect(read(4_000)).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.tooShort });
+    expect(read(48_001)).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.partialSample });
+    expect(read(48_000, { [VENDOR_A_WARNING_HEADER]: '{"code":"not_found_error"}' })).toEqual({
+      complete: false,
+      reason: NOT_WHOLE.error,
     });
-    audio.push(Buffer.from([1, 2]));
-    expect(audio.end()).toEqual({ complete: true });
-
-    const warned = vendorADropIn.readAnswer(request(STREAM, BARE), {
-      status: 200,
-      headers: { 'content-type': 'audio/mpeg', [VENDOR_A_WARNING_HEADER]: '{"code":"not_found_error"}' },
-    });
-    warned.push(Buffer.from([1, 2]));
-    expect(warned.end()).toEqual({ complete: false, reason: NOT_WHOLE.error });
     expect(vendorADropIn.headers.passed).toContain(VENDOR_A_WARNING_HEADER);
     expect(vendorADropIn.headers.liveOnly).toContain(VENDOR_A_WARNING_HEADER);
   });

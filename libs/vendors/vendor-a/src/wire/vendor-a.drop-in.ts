@@ -1,18 +1,22 @@
+import type {
+  AnswerReading,
+  DropInHead,
+  DropInKeying,
+  DropInRequest,
+  DropInWire,
+  JsonValue,
+} from '@router/vendors-core';
 import {
-  type AnswerReading,
   audioAnswer,
   canonicalRequest,
-  type DropInEndpoint,
   findOption,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
   jsonDocumentAnswer,
   jsonObjectBody,
   jsonReply,
-  type JsonValue,
+  layoutOfFormat,
+  LIVE,
   NOT_WHOLE,
+  textBodyAudio,
 } from '@router/vendors-core';
 import { vendorA } from '../vendor-a.definition';
 import { vendorADictionaryReferences } from '../vendor-a.stored-settings';
@@ -60,8 +64,6 @@ function readSettings(settings: VendorASettings): Record<string, JsonValue> {
   };
 }
 
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
-
 /**
  * A vendor_a drop-in request's cache identity: both synthesis endpoints are cached whole, keyed as the vendor
  * reads their body (`readSettings`; the text and unknown fields verbatim). A body the vendor refuses (not a
@@ -89,10 +91,11 @@ export function vendorARequestKeying(request: DropInRequest): DropInKeying {
     ),
     stored: vendorADictionaryReferences(parsed.settings.dictId),
     chars: [...text].length,
+    text,
   };
 }
 
-const ENDPOINTS: readonly DropInEndpoint[] = [
+const ENDPOINTS = [
   { method: 'POST', path: /^\/text-to-speech$/ },
   { method: 'POST', path: /^\/text-to-speech\/stream$/ },
 ];
@@ -107,14 +110,21 @@ const oneShotAnswer = (): AnswerReading =>
     stored: (value) => ({ ...(value as Record<string, JsonValue>), request_id: null }),
   });
 
+/** What the stream endpoint's audio is checked against: the codec and rate asked for, and the text's bound. */
+const streamAudio = textBodyAudio(vendorA, 'text', (body) => {
+  const parsed = parseVendorASettings(body, 'stream');
+  return parsed.ok ? layoutOfFormat(parsed.settings.spec.codec, parsed.settings.spec.sampleRate) : undefined;
+});
+
 /**
  * How a 2xx answer of vendor_a is read: the one-shot endpoint's JSON `{request_id, audios}` (stored with
- * `request_id` null, the spec's replay difference), the stream endpoint's raw audio in the codec asked for.
+ * `request_id` null, the spec's replay difference), the stream endpoint's raw audio in the codec asked for,
+ * whole once it is whole audio of that codec as long as its text needs (`audioAnswer`).
  * An answer with the vendor's warning (an error about a take it still spoke, such as an unknown `dict_id`) is
  * never whole: the client gets it as it came, and it is never stored.
  */
 export function vendorAAnswerReading(request: DropInRequest, head: DropInHead): AnswerReading {
-  const reading = request.path === VENDOR_A_SPEECH_PATH ? oneShotAnswer() : audioAnswer(head);
+  const reading = request.path === VENDOR_A_SPEECH_PATH ? oneShotAnswer() : audioAnswer(streamAudio(request));
   if (head.headers[VENDOR_A_WARNING_HEADER] === undefined) return reading;
   return { ...reading, end: () => ({ complete: false, reason: NOT_WHOLE.error }) };
 }

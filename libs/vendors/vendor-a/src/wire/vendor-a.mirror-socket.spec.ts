@@ -189,6 +189,20 @@ describe('vendor_a mirror sockets', () => {
     expect(render.finished({ kind: 'finish' })).toEqual([]);
   });
 
+  it.each(['true', 'True', 'TRUE', '1'])(
+    'answers each flush with a final when send_completion_event=%s, as the vendor reads the flag',
+    (flag) => {
+      const render = open(`model=a_model_1&send_completion_event=${flag}`).context('stream');
+      expect(frames(render.flushed(undefined))).toEqual([{ type: 'event', data: { event_type: 'final' } }]);
+    },
+  );
+
+  it.each(['false', 'False', '0', 'maybe'])('sends no final when send_completion_event=%s', (flag) => {
+    expect(
+      open(`model=a_model_1&send_completion_event=${flag}`).context('stream').flushed(undefined),
+    ).toEqual([]);
+  });
+
   it("renders a failed sentence as the vendor's error for its status and keeps the socket open", () => {
     const render = open().context('stream');
     const failure = render.failed(

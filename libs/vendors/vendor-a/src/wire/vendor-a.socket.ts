@@ -1,3 +1,4 @@
+import { flagIsSet } from '@router/vendors-core';
 import type { VendorAErrorCode } from './vendor-a.errors';
 import { TEXT_LIMITS } from './vendor-a.requests';
 
@@ -28,6 +29,14 @@ export function vendorASocketModelProblem(
   const other = Object.entries(VENDOR_A_SOCKET_MODEL).find(([, m]) => m === model)?.[0];
   const hint = other ? `; use /text-to-speech/${other === 'ws' ? 'ws' : 'ws/v2'}` : '';
   return { message: `model ${model} is not served on this socket${hint}`, reason: 'unsupported model' };
+}
+
+/**
+ * Whether the handshake asks for a `final` event after each flush's audio: `send_completion_event` read as the
+ * vendor reads a flag (`true`, `True`, `1` …); off when left out.
+ */
+export function vendorACompletionEvents(query: URLSearchParams): boolean {
+  return flagIsSet(query.get('send_completion_event'));
 }
 
 /** The vendor's refusal of a `text` or `flush` before any config. */

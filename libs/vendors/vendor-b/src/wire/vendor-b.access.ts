@@ -5,6 +5,7 @@ import {
   mirrorRefusalMessage,
   type MirrorReply,
 } from '@router/vendors-core';
+import { vendorBCodeForStatus } from './vendor-b.errors';
 import { VENDOR_B_KEY } from './vendor-b.key';
 
 /** The vendor's application errors: `{error: {code, message}}`. */
@@ -27,8 +28,13 @@ export const vendorBAccess: MirrorAccess = {
           { message: mirrorRefusalMessage(kind, 'vendor_b'), request_id: null },
           { 'www-authenticate': 'Key realm="vendor_b"' },
         ),
+  // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message) =>
-    vendorBError(status, status >= 500 ? 'internal_error' : 'invalid_request', message),
+    vendorBError(
+      status,
+      status === 429 ? vendorBCodeForStatus(status) : status >= 500 ? 'internal_error' : 'invalid_request',
+      message,
+    ),
   notFound: () => jsonReply(404, { message: 'no Route matched with those values', request_id: null }),
   socket: { refusal: 'handshake' },
 };

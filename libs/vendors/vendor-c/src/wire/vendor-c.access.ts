@@ -10,7 +10,7 @@ import {
   takeMessageKey,
   type UnreadableMessage,
 } from '@router/vendors-core';
-import { problemBody, socketError } from './vendor-c.errors';
+import { closeCodeFor, problemBody, socketError, statusProblem } from './vendor-c.errors';
 import { VENDOR_C_KEY } from './vendor-c.key';
 
 function vendorCProblem(
@@ -58,10 +58,16 @@ export const vendorCAccess: MirrorAccess = {
     const status = kind === 'missing-key' ? 401 : 400;
     return vendorCProblem(status, 'authentication_error', 'invalid_api_key', message, 'api_key');
   },
-  fail: (status, message) =>
-    status >= 500
+  // Past an org's limit (429): the vendor's own `too_many_concurrent_requests`.
+  fail: (status, message) => {
+    if (status === 429) {
+      const problem = statusProblem(status, { message });
+      return vendorCProblem(status, problem.type, problem.code, message);
+    }
+    return status >= 500
       ? vendorCProblem(status, 'server_error', 'internal_server_error', message)
-      : vendorCProblem(status, 'validation_error', 'invalid_request', message),
+      : vendorCProblem(status, 'validation_error', 'invalid_request', message);
+  },
   notFound: () => jsonReply(404, { detail: 'Not Found' }),
   socket: {
     refusal: 'after-accept',
@@ -84,5 +90,14 @@ export const vendorCAccess: MirrorAccess = {
       closeCode: 1008,
       closeReason: INVALID_MESSAGE.code,
     }),
+    // Past an org's limit: the vendor's own concurrency error, then its close for a 4xx.
+    limited: (message) => {
+      const problem = statusProblem(429, { message });
+      return {
+        messages: [JSON.stringify(socketError(problem))],
+        closeCode: closeCodeFor(429),
+        closeReason: problem.code,
+      };
+    },
   },
 };

@@ -1,3 +1,4 @@
+import { flagIsSet } from '@router/vendors-core';
 import { vendorCMessageKey } from './vendor-c.access';
 import type { SchemaIssue, VendorCProblem } from './vendor-c.errors';
 import { checkBoolean, checkString, dialogueSettingsIssues, isObject } from './vendor-c.schema';
@@ -64,7 +65,7 @@ export function parseDialogueSocketMessage(
       read.push({
         text: input['text'] as string,
         voiceId: input['voice_id'] as string,
-        newTurn: input['new_turn'] === true,
+        newTurn: flagIsSet(input['new_turn']),
       });
     }
   });
@@ -94,10 +95,10 @@ export function parseDialogueSocketMessage(
     ok: true,
     value: {
       inputs: read,
-      flush: message['flush'] === true,
-      keepAlive: message['keep_alive'] === true,
-      closeSocket: message['close_socket'] === true,
-      closeContext: message['close_context'] === true,
+      flush: flagIsSet(message['flush']),
+      keepAlive: flagIsSet(message['keep_alive']),
+      closeSocket: flagIsSet(message['close_socket']),
+      closeContext: flagIsSet(message['close_context']),
       contextId: typeof contextId === 'string' ? contextId : DEFAULT_CONTEXT_ID,
       voices: Array.isArray(voices) ? (voices as string[]) : undefined,
       voiceSettings: isObject(settings) ? settings : undefined,

@@ -10,6 +10,7 @@ import {
   type SocketContextRenderer,
   type SocketFrame,
   type SocketHandshake,
+  flagIsSet,
 } from '@router/vendors-core';
 import type { MsAlignment } from './vendor-c.alignment';
 import { socketError, type VendorCProblem } from './vendor-c.errors';
@@ -59,8 +60,8 @@ export abstract class VendorCConnection extends JsonSocketConnection<VendorCMess
   abstract override context(id: string): SocketContextRenderer;
 
   protected kindOf(message: JsonMessage): VendorCMessageKind {
-    if (message['close_socket'] === true) return 'close-socket';
-    return message['close_context'] === true ? 'close-context' : 'input';
+    if (flagIsSet(message['close_socket'])) return 'close-socket';
+    return flagIsSet(message['close_context']) ? 'close-context' : 'input';
   }
 
   protected message(kind: VendorCMessageKind, message: JsonMessage): SocketCommand[] {
@@ -196,6 +197,9 @@ function vendorCode(error: RouterError): string {
       return 'too_many_concurrent_requests';
     case 'provider_rejected':
       return 'invalid_request';
+    // The org has no vendor_c key (deleted while the socket was open): a key problem, as REST refuses it.
+    case 'provider_key_missing':
+      return 'invalid_api_key';
     default:
       return error.retryable ? 'system_busy' : 'internal_server_error';
   }

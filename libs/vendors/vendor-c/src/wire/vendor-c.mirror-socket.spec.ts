@@ -204,6 +204,19 @@ describe('vendor_c mirror sockets', () => {
     expect(connection(multiStreamInput).context('a').failed(failure).close).toBeUndefined();
   });
 
+  it("names an org's missing vendor_c key as its REST does, invalid_api_key, on either socket", () => {
+    const missing = new RouterError('provider_key_missing', 'No vendor_c key is stored for this org.');
+    const single = connection(streamInput).context('default').failed(missing);
+    expect(single.close).toEqual({ code: 1008, reason: 'invalid_api_key' });
+    expect(JSON.parse(single.frames[0] as string)).toEqual({
+      message: 'No vendor_c key is stored for this org.',
+      error: 'invalid_api_key',
+      code: 1008,
+    });
+    const multi = connection(multiStreamInput).context('a').failed(missing);
+    expect(JSON.parse(multi.frames[0] as string)).toMatchObject({ error: 'invalid_api_key', code: 1008 });
+  });
+
   it('closes a socket idle for inactivity_timeout with 1008, its clock counting audio sent as the vendor does', () => {
     const idle = streamInput.idle({
       params: ['v1'],

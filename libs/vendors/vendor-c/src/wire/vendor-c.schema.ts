@@ -1,3 +1,4 @@
+import { readFlag, queryFlag } from '@router/vendors-core';
 import type { SchemaIssue } from './vendor-c.errors';
 
 /**
@@ -57,8 +58,9 @@ export function checkNumber(
   return [];
 }
 
+/** A boolean field: any spelling the vendor reads as one (`readFlag`: `true`, `"True"`, `1` …). */
 export function checkBoolean(value: unknown, loc: Loc): SchemaIssue[] {
-  if (value === undefined || value === null || typeof value === 'boolean') return [];
+  if (value === undefined || value === null || readFlag(value) !== undefined) return [];
   return [{ loc, msg: 'value could not be parsed to a boolean', type: 'type_error.bool' }];
 }
 
@@ -84,16 +86,14 @@ export function checkStringArray(value: unknown, loc: Loc, maxItems: number): Sc
   return value.flatMap((item, i) => checkString(item, [...loc, i], { required: true }));
 }
 
-/** A boolean query parameter (`true`/`false`, also `1`/`0`). */
+/** A boolean query parameter, read by the mirrors' one rule (`queryFlag`: `true`, `True`, `1` …). */
 export function queryBoolean(
   query: URLSearchParams,
   name: string,
   fallback: boolean,
 ): { value: boolean; issues: SchemaIssue[] } {
-  const raw = query.get(name);
-  if (raw === null) return { value: fallback, issues: [] };
-  if (/^(true|1)$/i.test(raw)) return { value: true, issues: [] };
-  if (/^(false|0)$/i.test(raw)) return { value: false, issues: [] };
+  const value = queryFlag(query, name, fallback);
+  if (value !== undefined) return { value, issues: [] };
   return {
     value: fallback,
     issues: [

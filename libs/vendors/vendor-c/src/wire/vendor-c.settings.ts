@@ -1,5 +1,5 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
-import { resolveSettings, type ClientSettings } from '@router/vendors-core';
+import { resolveSettings, type ClientSettings, flagIsSet } from '@router/vendors-core';
 import { vendorC } from '../vendor-c.definition';
 import type { SchemaIssue } from './vendor-c.errors';
 import { outputFormat, vendorCOutputFormat } from './vendor-c.formats';
@@ -112,7 +112,7 @@ export function ttsSettingsSource(
     languageCode: request.languageCode,
     outputFormat: output.formatName,
     enableLogging: output.enableLogging,
-    enableSsmlParsing: query.get('enable_ssml_parsing') === 'true',
+    enableSsmlParsing: flagIsSet(query.get('enable_ssml_parsing')),
     fields: request.body,
   };
 }
@@ -130,7 +130,7 @@ export function dialogueSettingsSource(
     languageCode: request.languageCode,
     outputFormat: output.formatName,
     enableLogging: output.enableLogging,
-    enableSsmlParsing: query.get('enable_ssml_parsing') === 'true',
+    enableSsmlParsing: flagIsSet(query.get('enable_ssml_parsing')),
     fields: { ...fields, voice_settings: settings },
   };
 }

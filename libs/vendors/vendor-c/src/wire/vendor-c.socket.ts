@@ -1,3 +1,4 @@
+import { flagIsSet } from '@router/vendors-core';
 import { vendorCMessageKey } from './vendor-c.access';
 import type { SchemaIssue, VendorCProblem } from './vendor-c.errors';
 import type { MsAlignment } from './vendor-c.alignment';
@@ -124,8 +125,8 @@ export function parseStreamInputMessage(message: Readonly<Record<string, unknown
   const contextId = message['context_id'];
   return {
     text: typeof text === 'string' ? text : undefined,
-    flush: message['flush'] === true,
-    tryTriggerGeneration: message['try_trigger_generation'] === true,
+    flush: flagIsSet(message['flush']),
+    tryTriggerGeneration: flagIsSet(message['try_trigger_generation']),
     voiceSettings: isObject(settings) && issues.length === 0 ? settings : undefined,
     settingsProblem:
       issues.length > 0
@@ -135,8 +136,8 @@ export function parseStreamInputMessage(message: Readonly<Record<string, unknown
     pronunciationDictionaryLocators: message['pronunciation_dictionary_locators'],
     key: vendorCMessageKey(message),
     contextId: typeof contextId === 'string' ? contextId : DEFAULT_CONTEXT_ID,
-    closeContext: message['close_context'] === true,
-    closeSocket: message['close_socket'] === true,
+    closeContext: flagIsSet(message['close_context']),
+    closeSocket: flagIsSet(message['close_socket']),
   };
 }
 

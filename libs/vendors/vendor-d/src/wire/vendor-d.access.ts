@@ -5,6 +5,7 @@ import {
   mirrorRefusalMessage,
   type MirrorReply,
 } from '@router/vendors-core';
+import { vendorDTypeForStatus } from './vendor-d.errors';
 import { VENDOR_D_KEY } from './vendor-d.key';
 
 /** `{error: {message, type, param, code}}`, all four always present. */
@@ -25,12 +26,14 @@ export const vendorDAccess: MirrorAccess = {
       ? vendorDError(402, { message, type: 'insufficient_quota', param: null, code: 'insufficient_credits' })
       : vendorDError(401, { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
   },
+  // Past an org's limit (429): the vendor's own rate-limit type and code.
   fail: (status, message) =>
     vendorDError(status, {
       message,
-      type: status >= 500 ? 'server_error' : 'invalid_request_error',
+      ...(status === 429
+        ? vendorDTypeForStatus(status)
+        : { type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null }),
       param: null,
-      code: null,
     }),
   notFound: ({ method, path }) =>
     vendorDError(404, {

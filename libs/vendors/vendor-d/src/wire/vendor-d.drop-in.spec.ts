@@ -1,5 +1,6 @@
 import {
   type AnswerReading,
+  AUDIO_NOT_WHOLE,
   type DropInKeying,
   type DropInRequest,
   dropInServes,
@@ -213,13 +214,24 @@ describe("vendor_d's answers", () => {
     );
   });
 
-  it('reads audio (an older model asked for SSE included) as whole once its body ended, stored as it came', () => {
-    for (const request of [post(BODY), post({ ...BODY, model: 'd_model_1', stream_format: 'sse' })]) {
+  it('reads audio (an older model asked for SSE included) as whole once it is whole and long enough, stored as it came', () => {
+    // One second of 16-bit samples at the vendor's 24000 Hz.
+    const audio = Buffer.alloc(48_000, 5);
+    for (const body of [BODY, { ...BODY, model: 'd_model_1', stream_format: 'sse' }]) {
+      const request = post({ ...body, response_format: 'pcm' });
       const reading = vendorDDropIn.readAnswer(request, AUDIO_HEAD);
-      expect(read(reading, 'data: not an event')).toEqual({ complete: true });
-      const audio = Buffer.from([0xff, 0xfb, 0x90, 0x00]);
+      reading.push(audio);
+      expect(reading.end()).toEqual({ complete: true });
       expect(reading.stored(audio).equals(audio)).toBe(true);
+      const early = vendorDDropIn.readAnswer(request, AUDIO_HEAD);
+      early.push(audio.subarray(0, 500));
+      expect(early.end()).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.tooShort });
     }
+    // mp3 left out: bytes that are no MPEG frames are not whole.
+    expect(read(vendorDDropIn.readAnswer(post(BODY), AUDIO_HEAD), 'data: not an event')).toEqual({
+      complete: false,
+      reason: AUDIO_NOT_WHOLE.notFrames,
+    });
   });
 
   it('tells the framing from the content type, in any case and with parameters', () => {

@@ -1,22 +1,25 @@
+import type {
+  AnswerReading,
+  DropInHead,
+  DropInRequest,
+  DropInWire,
+  FrameKind,
+  JsonValue,
+  RequestShape,
+  SseEvent,
+} from '@router/vendors-core';
 import {
-  type AnswerReading,
-  canonicalRequest,
-  type DropInEndpoint,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
-  type FrameKind,
-  type JsonValue,
-  jsonObjectBody,
+  audioAnswer,
   jsonReply,
-  type RequestShape,
-  type SseEvent,
+  layoutOfFormat,
   sseAnswer,
-  wholeBodyAnswer,
+  textBodyAudio,
+  textBodyKeying,
   writeSseEvent,
 } from '@router/vendors-core';
+import { vendorD } from '../vendor-d.definition';
 import { vendorDErrorBody } from './vendor-d.errors';
+import { isVendorDFormat, VENDOR_D_SAMPLE_RATE } from './vendor-d.formats';
 import { VENDOR_D_DEFAULTS, VENDOR_D_SPEECH_PATH } from './vendor-d.requests';
 import { VENDOR_D_STREAM_END, vendorDEventKind } from './vendor-d.stream';
 
@@ -40,25 +43,16 @@ const SPEECH: RequestShape = {
   },
 };
 
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
-
 /**
  * A vendor_d drop-in request's cache identity: `POST /v1/audio/speech` with a JSON object body whose `input`
  * is text is cached whole, keyed as the vendor reads it (`SPEECH`); anything else is the vendor's to refuse and
  * goes on uncached. Nothing the vendor stores is named (a custom voice is keyed by its id).
  */
-export function vendorDRequestKeying(request: DropInRequest): DropInKeying {
-  if (request.method !== 'POST' || request.path !== VENDOR_D_SPEECH_PATH) return LIVE;
-  const body = jsonObjectBody(request);
-  const input = body?.['input'];
-  if (!body || typeof input !== 'string') return LIVE;
-  return {
-    cacheable: true,
-    canonical: canonicalRequest(request, SPEECH, body),
-    stored: [],
-    chars: [...input].length,
-  };
-}
+export const vendorDRequestKeying = textBodyKeying({
+  paths: [VENDOR_D_SPEECH_PATH],
+  text: 'input',
+  shape: SPEECH,
+});
 
 /** What each event of an SSE answer is to the reading: whole once `speech.audio.done` came and no error. */
 const FRAME_KINDS: Readonly<Record<ReturnType<typeof vendorDEventKind>, FrameKind>> = {
@@ -113,18 +107,25 @@ function eventsAnswer(): AnswerReading {
   };
 }
 
+/** What an audio answer is checked against: the `response_format` asked for (`mp3` left out) at 24000 Hz. */
+const answerAudio = textBodyAudio(vendorD, 'input', (body) => {
+  const format = body['response_format'] ?? VENDOR_D_DEFAULTS.response_format;
+  return isVendorDFormat(format) ? layoutOfFormat(format, VENDOR_D_SAMPLE_RATE) : undefined;
+});
+
 /**
  * How a 2xx answer of vendor_d is read. Its content type tells the framing, which the request alone does not
  * (the older models answer audio when asked for SSE): an event stream is read by `eventsAnswer`, audio is
- * whole once its body ended and stored as it came.
+ * whole once it is whole audio of the format asked for as long as its text needs (`audioAnswer`), stored as it
+ * came.
  */
-export function vendorDAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
+export function vendorDAnswerReading(request: DropInRequest, head: DropInHead): AnswerReading {
   const type = head.headers['content-type'] ?? '';
-  return /^text\/event-stream\b/i.test(type.trim()) ? eventsAnswer() : wholeBodyAnswer();
+  return /^text\/event-stream\b/i.test(type.trim()) ? eventsAnswer() : audioAnswer(answerAudio(request));
 }
 
 /** The REST endpoints of vendor_d's mirror (spec: Vendor drop-ins, vendor_d): speech only. */
-const ENDPOINTS: readonly DropInEndpoint[] = [{ method: 'POST', path: /^\/v1\/audio\/speech$/ }];
+const ENDPOINTS = [{ method: 'POST', path: /^\/v1\/audio\/speech$/ }];
 
 /** The response headers the vendor sends with an answer, beside its type. */
 const ANSWER_HEADERS = [

@@ -6,6 +6,7 @@ import {
   type MirrorReply,
   uuidRequestId,
 } from '@router/vendors-core';
+import { vendorECodeForStatus } from './vendor-e.errors';
 import { VENDOR_E_KEY } from './vendor-e.key';
 
 /** `{err_code, err_msg, request_id}`. */
@@ -24,8 +25,13 @@ export const vendorEAccess: MirrorAccess = {
     kind === 'out-of-credit'
       ? vendorEError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_e'))
       : vendorEError(401, 'INVALID_AUTH', mirrorRefusalMessage(kind, 'vendor_e')),
+  // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message) =>
-    vendorEError(status, status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST', message),
+    vendorEError(
+      status,
+      status === 429 ? vendorECodeForStatus(status) : status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST',
+      message,
+    ),
   notFound: () => jsonReply(404, { err_code: 'NOT_FOUND', err_msg: 'Not Found', request_id: null }),
   socket: { refusal: 'handshake' },
 };

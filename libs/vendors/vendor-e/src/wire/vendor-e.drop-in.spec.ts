@@ -34,6 +34,12 @@ describe('vendor_e drop-in keying', () => {
     const spelled =
       'speed=1.0&model=e_model_1-orla-en&bit_rate=48000&encoding=mp3&sample_rate=22050&mip_opt_out=false';
     expect(canonical(request('/v1/speak', spelled, text))).toEqual(bare);
+    // A flag in any spelling of a boolean, as every mirror reads one.
+    expect(canonical(request('/v1/speak', 'mip_opt_out=False', text))).toEqual(bare);
+    expect(canonical(request('/v1/speak', 'mip_opt_out=0', text))).toEqual(bare);
+    expect(canonical(request('/v1/speak', 'mip_opt_out=True', text))).toEqual(
+      canonical(request('/v1/speak', 'mip_opt_out=true', text)),
+    );
     // The container and rate the vendor fills follow the encoding asked for.
     expect(canonical(request('/v1/speak', 'encoding=linear16', text))).toEqual(
       canonical(request('/v1/speak', 'encoding=linear16&container=wav&sample_rate=24000', text)),

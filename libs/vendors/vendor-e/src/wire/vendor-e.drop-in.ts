@@ -1,20 +1,20 @@
+import type { DropInWire, QueryParameterRule, RequestShape } from '@router/vendors-core';
 import {
-  type AnswerReading,
-  audioAnswer,
-  canonicalRequest,
-  type DropInEndpoint,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
-  jsonObjectBody,
+  exactly,
+  flagSpelling,
   jsonReply,
+  layoutOfFormat,
   numberQueryValue,
-  type QueryParameterRule,
-  type RequestShape,
+  textBodyAnswer,
+  textBodyKeying,
 } from '@router/vendors-core';
 import { badQuery, vendorEErrorBody } from './vendor-e.errors';
-import { VENDOR_E_DEFAULT_ENCODING, vendorEEncodingDefaults } from './vendor-e.formats';
+import { vendorE } from '../vendor-e.definition';
+import {
+  readVendorERestEncoding,
+  VENDOR_E_DEFAULT_ENCODING,
+  vendorEEncodingDefaults,
+} from './vendor-e.formats';
 import { VENDOR_E_DEFAULT_V1_MODEL } from './vendor-e.requests';
 import { VENDOR_E_MODEL_LISTS } from './vendor-e.voices';
 
@@ -25,8 +25,6 @@ import { VENDOR_E_MODEL_LISTS } from './vendor-e.voices';
 
 export const VENDOR_E_SPEAK_PATHS = { v1: '/v1/speak', v2: '/v2/speak' } as const;
 
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
-
 const numeric = (value?: string): QueryParameterRule => ({
   ...(value === undefined ? {} : { default: value }),
   read: numberQueryValue,
@@ -36,7 +34,7 @@ const numeric = (value?: string): QueryParameterRule => ({
  * How the vendor reads a speak call's query (`parseVendorESpeak`), for the key: what it fills for a parameter
  * left out, filled (`model` on `/v1/speak` only: `/v2/speak` requires one; the container, rate and mp3 bit
  * rate of the encoding asked for), numbers in any decimal spelling alike, `mip_opt_out` and speed at their
- * defaults. Everything else (the text, `tag`, a parameter the router does not know) is kept verbatim.
+ * defaults, `mip_opt_out` in any spelling of a boolean alike. Everything else (the text, `tag`, a parameter the router does not know) is kept verbatim.
  */
 function speakShape(path: string, query: URLSearchParams): RequestShape {
   const encoding = query.get('encoding') ?? VENDOR_E_DEFAULT_ENCODING;
@@ -53,13 +51,10 @@ function speakShape(path: string, query: URLSearchParams): RequestShape {
           }
         : {}),
       speed: numeric('1'),
-      mip_opt_out: { default: 'false' },
+      mip_opt_out: { default: 'false', read: flagSpelling },
     },
   };
 }
-
-const isSpeak = (request: DropInRequest): boolean =>
-  request.method === 'POST' && Object.values<string>(VENDOR_E_SPEAK_PATHS).includes(request.path);
 
 /**
  * A vendor_e drop-in request's cache identity: a speak call with a JSON object body whose `text` is text is
@@ -67,25 +62,15 @@ const isSpeak = (request: DropInRequest): boolean =>
  * refuses for its shape, and a call with a `callback` (the vendor answers `202 {request_id}` and delivers the
  * audio later, to the client's own address) go on live.
  */
-export function vendorERequestKeying(request: DropInRequest): DropInKeying {
-  if (!isSpeak(request)) return LIVE;
-  const query = new URLSearchParams(request.query);
-  if (query.has('callback')) return LIVE;
-  const body = jsonObjectBody(request);
-  const text = body?.['text'];
-  if (!body || typeof text !== 'string') return LIVE;
-  return {
-    cacheable: true,
-    canonical: canonicalRequest(request, speakShape(request.path, query), body),
-    stored: [],
-    chars: [...text].length,
-  };
-}
-
-const exactly = (method: string, path: string): DropInEndpoint => ({ method, path: new RegExp(`^${path}$`) });
+export const vendorERequestKeying = textBodyKeying({
+  paths: Object.values(VENDOR_E_SPEAK_PATHS),
+  text: 'text',
+  cacheable: (_text, _body, request) => !new URLSearchParams(request.query).has('callback'),
+  shape: (request) => speakShape(request.path, new URLSearchParams(request.query)),
+});
 
 /** The REST endpoints of vendor_e's mirror (spec: Vendor drop-ins, vendor_e); its sockets share the speak paths. */
-const ENDPOINTS: readonly DropInEndpoint[] = [
+const ENDPOINTS = [
   exactly('POST', VENDOR_E_SPEAK_PATHS.v1),
   exactly('POST', VENDOR_E_SPEAK_PATHS.v2),
   exactly('GET', VENDOR_E_MODEL_LISTS.v1),
@@ -94,12 +79,14 @@ const ENDPOINTS: readonly DropInEndpoint[] = [
 
 /**
  * How a 2xx answer of vendor_e is read: audio in the encoding asked for (streamed on `/v1/speak`, one body on
- * `/v2/speak`), whole once its body ended, and a WAV file once it also holds the samples its header gives;
+ * `/v2/speak`), whole once it is whole audio of that encoding as long as its text needs (`audioAnswer`);
  * stored as it came.
+ * The audio is checked against the query's encoding as the vendor reads it, and the text.
  */
-export function vendorEAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
-  return audioAnswer(head);
-}
+export const vendorEAnswerReading = textBodyAnswer(vendorE, 'text', (_body, request) => {
+  const encoding = readVendorERestEncoding(new URLSearchParams(request.query));
+  return encoding.ok ? layoutOfFormat(encoding.spec.codec, encoding.spec.sampleRate) : undefined;
+});
 
 /** The header in which the vendor's clients send their own session id. */
 export const VENDOR_E_SESSION_HEADER = 'vendor_e-session-id';

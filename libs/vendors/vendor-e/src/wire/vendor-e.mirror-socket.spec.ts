@@ -1,3 +1,4 @@
+import { RouterError } from '@router/contracts';
 import type { SocketCommand, SocketFrame, SocketHandshake } from '@router/vendors-core';
 import {
   VendorEV1Connection,
@@ -42,6 +43,18 @@ describe('vendor_e mirror sockets', () => {
       sampleRate: 24000,
       format: 'mulaw',
       options: { mip_opt_out: false },
+    });
+    for (const [flag, optOut] of [
+      ['True', true],
+      ['1', true],
+      ['FALSE', false],
+    ] as const) {
+      const opted = vendorEMirrorSettings('v1', new URLSearchParams(`mip_opt_out=${flag}`));
+      expect([flag, opted.ok && opted.settings.at(1).options]).toEqual([flag, { mip_opt_out: optOut }]);
+    }
+    expect(vendorEMirrorSettings('v1', new URLSearchParams('mip_opt_out=yes'))).toEqual({
+      ok: false,
+      message: 'mip_opt_out must be true or false',
     });
     expect(vendorEMirrorSettings('v2', new URLSearchParams('model=e_model_1-orla-en'))).toEqual({
       ok: false,
@@ -105,6 +118,24 @@ describe('vendor_e mirror sockets', () => {
       const big = c.parse(message({ type: 'Speak', text: 'x'.repeat(2001) }), false)[0];
       expect(big).toMatchObject({ kind: 'refuse', close: { code: 1009, reason: 'BIG-0000' } });
     });
+  });
+
+  it("closes a failed sentence with 1011, but one failed for the org's missing vendor_e key with 1008, naming it", () => {
+    for (const c of [new VendorEV1Connection(handshake()), new VendorEV2Connection(handshake())]) {
+      const render = c.context();
+      const failed = render.failed(new RouterError('provider_unavailable', 'The vendor failed.'), {
+        sentence: 0,
+      });
+      expect(failed.close).toEqual({ code: 1011, reason: 'NET-0000' });
+      const keyless = render.failed(
+        new RouterError('provider_key_missing', 'No vendor_e key is stored for this org.'),
+        { sentence: 0 },
+      );
+      expect(read(keyless.frames)).toEqual([
+        { type: 'Error', code: 'NET-0000', description: 'No vendor_e key is stored for this org.' },
+      ]);
+      expect(keyless.close).toEqual({ code: 1008, reason: 'NET-0000' });
+    }
   });
 
   describe('/v2/speak', () => {

@@ -9,6 +9,7 @@ import {
   type MessageProblem,
   type MirrorReply,
   type MirrorSocketRoute,
+  queryFlag,
   refuseJson,
   resolveSettings,
   sendJson,
@@ -46,6 +47,12 @@ import {
   vendorEWarning,
 } from './vendor-e.socket';
 import type { VendorEGeneration, VendorEVoiceModel } from './vendor-e.voices';
+
+/**
+ * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
+ * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
+ */
+export const VENDOR_E_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /*
  * vendor_e's sockets on its mirror (spec: Vendor drop-ins, vendor_e; Events, vendor_e WebSocket). The settings
@@ -103,9 +110,9 @@ export function vendorEMirrorSettings(
   if (!parsed.ok) return parsed;
   const { model, spec, speed } = parsed.settings;
   const options: Record<string, unknown> = {};
-  const optOut = query.get('mip_opt_out');
-  if (optOut === 'true' || optOut === 'false') options['mip_opt_out'] = optOut === 'true';
-  else if (optOut !== null) return { ok: false, message: 'mip_opt_out must be true or false' };
+  const optOut = queryFlag(query, 'mip_opt_out', null);
+  if (optOut === undefined) return { ok: false, message: 'mip_opt_out must be true or false' };
+  if (optOut !== null) options['mip_opt_out'] = optOut;
   const expressivity = query.get('expressivity');
   if (generation === 'v2' && expressivity !== null) options['expressivity'] = Number(expressivity);
   const at = (atSpeed: number): SynthSettings =>
@@ -157,6 +164,7 @@ export const vendorESocketRoutes: readonly MirrorSocketRoute[] = (['v1', 'v2'] a
     open: (handshake) =>
       generation === 'v1' ? new VendorEV1Connection(handshake) : new VendorEV2Connection(handshake),
     idle: () => VENDOR_E_IDLE,
+    goingAway: VENDOR_E_GOING_AWAY,
   }),
 );
 
@@ -168,11 +176,14 @@ function fatal({ code, description, closeCode }: VendorEFatal): SocketCommand {
 /**
  * A failure as the vendor reports it: a sentence the vendor could not speak (or a cut) is `NET-0000` and closes
  * with 1011 (spec); a command the router refused (settings it cannot plan) is `DATA-0000` and closes with 1008.
+ * An org whose vendor_e key is gone (deleted while the socket was open) is no failure of a server: its
+ * `NET-0000` names the key and closes with 1008, as the vendor's policy close, so a client does not retry it.
  */
 function vendorEFailure(error: RouterError, at?: { sentence: number }): SocketFailure {
   const bad = !at && error.code === 'bad_request';
   const code = bad ? 'DATA-0000' : 'NET-0000';
-  const close: SocketClose = { code: bad ? SOCKET_CLOSE.policy : SOCKET_CLOSE.internal, reason: code };
+  const policy = bad || error.code === 'provider_key_missing';
+  const close: SocketClose = { code: policy ? SOCKET_CLOSE.policy : SOCKET_CLOSE.internal, reason: code };
   return { frames: [JSON.stringify(vendorESocketError(code, error.message))], close };
 }
 

@@ -1,5 +1,5 @@
 import type { SynthSettings } from '@router/contracts';
-import type { RouterAudioEncoding } from '@router/vendors-core';
+import { queryFlag, type RouterAudioEncoding } from '@router/vendors-core';
 import { vendorE } from '../vendor-e.definition';
 import { badQuery, type VendorEProblem } from './vendor-e.errors';
 import { readVendorERestEncoding, vendorEEncodingOf } from './vendor-e.formats';
@@ -98,9 +98,7 @@ export function parseVendorESpeak(
   const speedText = query.get('speed');
   const speed = speedText === null ? 1.0 : Number(speedText);
   if (!(speed >= 0.7 && speed <= 1.5)) return bad('speed must be between 0.7 and 1.5');
-  const optOut = query.get('mip_opt_out');
-  if (optOut !== null && optOut !== 'true' && optOut !== 'false')
-    return bad('mip_opt_out must be true or false');
+  if (queryFlag(query, 'mip_opt_out', null) === undefined) return bad('mip_opt_out must be true or false');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return bad('Request body must be a JSON object with a text field', 'INVALID_REQUEST_BODY');
   }

@@ -1,4 +1,4 @@
-import { type DropInKeying, type DropInRequest, dropInServes } from '@router/vendors-core';
+import { AUDIO_NOT_WHOLE, type DropInKeying, type DropInRequest, dropInServes } from '@router/vendors-core';
 import { vendorFDropIn, vendorFRequestKeying } from './vendor-f.drop-in';
 import { parseVendorFSettings, restSettings, VENDOR_F_DEFAULTS } from './vendor-f.requests';
 
@@ -132,16 +132,32 @@ describe('vendor_f request keying', () => {
 });
 
 describe('vendor_f drop-in answers', () => {
-  it('takes the audio as whole once its body ended, stored byte for byte (no replay difference)', () => {
-    const reading = vendorFDropIn.readAnswer(request(TTS, BARE), {
-      status: 200,
-      headers: { 'content-type': 'audio/mpeg' },
+  /** `count` MPEG-2 layer III frames at 24000 Hz, 48 kb/s (the vendor's default codec and rate): 24 ms each. */
+  const mp3Frames = (count: number): Buffer => {
+    const frame = Buffer.alloc(144);
+    frame.set([0xff, 0xf3, 0x64, 0xc4]);
+    return Buffer.concat(Array.from({ length: count }, () => frame));
+  };
+
+  it('takes the audio as whole once its frames are whole and long enough, stored byte for byte', () => {
+    const read = (audio: Buffer) => {
+      const reading = vendorFDropIn.readAnswer(request(TTS, BARE), {
+        status: 200,
+        headers: { 'content-type': 'audio/mpeg' },
+      });
+      // Chunks split anywhere, frames too.
+      for (let at = 0; at < audio.length; at += 1000) reading.push(audio.subarray(at, at + 1000));
+      return { verdict: reading.end(), stored: reading.stored(audio) };
+    };
+    const whole = mp3Frames(42);
+    expect(read(whole).verdict).toEqual({ complete: true });
+    expect(read(whole).stored.equals(whole)).toBe(true);
+    // Ended early but cleanly: inside a frame, or at a frame's end with less audio than the text needs.
+    expect(read(whole.subarray(0, 1000)).verdict).toEqual({
+      complete: false,
+      reason: AUDIO_NOT_WHOLE.partialFrame,
     });
-    const audio = [Buffer.from([0xff, 0xfb, 1, 2]), Buffer.from([3, 4, 255])];
-    for (const chunk of audio) reading.push(chunk);
-    expect(reading.end()).toEqual({ complete: true });
-    const whole = Buffer.concat(audio);
-    expect(reading.stored(whole).equals(whole)).toBe(true);
+    expect(read(mp3Frames(5)).verdict).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.tooShort });
   });
 
   it('takes a WAV answer as whole only once it holds the samples its header gives', () => {
@@ -159,7 +175,7 @@ describe('vendor_f drop-in answers', () => {
     header.write('data', 36, 'latin1');
     header.writeUInt32LE(100, 40);
     const read = (samples: number) => {
-      const reading = vendorFDropIn.readAnswer(request(TTS, BARE), {
+      const reading = vendorFDropIn.readAnswer(request(TTS, { ...BARE, output_format: { codec: 'wav' } }), {
         status: 200,
         headers: { 'content-type': 'audio/wav' },
       });
@@ -167,8 +183,9 @@ describe('vendor_f drop-in answers', () => {
       reading.push(Buffer.alloc(samples));
       return reading.end();
     };
-    expect(read(100)).toEqual({ complete: true });
-    expect(read(60)).toEqual({ complete: false, reason: expect.any(String) });
+    // 100 bytes at 16 kHz are 3 ms, far short of the text: only the header's size is checked here.
+    expect(read(100)).toMatchObject({ complete: false, reason: AUDIO_NOT_WHOLE.tooShort });
+    expect(read(60)).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.wavShort });
   });
 
   it("passes the content type and a refusal's Retry-After, and replays only the content type", () => {

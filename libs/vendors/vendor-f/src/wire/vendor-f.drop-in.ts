@@ -1,30 +1,28 @@
+import type { BodyFieldRule, BodyFields, DropInWire, JsonValue, RequestShape } from '@router/vendors-core';
 import {
-  type AnswerReading,
-  audioAnswer,
-  type BodyFieldRule,
-  type BodyFields,
-  canonicalRequest,
-  type DropInEndpoint,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
-  type JsonValue,
-  jsonObjectBody,
+  exactly,
+  filled,
   jsonReply,
-  type RequestShape,
+  layoutOfFormat,
+  textBodyAnswer,
+  textBodyKeying,
 } from '@router/vendors-core';
+import { vendorF } from '../vendor-f.definition';
 import { vendorFErrorBody } from './vendor-f.errors';
 import { VENDOR_F_DEFAULT_MP3_BIT_RATE } from './vendor-f.formats';
-import { VENDOR_F_DEFAULTS, VENDOR_F_TTS_PATH, vendorFVoiceId } from './vendor-f.requests';
+import {
+  parseVendorFSettings,
+  restSettings,
+  VENDOR_F_DEFAULTS,
+  VENDOR_F_TTS_PATH,
+  vendorFVoiceId,
+} from './vendor-f.requests';
 import { VENDOR_F_VOICES_PATH } from './vendor-f.voices';
 
 /*
  * vendor_f's drop-in wire (`vendorFDropIn`): its REST endpoints, a request's cache identity, the headers that
  * matter and how an answer is read (the vendor's notes; the spec shows none of vendor_f's REST paths).
  */
-
-const NULL_IS_ABSENT = { nullIsAbsent: true } as const;
 
 /** The codec's bit rate where the vendor fills one (mp3 only: it refuses a bit rate for the others). */
 function withDefaultBitRate(format: JsonValue): JsonValue {
@@ -42,8 +40,8 @@ function withDefaultBitRate(format: JsonValue): JsonValue {
 const OUTPUT_FORMAT: BodyFieldRule = {
   default: withDefaultBitRate({ codec: VENDOR_F_DEFAULTS.codec, sample_rate: VENDOR_F_DEFAULTS.sampleRate }),
   fields: {
-    codec: { default: VENDOR_F_DEFAULTS.codec, ...NULL_IS_ABSENT },
-    sample_rate: { default: VENDOR_F_DEFAULTS.sampleRate, ...NULL_IS_ABSENT },
+    codec: filled(VENDOR_F_DEFAULTS.codec),
+    sample_rate: filled(VENDOR_F_DEFAULTS.sampleRate),
   },
   read: withDefaultBitRate,
 };
@@ -56,58 +54,48 @@ const OUTPUT_FORMAT: BodyFieldRule = {
 const SYNTHESIS: RequestShape = {
   body: {
     voice_id: {
-      default: VENDOR_F_DEFAULTS.voice,
-      ...NULL_IS_ABSENT,
+      ...filled(VENDOR_F_DEFAULTS.voice),
       read: (value) => (typeof value === 'string' ? vendorFVoiceId(value) : value),
     },
-    language: { default: VENDOR_F_DEFAULTS.language, ...NULL_IS_ABSENT },
+    language: filled(VENDOR_F_DEFAULTS.language),
     output_format: OUTPUT_FORMAT,
-    speed: { default: VENDOR_F_DEFAULTS.speed, ...NULL_IS_ABSENT },
-    optimize_streaming_latency: { default: VENDOR_F_DEFAULTS.optimizeStreamingLatency, ...NULL_IS_ABSENT },
-    text_normalization: { default: VENDOR_F_DEFAULTS.textNormalization, ...NULL_IS_ABSENT },
+    speed: filled(VENDOR_F_DEFAULTS.speed),
+    optimize_streaming_latency: filled(VENDOR_F_DEFAULTS.optimizeStreamingLatency),
+    text_normalization: filled(VENDOR_F_DEFAULTS.textNormalization),
   } satisfies BodyFields,
 };
-
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
 
 /**
  * A vendor_f drop-in request's cache identity: `POST /v1/tts` with a JSON object body whose `text` is text is
  * cached whole, keyed as the vendor reads it (`SYNTHESIS`); the voice list, and a body the vendor refuses for
  * its shape, go on uncached. Nothing the vendor stores is named (a custom voice is keyed by its id).
  */
-export function vendorFRequestKeying(request: DropInRequest): DropInKeying {
-  if (request.method !== 'POST' || request.path !== VENDOR_F_TTS_PATH) return LIVE;
-  const body = jsonObjectBody(request);
-  const text = body?.['text'];
-  if (!body || typeof text !== 'string') return LIVE;
-  return {
-    cacheable: true,
-    canonical: canonicalRequest(request, SYNTHESIS, body),
-    stored: [],
-    chars: [...text].length,
-  };
-}
-
-/** An endpoint at exactly this path (its paths have no ids and no character a pattern reads). */
-const exactly = (method: string, path: string): DropInEndpoint => ({ method, path: new RegExp(`^${path}$`) });
+export const vendorFRequestKeying = textBodyKeying({
+  paths: [VENDOR_F_TTS_PATH],
+  text: 'text',
+  shape: SYNTHESIS,
+});
 
 /**
  * The REST endpoints of vendor_f's mirror, as its notes list them (the spec shows none): synthesis and the
  * voice list. Its socket, on the synthesis path, is its mirror's socket route.
  */
-const ENDPOINTS: readonly DropInEndpoint[] = [
-  exactly('POST', VENDOR_F_TTS_PATH),
-  exactly('GET', VENDOR_F_VOICES_PATH),
-];
+const ENDPOINTS = [exactly('POST', VENDOR_F_TTS_PATH), exactly('GET', VENDOR_F_VOICES_PATH)];
 
 /**
  * How a 2xx answer of vendor_f is read: the synthesis answer is raw audio in the codec asked for, streamed in
- * chunks, whole once its body ended, and a WAV file once it also holds the samples its header gives (an answer
- * ended early stops short of them); stored as it came (the spec lists no replay difference for vendor_f).
+ * chunks, whole once it is whole audio of that codec as long as its text needs (`audioAnswer`: a WAV file holds
+ * the samples its header gives, MP3 frames end where the body ends, raw samples are whole); stored as it came
+ * (the spec lists no replay difference for vendor_f).
+ * The audio is checked against the codec and rate as the vendor reads them, and the text.
  */
-export function vendorFAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
-  return audioAnswer(head);
-}
+export const vendorFAnswerReading = textBodyAnswer(vendorF, 'text', (body) => {
+  const raw = restSettings(body);
+  if (raw === undefined || typeof raw === 'string') return undefined;
+  // Any voice will do: only the audio settings are read here.
+  const parsed = parseVendorFSettings(raw, (voiceId) => ({ voice_id: voiceId }));
+  return parsed.ok ? layoutOfFormat(parsed.settings.spec.codec, parsed.settings.spec.sampleRate) : undefined;
+});
 
 /** vendor_f's drop-in REST wire for whole-request takes. */
 export const vendorFDropIn: DropInWire = {

@@ -1,4 +1,5 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
+import { readFlag } from '@router/vendors-core';
 import type { VendorFProblem } from './vendor-f.errors';
 import {
   isVendorFCodec,
@@ -148,8 +149,8 @@ export function parseVendorFSettings(
   if (typeof latency !== 'number' || ![0, 1, 2].includes(latency)) {
     return bad('optimize_streaming_latency must be 0, 1 or 2');
   }
-  const normalization = raw.textNormalization ?? VENDOR_F_DEFAULTS.textNormalization;
-  if (typeof normalization !== 'boolean') return bad('text_normalization must be a boolean');
+  const normalization = readFlag(raw.textNormalization ?? VENDOR_F_DEFAULTS.textNormalization);
+  if (normalization === undefined) return bad('text_normalization must be a boolean');
   return {
     ok: true,
     settings: {
@@ -183,8 +184,8 @@ export function restSettings(body: Record<string, unknown>): RawVendorFSettings 
 }
 
 /**
- * A socket's query as settings: numbers parsed, `text_normalization` only as lowercase `true`/`false`
- * (anything else is passed on as a string, which the checks refuse).
+ * A socket's query as settings: numbers parsed, `text_normalization` as the spelling of a boolean it is
+ * (`readFlag`; anything else is passed on as a string, which the checks refuse).
  */
 export function querySettings(query: URLSearchParams): RawVendorFSettings {
   const number = (name: string): unknown => {
@@ -202,13 +203,6 @@ export function querySettings(query: URLSearchParams): RawVendorFSettings {
     bitRate: number('bit_rate'),
     speed: number('speed'),
     optimizeStreamingLatency: number('optimize_streaming_latency'),
-    textNormalization:
-      normalization === null
-        ? undefined
-        : normalization === 'true'
-          ? true
-          : normalization === 'false'
-            ? false
-            : normalization,
+    textNormalization: normalization === null ? undefined : (readFlag(normalization) ?? normalization),
   };
 }

@@ -42,6 +42,9 @@ describe('vendor_f settings for the mirror', () => {
     for (const same of [
       'voice=Aster&codec=pcm&sample_rate=16000',
       'codec=pcm&sample_rate=16000&language=auto&speed=1.0&optimize_streaming_latency=0&text_normalization=false',
+      // Any spelling of a boolean, as every mirror reads one.
+      'codec=pcm&sample_rate=16000&text_normalization=False',
+      'codec=pcm&sample_rate=16000&text_normalization=0',
       // `with_timestamps` changes the frames, not the audio; an unknown parameter the vendor ignores.
       'codec=pcm&sample_rate=16000&with_timestamps=true&unknown=1',
     ]) {
@@ -56,7 +59,7 @@ describe('vendor_f settings for the mirror', () => {
       ['codec=wav&bit_rate=64000', 'bit_rate is only supported for mp3'],
       ['speed=2', 'speed must be between 0.7 and 1.5'],
       ['optimize_streaming_latency=3', 'optimize_streaming_latency must be 0, 1 or 2'],
-      ['text_normalization=True', 'text_normalization must be a boolean'],
+      ['text_normalization=yes', 'text_normalization must be a boolean'],
       ['language=xx', 'unsupported language'],
       ['voice=', 'voice_id must be a non-empty string'],
     ] as const) {

@@ -8,6 +8,7 @@ import {
   takeMessageKey,
   uuidRequestId,
 } from '@router/vendors-core';
+import { vendorGTypeForStatus } from './vendor-g.errors';
 import { VENDOR_G_KEY } from './vendor-g.key';
 import { readVendorGClientMessage } from './vendor-g.socket';
 
@@ -43,8 +44,13 @@ export const vendorGAccess: MirrorAccess = {
   ...keyAccess(VENDOR_G_KEY),
   refuse: (kind) =>
     vendorGError(refusalStatus(kind), refusalType(kind), mirrorRefusalMessage(kind, 'vendor_g')),
+  // Past an org's limit (429): the vendor's own rate-limit type.
   fail: (status, message) =>
-    vendorGError(status, status >= 500 ? 'internal_error' : 'invalid_request', message),
+    vendorGError(
+      status,
+      status === 429 ? vendorGTypeForStatus(status) : status >= 500 ? 'internal_error' : 'invalid_request',
+      message,
+    ),
   notFound: () => vendorGError(404, 'not_found', 'Not Found'),
   socket: {
     refusal: 'after-accept',
@@ -74,5 +80,17 @@ export const vendorGAccess: MirrorAccess = {
       closeCode: 1008,
       closeReason: 'invalid_request',
     }),
+    // Past an org's limit: the vendor's rate-limit error for the stream, its end, then the close.
+    limited: (message, first) => {
+      const streamId = typeof first?.fields?.['stream_id'] === 'string' ? first.fields['stream_id'] : null;
+      return {
+        messages: [
+          JSON.stringify({ stream_id: streamId, error_code: 429, error_message: message }),
+          JSON.stringify({ stream_id: streamId, terminated: true }),
+        ],
+        closeCode: 1008,
+        closeReason: vendorGTypeForStatus(429),
+      };
+    },
   },
 };

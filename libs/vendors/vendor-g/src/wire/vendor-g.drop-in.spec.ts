@@ -1,4 +1,4 @@
-import { type DropInRequest, dropInServes } from '@router/vendors-core';
+import { AUDIO_NOT_WHOLE, type DropInRequest, dropInServes } from '@router/vendors-core';
 import { vendorGDropIn } from './vendor-g.drop-in';
 
 function request(method: string, path: string, body?: unknown): DropInRequest {
@@ -127,13 +127,26 @@ describe('vendor_g drop-in wire', () => {
     }
   });
 
-  it('takes an audio answer as whole once its body ended, stored as it came, with its Content-Type only', () => {
+  it('takes an audio answer as whole once it is whole and long enough, stored as it came, with its Content-Type only', () => {
+    const read = (bytes: number) => {
+      const reading = vendorGDropIn.readAnswer(
+        tts({ ...BASE, audio_format: 'pcm_f32le', sample_rate: 16000 }),
+        {
+          status: 200,
+          headers: { 'content-type': 'audio/pcm' },
+        },
+      );
+      reading.push(Buffer.alloc(bytes));
+      return reading.end();
+    };
+    // One second of 32-bit float samples at 16 kHz.
+    expect(read(64_000)).toEqual({ complete: true });
+    expect(read(64_002)).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.partialSample });
+    expect(read(4_000)).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.tooShort });
     const reading = vendorGDropIn.readAnswer(tts(BASE), {
       status: 200,
       headers: { 'content-type': 'audio/pcm' },
     });
-    reading.push(Buffer.from([1, 2, 3]));
-    expect(reading.end()).toEqual({ complete: true });
     expect(reading.stored(Buffer.from('pcm')).toString()).toBe('pcm');
     expect(vendorGDropIn.headers).toEqual({ keyed: [], passed: ['content-type'], liveOnly: [] });
   });

@@ -1,26 +1,18 @@
+import type { BodyFields, DropInWire, JsonValue, RequestShape } from '@router/vendors-core';
 import {
-  type AnswerReading,
-  type BodyFieldRule,
-  type BodyFields,
-  canonicalRequest,
-  type DropInEndpoint,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
-  type JsonValue,
-  jsonObjectBody,
+  exactly,
+  filled,
   jsonReply,
-  type RequestShape,
+  textBodyAnswer,
+  textBodyKeying,
   uuidRequestId,
-  wavAnswer,
-  wholeBodyAnswer,
 } from '@router/vendors-core';
 import { vendorG } from '../vendor-g.definition';
 import { invalidRequest, vendorGErrorBody } from './vendor-g.errors';
 import {
   VENDOR_G_DEFAULT_FORMAT,
   VENDOR_G_NATIVE_RATE,
+  vendorGAudioLayout,
   vendorGCodec,
   vendorGIsRaw,
 } from './vendor-g.formats';
@@ -31,9 +23,6 @@ import { VENDOR_G_CLONED_PATH, VENDOR_G_MODELS_PATH } from './vendor-g.voices';
  * vendor_g's drop-in wire (`vendorGDropIn`): its REST endpoints on both of its hosts, a `/tts` request's cache
  * identity, the headers that matter and how an answer is read.
  */
-
-/** A field the vendor fills with `value` when it is left out or null. */
-const filled = (value: JsonValue): BodyFieldRule => ({ default: value, nullIsAbsent: true });
 
 /**
  * How the vendor reads a `/tts` body (`parseVendorGRest`): `model`, `language`, `audio_format`, `speed` and
@@ -75,47 +64,45 @@ function withoutIgnored(body: Readonly<Record<string, JsonValue>>): Record<strin
   return rest;
 }
 
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
-
 /**
  * A vendor_g drop-in request's cache identity: `POST /tts` with a JSON object body whose `text` is text is
  * cached whole, keyed as the vendor reads it (`ttsShape`); the model and voice lists, and a body the vendor
  * will refuse for its shape, are never cached.
  */
-export function vendorGRequestKeying(request: DropInRequest): DropInKeying {
-  if (request.method !== 'POST' || request.path !== VENDOR_G_TTS_PATH) return LIVE;
-  const body = jsonObjectBody(request);
-  const text = body?.['text'];
-  if (!body || typeof text !== 'string') return LIVE;
-  return {
-    cacheable: true,
-    canonical: canonicalRequest(request, ttsShape(body['audio_format']), withoutIgnored(body)),
-    stored: [],
-    chars: [...text].length,
-  };
-}
+export const vendorGRequestKeying = textBodyKeying({
+  paths: [VENDOR_G_TTS_PATH],
+  text: 'text',
+  shape: (_request, body) => ttsShape(body['audio_format']),
+  keyed: withoutIgnored,
+});
 
 /**
  * The REST endpoints of vendor_g's mirror: the TTS host's `POST /tts`, and the reads of the API host that
  * its speech clients use (models with their voices, the project's cloned voices), under the one base.
  */
-const ENDPOINTS: readonly DropInEndpoint[] = [
-  { method: 'POST', path: new RegExp(`^${VENDOR_G_TTS_PATH}$`) },
-  { method: 'GET', path: new RegExp(`^${VENDOR_G_MODELS_PATH}$`) },
-  { method: 'GET', path: new RegExp(`^${VENDOR_G_CLONED_PATH}$`) },
+const ENDPOINTS = [
+  exactly('POST', VENDOR_G_TTS_PATH),
+  exactly('GET', VENDOR_G_MODELS_PATH),
+  exactly('GET', VENDOR_G_CLONED_PATH),
   // `/v1/voices/count`, and one cloned voice by its id.
   { method: 'GET', path: new RegExp(`^${VENDOR_G_CLONED_PATH}/[^/]+$`) },
 ];
 
 /**
- * How a 2xx answer is read: audio, whole once its body ended normally, a WAV file once it also holds the
- * samples its header gives (a stream ended early stops short of them). An error the vendor reports after the
- * first byte comes in the answer's trailers, which fail the take (the adapter's `trailerFailure`), so such an
- * answer is never stored either. The lists are JSON read live, never stored.
+ * How a 2xx answer is read: audio, whole once it is whole audio of the format asked for as long as its text
+ * needs (`audioAnswer`: a WAV file holds the samples its header gives, frames end where the body ends, raw
+ * samples are whole). An error the vendor reports after the first byte comes in the answer's trailers, which
+ * fail the take (the adapter's `trailerFailure`), so such an answer is never stored either. The lists are JSON
+ * read live, never stored.
+ * The audio is checked against `audio_format` and `sample_rate` as the vendor reads them, and the text.
  */
-export function vendorGAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
-  return /^audio\/wav\b/i.test(head.headers['content-type'] ?? '') ? wavAnswer() : wholeBodyAnswer();
-}
+export const vendorGAnswerReading = textBodyAnswer(vendorG, 'text', (body) => {
+  const format = body['audio_format'] ?? VENDOR_G_DEFAULT_FORMAT;
+  const rate = body['sample_rate'] ?? VENDOR_G_NATIVE_RATE;
+  return typeof format === 'string' && typeof rate === 'number'
+    ? vendorGAudioLayout(format, rate)
+    : undefined;
+});
 
 /** vendor_g's drop-in REST wire for whole-request takes. */
 export const vendorGDropIn: DropInWire = {

@@ -1,4 +1,5 @@
 import { RouterError } from '@router/contracts';
+import { type AudioLayout, layoutOfFormat } from '@router/vendors-core';
 
 /*
  * vendor_g's `audio_format` names, both directions: the router's format for each name (the catalogue's five,
@@ -73,4 +74,13 @@ export function vendorGAudioFormat(format: string): string {
 /** The `Content-Type` of an answer in `audio_format`. */
 export function vendorGContentType(audioFormat: string): string {
   return formatOf(audioFormat)?.contentType ?? 'application/octet-stream';
+}
+
+/** How audio in `audioFormat` at `sampleRate` is laid out, for telling a whole take (`checkAudio`). */
+export function vendorGAudioLayout(audioFormat: string, sampleRate: number): AudioLayout {
+  const format = formatOf(audioFormat);
+  if (!format) return { kind: 'unknown' };
+  if (format.codec === 'pcm')
+    return { kind: 'samples', sampleRate, frameBytes: format.samples === 'f32le' ? 4 : 2 };
+  return layoutOfFormat(format.codec, sampleRate);
 }

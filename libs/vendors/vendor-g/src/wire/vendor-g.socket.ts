@@ -1,4 +1,4 @@
-import { readMessageKey } from '@router/vendors-core';
+import { readMessageKey, flagIsSet } from '@router/vendors-core';
 import { VENDOR_G_KEY } from './vendor-g.key';
 
 /*
@@ -30,14 +30,14 @@ export type VendorGClientMessage =
  */
 export function readVendorGClientMessage(message: Record<string, unknown> | undefined): VendorGClientMessage {
   if (!message) return { kind: 'refused', streamId: undefined, message: 'Messages must be JSON objects' };
-  if (message['keep_alive'] === true && message['stream_id'] === undefined) return { kind: 'keep-alive' };
+  if (flagIsSet(message['keep_alive']) && message['stream_id'] === undefined) return { kind: 'keep-alive' };
   const streamId = message['stream_id'];
   if (typeof streamId !== 'string' || streamId === '') {
     return { kind: 'refused', streamId: undefined, message: 'Missing required field: stream_id' };
   }
-  if (message['cancel'] === true) return { kind: 'cancel', streamId };
+  if (flagIsSet(message['cancel'])) return { kind: 'cancel', streamId };
   if ('text' in message || 'text_end' in message) {
-    return { kind: 'text', streamId, text: message['text'] ?? '', end: message['text_end'] === true };
+    return { kind: 'text', streamId, text: message['text'] ?? '', end: flagIsSet(message['text_end']) };
   }
   return { kind: 'config', streamId, apiKey: readMessageKey(VENDOR_G_KEY, message) };
 }

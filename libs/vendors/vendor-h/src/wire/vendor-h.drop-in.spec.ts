@@ -1,5 +1,6 @@
 import {
   type AnswerReading,
+  AUDIO_NOT_WHOLE,
   type DropInKeying,
   type DropInRequest,
   dropInServes,
@@ -231,17 +232,28 @@ describe('vendor_h drop-in answers', () => {
   });
 
   it.each([
-    ['the one-shot clip', SPEECH, 'audio/wav'],
+    ['the one-shot clip', SPEECH, 'audio/pcm'],
     ['audio answered on the stream path', STREAM, 'audio/pcm'],
-  ])('takes %s as whole once its body ended, stored as it came', (_label, path, type) => {
-    const reading = vendorHDropIn.readAnswer(request(path, BARE), {
-      status: 200,
-      headers: { 'content-type': type },
+  ])('takes %s as whole once it is whole and long enough, stored as it came', (_label, path, type) => {
+    const read = (clip: Buffer) => {
+      const reading = vendorHDropIn.readAnswer(
+        request(path, { ...BARE, output_format: 'pcm', sample_rate: 16000 }),
+        {
+          status: 200,
+          headers: { 'content-type': type },
+        },
+      );
+      reading.push(clip);
+      return { verdict: reading.end(), stored: reading.stored(clip) };
+    };
+    // Two seconds of 16-bit samples at 16 kHz.
+    const clip = Buffer.alloc(64_000, 9);
+    expect(read(clip).verdict).toEqual({ complete: true });
+    expect(read(clip).stored.equals(clip)).toBe(true);
+    expect(read(clip.subarray(0, 3000)).verdict).toEqual({
+      complete: false,
+      reason: AUDIO_NOT_WHOLE.tooShort,
     });
-    const clip = Buffer.from([0, 1, 2, 3, 254, 255]);
-    reading.push(clip);
-    expect(reading.end()).toEqual({ complete: true });
-    expect(reading.stored(clip).equals(clip)).toBe(true);
   });
 
   it("passes the content type, the echoed ids, the vendor's request id and a refusal's advice; replays the first three", () => {

@@ -1,22 +1,24 @@
-import {
-  type AnswerReading,
-  type BodyFieldRule,
-  canonicalRequest,
-  type DropInEndpoint,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
-  type FrameKind,
-  jsonObjectBody,
-  jsonReply,
-  type JsonValue,
-  type RequestShape,
-  type SseEvent,
-  sseAnswer,
-  wholeBodyAnswer,
+import type {
+  AnswerReading,
+  DropInHead,
+  DropInRequest,
+  DropInWire,
+  FrameKind,
+  RequestShape,
+  SseEvent,
 } from '@router/vendors-core';
+import {
+  audioAnswer,
+  filled,
+  jsonReply,
+  layoutOfFormat,
+  sseAnswer,
+  textBodyAudio,
+  textBodyKeying,
+} from '@router/vendors-core';
+import { vendorH } from '../vendor-h.definition';
 import { vendorHErrorBody } from './vendor-h.errors';
+import { isVendorHFormat } from './vendor-h.formats';
 import {
   hasVendorHSpeech,
   VENDOR_H_DEFAULTS,
@@ -30,9 +32,6 @@ import { readVendorHStreamEvent } from './vendor-h.stream';
  * vendor_h's drop-in wire (`vendorHDropIn`): its REST endpoints, a request's cache identity, the headers that
  * matter and how an answer is read (spec: Vendor drop-ins, vendor_h; Events, vendor_h SSE).
  */
-
-/** A field the vendor fills with `value` when it is left out or null. */
-const filled = (value: JsonValue): BodyFieldRule => ({ default: value, nullIsAbsent: true });
 
 /**
  * How the vendor reads a synthesis body (`parseVendorHRequest`), for the key: the fields it fills when they are
@@ -56,33 +55,21 @@ function synthesisShape(accept: string | undefined): RequestShape {
   };
 }
 
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
-
-const isSynthesis = (request: DropInRequest): boolean =>
-  request.method === 'POST' &&
-  (request.path === VENDOR_H_SPEECH_PATH || request.path === VENDOR_H_STREAM_PATH);
-
 /**
  * A vendor_h drop-in request's cache identity: both synthesis endpoints are cached whole, keyed as the vendor
  * reads their body (`synthesisShape`). The voice lists, a body the vendor refuses for its shape (not a JSON
  * object, no text) and text with no letter or digit (the vendor answers it without audio: nothing to keep) are
  * never cached.
  */
-export function vendorHRequestKeying(request: DropInRequest): DropInKeying {
-  if (!isSynthesis(request)) return LIVE;
-  const body = jsonObjectBody(request);
-  const text = body?.['text'];
-  if (!body || typeof text !== 'string' || !hasVendorHSpeech(text)) return LIVE;
-  return {
-    cacheable: true,
-    canonical: canonicalRequest(request, synthesisShape(request.headers['accept']), body),
-    stored: [],
-    chars: [...text].length,
-  };
-}
+export const vendorHRequestKeying = textBodyKeying({
+  paths: [VENDOR_H_SPEECH_PATH, VENDOR_H_STREAM_PATH],
+  text: 'text',
+  cacheable: hasVendorHSpeech,
+  shape: (request) => synthesisShape(request.headers['accept']),
+});
 
 /** The REST endpoints of vendor_h's mirror (spec: Vendor drop-ins, vendor_h); its socket is apart. */
-const ENDPOINTS: readonly DropInEndpoint[] = [
+const ENDPOINTS = [
   { method: 'POST', path: /^\/waves\/v1\/tts$/ },
   { method: 'POST', path: /^\/waves\/v1\/tts\/live$/ },
   // Each model's voice list; a model the vendor lacks is its own 404 to give.
@@ -109,15 +96,24 @@ function streamFrame(event: SseEvent): FrameKind {
   }
 }
 
+/** What an audio answer is checked against: `output_format` and `sample_rate` as the vendor reads them. */
+const answerAudio = textBodyAudio(vendorH, 'text', (body, request) => {
+  const format = body['output_format'] ?? vendorHDefaultFormat(request.headers['accept']);
+  const rate = body['sample_rate'] ?? VENDOR_H_DEFAULTS.sampleRate;
+  return isVendorHFormat(format) && typeof rate === 'number' ? layoutOfFormat(format, rate) : undefined;
+});
+
 /**
  * How a 2xx answer of vendor_h is read, by its content type: an event stream is whole at its done event with no
  * error event before it and not cut inside an event, and is stored as it came (the spec lists no replay
  * difference: each event keeps the `request_id` of the vendor's request whose audio it is); audio is whole once
- * its body ended.
+ * it is whole audio of the format asked for as long as its text needs (`audioAnswer`).
  */
-export function vendorHAnswerReading(_request: DropInRequest, head: DropInHead): AnswerReading {
+export function vendorHAnswerReading(request: DropInRequest, head: DropInHead): AnswerReading {
   const type = head.headers['content-type'] ?? '';
-  return /^text\/event-stream\b/i.test(type.trim()) ? sseAnswer({ event: streamFrame }) : wholeBodyAnswer();
+  return /^text\/event-stream\b/i.test(type.trim())
+    ? sseAnswer({ event: streamFrame })
+    : audioAnswer(answerAudio(request));
 }
 
 /** The response headers the vendor sends beside the audio's type and the correlation ids it echoes. */

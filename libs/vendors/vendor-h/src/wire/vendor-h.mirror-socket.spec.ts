@@ -71,6 +71,19 @@ describe('vendor_h mirror socket: messages to commands', () => {
     ]);
   });
 
+  it('reads its control flags as every mirror reads a boolean: "True" and 1 too', () => {
+    const c = connection();
+    expect(kinds(say(c, { ...VOICE, text: 'Hello ', continue: 'True', flush: 1 }))).toEqual([
+      'configure -',
+      'text - Hello ',
+      'flush - flush',
+    ]);
+    expect(kinds(say(c, { ...VOICE, text: 'there.', continue: 'false' }))).toEqual([
+      'text - there.',
+      'flush - id-1',
+    ]);
+  });
+
   it('configures a context again when a message changes its settings', () => {
     const c = connection();
     say(c, { ...VOICE, text: 'One. ', continue: true });
@@ -281,7 +294,7 @@ describe('vendor_h mirror socket: events to frames', () => {
     durationMs: null,
   };
 
-  it("sends each sentence's audio as chunks and a complete after it, with the request's ids and the client's", () => {
+  it("sends every sentence's audio as chunks, then one complete for the request at its end, with the request's ids and the client's", () => {
     const c = connection();
     say(c, { ...VOICE, context_id: 'c', text: 'Hi. Bye.', session_id: 'their-s', request_id: 'their-r' });
     const render = c.context('c');
@@ -291,13 +304,16 @@ describe('vendor_h mirror socket: events to frames', () => {
       context_id: 'c',
     });
     expect(read(render.audio(chunk, at))).toEqual([{ status: 'chunk', data: { audio: 'AQID' }, ...tagged }]);
-    expect(read(render.sentenceEnd(end))).toEqual([{ status: 'complete', ...tagged }]);
-    expect(read(render.sentenceEnd({ ...end, sentence: 1 }))).toEqual([{ status: 'complete', ...tagged }]);
-    // The request ended with sentences spoken: nothing more for it.
-    expect(render.flushed('id-1')).toEqual([]);
+    // A sentence's end is no frame: a client that stops at the first complete reads the whole request.
+    expect(render.sentenceEnd(end)).toEqual([]);
+    expect(read(render.audio(chunk, { ...at, sentence: 1 }))).toEqual([
+      { status: 'chunk', data: { audio: 'AQID' }, ...tagged },
+    ]);
+    expect(render.sentenceEnd({ ...end, sentence: 1 })).toEqual([]);
+    expect(read(render.flushed('id-1'))).toEqual([{ status: 'complete', ...tagged }]);
   });
 
-  it('renders the requests of a context in order, one complete for a request that spoke nothing', () => {
+  it('renders the requests of a context in order, each ended by one complete, a client flush ending none', () => {
     const c = connection();
     say(c, { ...VOICE, text: 'First request.' });
     say(c, { ...VOICE, text: '...' });
@@ -305,10 +321,11 @@ describe('vendor_h mirror socket: events to frames', () => {
     const render = c.context('');
     expect(read(render.audio(chunk, at))).toMatchObject([{ status: 'chunk', request_id: 'id-1' }]);
     expect(render.flushed('flush')).toEqual([]);
-    render.sentenceEnd(end);
-    expect(render.flushed('id-1')).toEqual([]);
+    expect(render.sentenceEnd(end)).toEqual([]);
+    expect(read(render.flushed('id-1'))).toEqual([{ status: 'complete', ...ids('id-1') }]);
     expect(read(render.flushed('id-2'))).toEqual([{ status: 'complete', ...ids('id-2') }]);
     expect(read(render.audio(chunk, at))).toMatchObject([{ status: 'chunk', request_id: 'id-3' }]);
+    expect(read(render.flushed('id-3'))).toEqual([{ status: 'complete', ...ids('id-3') }]);
   });
 
   it("sends a failed sentence's error for its request and drops the rest of that request, up to its end", () => {
@@ -352,9 +369,9 @@ describe('vendor_h mirror socket: events to frames', () => {
     expect(read(failed.frames)).toEqual([{ status: 'error', message: 'cannot plan', ...ids('id-2') }]);
   });
 
-  it('ends a closed context with a complete for a request that spoke nothing, and a cancelled one with nothing', () => {
+  it('ends a closed context with a complete for its open request, and a cancelled one with nothing', () => {
     const c = connection();
-    say(c, { ...VOICE, context_id: 'closed', text: '-', continue: true });
+    say(c, { ...VOICE, context_id: 'closed', text: 'Said, then closed.', continue: true });
     const closed = c.context('closed');
     say(c, { context_id: 'closed', context_close: true });
     expect(read(closed.finished({ kind: 'finish' }))).toEqual([

@@ -13,6 +13,8 @@ import {
   type SocketContextRenderer,
   type SocketFailure,
   type SocketFrame,
+  type SocketClose,
+  flagIsSet,
 } from '@router/vendors-core';
 import { parseVendorHRequest } from './vendor-h.requests';
 import { vendorHSocketSettings } from './vendor-h.settings';
@@ -30,6 +32,12 @@ import {
   type VendorHTurnIds,
 } from './vendor-h.socket';
 
+/**
+ * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
+ * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
+ */
+export const VENDOR_H_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
+
 /*
  * vendor_h's socket on its mirror, `/waves/v1/tts/live`: the vendor's messages become the router's commands and
  * each sentence's audio goes back in the vendor's frames (spec: Vendor drop-ins, vendor_h; Events, vendor_h
@@ -46,8 +54,6 @@ const CLIENT_FLUSH = 'flush';
 /** One request of a context, from its first message to its last sentence's audio. */
 interface Turn {
   readonly ids: VendorHTurnIds;
-  /** Its sentences whose audio has all been sent. */
-  sentences: number;
   /** A sentence of it failed: its `error` was sent, and nothing more of it is spoken. */
   failed: boolean;
 }
@@ -62,8 +68,8 @@ interface ContextState {
   readonly turns: Turn[];
 }
 
-/** A turn with no sentence spoken and no error ends with one `complete`, as every request of the vendor's does. */
-const endsSilently = (turn: Turn): boolean => turn.sentences === 0 && !turn.failed;
+/** A request ends with one `complete` after all its audio, unless one of its sentences failed (its `error` ends it). */
+const endsWithComplete = (turn: Turn): boolean => !turn.failed;
 
 /**
  * Where the ids of a connection come from: the router's own session id and request ids (spec: `session_id` and
@@ -87,7 +93,7 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
 
   protected kindOf(message: JsonMessage): Kind {
     if (message['type'] === 'ping') return 'ping';
-    return message['cancel_request'] === true ? 'cancel' : 'input';
+    return flagIsSet(message['cancel_request']) ? 'cancel' : 'input';
   }
 
   protected message(kind: Kind, message: JsonMessage): SocketCommand[] {
@@ -139,7 +145,7 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
       commands.push({ kind: 'text', context: id, text: parsed.request.text });
     }
     if (control.flush) commands.push({ kind: 'flush', context: id, tag: CLIENT_FLUSH });
-    if (message['context_close'] === true) return [...commands, ...this.end(id)];
+    if (flagIsSet(message['context_close'])) return [...commands, ...this.end(id)];
     if (!control.more) {
       context.open = undefined;
       commands.push({ kind: 'flush', context: id, tag: turn.ids.requestId });
@@ -173,7 +179,6 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
         correlation: vendorHCorrelation(echo),
         contextId: id,
       },
-      sentences: 0,
       failed: false,
     };
     context.open = turn;
@@ -191,10 +196,12 @@ export class VendorHConnection extends JsonSocketConnection<Kind> {
 }
 
 /**
- * One context's frames: each sentence's audio as `chunk` frames and a `complete` after it, for the request whose
- * audio is playing (the oldest of the context's requests not yet ended); a request ended with no sentence spoken
- * gets one `complete`; a failed sentence gets an `error` for its request, whose rest is dropped. A cancelled
- * context says nothing more.
+ * One context's frames: each sentence's audio as `chunk` frames for the request whose audio is playing (the oldest
+ * of the context's requests not yet ended), and one `complete` per request once its tagged flush comes back, after
+ * all its audio, as the vendor's clients read a request's end (the vendor's own reading loop, and a voice-agent
+ * plugin that stops at the first `complete` and reuses the socket, would otherwise read a later request's audio
+ * as this one's); a failed sentence gets an `error` for its request, whose rest is dropped and which gets no
+ * `complete`. A cancelled context says nothing more.
  */
 class VendorHRenderer implements SocketContextRenderer {
   /** The request whose end was rendered last, for frames that could come after it. */
@@ -207,11 +214,9 @@ class VendorHRenderer implements SocketContextRenderer {
     return turn ? [JSON.stringify(vendorHChunkFrame(turn.ids, chunk))] : [];
   }
 
+  /** A sentence's end is no frame of the vendor's: its request's `complete` comes with the request's end. */
   sentenceEnd(): SocketFrame[] {
-    const turn = this.turn();
-    if (!turn) return [];
-    turn.sentences += 1;
-    return [JSON.stringify(vendorHCompleteFrame(turn.ids))];
+    return [];
   }
 
   flushed(tag: string | undefined): SocketFrame[] {
@@ -243,11 +248,11 @@ class VendorHRenderer implements SocketContextRenderer {
     return this.context.turns[0] ?? this.last;
   }
 
-  /** Ends the context's first `count` requests, in order: one `complete` for each that spoke nothing. */
+  /** Ends the context's first `count` requests, in order: one `complete` for each that did not fail. */
   private endTurns(count: number): SocketFrame[] {
     const ended = this.context.turns.splice(0, count);
     this.last = ended.at(-1) ?? this.last;
-    return ended.filter(endsSilently).map((turn) => JSON.stringify(vendorHCompleteFrame(turn.ids)));
+    return ended.filter(endsWithComplete).map((turn) => JSON.stringify(vendorHCompleteFrame(turn.ids)));
   }
 }
 
@@ -261,6 +266,7 @@ export const vendorHSocketRoutes: readonly MirrorSocketRoute[] = [
       return timeout.ok ? undefined : jsonReply(timeout.status, timeout.body);
     },
     open: () => new VendorHConnection(),
+    goingAway: VENDOR_H_GOING_AWAY,
     // The vendor's idle error, then its close, after `ms` without a message from the client (the clock's
     // default: what the router sends does not keep a socket open).
     idle: ({ query }) => {

@@ -1,3 +1,4 @@
+import { flagIsSet } from '@router/vendors-core';
 /*
  * vendor_h's WebSocket `/waves/v1/tts/live`: the handshake's `timeout` query, and the frames a server sends
  * (`chunk`, `word_timestamp`, `complete`, `error`, `pong`). A client's messages are synthesis bodies
@@ -51,10 +52,10 @@ export function readVendorHSocketControl(message: Record<string, unknown>): Vend
   return {
     contextId: typeof message['context_id'] === 'string' ? message['context_id'] : '',
     ping: message['type'] === 'ping',
-    cancel: message['cancel_request'] === true,
-    closeOnly: message['context_close'] === true && message['text'] === undefined,
-    flush: message['flush'] === true,
-    more: message['continue'] === true && message['context_close'] !== true,
+    cancel: flagIsSet(message['cancel_request']),
+    closeOnly: flagIsSet(message['context_close']) && message['text'] === undefined,
+    flush: flagIsSet(message['flush']),
+    more: flagIsSet(message['continue']) && !flagIsSet(message['context_close']),
     completeBackoff: message['complete_backoff_ms'],
   };
 }

@@ -60,6 +60,22 @@ export function vendorIJsonErrors(version: string | undefined): boolean {
   return version !== undefined && isKnownVendorIVersion(version) && version >= VENDOR_I_JSON_ERRORS_FROM;
 }
 
+const TITLES: Readonly<Record<number, readonly [string, string]>> = {
+  400: ['Bad Request', 'bad_request'],
+  404: ['Not Found', 'not_found'],
+  429: ['Too Many Requests', 'rate_limited'],
+  500: ['Internal Server Error', 'internal_error'],
+  502: ['Bad Gateway', 'bad_gateway'],
+  503: ['Service Unavailable', 'service_unavailable'],
+  504: ['Gateway Timeout', 'timeout'],
+};
+
+/** The vendor's title and error code for an HTTP status. */
+export function vendorIStatusTitle(status: number): { title: string; errorCode: string } {
+  const [title, errorCode] = TITLES[status] ?? ['Error', 'error'];
+  return { title, errorCode };
+}
+
 function vendorIError(
   status: number,
   errorCode: string,
@@ -92,8 +108,18 @@ export const vendorIAccess: MirrorAccess = {
     kind === 'out-of-credit'
       ? vendorIError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_i'), request)
       : vendorIError(401, 'invalid_api_key', mirrorRefusalMessage(kind, 'vendor_i'), request),
+  // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message, request) =>
-    vendorIError(status, status >= 500 ? 'internal_error' : 'bad_request', message, request),
+    vendorIError(
+      status,
+      status === 429
+        ? vendorIStatusTitle(status).errorCode
+        : status >= 500
+          ? 'internal_error'
+          : 'bad_request',
+      message,
+      request,
+    ),
   notFound: () => textReply(404, '404 page not found'),
   socket: { refusal: 'handshake' },
 };

@@ -1,19 +1,23 @@
+import type {
+  AnswerReading,
+  BodyFields,
+  DropInKeying,
+  DropInRequest,
+  DropInWire,
+  FrameKind,
+  JsonValue,
+  SseEvent,
+} from '@router/vendors-core';
 import {
-  type AnswerReading,
   audioAnswer,
-  type BodyFields,
   canonicalRequest,
-  type DropInEndpoint,
-  type DropInHead,
-  type DropInKeying,
-  type DropInRequest,
-  type DropInWire,
-  type FrameKind,
-  type JsonValue,
+  flagIsSet,
   jsonObjectBody,
-  type SseEvent,
+  layoutOfFormat,
+  LIVE,
   sseAnswer,
   sseEventObject,
+  textBodyAudio,
 } from '@router/vendors-core';
 import {
   VENDOR_I_VERSION_HEADER,
@@ -22,7 +26,9 @@ import {
   vendorIRelease,
   vendorIRequestedVersion,
 } from './vendor-i.access';
+import { vendorI } from '../vendor-i.definition';
 import { readVendorIEvent } from './vendor-i.events';
+import { readVendorIOutputFormat } from './vendor-i.formats';
 import { VENDOR_I_BYTES_PATH, VENDOR_I_SSE_PATH, vendorIVoiceId } from './vendor-i.requests';
 
 /*
@@ -46,8 +52,6 @@ const SYNTHESIS: BodyFields = {
 /** The request fields that never change an answer: a stream's `context_id` only labels its events. */
 const UNKEYED_FIELDS: readonly string[] = ['context_id'];
 
-const LIVE: DropInKeying = Object.freeze({ cacheable: false });
-
 const isSynthesis = (request: DropInRequest): boolean =>
   request.method === 'POST' && (request.path === VENDOR_I_BYTES_PATH || request.path === VENDOR_I_SSE_PATH);
 
@@ -65,7 +69,7 @@ export function vendorIRequestKeying(request: DropInRequest): DropInKeying {
   const release = vendorIRelease(vendorIRequestedVersion({ headers: request.headers, query }));
   const body = jsonObjectBody(request);
   const transcript = body?.['transcript'];
-  if (!release || !body || typeof transcript !== 'string' || body['save'] === true) return LIVE;
+  if (!release || !body || typeof transcript !== 'string' || flagIsSet(body['save'])) return LIVE;
   const keyed: Record<string, JsonValue> = { ...body };
   for (const field of UNKEYED_FIELDS) delete keyed[field];
   query.delete(VENDOR_I_VERSION_QUERY);
@@ -75,11 +79,12 @@ export function vendorIRequestKeying(request: DropInRequest): DropInKeying {
     canonical: { ...canonical, query: { ...canonical.query, [VENDOR_I_VERSION_QUERY]: [release] } },
     stored: [],
     chars: [...transcript].length,
+    text: transcript,
   };
 }
 
 /** The REST endpoints of vendor_i's mirror (spec: Vendor drop-ins, vendor_i); its socket is apart. */
-const ENDPOINTS: readonly DropInEndpoint[] = [
+const ENDPOINTS = [
   { method: 'POST', path: /^\/tts\/bytes$/ },
   { method: 'POST', path: /^\/tts\/sse$/ },
   { method: 'GET', path: /^\/voices$/ },
@@ -113,14 +118,20 @@ function storedStreamEvent(event: SseEvent): SseEvent {
   return { event: event.event, data: JSON.stringify(kept) };
 }
 
+/** What `/tts/bytes` audio is checked against: the `output_format` as the vendor reads it, and the transcript. */
+const bytesAudio = textBodyAudio(vendorI, 'transcript', (body) => {
+  const encoding = readVendorIOutputFormat(body['output_format'], false);
+  return 'codec' in encoding ? layoutOfFormat(encoding.codec, encoding.sampleRate) : undefined;
+});
+
 /**
  * How a 2xx answer of vendor_i is read: the stream is server-sent events, whole at its `done` with no `error`
- * before it, stored without `context_id`; `/tts/bytes` is audio (a WAV file whole once its samples are all
- * there), stored as it came.
+ * before it, stored without `context_id`; `/tts/bytes` is audio, whole once it is whole audio of the format
+ * asked for as long as its transcript needs (`audioAnswer`), stored as it came.
  */
-export function vendorIAnswerReading(request: DropInRequest, head: DropInHead): AnswerReading {
+export function vendorIAnswerReading(request: DropInRequest): AnswerReading {
   if (request.path === VENDOR_I_SSE_PATH) return sseAnswer({ event: streamFrame, stored: storedStreamEvent });
-  return audioAnswer(head);
+  return audioAnswer(bytesAudio(request));
 }
 
 /** Response headers true of one answer only: the vendor's request id, a 429's advice, a saved file's id. */

@@ -63,21 +63,8 @@ export function vendorIVersionProblem(version: string | undefined): VendorIProbl
   };
 }
 
-const TITLES: Readonly<Record<number, readonly [string, string]>> = {
-  400: ['Bad Request', 'bad_request'],
-  404: ['Not Found', 'not_found'],
-  429: ['Too Many Requests', 'rate_limited'],
-  500: ['Internal Server Error', 'internal_error'],
-  502: ['Bad Gateway', 'bad_gateway'],
-  503: ['Service Unavailable', 'service_unavailable'],
-  504: ['Gateway Timeout', 'timeout'],
-};
-
-/** The vendor's title and error code for an HTTP status. */
-export function vendorIStatusTitle(status: number): { title: string; errorCode: string } {
-  const [title, errorCode] = TITLES[status] ?? ['Error', 'error'];
-  return { title, errorCode };
-}
+/** The vendor's title and error code for an HTTP status (beside its error shape, in the access). */
+export { vendorIStatusTitle } from './vendor-i.access';
 
 /** The vendor's own code for a refusal: `error_code` of a JSON error (a plain-text one has none). */
 export function vendorIErrorCode(body: string): string | undefined {

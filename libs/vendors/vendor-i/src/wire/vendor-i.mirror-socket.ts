@@ -14,6 +14,8 @@ import {
   type SocketFailure,
   type SocketFrame,
   sendJson,
+  type SocketClose,
+  flagIsSet,
 } from '@router/vendors-core';
 import {
   isKnownVendorIVersion,
@@ -40,6 +42,12 @@ import {
   vendorISocketVersion,
   vendorISocketVersionRefusal,
 } from './vendor-i.socket';
+
+/**
+ * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
+ * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
+ */
+export const VENDOR_I_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /*
  * vendor_i's socket on its mirror, `/tts/websocket` (spec: Vendor drop-ins, vendor_i, and its differences): each
@@ -97,7 +105,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
   }
 
   protected kindOf(message: JsonMessage): Kind {
-    return message['cancel'] === true ? 'cancel' : 'input';
+    return flagIsSet(message['cancel']) ? 'cancel' : 'input';
   }
 
   protected message(kind: Kind, message: JsonMessage): SocketCommand[] {
@@ -118,7 +126,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
    * fragment after the delay without more text. The closing message's transcript may be empty.
    */
   private input(id: string, message: JsonMessage): SocketCommand[] {
-    if (message['add_phoneme_timestamps'] === true) return [errorFrame(VENDOR_I_NO_PHONEMES, id)];
+    if (flagIsSet(message['add_phoneme_timestamps'])) return [errorFrame(VENDOR_I_NO_PHONEMES, id)];
     const control = readVendorISocketControl(message);
     const { transcript } = control;
     const parsed = parseVendorIRequest(
@@ -138,7 +146,7 @@ export class VendorIConnection extends JsonSocketConnection<Kind> {
     const context = known && !known.ended ? known : this.openContext(id);
     // A context whose sentence failed ended at the vendor: its id named again starts it afresh.
     if (context.failed) Object.assign(context, { failed: false, flushes: 0, spokenMs: 0 });
-    context.timestamps = message['add_timestamps'] === true;
+    context.timestamps = flagIsSet(message['add_timestamps']);
     const commands: SocketCommand[] = [];
     const configured = JSON.stringify(settings);
     if (context.settings !== configured) {
@@ -285,5 +293,6 @@ export const vendorISocketRoutes: readonly MirrorSocketRoute[] = [
     open: () => new VendorIConnection(),
     // The vendor closes a socket after 5 minutes without a client message, normally and with no frame.
     idle: () => ({ ms: VENDOR_I_IDLE_MS, code: SOCKET_CLOSE.normal, reason: 'idle timeout' }),
+    goingAway: VENDOR_I_GOING_AWAY,
   },
 ];

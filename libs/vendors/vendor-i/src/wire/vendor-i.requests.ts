@@ -1,5 +1,6 @@
 import type { SynthSettings } from '@router/contracts';
 import type { RouterAudioEncoding } from '@router/vendors-core';
+import { flagIsSet } from '@router/vendors-core';
 import type { VendorIProblem } from './vendor-i.errors';
 import { readVendorIOutputFormat, vendorIOutputFormat } from './vendor-i.formats';
 
@@ -203,7 +204,7 @@ export function parseVendorIRequest(
       language: typeof spoken === 'string' ? spoken : undefined,
       spec,
       speed,
-      timestamps: streaming && fields['add_timestamps'] === true,
+      timestamps: streaming && flagIsSet(fields['add_timestamps']),
       contextId,
     },
   };

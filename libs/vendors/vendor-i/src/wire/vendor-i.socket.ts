@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { flagIsSet } from '@router/vendors-core';
 import { VENDOR_I_VERSION_HEADER, VENDOR_I_VERSION_QUERY } from './vendor-i.access';
 import type { VendorIProblem } from './vendor-i.errors';
 
@@ -63,10 +64,10 @@ export interface VendorISocketControl {
 export function readVendorISocketControl(message: Record<string, unknown>): VendorISocketControl {
   const delay = message['max_buffer_delay_ms'];
   return {
-    cancel: message['cancel'] === true,
+    cancel: flagIsSet(message['cancel']),
     transcript: typeof message['transcript'] === 'string' ? message['transcript'] : '',
-    last: message['continue'] !== true,
-    flush: message['flush'] === true,
+    last: !flagIsSet(message['continue']),
+    flush: flagIsSet(message['flush']),
     bufferDelayMs:
       typeof delay === 'number' && delay >= 0
         ? Math.min(delay, MAX_BUFFER_DELAY_MS)

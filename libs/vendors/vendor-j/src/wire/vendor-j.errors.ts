@@ -53,15 +53,18 @@ export function vendorJAuthProblem(check: 'missing' | 'invalid'): VendorJProblem
   };
 }
 
-/** A model the vendor does not have, or not for that method. */
-export function vendorJModelNotFound(model: string, verb?: string): VendorJProblem {
+/** A model the vendor does not have, or not for that method under the API version called. */
+export function vendorJModelNotFound(
+  model: string,
+  call?: { verb: string; version: string },
+): VendorJProblem {
   return {
     code: 404,
     status: 'NOT_FOUND',
     message:
-      verb === undefined
+      call === undefined
         ? `models/${model} is not found`
-        : `models/${model} is not found for API version v1beta, or is not supported for ${verb}.`,
+        : `models/${model} is not found for API version ${call.version}, or is not supported for ${call.verb}.`,
   };
 }
 

@@ -17,6 +17,13 @@ export const VENDOR_J_MULTI_SPEAKER_MODELS: readonly string[] = ['j_model_2', 'j
 export const VENDOR_J_DEFAULT_VOICE = VENDOR_J_VOICE_NAMES[12] ?? 'Isolde';
 export const VENDOR_J_TEXT_LIMIT = 8000;
 
+/**
+ * The API versions the vendor serves the generate calls and the lists under, alike: `v1beta`, which the spec
+ * lists and the router's adapter calls, and `v1`, which the vendor's newest official client calls.
+ */
+export const VENDOR_J_API_VERSIONS = ['v1beta', 'v1'] as const;
+export type VendorJApiVersion = (typeof VENDOR_J_API_VERSIONS)[number];
+
 /** The streaming call: SSE `data:` events, each a response with a part of the audio, the last with `finishReason`. */
 export function vendorJStreamPath(model: string): string {
   return `/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`;

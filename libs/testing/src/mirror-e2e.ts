@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { StreamSettings } from '@router/client';
+import { SimControl } from '@router/vendor-sim';
+import { mirrorAccess } from '@router/vendors';
+import { pathWithKey, placeKey, type PlacedKey, type VendorId } from '@router/vendors-core';
+import { readE2eStack } from './e2e-stack';
+import { createOrgWithVendorKey, sayOnStream } from './router-client';
+import {
+  type JsonFrame,
+  mirrorSocketUrl,
+  openSocket,
+  type ReceivedFrame,
+  type SocketOptions,
+  TestSocket,
+} from './socket-client';
+import type { StackInfo } from './stack';
+
+/** One answer of a mirror, read whole. */
+export interface MirrorAnswer {
+  readonly status: number;
+  /** Its `Content-Type`, or null. */
+  readonly type: string | null;
+  readonly headers: Headers;
+  readonly bytes: Buffer;
+  /** The body as UTF-8 text. */
+  readonly text: string;
+}
+
+/** A mirror request: a body is sent as JSON (a string as it is), with `Content-Type: application/json`. */
+export interface MirrorRequest {
+  readonly method?: string;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A socket opened on a mirror: the query, extra handshake headers or protocols, and `tls` for `wss://`. */
+export interface MirrorSocketRequest {
+  readonly query?: Readonly<Record<string, string>> | string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly protocols?: readonly string[];
+  readonly tls?: boolean;
+}
+
+/** An org of its own with its router key (`key`) and its own vendor key (`vendorKey`). */
+export type MirrorOrg = Awaited<ReturnType<typeof createOrgWithVendorKey>>;
+
+/**
+ * What every mirror's e2e tests share (its functions need no `this`, so a spec may destructure them), for one vendor, against the e2e stack: the mirror's base URL, an org of
+ * the test's own (so the simulator's counts are its alone), unique text (so no earlier test's entry is hit),
+ * the simulator's counts for the org's vendor key, and requests and sockets that carry the router key where
+ * the vendor's clients put theirs, as the registry's access says (its first key placement).
+ */
+export interface MirrorE2e {
+  readonly vendor: VendorId;
+  readonly stack: StackInfo;
+  readonly sim: SimControl;
+  /** `{gateway}/vendor_x`: the base URL a vendor_x client is configured with. */
+  readonly base: string;
+  newOrg(this: void): Promise<MirrorOrg>;
+  /** `words` and 8 random characters, ended with a full stop. */
+  unique(this: void, words: string): string;
+  /**
+   * Two replies of two unique sentences each, the four of different lengths (so that their vendor calls are told
+   * apart by length), as the replies-in-turn tests say them on one socket.
+   */
+  twoReplies(this: void): string[][];
+  /**
+   * Checks that the mirror and native /v1/stream share sentences for equal `settings`, both ways, for a new org:
+   * a sentence said on the mirror first is heard from the cache on the stream, with the same audio, and one said
+   * on the stream first is said by the mirror from the cache; one vendor call in all after the first.
+   * `say(key, text, turn)` says `text` on the mirror and answers its audio (`turn`: 'first' before the stream,
+   * 'back' after it).
+   */
+  expectSharedWithStream(
+    this: void,
+    settings: StreamSettings,
+    say: (key: string, text: string, turn: 'first' | 'back') => Promise<Buffer>,
+  ): Promise<void>;
+  /** Synthesis calls the simulated vendor has had with this vendor key. */
+  calls(this: void, vendorKey: string): Promise<number>;
+  /** Other reads (lists, stored settings) the simulated vendor has had with this vendor key. */
+  reads(this: void, vendorKey: string): Promise<number>;
+  /** The take id of the last synthesis call with this vendor key (to rebuild its audio with `createTake`). */
+  lastTakeId(vendorKey: string): Promise<string | undefined>;
+  /** The router key where the vendor's clients put theirs: the headers, and the path with a query key added. */
+  placed(key: string | null, path: string): { headers: Record<string, string>; path: string };
+  /** A request to `base` + `path` with `key` placed (none when null), read whole. */
+  send(key: string | null, path: string, request?: MirrorRequest): Promise<MirrorAnswer>;
+  /** A socket at `path` under the mirror, keyed at the handshake; opened, or it throws with the refusal. */
+  connect(path: string, key: string | null, request?: MirrorSocketRequest): Promise<TestSocket>;
+  /** The same socket, handshake not awaited (to see a refusal: `socket.handshake`). */
+  dial(path: string, key: string | null, request?: MirrorSocketRequest): TestSocket;
+  /**
+   * The same socket's handshake refusal: its status and its body parsed as JSON; status 101 and body null where
+   * the handshake was accepted (the socket is then closed at once).
+   */
+  refusal(path: string, key: string | null, request?: MirrorSocketRequest): Promise<HandshakeRefusal>;
+}
+
+/** A handshake's answer as `refusal` reads it. */
+export interface HandshakeRefusal {
+  readonly status: number;
+  readonly body: any;
+}
+
+/** The words of `texts` as a streaming client sends them, one message each: every word with a space after it. */
+export function wordsOf(texts: readonly string[]): string[] {
+  return texts
+    .join(' ')
+    .split(' ')
+    .map((word) => `${word} `);
+}
+
+/**
+ * Replies said in turn on one socket, as a voice agent reuses a pooled socket: for each reply `say` sends it
+ * and answers which frame ends it; the reply's frames are those from its sending up to that end (its JSON
+ * frames, or with `'received'` every frame, binary ones too).
+ */
+export function repliesInTurn(
+  socket: TestSocket,
+  replies: ReadonlyArray<readonly string[]>,
+  say: (texts: readonly string[], index: number) => (frame: JsonFrame) => boolean,
+): Promise<JsonFrame[][]>;
+export function repliesInTurn(
+  socket: TestSocket,
+  replies: ReadonlyArray<readonly string[]>,
+  say: (texts: readonly string[], index: number) => (frame: JsonFrame) => boolean,
+  read: 'received',
+): Promise<ReceivedFrame[][]>;
+export async function repliesInTurn(
+  socket: TestSocket,
+  replies: ReadonlyArray<readonly string[]>,
+  say: (texts: readonly string[], index: number) => (frame: JsonFrame) => boolean,
+  read: 'frames' | 'received' = 'frames',
+): Promise<Array<Array<JsonFrame | ReceivedFrame>>> {
+  const out: Array<Array<JsonFrame | ReceivedFrame>> = [];
+  for (const [index, texts] of replies.entries()) {
+    const from = { frames: socket.frames.length, received: socket.received.length };
+    const ends = say(texts, index);
+    await socket.until((frames) => frames.slice(from.frames).some(ends));
+    out.push(socket[read].slice(from[read]));
+  }
+  return out;
+}
+
+/** Where `vendor`'s clients put their key, as its registry access's first placement says. */
+export function placedRouterKey(vendor: VendorId, key: string): PlacedKey {
+  return placeKey(mirrorAccess(vendor).keyPlacements[0], key);
+}
+
+export function mirrorE2e(vendor: VendorId): MirrorE2e {
+  const stack = readE2eStack();
+  const sim = new SimControl(stack.simUrl);
+  const base = `${stack.gatewayUrl}/${vendor}`;
+  const unique = (words: string): string => `${words} ${randomUUID().slice(0, 8)}.`;
+  const orgName = (): string => `mirror-${vendor}-${randomUUID().slice(0, 8)}`;
+  const placed = (key: string | null, path: string): { headers: Record<string, string>; path: string } => {
+    if (key === null) return { headers: {}, path };
+    const at = placedRouterKey(vendor, key);
+    return { headers: { ...at.headers }, path: pathWithKey(path, at) };
+  };
+  const socketArgs = (
+    path: string,
+    key: string | null,
+    request: MirrorSocketRequest,
+  ): [string, SocketOptions] => {
+    const keyed = placed(key, path);
+    const [bare, search = ''] = keyed.path.split(/\?(.*)/s);
+    const query = [search, new URLSearchParams(request.query ?? '').toString()].filter(Boolean).join('&');
+    const url = mirrorSocketUrl(
+      request.tls ? stack.gatewayTlsUrl : stack.gatewayUrl,
+      vendor,
+      bare ?? path,
+      query,
+    );
+    return [
+      url,
+      {
+        headers: { ...keyed.headers, ...request.headers },
+        ...(request.protocols ? { protocols: request.protocols } : {}),
+        ...(request.tls ? { ca: readFileSync(stack.tlsCertFile) } : {}),
+      },
+    ];
+  };
+  return {
+    vendor,
+    stack,
+    sim,
+    base,
+    newOrg: () => createOrgWithVendorKey(stack, vendor, orgName()),
+    unique,
+    twoReplies: () => [
+      [unique('The first reply starts here'), unique('Then the first reply ends')],
+      [unique('A second and longer reply follows it'), unique('It ends on the very same socket')],
+    ],
+    calls: (vendorKey) => sim.callCount(vendor, { key: vendorKey }),
+    reads: (vendorKey) => sim.readCount(vendor, { key: vendorKey }),
+    async expectSharedWithStream(settings, say) {
+      const { key, vendorKey, client } = await createOrgWithVendorKey(stack, vendor, orgName());
+      const saidOnMirror = unique('Said on the mirror first');
+      const saidNatively = unique('Said natively first');
+      const mirrored = await say(key, saidOnMirror, 'first');
+      const before = await sim.callCount(vendor, { key: vendorKey });
+      const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
+      expect(heard.map((h) => [h.text, h.cached])).toEqual([
+        [saidOnMirror, true],
+        [saidNatively, false],
+      ]);
+      expect(heard[0]?.audio.equals(mirrored)).toBe(true);
+      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
+      const back = await say(key, saidNatively, 'back');
+      expect(back.equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
+      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
+    },
+    lastTakeId: async (vendorKey) => (await sim.calls(vendor, { key: vendorKey })).at(-1)?.takeId,
+    placed,
+    async send(key, path, request = {}) {
+      const keyed = placed(key, path);
+      const { body } = request;
+      const answer = await fetch(`${base}${keyed.path}`, {
+        method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: {
+          ...keyed.headers,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...request.headers,
+        },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      return {
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        headers: answer.headers,
+        bytes,
+        text: bytes.toString('utf8'),
+      };
+    },
+    connect: (path, key, request = {}) => openSocket(...socketArgs(path, key, request)),
+    dial: (path, key, request = {}) => new TestSocket(...socketArgs(path, key, request)),
+    async refusal(path, key, request = {}) {
+      const socket = new TestSocket(...socketArgs(path, key, request));
+      const handshake = await socket.handshake;
+      if (handshake.kind === 'open') {
+        socket.close();
+        return { status: 101, body: null };
+      }
+      return { status: handshake.answer.status, body: JSON.parse(handshake.answer.body.toString('utf8')) };
+    },
+  };
+}

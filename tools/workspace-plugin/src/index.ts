@@ -1,0 +1,2 @@
+export { vendorGenerator, vendorNames } from './vendor/vendor.generator';
+export type { VendorGeneratorOptions, VendorNames } from './vendor/vendor.generator';
