@@ -142,6 +142,31 @@ describe('StoredSettings', () => {
     expect(t.reads).toHaveLength(2);
   });
 
+  it('keeps the last value through failed re-reads for one more refresh interval, then is uncacheable', async () => {
+    const t = setup(1000);
+    t.store['voice'] = 1;
+    const first = await t.stored.resolve('org', settings({ voice: 'fingerprint' }));
+    t.store['voice'] = new Error('the vendor refuses for a moment');
+    t.advance(1000); // stale: the re-read is waited for, fails, and the last value serves
+    expect(await t.stored.resolve('org', settings({ voice: 'fingerprint' }))).toEqual(first);
+    expect(t.reads).toHaveLength(2);
+    t.advance(500); // within the retry pause: no read, the last value again
+    expect(await t.stored.resolve('org', settings({ voice: 'fingerprint' }))).toEqual(first);
+    expect(t.reads).toHaveLength(2);
+    t.advance(400); // 1.9 refresh intervals old
+    expect(await t.stored.resolve('org', settings({ voice: 'fingerprint' }))).toEqual(first);
+    t.advance(100); // twice the refresh interval: nothing to trust
+    expect(await t.stored.resolve('org', settings({ voice: 'fingerprint' }))).toEqual({
+      fingerprint: null,
+      cacheable: false,
+    });
+    t.store['voice'] = 2;
+    t.advance(1000);
+    const changed = await t.stored.resolve('org', settings({ voice: 'fingerprint' }));
+    expect(changed.cacheable).toBe(true);
+    expect(changed.fingerprint).not.toBe(first.fingerprint);
+  });
+
   it('is uncacheable without a stored vendor key', async () => {
     const t = setup();
     expect(await t.stored.resolve('other-org', settings({ voice: 'fingerprint' }))).toEqual({

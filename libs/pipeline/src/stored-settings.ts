@@ -27,7 +27,10 @@ export interface StoredSettingsDeps {
 }
 
 export interface StoredSettingsConfig {
-  /** A fingerprint is never older than this ("re-read about once a minute"); used ones are re-read from half of it. */
+  /**
+   * A fingerprint is re-read when it is this old ("re-read about once a minute"), used ones from half of it; a
+   * value whose re-read failed serves until twice this old, then the pieces are uncacheable until a read works.
+   */
   refreshMs: number;
   /** One read at the vendor longer than this has failed. */
   readTimeoutMs: number;
@@ -107,7 +110,8 @@ export class StoredSettings {
 
   /**
    * The value to use now, or undefined when there is none to trust: a fingerprint read within `refreshMs`
-   * (waiting for a read when there is none), a first-read reference once it has been read at all.
+   * (waiting for a read when there is none), or within twice that when the re-reads since have failed; a
+   * first-read reference once it has been read at all.
    */
   private async current(
     orgId: string,
@@ -128,11 +132,15 @@ export class StoredSettings {
         void this.read(entry, orgId, vendor, reference);
       return entry.value;
     }
+    if (entry.failedAt !== undefined && age < this.graceMs()) {
+      // A re-read failed (the vendor slow or refusing for a moment): the last value read serves a while
+      // longer, and reads go on in the background, rather than every sentence becoming a vendor call.
+      if (!recentlyFailed) void this.read(entry, orgId, vendor, reference);
+      return entry.value;
+    }
     if (recentlyFailed && entry.reading === undefined) return undefined;
     await this.read(entry, orgId, vendor, reference);
-    return entry.readAt !== undefined && this.now() - entry.readAt < this.config.refreshMs
-      ? entry.value
-      : undefined;
+    return entry.readAt !== undefined && this.now() - entry.readAt < this.graceMs() ? entry.value : undefined;
   }
 
   /** One read at a time per entry; later callers share it. */
@@ -186,6 +194,11 @@ export class StoredSettings {
       if (!oldest.done) this.entries.delete(oldest.value);
     }
     return entry;
+  }
+
+  /** How old a value may get when its re-reads fail: one more refresh interval than a fresh one. */
+  private graceMs(): number {
+    return 2 * this.config.refreshMs;
   }
 
   private retryAfterMs(): number {
