@@ -187,6 +187,18 @@ export class MembersService {
     };
   }
 
+  /**
+   * Whether an org may have speech made for it now, as the gateway's key check has it (a session stands in for
+   * a key on `/v1/stream`): undefined when the org is gone.
+   */
+  async orgStanding(orgId: string): Promise<{ disabled: boolean; outOfCredit: boolean } | undefined> {
+    const org = await this.prisma.org.findUnique({
+      where: { id: orgId },
+      select: { disabled: true, creditState: true },
+    });
+    return org ? { disabled: org.disabled, outOfCredit: org.creditState === 'out_of_credit' } : undefined;
+  }
+
   async signOut(sessionId: string): Promise<void> {
     await this.prisma.dashboardSession.deleteMany({ where: { id: sessionId } });
   }

@@ -1,7 +1,13 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ANONYMOUS_ORG, CSRF_HEADER, csrfTokenMatches, readSessionCookie } from '@router/auth';
+import {
+  ANONYMOUS_ORG,
+  CSRF_HEADER,
+  csrfTokenMatches,
+  originIsRequestHost,
+  readSessionCookie,
+} from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { IdentifiedRequest } from '@router/service-kit';
 import type { MembersService, SignedIn } from './members.service';
@@ -39,6 +45,36 @@ export async function authenticateSession(
     );
   }
   return { session, token };
+}
+
+/**
+ * The session a WebSocket handshake's cookie names (`/v1/stream` opened by the dashboard's playground), and the
+ * org it speaks for. A browser cannot send the CSRF header on a handshake, but always sends `Origin`: one that
+ * is missing or names another host than the one the handshake was sent to is refused with 403 (a page of
+ * another site could otherwise speak, and spend, as the member). Then the session as on any request (401 when
+ * missing or expired), and the org as the gateway checks a key's: 401 when disabled, 402 when out of credit.
+ */
+export async function authenticateSocketSession(
+  members: MembersService,
+  headers: IncomingHttpHeaders,
+): Promise<SignedIn> {
+  if (!originIsRequestHost(headers.origin, headers)) {
+    const named = typeof headers.origin === 'string' ? ` (Origin: ${headers.origin})` : '';
+    throw new RouterError(
+      'forbidden',
+      `Refused: a socket opened with a dashboard session must come from the router's own pages${named}.`,
+    );
+  }
+  const { session } = await authenticateSession(members, { method: 'GET', headers });
+  const standing = await members.orgStanding(session.orgId);
+  if (!standing || standing.disabled) throw RouterError.unauthorized('The org is disabled.');
+  if (standing.outOfCredit) {
+    throw new RouterError(
+      'insufficient_credits',
+      'The org is out of credit; new requests are refused until credit is added.',
+    );
+  }
+  return session;
 }
 
 /** Routes that take an API key (through the gateway) as well as a dashboard session. */

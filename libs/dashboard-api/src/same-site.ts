@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { originIsRequestHost } from '@router/auth';
 import { RouterError } from '@router/contracts';
 
 /** Methods that change nothing: the only ones another site's page may cause. */
@@ -26,7 +27,7 @@ export function crossSiteProblem(method: string, headers: IncomingHttpHeaders): 
     );
   }
   const origin = headers.origin;
-  if (origin !== undefined && !sameHost(origin, headers)) {
+  if (origin !== undefined && !originIsRequestHost(origin, headers)) {
     return new RouterError('forbidden', `Refused: the request came from another site (Origin: ${origin}).`);
   }
   const type = headers['content-type'];
@@ -35,24 +36,6 @@ export function crossSiteProblem(method: string, headers: IncomingHttpHeaders): 
     return RouterError.badRequest('The request body must be JSON (Content-Type: application/json).', 415);
   }
   return undefined;
-}
-
-/**
- * Whether an `Origin` names the host the browser sent the request to: the gateway's `X-Forwarded-Host` (the
- * client's `Host`, or what a proxy in front said it was), else the request's own `Host`. A page cannot set
- * either header on a cross-site request without the browser asking this origin first.
- */
-function sameHost(origin: string | string[], headers: IncomingHttpHeaders): boolean {
-  const forwarded = headers['x-forwarded-host'];
-  const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || headers.host;
-  if (typeof origin !== 'string' || host === undefined) return false;
-  try {
-    const from = new URL(origin);
-    // Read as the origin's scheme, so a default port written out (`:443`) is the same host as none.
-    return from.host === new URL(`${from.protocol}//${host}`).host;
-  } catch {
-    return false; // `Origin: null` (a sandboxed frame, a file) and anything unparsable
-  }
 }
 
 /**

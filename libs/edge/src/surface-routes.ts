@@ -149,8 +149,12 @@ export function notFoundRefusal(): Refusal {
   return jsonRefusal(404, new RouterError('not_found', 'No such route.').toEnvelope());
 }
 
-/** The native paths a dashboard session may use instead of an API key (the spec's provider-key endpoints). */
-const SESSION_NATIVE = /^\/v1\/provider-keys(\/[^/]*|\/[^/]+\/test)?$/;
+/**
+ * The native paths a dashboard session may use instead of an API key: the spec's provider-key endpoints, and
+ * the voice list and stream the dashboard's playground speaks with (native-api checks the stream handshake's
+ * `Origin` in place of the CSRF token a browser cannot send there).
+ */
+const SESSION_NATIVE = /^\/v1\/(provider-keys(\/[^/]*|\/[^/]+\/test)?|voices|stream)$/;
 
 export function nativeRoute(upstream: string): SurfaceRoute {
   return {

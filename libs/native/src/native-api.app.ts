@@ -1,6 +1,12 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { AdminModule, AuditLog, MembersService, type MembersSettings } from '@router/admin';
+import {
+  AdminModule,
+  AuditLog,
+  authenticateSocketSession,
+  MembersService,
+  type MembersSettings,
+} from '@router/admin';
 import { type ReplyAppDeps, type ReplyServicesConfig, startReplyServices } from '@router/pipeline';
 import { ProviderKeyStore } from '@router/provider-keys';
 import {
@@ -90,6 +96,8 @@ export async function startNativeApi(
     requestLog: replies.requestLog,
     drain,
     metrics: deps.health.metrics,
+    // The dashboard's playground speaks through the member's session, never a pasted key.
+    sessionOrg: async (headers) => (await authenticateSocketSession(members, headers)).orgId,
   });
   const gatewayDrains = followGatewayDrains(deps.bus, streams);
   const kit = { logger: deps.logger, health: deps.health, ...(deps.clock ? { clock: deps.clock } : {}) };

@@ -78,6 +78,12 @@ export interface SocketServerOptions {
    * them (it has taken the key's off), without the gateway's identity: a surface reads its settings there.
    */
   open(peer: SocketPeer, orgId: string, url: URL, headers: IncomingHttpHeaders): SocketSession;
+  /**
+   * For a surface a dashboard session may open (native `/v1/stream`): the org of an upgrade the gateway
+   * forwarded as the anonymous org (it saw the session's cookie and no key), from its headers, or a rejection
+   * with the RouterError to refuse it with. Without it such an upgrade is refused as not from the gateway.
+   */
+  sessionOrg?: (headers: IncomingHttpHeaders) => Promise<string>;
 }
 
 /**
@@ -140,13 +146,38 @@ export class SocketServer {
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://router');
-    const orgId = this.orgOf(req);
+    const vouched = identifiedOrg(req, this.options.identity, this.options.now());
     const headers = handshakeHeaders(req);
-    const refused = !orgId
-      ? refusalOf(req, this.options.identity, this.options.now())
-      : (methodRefusal(req.method) ??
-        (this.options.drain?.draining ? drainingError() : this.options.check(url, headers)));
+    const { sessionOrg } = this.options;
+    if (vouched === undefined || (vouched === ANONYMOUS_ORG && !sessionOrg)) {
+      return this.refuse(socket, refusalOf(req, this.options.identity, this.options.now()));
+    }
+    const refused =
+      methodRefusal(req.method) ??
+      (this.options.drain?.draining ? drainingError() : this.options.check(url, headers));
     if (refused) return this.refuse(socket, refused);
+    if (vouched !== ANONYMOUS_ORG || !sessionOrg)
+      return this.accept(req, socket, head, url, headers, vouched);
+    // The session is read from the database: the socket waits, unanswered, and may be gone by then (ws then
+    // drops it).
+    sessionOrg(headers)
+      .then((orgId) => this.accept(req, socket, head, url, headers, orgId))
+      .catch((error: unknown) => {
+        if (!(error instanceof RouterError)) {
+          this.options.logger.error({ err: error, surface: this.options.name }, 'socket session failed');
+        }
+        this.refuse(socket, error instanceof RouterError ? error : RouterError.unexpected(error));
+      });
+  }
+
+  private accept(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    url: URL,
+    headers: IncomingHttpHeaders,
+    orgId: string,
+  ): void {
     const via =
       typeof req.headers[GATEWAY_INSTANCE_HEADER] === 'string'
         ? req.headers[GATEWAY_INSTANCE_HEADER]
@@ -175,11 +206,6 @@ export class SocketServer {
       this.options.logger.error({ err: failure, surface: this.options.name }, 'socket refusal failed');
       socket.destroy();
     }
-  }
-
-  private orgOf(req: IncomingMessage): string {
-    const orgId = identifiedOrg(req, this.options.identity, this.options.now());
-    return orgId !== undefined && orgId !== ANONYMOUS_ORG ? orgId : '';
   }
 
   private open(

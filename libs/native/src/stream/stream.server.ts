@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import { RouterError } from '@router/contracts';
 import { keyHashOf } from '@router/pipeline';
@@ -17,6 +17,8 @@ export interface StreamServerOptions extends StreamSessionDeps {
   drain?: Drain;
   /** Where its open sockets are counted. */
   metrics?: Registry;
+  /** The org of a handshake made with a dashboard session instead of a key (SocketServerOptions.sessionOrg). */
+  sessionOrg?: (headers: IncomingHttpHeaders) => Promise<string>;
 }
 
 /** See StreamSessionDeps.replanAfterMs. */
@@ -24,7 +26,8 @@ export const STREAM_REPLAN_MS = 1000;
 
 /**
  * `/v1/stream` on the native API's HTTP server: the upgrade is accepted only with the gateway's fresh
- * signature for this path and no query, and each connection becomes a StreamSession.
+ * signature for this path (for a key's org, or anonymous with a dashboard session) and no query, and each
+ * connection becomes a StreamSession.
  */
 export class StreamServer {
   private readonly sockets: SocketServer;
@@ -38,6 +41,7 @@ export class StreamServer {
       maxPayloadBytes: STREAM_MAX_MESSAGE_BYTES,
       ...(options.drain ? { drain: options.drain } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
+      ...(options.sessionOrg ? { sessionOrg: options.sessionOrg } : {}),
       check: checkHandshake,
       refusal: (error) => ({
         status: error.status,

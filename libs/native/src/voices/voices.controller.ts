@@ -1,14 +1,17 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { SessionGuard, SessionOrApiKey } from '@router/admin';
 import {
   ApiBadRequestResponse,
+  ApiCookieAuth,
   ApiGatewayTimeoutResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
+  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { IdentifiedRequest } from '@router/service-kit';
+import { Anonymous, type IdentifiedRequest } from '@router/service-kit';
 import { VOICE_VENDORS } from '@router/vendors';
 import { orgOf } from '../provider-keys/provider-keys.controller';
 import { VOICES_SERVICE } from '../tokens';
@@ -17,7 +20,13 @@ import { parseVoicesQuery } from './voices.query';
 import type { VoicesService } from './voices.service';
 
 @ApiTags('catalogue')
+@ApiSecurity('bearer')
+@ApiCookieAuth('session')
 @Controller('v1/voices')
+// The dashboard's playground reads the voices through the member's session (any member: it changes nothing).
+@Anonymous()
+@SessionOrApiKey()
+@UseGuards(SessionGuard)
 export class VoicesController {
   constructor(@Inject(VOICES_SERVICE) private readonly voices: VoicesService) {}
 
