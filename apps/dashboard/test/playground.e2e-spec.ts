@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { call, createOrgWithMember, launchChromium, readE2eStack, signIn } from '@router/testing';
+import { call, createOrgWithMember, eventually, launchChromium, readE2eStack, signIn } from '@router/testing';
 import { axeScan, LONG_MS, SHOTS, TEST_MS, WIDTHS } from './page-checks';
 
 const stack = readE2eStack();
@@ -18,11 +18,12 @@ describe('dashboard playground (e2e)', () => {
   const org = createOrgWithMember(stack.adminUrl, 'playground');
   let browser: Browser;
   let cookie: { name: string; value: string } = { name: '', value: '' };
+  let headers: Record<string, string> = {};
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     const owner = await signIn(gw, org.email, org.code);
-    const headers = { cookie: owner.cookie, 'x-csrf-token': owner.csrf };
+    headers = { cookie: owner.cookie, 'x-csrf-token': owner.csrf };
     await call(gw, 'PUT', '/v1/provider-keys/vendor_a', {
       headers,
       body: { api_key: `playground-vendor-a-${Date.now()}` },
@@ -82,6 +83,12 @@ describe('dashboard playground (e2e)', () => {
         expect(s.said).toMatch(new RegExp(`^Sentence ${i + 1}: .+ synthesized first audio after \\d+ ms$`));
       }
       expect(first[0]?.said).toContain('The playground says this first.');
+      // Committed by cache-service after the reply: said again once both are there.
+      await eventually(
+        'both sentences cached',
+        async () => (await call(gw, 'GET', '/api/cache', { headers })).body.entries === 2,
+        LONG_MS,
+      );
       const again = await say(page, 2);
       expect(again.map((s) => s.cached)).toEqual(['true', 'true']);
       for (const s of again) expect(s.said).toMatch(/ from the cache first audio after \d+ ms$/);

@@ -170,13 +170,13 @@ export const playgroundPage: Page = {
   async render() {
     const { providers } = await call<Catalogue>('GET', '/v1/models');
     const note = status();
-    const results = h('ol', {
-      class: 'results',
-      role: 'log',
-      'aria-live': 'polite',
-      'aria-label': 'Sentences spoken',
-      'data-testid': 'sentences',
-    });
+    const results = h('ol', { class: 'results' });
+    // A log announces each sentence as it is added, without moving focus.
+    const log = h(
+      'div',
+      { role: 'log', 'aria-live': 'polite', 'aria-label': 'Sentences spoken', 'data-testid': 'sentences' },
+      results,
+    );
     const vendorField = field('Vendor', h('select', {}) as HTMLSelectElement);
     const modelField = field('Model', h('select', {}) as HTMLSelectElement);
     const languageField = field('Language', h('select', {}) as HTMLSelectElement);
@@ -322,7 +322,7 @@ export const playgroundPage: Page = {
         speakButton,
       ),
       note.element,
-      section('Sentences', results),
+      section('Sentences', log),
     );
   },
 };
