@@ -5,8 +5,9 @@ const preset = require('./jest.preset');
 
 module.exports = {
   watchman: false,
-  // Per-project testTimeout is ignored by Jest 30; the integration and e2e specs need real services' time.
-  testTimeout: 30000,
+  // Per-project testTimeout is ignored by Jest 30; the integration and e2e specs need real services' time,
+  // and a shared machine under load may take several times a quiet one's (a bound, never a measurement).
+  testTimeout: 60000,
   projects: [
     { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
     {

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export NX_NO_CLOUD=true NX_DAEMON=false CHECKPOINT_DISABLE=1 CI="${CI:-true}"
 
-step() { echo; echo "== $* =="; }
+step() { echo; echo "== $* == (at ${SECONDS} s)"; }
 
 step "prepare"
 # The install and the build must leave every tracked file as it was (a lockfile that misses packages is
@@ -44,3 +44,4 @@ bash tools/packages-check/check.sh
 
 step "unit, integration and e2e tests"
 npx jest --ci --selectProjects=unit --selectProjects=integration --selectProjects=e2e
+echo; echo "== all passed (at ${SECONDS} s) =="

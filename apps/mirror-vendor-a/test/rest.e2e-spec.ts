@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { mirrorE2e } from '@router/testing';
 import { parseVendorASettings } from '@router/vendor-a';
 import { createTake } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_a');
+const { stack, sim, newOrg, unique, calls, keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } =
+  mirrorE2e('vendor_a');
 /** The mirror's base URL, as a vendor_a client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_a`;
 
@@ -171,22 +171,10 @@ describe('vendor_a mirror, REST (e2e)', () => {
       code: 'invalid_request_error',
     });
 
-    const busy = await sim.injectFault({
-      vendor: 'vendor_a',
-      kind: 'error',
-      key: vendorKey,
-      status: 429,
-      message: 'slow down',
-    });
-    const refused = await stream(key, body);
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(refused.status).toBe(429);
+    const refused = await rateLimited(vendorKey, () => stream(key, body), { message: 'slow down' });
     expect(json(refused).error).toMatchObject({ message: 'slow down', code: 'rate_limit_exceeded_error' });
 
-    const said = await stream(key, body);
-    expect(said.status).toBe(200);
-    const again = await stream(key, body);
-    expect(again.bytes.equals(said.bytes)).toBe(true);
+    await saidTwice(() => stream(key, body));
     // The simulator counts takes: the 429 and the one take that was stored (the body refusals make none).
     expect(await calls(vendorKey)).toBe(before + 2);
   });
@@ -242,14 +230,12 @@ describe('vendor_a mirror, REST (e2e)', () => {
       403,
       refusal('Invalid API key. The router API key is unknown or has been revoked.'),
     ]);
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-a-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await speech(keyless.key, body);
+    const noVendorKey = await speech(keylessOrg().key, body);
     expect(noVendorKey.status).toBe(403);
     expect(json(noVendorKey)).toEqual(refusal(expect.stringContaining('No vendor_a key is stored')));
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually('the disabled org refused', async () => (await speech(key, body)).status === 403);
+    await disableOrg(orgId, async () => (await speech(key, body)).status === 403);
     expect(json(await speech(key, body))).toEqual(
       refusal('Invalid API key. The organisation of this router API key is disabled.'),
     );
@@ -258,8 +244,7 @@ describe('vendor_a mirror, REST (e2e)', () => {
   it("refuses an org out of credit with 402 insufficient_credits in the vendor's shape", async () => {
     const { orgId, key, vendorKey } = await newOrg();
     const body = { text: unique('Out of credit'), target_language_code: 'hi-IN' };
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await stream(key, body)).status === 402);
+    await setCredit(orgId, 'out', async () => (await stream(key, body)).status === 402);
     const refused = await speech(key, body);
     expect(refused.status).toBe(402);
     expect(json(refused)).toEqual({

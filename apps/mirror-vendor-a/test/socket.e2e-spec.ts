@@ -1,22 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamSettings } from '@router/client';
-import {
-  adminCli,
-  createOrgWithKey,
-  eventually,
-  type JsonFrame,
-  mirrorE2e,
-  repliesInTurn,
-  sayOnStream,
-  wordsOf,
-} from '@router/testing';
+import { type JsonFrame, mirrorE2e, repliesInTurn, sayOnStream, wordsOf } from '@router/testing';
 import { parseVendorASettings } from '@router/vendor-a';
 import { createTake, readTakeId } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_a');
-const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
+const { stack, sim, newOrg, unique, calls, expectRepliesInTurn, keylessOrg, disableOrg, setCredit } = kit;
 const WS = '/text-to-speech/ws';
 const WS_V2 = '/text-to-speech/ws/v2';
 const REQUEST_ID = /^\d{8}_[0-9a-f]{12}$/;
@@ -112,15 +102,11 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
   });
 
   it("serves replies in turn on one socket as the vendor's clients send them, each read up to its final: only its own audio, on a miss and from the cache", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = twoReplies();
-    const before = await calls(vendorKey);
-
     /**
      * The replies as the vendor's clients send them on one pooled socket: `config`, the text word by word, one
      * `flush`, then every frame up to that flush's `final`; the next reply reuses the socket.
      */
-    const converse = async (): Promise<JsonFrame[][]> => {
+    const converse = async (key: string, replies: string[][]): Promise<JsonFrame[][]> => {
       const socket = await connect(key);
       const read = await repliesInTurn(socket, replies, (texts) => {
         socket.send({ type: 'config', data: HINDI });
@@ -136,20 +122,21 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    first.forEach((reply, i) => {
-      expect(reply.filter(isFinal)).toEqual([reply.at(-1)]);
-      const sentences = sentencesOf(reply);
-      expect(sentences.map((s, j) => isTakeOf(s.audio, replies[i]?.[j] ?? '', HINDI))).toEqual([true, true]);
+    await expectRepliesInTurn(converse, {
+      miss: (first, { replies }) =>
+        first.forEach((reply, i) => {
+          expect(reply.filter(isFinal)).toEqual([reply.at(-1)]);
+          const sentences = sentencesOf(reply);
+          expect(sentences.map((s, j) => isTakeOf(s.audio, replies[i]?.[j] ?? '', HINDI))).toEqual([
+            true,
+            true,
+          ]);
+        }),
+      hit: (reply, first) => {
+        expect(reply.filter(isFinal)).toEqual([reply.at(-1)]);
+        expect(sentencesOf(reply).map((s) => s.audio)).toEqual(sentencesOf(first ?? []).map((s) => s.audio));
+      },
     });
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    const again = await converse();
-    again.forEach((reply, i) => {
-      expect(reply.filter(isFinal)).toEqual([reply.at(-1)]);
-      expect(sentencesOf(reply).map((s) => s.audio)).toEqual(sentencesOf(first[i] ?? []).map((s) => s.audio));
-    });
-    expect(await calls(vendorKey)).toBe(before + 4);
   });
 
   it('closes normally on a flush followed at once by a close, and stores no part of a take it cut', async () => {
@@ -512,8 +499,7 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     const unknown = forbidden('Invalid API key. The router API key is unknown or has been revoked.');
     expect(await refusal(keyed('rtr_not-a-key'))).toEqual(unknown);
     expect(await refusal({}, ['api-subscription-key.rtr_not-a-key'])).toEqual(unknown);
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-a-ws-keyless-${randomUUID().slice(0, 8)}`);
-    expect(await refusal(keyed(keyless.key))).toEqual({
+    expect(await refusal(keyed(keylessOrg().key))).toEqual({
       status: 403,
       body: {
         error: {
@@ -525,18 +511,13 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     });
 
     const disabled = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'disable', disabled.orgId]).code).toBe(0);
-    await eventually(
-      'the disabled org refused',
-      async () => (await refusal(keyed(disabled.key))).status === 403,
-    );
+    await disableOrg(disabled.orgId, async () => (await refusal(keyed(disabled.key))).status === 403);
     expect(await refusal(keyed(disabled.key))).toEqual(
       forbidden('Invalid API key. The organisation of this router API key is disabled.'),
     );
 
     const broke = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'credit', broke.orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await refusal(keyed(broke.key))).status === 402);
+    await setCredit(broke.orgId, 'out', async () => (await refusal(keyed(broke.key))).status === 402);
     expect(await refusal(keyed(broke.key))).toEqual({
       status: 402,
       body: {

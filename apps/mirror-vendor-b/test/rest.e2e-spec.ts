@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import {
   adminCli,
-  createOrgWithKey,
   eventually,
   expectStepChunks,
   mirrorE2e,
@@ -10,7 +8,7 @@ import {
 } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique } = mirrorE2e('vendor_b');
+const { stack, sim, newOrg, unique, keylessOrg, disableOrg, setCredit, rateLimited } = mirrorE2e('vendor_b');
 /** The mirror's base URL, as a vendor_b client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_b`;
 const VOICE = 'b_voice_hi_f1';
@@ -211,10 +209,7 @@ describe('vendor_b mirror (e2e)', () => {
   it("passes the vendor's rate limit on with its Retry-After, and stores nothing of it", async () => {
     const { key, vendorKey } = await newOrg();
     const body = { text: unique('Too many at once'), voice_id: VOICE };
-    const busy = await sim.injectFault({ vendor: 'vendor_b', kind: 'error', key: vendorKey, status: 429 });
-    const limited = await post(key, '/v1/text-to-speech', body);
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(limited.status).toBe(429);
+    const limited = await rateLimited(vendorKey, () => post(key, '/v1/text-to-speech', body));
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(json(limited)).toEqual({ error: { code: 'rate_limit_exceeded', message: expect.any(String) } });
     const said = await post(key, '/v1/text-to-speech', body);
@@ -299,25 +294,18 @@ describe('vendor_b mirror (e2e)', () => {
     });
 
     it('refuses an org with no stored vendor_b key with a message linking to the dashboard', async () => {
-      const keyless = createOrgWithKey(stack.adminUrl, `mirror-b-keyless-${randomUUID().slice(0, 8)}`);
-      expect(expectKeyRefusal(await post(keyless.key, path, body))).toContain('/dashboard/provider-keys');
+      expect(expectKeyRefusal(await post(keylessOrg().key, path, body))).toContain(
+        '/dashboard/provider-keys',
+      );
     });
 
     it("refuses a disabled org, and an org out of credit with 402 in the vendor's error shape", async () => {
       const disabled = await newOrg();
-      expect(adminCli(stack.adminUrl, ['org', 'disable', disabled.orgId]).code).toBe(0);
-      await eventually(
-        'disabled org refused',
-        async () => (await post(disabled.key, path, body)).status === 401,
-      );
+      await disableOrg(disabled.orgId, async () => (await post(disabled.key, path, body)).status === 401);
       expectKeyRefusal(await post(disabled.key, path, body));
 
       const broke = await newOrg();
-      expect(adminCli(stack.adminUrl, ['org', 'credit', broke.orgId, 'out']).code).toBe(0);
-      await eventually(
-        'out of credit refused',
-        async () => (await post(broke.key, path, body)).status === 402,
-      );
+      await setCredit(broke.orgId, 'out', async () => (await post(broke.key, path, body)).status === 402);
       const refused = await post(broke.key, path, body);
       expect(json(refused)).toEqual({ error: { code: 'insufficient_credits', message: expect.any(String) } });
       expect(await sim.callCount('vendor_b', { key: broke.vendorKey })).toBe(0);

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { mirrorE2e } from '@router/testing';
 import { type AudioSpec, createTake } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_f');
+const { stack, sim, newOrg, unique, calls, keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } =
+  mirrorE2e('vendor_f');
 /** The mirror's base URL as a vendor_f client is configured with it (the vendor's is `https://{BASE}/v1`). */
 const BASE = `${stack.gatewayUrl}/vendor_f/v1`;
 
@@ -164,18 +164,12 @@ describe('vendor_f mirror, REST (e2e)', () => {
     expect([badRate.status, json(badRate).code]).toEqual([400, 'Bad Request']);
 
     const before = await calls(vendorKey);
-    const busy = await sim.injectFault({ vendor: 'vendor_f', key: vendorKey, kind: 'error', status: 429 });
-    const limited = await tts(key, { text });
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(limited.status).toBe(429);
+    const limited = await rateLimited(vendorKey, () => tts(key, { text }));
     expect(json(limited)).toEqual({ code: 'Too Many Requests', error: expect.any(String) });
     expect(limited.headers.get('retry-after')).toBe('1');
 
-    const said = await tts(key, { text });
-    expect(said.status).toBe(200);
+    const said = await saidTwice(() => tts(key, { text }));
     expect(said.headers.get('retry-after')).toBeNull();
-    const again = await tts(key, { text });
-    expect(again.bytes.equals(said.bytes)).toBe(true);
     expect(await calls(vendorKey)).toBe(before + 2);
   });
 
@@ -275,22 +269,19 @@ describe('vendor_f mirror, REST (e2e)', () => {
     const voices = await fetch(`${BASE}/tts/voices`);
     expect(voices.status).toBe(401);
 
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-f-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await tts(keyless.key, body);
+    const noVendorKey = await tts(keylessOrg().key, body);
     expect([noVendorKey.status, json(noVendorKey)]).toEqual([401, unauthorized]);
     expect(json(noVendorKey).error).toContain('/dashboard/provider-keys');
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually('the disabled org refused', async () => (await tts(key, body)).status === 401);
+    await disableOrg(orgId, async () => (await tts(key, body)).status === 401);
     expect(json(await tts(key, body))).toEqual(unauthorized);
   });
 
   it("refuses an org out of credit with 402 in the vendor gateway's shape, code insufficient_credits", async () => {
     const { orgId, key, vendorKey } = await newOrg();
     const body = { text: unique('Out of credit') };
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await tts(key, body)).status === 402);
+    await setCredit(orgId, 'out', async () => (await tts(key, body)).status === 402);
     expect(json(await tts(key, body))).toEqual({ code: 'insufficient_credits', error: expect.any(String) });
     expect(await calls(vendorKey)).toBe(0);
   });

@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamSettings } from '@router/client';
-import {
-  adminCli,
-  createOrgWithKey,
-  eventually,
-  type JsonFrame,
-  mirrorE2e,
-  repliesInTurn,
-  type TestSocket,
-  wordsOf,
-} from '@router/testing';
+import { type JsonFrame, mirrorE2e, repliesInTurn, type TestSocket, wordsOf } from '@router/testing';
 import { type AudioSpec, createTake } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_f');
-const { stack, sim, newOrg, calls, twoReplies } = kit;
+const { sim, newOrg, calls, expectRepliesInTurn, keylessOrg, disableOrg, setCredit } = kit;
 const PCM = 'voice=coral&codec=pcm&sample_rate=16000';
 const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 16000 };
 
@@ -133,15 +124,11 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
   );
 
   it("serves replies in turn on one socket as the vendor's clients send them, each read up to its audio.done: only its own audio, on a miss and from the cache", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = twoReplies();
-    const before = await calls(vendorKey);
-
     /**
      * The replies as the voice-agent plugin sends them on a pooled socket: each word a `text.delta`, then
      * `text.done`, every frame read up to the `audio.done` that follows it; the next reply reuses the socket.
      */
-    const converse = async (): Promise<JsonFrame[][]> => {
+    const converse = async (key: string, replies: string[][]): Promise<JsonFrame[][]> => {
       const socket = await open(key);
       const read = await repliesInTurn(socket, replies, (texts) => {
         for (const delta of wordsOf(texts)) socket.send({ type: 'text.delta', delta });
@@ -160,19 +147,14 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    const [one, two] = first;
-    expect(audioOf(one ?? []).equals(await vendorAudio(vendorKey, before, replies[0] ?? [], PCM_SPEC))).toBe(
-      true,
-    );
-    expect(audioOf(two ?? []).equals(await vendorAudio(vendorKey, before, replies[1] ?? [], PCM_SPEC))).toBe(
-      true,
-    );
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    const again = await converse();
-    again.forEach((reply, i) => expect(audioOf(reply).equals(audioOf(first[i] ?? []))).toBe(true));
-    expect(await calls(vendorKey)).toBe(before + 4);
+    await expectRepliesInTurn(converse, {
+      async miss([one, two], { replies, vendorKey, before }) {
+        const heard = [audioOf(one ?? []), audioOf(two ?? [])];
+        expect(heard[0]?.equals(await vendorAudio(vendorKey, before, replies[0] ?? [], PCM_SPEC))).toBe(true);
+        expect(heard[1]?.equals(await vendorAudio(vendorKey, before, replies[1] ?? [], PCM_SPEC))).toBe(true);
+      },
+      hit: (reply, first) => expect(audioOf(reply).equals(audioOf(first ?? []))).toBe(true),
+    });
   });
 
   it('closes normally on a text.done followed at once by a close, and stores no part of a take it cut', async () => {
@@ -399,20 +381,17 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     const unauthorized = { code: 'Unauthorized', error: expect.any(String) };
     expect(await refusal(null)).toEqual({ status: 401, body: unauthorized });
     expect(await refusal('rtr_not-a-key')).toEqual({ status: 401, body: unauthorized });
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-f-keyless-${unique()}`);
-    const noVendorKey = await refusal(keyless.key);
+    const noVendorKey = await refusal(keylessOrg().key);
     expect(noVendorKey).toEqual({ status: 401, body: unauthorized });
     expect(noVendorKey.body.error).toContain('/dashboard/provider-keys');
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await refusal(key)).status === 402);
+    await setCredit(orgId, 'out', async () => (await refusal(key)).status === 402);
     expect(await refusal(key)).toEqual({
       status: 402,
       body: { code: 'insufficient_credits', error: expect.any(String) },
     });
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually('the disabled org refused', async () => (await refusal(key)).status === 401);
+    await disableOrg(orgId, async () => (await refusal(key)).status === 401);
     expect(await refusal(key)).toEqual({ status: 401, body: unauthorized });
   });
 

@@ -144,7 +144,7 @@ describe('faults of a distributed deployment (e2e, own NATS and S3)', () => {
 
     await nats.stop();
     const uncached = await speak(client, sentence('uncached'));
-    expect(uncached).toMatchObject({ ok: false, status: 500, code: 'internal', retryable: true });
+    expect(uncached).toMatchObject({ ok: false, status: 503, code: 'unavailable', retryable: true });
     // WORKER_WAIT_MS (1.5 s) plus the liveness interval at most, far from the old 15-30 s.
     expect(uncached.ms).toBeLessThan(5000);
     const replay = await speak(client, cached);

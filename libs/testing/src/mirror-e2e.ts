@@ -5,7 +5,7 @@ import { SimControl } from '@router/vendor-sim';
 import { mirrorAccess } from '@router/vendors';
 import { pathWithKey, placeKey, type PlacedKey, type VendorId } from '@router/vendors-core';
 import { readE2eStack } from './e2e-stack';
-import { createOrgWithVendorKey, sayOnStream } from './router-client';
+import { adminCli, createOrgWithKey, createOrgWithVendorKey, eventually, sayOnStream } from './router-client';
 import {
   type JsonFrame,
   mirrorSocketUrl,
@@ -45,6 +45,13 @@ export interface MirrorSocketRequest {
 /** An org of its own with its router key (`key`) and its own vendor key (`vendorKey`). */
 export type MirrorOrg = Awaited<ReturnType<typeof createOrgWithVendorKey>>;
 
+/** What a replies-in-turn test's first reading is checked with: the replies said and the calls before them. */
+export interface RepliesMiss {
+  readonly replies: string[][];
+  readonly vendorKey: string;
+  readonly before: number;
+}
+
 /**
  * What every mirror's e2e tests share (its functions need no `this`, so a spec may destructure them), for one vendor, against the e2e stack: the mirror's base URL, an org of
  * the test's own (so the simulator's counts are its alone), unique text (so no earlier test's entry is hit),
@@ -77,6 +84,47 @@ export interface MirrorE2e {
     settings: StreamSettings,
     say: (key: string, text: string, turn: 'first' | 'back') => Promise<Buffer>,
   ): Promise<void>;
+  /**
+   * Checks replies said in turn on one socket for a new org: `converse(key, replies)` says the replies (by default
+   * `twoReplies`) and answers what it read of each; the first time `miss` checks it (four vendor calls), said
+   * again each reply is from the cache (no call more), `hit` checking it against the same reply's first reading.
+   */
+  expectRepliesInTurn<R>(
+    this: void,
+    converse: (key: string, replies: string[][]) => Promise<R[]>,
+    check: {
+      miss(this: void, first: R[], at: RepliesMiss): void | Promise<void>;
+      hit(this: void, reply: R, first: R | undefined, index: number): void;
+    },
+    replies?: string[][],
+  ): Promise<void>;
+  /** A new org with a router key and no vendor key stored: a mirror refuses it for the missing vendor key. */
+  keylessOrg(this: void): { orgId: string; key: string; keyId: string };
+  /**
+   * Disables the org through the admin CLI, then waits until `refused()` is true (the change reaches the gateway
+   * a moment later).
+   */
+  disableOrg(this: void, orgId: string, refused: () => Promise<boolean>): Promise<void>;
+  /**
+   * Sets the org out of credit (or back in) through the admin CLI; with `seen`, waits until it is true (the change
+   * reaches the gateway a moment later).
+   */
+  setCredit(this: void, orgId: string, credit: 'out' | 'in', seen?: () => Promise<boolean>): Promise<void>;
+  /**
+   * The vendor's 429 for this vendor key (a one-off error fault, with `fault`'s code and message) to what `say`
+   * sends once; the fault is removed after it. Answers the refusal, its status checked.
+   */
+  rateLimited<A extends { readonly status: number }>(
+    this: void,
+    vendorKey: string,
+    say: () => Promise<A>,
+    fault?: { readonly code?: string; readonly message?: string },
+  ): Promise<A>;
+  /** What `say` sends, said twice: answered 200, then the same bytes again. Answers the first answer. */
+  saidTwice<A extends { readonly status: number; readonly bytes: Buffer }>(
+    this: void,
+    say: () => Promise<A>,
+  ): Promise<A>;
   /** Synthesis calls the simulated vendor has had with this vendor key. */
   calls(this: void, vendorKey: string): Promise<number>;
   /** Other reads (lists, stored settings) the simulated vendor has had with this vendor key. */
@@ -183,6 +231,10 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
       },
     ];
   };
+  const twoReplies = (): string[][] => [
+    [unique('The first reply starts here'), unique('Then the first reply ends')],
+    [unique('A second and longer reply follows it'), unique('It ends on the very same socket')],
+  ];
   return {
     vendor,
     stack,
@@ -190,10 +242,41 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
     base,
     newOrg: () => createOrgWithVendorKey(stack, vendor, orgName()),
     unique,
-    twoReplies: () => [
-      [unique('The first reply starts here'), unique('Then the first reply ends')],
-      [unique('A second and longer reply follows it'), unique('It ends on the very same socket')],
-    ],
+    twoReplies,
+    async expectRepliesInTurn(converse, { miss, hit }, replies) {
+      const { key, vendorKey } = await createOrgWithVendorKey(stack, vendor, orgName());
+      const said = replies ?? twoReplies();
+      const before = await sim.callCount(vendor, { key: vendorKey });
+      const first = await converse(key, said);
+      await miss(first, { replies: said, vendorKey, before });
+      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 4);
+      const again = await converse(key, said);
+      again.forEach((reply, index) => hit(reply, first[index], index));
+      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 4);
+    },
+    keylessOrg: () => createOrgWithKey(stack.adminUrl, orgName()),
+    async disableOrg(orgId, refused) {
+      expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
+      await eventually('the disabled org refused', refused);
+    },
+    async setCredit(orgId, credit, seen) {
+      expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, credit]).code).toBe(0);
+      if (seen) await eventually(credit === 'out' ? 'out of credit refused' : 'credit back', seen);
+    },
+    async rateLimited(vendorKey, say, fault = {}) {
+      const busy = await sim.injectFault({ vendor, kind: 'error', key: vendorKey, status: 429, ...fault });
+      const refused = await say();
+      await sim.removeFault(busy.id).catch(() => undefined);
+      expect(refused.status).toBe(429);
+      return refused;
+    },
+    async saidTwice(say) {
+      const said = await say();
+      expect(said.status).toBe(200);
+      const again = await say();
+      expect(again.bytes.equals(said.bytes)).toBe(true);
+      return said;
+    },
     calls: (vendorKey) => sim.callCount(vendor, { key: vendorKey }),
     reads: (vendorKey) => sim.readCount(vendor, { key: vendorKey }),
     async expectSharedWithStream(settings, say) {
