@@ -292,3 +292,27 @@ export function optionFieldRule(def: VendorDefinition, name: string): BodyFieldR
     ...(fields && option.type === 'array' ? { items: { fields } } : {}),
   };
 }
+
+/**
+ * A JSON request as a vendor's client sends it (`body` as JSON, a string as it is), for the wires' tests: the
+ * request every drop-in spec keys and reads.
+ */
+export function jsonDropInRequest(path: string, body: unknown, method = 'POST', query = ''): DropInRequest {
+  return {
+    method,
+    path,
+    query,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  };
+}
+
+/** The keying of a request a wire must cache whole; throws where `keying` says it is not cacheable. */
+export function cacheableKeying(
+  keying: (request: DropInRequest) => DropInKeying,
+  request: DropInRequest,
+): Extract<DropInKeying, { cacheable: true }> {
+  const keyed = keying(request);
+  if (!keyed.cacheable) throw new Error('expected a cacheable request');
+  return keyed;
+}

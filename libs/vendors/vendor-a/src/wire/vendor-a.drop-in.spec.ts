@@ -1,9 +1,10 @@
 import {
   AUDIO_NOT_WHOLE,
-  type DropInKeying,
   type DropInRequest,
   dropInServes,
   NOT_WHOLE,
+  jsonDropInRequest,
+  cacheableKeying,
 } from '@router/vendors-core';
 import { vendorADropIn, vendorARequestKeying } from './vendor-a.drop-in';
 import { VENDOR_A_WARNING_HEADER } from './vendor-a.errors';
@@ -11,21 +12,10 @@ import { VENDOR_A_WARNING_HEADER } from './vendor-a.errors';
 const SPEECH = '/text-to-speech';
 const STREAM = '/text-to-speech/stream';
 
-function request(path: string, body: unknown, method = 'POST'): DropInRequest {
-  return {
-    method,
-    path,
-    query: '',
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  };
-}
+const request = (path: string, body: unknown, method = 'POST'): DropInRequest =>
+  jsonDropInRequest(path, body, method);
 
-function keyed(req: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
-  const keying = vendorARequestKeying(req);
-  if (!keying.cacheable) throw new Error('expected a cacheable request');
-  return keying;
-}
+const keyed = (req: DropInRequest) => cacheableKeying(vendorARequestKeying, req);
 
 const BARE = { text: 'Namaste, how can I help?', target_language_code: 'hi-IN' };
 

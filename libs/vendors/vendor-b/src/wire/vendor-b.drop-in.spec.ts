@@ -1,12 +1,13 @@
 import {
   type AnswerReading,
   AUDIO_NOT_WHOLE,
-  type DropInKeying,
   type DropInRequest,
   dropInServes,
   NOT_WHOLE,
   SseFramer,
   writeSseEvent,
+  jsonDropInRequest,
+  cacheableKeying,
 } from '@router/vendors-core';
 import { vendorB } from '../vendor-b.definition';
 import { parseVendorBRequest, VENDOR_B_DEFAULTS, type VendorBVoiceFacts } from './vendor-b.requests';
@@ -16,21 +17,9 @@ import { VENDOR_B_DONE_EVENT, vendorBChunkEvent, vendorBErrorEvent } from './ven
 const SPEECH = '/v1/text-to-speech';
 const STREAM = '/v1/text-to-speech/stream';
 
-function request(path: string, body: unknown, method = 'POST', query = ''): DropInRequest {
-  return {
-    method,
-    path,
-    query,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  };
-}
+const request = jsonDropInRequest;
 
-function keyed(req: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
-  const keying = vendorBRequestKeying(req);
-  if (!keying.cacheable) throw new Error('expected a cacheable request');
-  return keying;
-}
+const keyed = (req: DropInRequest) => cacheableKeying(vendorBRequestKeying, req);
 
 const BARE = { text: 'Namaste, aap kaise hain?', voice_id: 'b_voice_hi_f1' };
 

@@ -1,16 +1,15 @@
-import { AUDIO_NOT_WHOLE, type DropInKeying, type DropInRequest, NOT_WHOLE } from '@router/vendors-core';
+import {
+  AUDIO_NOT_WHOLE,
+  type DropInKeying,
+  type DropInRequest,
+  NOT_WHOLE,
+  jsonDropInRequest,
+} from '@router/vendors-core';
 import { vendorCDropIn, vendorCRequestKeying } from './vendor-c.drop-in';
 import { timestampedBody, timestampedErrorLine, timestampedLine } from './vendor-c.responses';
 
-function post(path: string, body: unknown, query = ''): DropInRequest {
-  return {
-    method: 'POST',
-    path,
-    query,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  };
-}
+const post = (path: string, body: unknown, query = ''): DropInRequest =>
+  jsonDropInRequest(path, body, 'POST', query);
 
 function canonical(request: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
   const keying = vendorCRequestKeying(request);

@@ -1,11 +1,12 @@
 import {
   type AnswerReading,
   AUDIO_NOT_WHOLE,
-  type DropInKeying,
   type DropInRequest,
   dropInServes,
   NOT_WHOLE,
   writeSseEvent,
+  jsonDropInRequest,
+  cacheableKeying,
 } from '@router/vendors-core';
 import { vendorDAuthProblem, vendorDTypeForStatus } from './vendor-d.errors';
 import { vendorDDropIn, vendorDRequestKeying } from './vendor-d.drop-in';
@@ -18,21 +19,10 @@ import {
 
 const SPEECH = '/v1/audio/speech';
 
-function post(body: unknown, path = SPEECH, query = ''): DropInRequest {
-  return {
-    method: 'POST',
-    path,
-    query,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  };
-}
+const post = (body: unknown, path = SPEECH, query = ''): DropInRequest =>
+  jsonDropInRequest(path, body, 'POST', query);
 
-function keyed(request: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
-  const keying = vendorDRequestKeying(request);
-  if (!keying.cacheable) throw new Error('expected a cacheable request');
-  return keying;
-}
+const keyed = (request: DropInRequest) => cacheableKeying(vendorDRequestKeying, request);
 
 const BODY = { model: 'd_model_3', voice: 'brook', input: 'Hello there.' };
 

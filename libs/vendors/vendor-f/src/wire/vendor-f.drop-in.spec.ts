@@ -1,25 +1,19 @@
-import { AUDIO_NOT_WHOLE, type DropInKeying, type DropInRequest, dropInServes } from '@router/vendors-core';
+import {
+  AUDIO_NOT_WHOLE,
+  type DropInRequest,
+  dropInServes,
+  jsonDropInRequest,
+  cacheableKeying,
+} from '@router/vendors-core';
 import { vendorFDropIn, vendorFRequestKeying } from './vendor-f.drop-in';
 import { parseVendorFSettings, restSettings, VENDOR_F_DEFAULTS } from './vendor-f.requests';
 
 const TTS = '/v1/tts';
 const VOICES = '/v1/tts/voices';
 
-function request(path: string, body: unknown, method = 'POST', query = ''): DropInRequest {
-  return {
-    method,
-    path,
-    query,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  };
-}
+const request = jsonDropInRequest;
 
-function keyed(req: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
-  const keying = vendorFRequestKeying(req);
-  if (!keying.cacheable) throw new Error('expected a cacheable request');
-  return keying;
-}
+const keyed = (req: DropInRequest) => cacheableKeying(vendorFRequestKeying, req);
 
 /** The settings the vendor reads from a body (the wire's parser, any voice known, in lower case). */
 function vendorReads(body: Record<string, unknown>): unknown {

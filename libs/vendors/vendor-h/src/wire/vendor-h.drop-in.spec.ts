@@ -1,11 +1,11 @@
 import {
   type AnswerReading,
   AUDIO_NOT_WHOLE,
-  type DropInKeying,
   type DropInRequest,
   dropInServes,
   NOT_WHOLE,
   writeSseEvent,
+  cacheableKeying,
 } from '@router/vendors-core';
 import { vendorH } from '../vendor-h.definition';
 import { vendorHDropIn, vendorHRequestKeying } from './vendor-h.drop-in';
@@ -37,11 +37,7 @@ function request(
   };
 }
 
-function keyed(req: DropInRequest): Extract<DropInKeying, { cacheable: true }> {
-  const keying = vendorHRequestKeying(req);
-  if (!keying.cacheable) throw new Error('expected a cacheable request');
-  return keying;
-}
+const keyed = (req: DropInRequest) => cacheableKeying(vendorHRequestKeying, req);
 
 const BARE = { text: 'Hello there, the weather is lovely today.', voice_id: 'h1_voice_f1' };
 const SPELLED = {
