@@ -14,6 +14,7 @@ const PAGES = [
   ['/provider-keys', 'Vendor keys'],
   ['/retention', 'Retention'],
   ['/cache', 'Cache'],
+  ['/playground', 'Playground'],
   ['/credit', 'Credit'],
   ['/members', 'Members'],
   ['/audit', 'Audit'],

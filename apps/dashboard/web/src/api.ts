@@ -98,6 +98,26 @@ export interface Usage {
   totals: Figures;
 }
 
+/** The router's catalogue (`GET /v1/models`), as far as the playground reads it. */
+export interface CatalogueModel {
+  id: string;
+  languages: string[];
+  /** Null when the voices come from the vendor's live list (`GET /v1/voices`). */
+  voices: string[] | null;
+}
+
+export interface CatalogueVendor {
+  id: string;
+  formats: string[];
+  /** The rates the vendor streams at. */
+  sample_rates: number[];
+  models: CatalogueModel[];
+}
+
+export interface Catalogue {
+  providers: CatalogueVendor[];
+}
+
 /** A refusal in the router's envelope: its status, code and message in words. */
 export class ApiError extends Error {
   constructor(

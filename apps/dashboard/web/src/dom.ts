@@ -41,13 +41,17 @@ function isChild(child: Child): child is Node | string | number {
  */
 export interface Field {
   wrapper: HTMLElement;
-  input: HTMLInputElement | HTMLSelectElement;
+  input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   setError(message: string | null): void;
 }
 
 let fieldCount = 0;
 
-export function field(label: string, input: HTMLInputElement | HTMLSelectElement, hint?: string): Field {
+export function field(
+  label: string,
+  input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+  hint?: string,
+): Field {
   const id = `field-${++fieldCount}`;
   input.id = id;
   const error = h('p', { class: 'field-error', id: `${id}-error`, hidden: true });

@@ -6,6 +6,7 @@ import { cachePage } from './cache';
 import { retentionPage } from './retention';
 import { auditPage, membersPage } from './members';
 import { breakdownsPage, requestsPage } from './requests';
+import { playgroundPage } from './playground';
 
 const BASE = '/dashboard';
 const PAGES: ReadonlyArray<{ path: string; page: Page }> = [
@@ -16,6 +17,7 @@ const PAGES: ReadonlyArray<{ path: string; page: Page }> = [
   { path: '/provider-keys', page: vendorKeysPage },
   { path: '/retention', page: retentionPage },
   { path: '/cache', page: cachePage },
+  { path: '/playground', page: playgroundPage },
   { path: '/credit', page: creditPage },
   { path: '/members', page: membersPage },
   { path: '/audit', page: auditPage },
