@@ -8,7 +8,8 @@ import {
 } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, keylessOrg, disableOrg, setCredit, rateLimited } = mirrorE2e('vendor_b');
+const { stack, sim, newOrg, unique, keylessOrg, disableOrg, setCredit, rateLimited, underFault } =
+  mirrorE2e('vendor_b');
 /** The mirror's base URL, as a vendor_b client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_b`;
 const VOICE = 'b_voice_hi_f1';
@@ -234,14 +235,9 @@ describe('vendor_b mirror (e2e)', () => {
       };
       const before = await sim.callCount('vendor_b', { key: vendorKey });
 
-      const injected = await sim.injectFault({
-        vendor: 'vendor_b',
-        key: vendorKey,
-        afterBytes: 600,
-        ...fault,
-      });
-      const broken = await post(key, '/v1/text-to-speech/stream', body);
-      await sim.removeFault(injected.id).catch(() => undefined);
+      const broken = await underFault(vendorKey, { afterBytes: 600, ...fault }, () =>
+        post(key, '/v1/text-to-speech/stream', body),
+      );
       // The client gets what the vendor sent: a 200 whose body ended normally, without its done event.
       expect(broken.status).toBe(200);
       const sent = events(broken.bytes);
