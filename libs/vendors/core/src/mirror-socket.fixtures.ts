@@ -24,3 +24,11 @@ export function sentenceEndOf(over: Partial<SentenceEnd> = {}): SentenceEnd {
     ...over,
   };
 }
+
+/** A `send` or `refuse` command at a glance, for the wires' socket tests: its frame's JSON, a refusal's close. */
+export function framedCommand(command: Extract<SocketCommand, { kind: 'send' | 'refuse' }>): unknown {
+  return {
+    [command.kind]: JSON.parse(command.frame) as unknown,
+    ...(command.kind === 'refuse' ? { close: command.close } : {}),
+  };
+}

@@ -1,5 +1,11 @@
 import { RouterError } from '@router/contracts';
-import { sayOnSocket, sentenceEndOf, type SocketCommand, type SocketConnection } from '@router/vendors-core';
+import {
+  framedCommand,
+  sayOnSocket,
+  sentenceEndOf,
+  type SocketCommand,
+  type SocketConnection,
+} from '@router/vendors-core';
 import { VENDOR_A_IDLE, vendorASocketRoutes } from './vendor-a.mirror-socket';
 import { parseVendorASettings } from './vendor-a.requests';
 import { vendorASocketSettings } from './vendor-a.settings';
@@ -21,10 +27,7 @@ const read = (commands: SocketCommand[]): unknown[] =>
         return `text ${c.text}`;
       case 'send':
       case 'refuse':
-        return {
-          [c.kind]: JSON.parse(c.frame) as unknown,
-          ...(c.kind === 'refuse' ? { close: c.close } : {}),
-        };
+        return framedCommand(c);
       default:
         return c.kind;
     }

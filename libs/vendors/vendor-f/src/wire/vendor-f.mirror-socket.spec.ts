@@ -1,5 +1,11 @@
 import { RouterError } from '@router/contracts';
-import { sayOnSocket, sentenceEndOf, type SocketCommand, type SocketConnection } from '@router/vendors-core';
+import {
+  framedCommand,
+  sayOnSocket,
+  sentenceEndOf,
+  type SocketCommand,
+  type SocketConnection,
+} from '@router/vendors-core';
 import { VENDOR_F_IDLE, vendorFSocketRoutes } from './vendor-f.mirror-socket';
 import { vendorFSocketSettings } from './vendor-f.settings';
 
@@ -22,10 +28,7 @@ const read = (commands: SocketCommand[]): unknown[] =>
         return `flush ${c.context} ${c.tag ?? ''}`;
       case 'send':
       case 'refuse':
-        return {
-          [c.kind]: JSON.parse(c.frame) as unknown,
-          ...(c.kind === 'refuse' ? { close: c.close } : {}),
-        };
+        return framedCommand(c);
       default:
         return 'context' in c ? `${c.kind} ${c.context}` : c.kind;
     }
