@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createBlobStore } from '@router/blob-store';
-import { createOrgWithKey, mirrorE2e } from '@router/testing';
+import { mirrorE2e } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg } = mirrorE2e('vendor_c');
+const { stack, sim, newOrg, keylessOrg, rateLimited, underFault } = mirrorE2e('vendor_c');
 /** The mirror's base URL, as a vendor_c client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_c`;
 const SETTINGS = { stability: 0.5, similarity_boost: 0.75 };
@@ -251,17 +251,10 @@ describe('vendor_c mirror, REST (e2e)', () => {
     const body = { text: `Refused, cut, then said ${randomUUID().slice(0, 8)}.`, voice_settings: SETTINGS };
     const before = await sim.callCount('vendor_c', { key: vendorKey });
 
-    const busy = await sim.injectFault({
-      vendor: 'vendor_c',
-      kind: 'error',
-      key: vendorKey,
-      status: 429,
+    const refused = await rateLimited(vendorKey, () => post(key, path, body), {
       code: 'too_many_concurrent_requests',
       message: 'Slow down.',
     });
-    const refused = await post(key, path, body);
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(refused.status).toBe(429);
     expect(JSON.parse(refused.bytes.toString('utf8')).detail.message).toBe('Slow down.');
 
     // Every call is cut while the fault stands: a cut that reaches the worker before any audio is retried on
@@ -318,14 +311,7 @@ describe('vendor_c mirror, REST (e2e)', () => {
       };
       const before = await sim.callCount('vendor_c', { key: vendorKey });
 
-      const injected = await sim.injectFault({
-        vendor: 'vendor_c',
-        key: vendorKey,
-        afterBytes: 600,
-        ...fault,
-      });
-      const broken = await post(key, path, body);
-      await sim.removeFault(injected.id).catch(() => undefined);
+      const broken = await underFault(vendorKey, { afterBytes: 600, ...fault }, () => post(key, path, body));
       // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
       expect(broken.status).toBe(200);
       const text = broken.bytes.toString('utf8');
@@ -464,10 +450,9 @@ describe('vendor_c mirror, REST (e2e)', () => {
     expect(Object.keys(wrongBody.detail).sort()).toEqual(
       ['code', 'message', 'param', 'request_id', 'status', 'type'].sort(),
     );
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-c-keyless-${randomUUID().slice(0, 8)}`);
     const noVendorKey = await fetch(`${BASE}${path}`, {
       method: 'POST',
-      headers: { 'vendor_c-api-key': keyless.key },
+      headers: { 'vendor_c-api-key': keylessOrg().key },
       body: '{}',
     });
     expect(noVendorKey.status).toBe(400);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { mirrorE2e } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_e');
+const { stack, sim, newOrg, unique, calls, keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } =
+  mirrorE2e('vendor_e');
 /** The mirror's base URL, as a vendor_e client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_e`;
 const V1_MODEL = 'e_model_1-orla-en';
@@ -255,15 +256,10 @@ describe('vendor_e mirror, REST (e2e)', () => {
     const empty = await speak(key, '/v1/speak', {}, { text: ' ' });
     expect([empty.status, json(empty).err_code]).toEqual([400, 'INVALID_TEXT']);
 
-    const busy = await sim.injectFault({ vendor: 'vendor_e', kind: 'error', key: vendorKey, status: 429 });
-    const refused = await speak(key, '/v1/speak', {}, { text });
-    await sim.removeFault(busy.id).catch(() => undefined);
+    const refused = await rateLimited(vendorKey, () => speak(key, '/v1/speak', {}, { text }));
     expect([refused.status, json(refused).err_code]).toEqual([429, 'TOO_MANY_REQUESTS']);
 
-    const said = await speak(key, '/v1/speak', {}, { text });
-    const again = await speak(key, '/v1/speak', {}, { text });
-    expect(said.status).toBe(200);
-    expect(again.bytes.equals(said.bytes)).toBe(true);
+    await saidTwice(() => speak(key, '/v1/speak', {}, { text }));
     // The 429 and the one take that was stored: two calls, none for the refusals of the query or the body.
     expect(await calls(vendorKey)).toBe(before + 2);
   });
@@ -304,27 +300,18 @@ describe('vendor_e mirror, REST (e2e)', () => {
     expectRefusal(await speak(null, '/v1/speak', {}, { text }));
     expectRefusal(await speak('rtr_not-a-key', '/v1/speak', {}, { text }));
     expectRefusal(await speak(null, '/v1/speak', {}, { text }, { authorization: key }));
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-e-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await speak(keyless.key, '/v2/speak', { model: V2_MODEL }, { text });
+    const noVendorKey = await speak(keylessOrg().key, '/v2/speak', { model: V2_MODEL }, { text });
     expectRefusal(noVendorKey);
     expect(json(noVendorKey).err_msg).toMatch(/dashboard/);
 
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually(
-      'the disabled org refused',
-      async () => (await speak(key, '/v1/speak', {}, { text })).status === 401,
-    );
+    await disableOrg(orgId, async () => (await speak(key, '/v1/speak', {}, { text })).status === 401);
     expectRefusal(await speak(key, '/v1/speak', {}, { text }));
   });
 
   it("refuses an org out of credit with 402 in the vendor's shape, code insufficient_credits", async () => {
     const { orgId, key, vendorKey } = await newOrg();
     const text = unique('Out of credit');
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually(
-      'out of credit refused',
-      async () => (await speak(key, '/v1/speak', {}, { text })).status === 402,
-    );
+    await setCredit(orgId, 'out', async () => (await speak(key, '/v1/speak', {}, { text })).status === 402);
     const refused = await speak(key, '/v1/speak', {}, { text });
     expect(refused.status).toBe(402);
     expect(json(refused)).toEqual({

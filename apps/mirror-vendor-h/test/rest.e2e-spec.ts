@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import {
-  adminCli,
-  createOrgWithKey,
-  eventually,
-  mirrorE2e,
-  readSseEvents,
-  type SseFrame,
-} from '@router/testing';
+import { mirrorE2e, readSseEvents, type SseFrame } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_h');
+const kit = mirrorE2e('vendor_h');
+const { stack, sim, newOrg, unique, calls } = kit;
+const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice, underFault } = kit;
 /** The mirror's base URL, as a vendor_h client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_h`;
 const VOICE = 'h1_voice_f1';
@@ -242,15 +236,9 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
       const body = { text: unique('Not whole, then whole, then from the cache'), voice_id: VOICE };
       const before = await calls(vendorKey);
 
-      const injected = await sim.injectFault({
-        vendor: 'vendor_h',
-        key: vendorKey,
-        endpoint: 'sse',
-        afterBytes: 2000,
-        ...fault,
-      });
-      const broken = await live(key, body);
-      await sim.removeFault(injected.id).catch(() => undefined);
+      const broken = await underFault(vendorKey, { endpoint: 'sse', afterBytes: 2000, ...fault }, () =>
+        live(key, body),
+      );
       // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
       expect([broken.status, broken.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
       expect(broken.bytes.toString('utf8')).not.toContain('"done"');
@@ -288,22 +276,10 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     expect(badRate.status).toBe(400);
     expect(json(badRate)).toEqual({ error: 'sample_rate must be one of 8000, 16000, 24000, 44100' });
 
-    const busy = await sim.injectFault({
-      vendor: 'vendor_h',
-      kind: 'error',
-      key: vendorKey,
-      status: 429,
-      message: 'slow down',
-    });
-    const refused = await live(key, body);
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(refused.status).toBe(429);
+    const refused = await rateLimited(vendorKey, () => live(key, body), { message: 'slow down' });
     expect(json(refused)).toEqual({ error: 'slow down' });
 
-    const said = await live(key, body);
-    expect(said.status).toBe(200);
-    const again = await live(key, body);
-    expect(again.bytes.equals(said.bytes)).toBe(true);
+    await saidTwice(() => live(key, body));
     // The 429 and the one take that was stored: two calls, none for the refusals of the body or the replay.
     expect(await calls(vendorKey)).toBe(before + 2);
   });
@@ -334,21 +310,18 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     const bare = await tts(null, body, { authorization: (await newOrg()).key });
     expect([bare.status, json(bare)]).toEqual([401, refusal]);
 
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-h-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await live(keyless.key, body);
+    const noVendorKey = await live(keylessOrg().key, body);
     expect([noVendorKey.status, json(noVendorKey)]).toEqual([401, refusal]);
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually('the disabled org refused', async () => (await tts(key, body)).status === 401);
+    await disableOrg(orgId, async () => (await tts(key, body)).status === 401);
     expect(json(await tts(key, body))).toEqual(refusal);
   });
 
   it("refuses an org out of credit with 402 in the vendor's {error} shape", async () => {
     const { orgId, key, vendorKey } = await newOrg();
     const body = { text: unique('Out of credit'), voice_id: VOICE };
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await live(key, body)).status === 402);
+    await setCredit(orgId, 'out', async () => (await live(key, body)).status === 402);
     const refused = await tts(key, body);
     expect(refused.status).toBe(402);
     expect(json(refused)).toEqual({ error: expect.stringMatching(/credit/i) });

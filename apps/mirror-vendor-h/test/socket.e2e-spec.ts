@@ -1,17 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { StreamSettings } from '@router/client';
-import {
-  adminCli,
-  createOrgWithKey,
-  eventually,
-  type JsonFrame,
-  mirrorE2e,
-  type TestSocket,
-} from '@router/testing';
+import { type JsonFrame, mirrorE2e, TAKE_FAILS_MIDWAY, type TestSocket } from '@router/testing';
 import { createTake, findTakeIds } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_h');
-const { stack, sim, newOrg, unique, calls } = kit;
+const { sim, newOrg, unique, calls, expectRepliesInTurn, keylessOrg, disableOrg, setCredit } = kit;
 const PATH = '/waves/v1/tts/live';
 const VOICE = 'h1_voice_f1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -126,16 +118,10 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
   });
 
   it("reads two replies in turn on one socket as the vendor's clients do, each up to its one complete: only its own audio, on a miss and from the cache", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = [
-      [unique('Hello there, this is the first reply'), unique('It has two sentences')],
-      [unique('And here comes the second reply'), unique('Which has two sentences as well')],
-    ];
     const settings = { voice_id: VOICE, sample_rate: 16000, output_format: 'pcm' };
-    const before = await calls(vendorKey);
 
     /** Both replies in turn on one socket, each sent word by word and read up to its first complete. */
-    const converse = async (): Promise<JsonFrame[][]> => {
+    const converse = async (key: string, replies: string[][]): Promise<JsonFrame[][]> => {
       const socket = await connect(key);
       const read: JsonFrame[][] = [];
       for (const [i, texts] of replies.entries()) {
@@ -150,22 +136,29 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    first.forEach((reply, i) => {
-      expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
-      expect(new Set(reply.map((f) => f['request_id'])).size).toBe(1);
-      expect(isTakesOf(audioOf(reply), replies[i] ?? [], 16000)).toBe(true);
-    });
-    expect(first[0]?.[0]?.['request_id']).not.toBe(first[1]?.[0]?.['request_id']);
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    // Again on a new socket: every sentence from the cache, byte for byte the same takes, no vendor call.
-    const again = await converse();
-    again.forEach((reply, i) => {
-      expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
-      expect(audioOf(reply).equals(audioOf(first[i] ?? []))).toBe(true);
-    });
-    expect(await calls(vendorKey)).toBe(before + 4);
+    const replies = [
+      [unique('Hello there, this is the first reply'), unique('It has two sentences')],
+      [unique('And here comes the second reply'), unique('Which has two sentences as well')],
+    ];
+    // Said again on a new socket: every sentence from the cache, byte for byte the same takes, no vendor call.
+    await expectRepliesInTurn(
+      converse,
+      {
+        miss(first) {
+          first.forEach((reply, i) => {
+            expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
+            expect(new Set(reply.map((f) => f['request_id'])).size).toBe(1);
+            expect(isTakesOf(audioOf(reply), replies[i] ?? [], 16000)).toBe(true);
+          });
+          expect(first[0]?.[0]?.['request_id']).not.toBe(first[1]?.[0]?.['request_id']);
+        },
+        hit(reply, first) {
+          expect(reply.filter(isComplete)).toEqual([reply.at(-1)]);
+          expect(audioOf(reply).equals(audioOf(first ?? []))).toBe(true);
+        },
+      },
+      replies,
+    );
   });
 
   it('speaks all a context holds on a flush followed at once by context_close, then its one complete', async () => {
@@ -298,15 +291,7 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       unique('The next request plays'),
     ];
     // The failing sentence's own call: the sentences after it may reach the vendor first (look-ahead).
-    const fault = await sim.injectFault({
-      vendor: 'vendor_h',
-      key: vendorKey,
-      textIncludes: failing,
-      kind: 'error',
-      status: 500,
-      afterBytes: 2000,
-      message: 'The take failed.',
-    });
+    const fault = await kit.injectFault(vendorKey, { ...TAKE_FAILS_MIDWAY, textIncludes: failing });
     const socket = await connect(key);
     socket.send({ voice_id: VOICE, text: `${failing} ${dropped}`, request_id: 'failing' });
     socket.send({ voice_id: VOICE, text: next });
@@ -405,20 +390,14 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     const unauthorized = { status: 401, body: { error: 'unauthorized' } };
     expect(await refusal({})).toEqual(unauthorized);
     expect(await refusal(bearer('rtr_not-a-key'))).toEqual(unauthorized);
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-h-ws-keyless-${randomUUID().slice(0, 8)}`);
-    expect(await refusal(bearer(keyless.key))).toEqual(unauthorized);
+    expect(await refusal(bearer(keylessOrg().key))).toEqual(unauthorized);
 
     const disabled = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'disable', disabled.orgId]).code).toBe(0);
-    await eventually(
-      'the disabled org refused',
-      async () => (await refusal(bearer(disabled.key))).status === 401,
-    );
+    await disableOrg(disabled.orgId, async () => (await refusal(bearer(disabled.key))).status === 401);
     expect(await refusal(bearer(disabled.key))).toEqual(unauthorized);
 
     const broke = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'credit', broke.orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await refusal(bearer(broke.key))).status === 402);
+    await setCredit(broke.orgId, 'out', async () => (await refusal(bearer(broke.key))).status === 402);
     expect(await refusal(bearer(broke.key))).toEqual({
       status: 402,
       body: { error: expect.stringMatching(/credit/i) },

@@ -1,16 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import {
-  adminCli,
-  createOrgWithKey,
-  eventually,
   expectStepChunks,
   mirrorE2e,
   readSseEvents,
   type SseFrame,
+  TAKE_FAILS_MIDWAY,
 } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_i');
+const { stack, sim, newOrg, unique, calls, keylessOrg, disableOrg, setCredit, underFault } =
+  mirrorE2e('vendor_i');
 /** The mirror's base URL, as a vendor_i client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_i`;
 /** The version the vendor's current clients send, and an older one whose errors are plain text. */
@@ -283,18 +281,11 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     const before = await calls(vendorKey);
     // The fault stands for every call: a failure that reaches the worker before any audio is retried on another
     // worker (by design), and that retry must fail too for the client to see the error.
-    const injected = await sim.injectFault({
-      vendor: 'vendor_i',
-      key: vendorKey,
-      endpoint: 'sse',
-      afterBytes: 2000,
-      kind: 'error',
-      status: 500,
-      message: 'The take failed.',
-      times: 'always',
-    });
-    const broken = await sse(key, body);
-    await sim.removeFault(injected.id).catch(() => undefined);
+    const broken = await underFault(
+      vendorKey,
+      { ...TAKE_FAILS_MIDWAY, endpoint: 'sse', times: 'always' },
+      () => sse(key, body),
+    );
     const afterFault = await calls(vendorKey);
     expect(afterFault).toBeGreaterThanOrEqual(before + 1);
     expect(broken.status).toBe(200);
@@ -390,8 +381,7 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     const byQuery = await send(null, '/tts/sse?vendor_i_version=2026-03-01', body, {});
     expect([byQuery.status, json(byQuery).error_code]).toEqual([401, 'invalid_api_key']);
 
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-i-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await bytes(keyless.key, body, current);
+    const noVendorKey = await bytes(keylessOrg().key, body, current);
     expect(noVendorKey.status).toBe(401);
     expect(json(noVendorKey)).toMatchObject({
       error_code: 'invalid_api_key',
@@ -402,18 +392,13 @@ describe('vendor_i mirror, REST and SSE (e2e)', () => {
     // Authorization: Bearer is the current clients' placement.
     const bearer = await send(null, '/tts/bytes', body, { ...current, authorization: `Bearer ${key}` });
     expect(bearer.status).toBe(200);
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually(
-      'the disabled org refused',
-      async () => (await bytes(key, body, current)).status === 401,
-    );
+    await disableOrg(orgId, async () => (await bytes(key, body, current)).status === 401);
   });
 
   it("refuses an org out of credit with 402 in the vendor's shape", async () => {
     const { orgId, key, vendorKey } = await newOrg();
     const body = request(unique('Out of credit'));
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await sse(key, body)).status === 402);
+    await setCredit(orgId, 'out', async () => (await sse(key, body)).status === 402);
     const refused = await bytes(key, body);
     expect(refused.status).toBe(402);
     expect(json(refused)).toEqual({

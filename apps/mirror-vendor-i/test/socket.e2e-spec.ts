@@ -2,18 +2,17 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { StreamSettings } from '@router/client';
 import {
-  adminCli,
-  createOrgWithKey,
   eventually,
   type JsonFrame,
   mirrorE2e,
   repliesInTurn,
   sayOnStream,
+  TAKE_FAILS_MIDWAY,
 } from '@router/testing';
 import { createTake, readTakeId } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_i');
-const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
+const { stack, sim, newOrg, unique, calls, expectRepliesInTurn, keylessOrg, setCredit } = kit;
 const PATH = '/tts/websocket';
 const VERSION = '2026-08-14';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -179,16 +178,12 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
   });
 
   it("serves replies in turn on one socket as the vendor's clients send them, each read up to its done: only its own frames, on a miss and from the cache", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = twoReplies();
-    const before = await calls(vendorKey);
-
     /**
      * The replies as the voice-agent plugin sends them on one pooled socket: a context of its own per reply, each
      * sentence with `continue: true` (spoken at once, `max_buffer_delay_ms` 0), the context closed with a blank
      * transcript and `continue: false`; every frame read, whatever its context, up to the first `done`.
      */
-    const converse = async (): Promise<JsonFrame[][]> => {
+    const converse = async (key: string, replies: string[][]): Promise<JsonFrame[][]> => {
       const socket = await connect(key);
       const read = await repliesInTurn(socket, replies, (texts) => {
         const context = randomUUID().slice(0, 12);
@@ -205,23 +200,20 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    first.forEach((reply, i) => {
-      const context = reply[0]?.['context_id'] as string;
-      expect(ofContext(reply, context)).toEqual(reply);
-      expect(reply.filter((f) => f['type'] === 'done')).toEqual([reply.at(-1)]);
-      expect(reply.filter((f) => f['type'] === 'timestamps')).toHaveLength(2);
-      expect(areTakesOf(audioOf(reply, context), replies[i] ?? [], 24000)).toBe(true);
+    await expectRepliesInTurn(converse, {
+      miss: (first, { replies }) =>
+        first.forEach((reply, i) => {
+          const context = reply[0]?.['context_id'] as string;
+          expect(ofContext(reply, context)).toEqual(reply);
+          expect(reply.filter((f) => f['type'] === 'done')).toEqual([reply.at(-1)]);
+          expect(reply.filter((f) => f['type'] === 'timestamps')).toHaveLength(2);
+          expect(areTakesOf(audioOf(reply, context), replies[i] ?? [], 24000)).toBe(true);
+        }),
+      hit(reply, first = []) {
+        const context = reply[0]?.['context_id'] as string;
+        expect(audioOf(reply, context).equals(audioOf(first, first[0]?.['context_id'] as string))).toBe(true);
+      },
     });
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    const again = await converse();
-    again.forEach((reply, i) => {
-      const context = reply[0]?.['context_id'] as string;
-      const was = first[i] ?? [];
-      expect(audioOf(reply, context).equals(audioOf(was, was[0]?.['context_id'] as string))).toBe(true);
-    });
-    expect(await calls(vendorKey)).toBe(before + 4);
   });
 
   it('closes normally on a flush followed at once by a close, and stores no part of a take it cut', async () => {
@@ -456,14 +448,9 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     });
 
     const failing = unique('This sentence fails midway at the vendor');
-    const fault = await sim.injectFault({
-      vendor: 'vendor_i',
-      key: vendorKey,
+    const fault = await kit.injectFault(vendorKey, {
+      ...TAKE_FAILS_MIDWAY,
       textIncludes: failing,
-      kind: 'error',
-      status: 500,
-      afterBytes: 2000,
-      message: 'The take failed.',
       code: 'synthesis_failed',
       // Every call of the sentence fails: one that fails before any audio reached the router is retried.
       times: 'always',
@@ -641,13 +628,12 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     const older = await refusal({ authorization: 'Bearer rtr_nope', 'vendor_i-version': '2025-04-16' });
     expect([older.status, older.type]).toEqual([401, 'text/plain; charset=utf-8']);
     expect(older.body).toMatch(/^Unauthorized: \S/);
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-i-ws-keyless-${randomUUID().slice(0, 8)}`);
-    expect((await refusal({ 'x-api-key': keyless.key, 'vendor_i-version': VERSION })).status).toBe(401);
+    expect((await refusal({ 'x-api-key': keylessOrg().key, 'vendor_i-version': VERSION })).status).toBe(401);
     expect((await refusal({ authorization: `Bearer ${key}`, 'vendor_i-version': VERSION })).status).toBe(101);
 
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually(
-      'out of credit refused',
+    await setCredit(
+      orgId,
+      'out',
       async () => (await refusal({ 'x-api-key': key, 'vendor_i-version': VERSION })).status === 402,
     );
     const broke = await refusal({ 'x-api-key': key, 'vendor_i-version': VERSION });

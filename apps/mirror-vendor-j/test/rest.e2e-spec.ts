@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { mirrorE2e } from '@router/testing';
 import { VENDOR_J_DEFAULT_VOICE } from '@router/vendor-j';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique } = mirrorE2e('vendor_j');
+const { stack, sim, newOrg, unique, keylessOrg, setCredit, rateLimited, underFault } = mirrorE2e('vendor_j');
 /** The mirror's base URL, as a vendor_j client is configured with it. */
 const BASE = `${stack.gatewayUrl}/vendor_j`;
 const KEY_HEADER = 'x-vendor_j-api-key';
@@ -364,14 +363,9 @@ describe('vendor_j mirror, REST (e2e)', () => {
       const body = speech(unique('Not whole, then whole, then from the cache'));
       const before = await sim.callCount('vendor_j', { key: vendorKey });
 
-      const injected = await sim.injectFault({
-        vendor: 'vendor_j',
-        key: vendorKey,
-        afterBytes: 2000,
-        ...fault,
-      });
-      const broken = await post(key, STREAM(), body);
-      await sim.removeFault(injected.id).catch(() => undefined);
+      const broken = await underFault(vendorKey, { afterBytes: 2000, ...fault }, () =>
+        post(key, STREAM(), body),
+      );
       // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
       expect(broken.status).toBe(200);
       const blocks = broken.text.split('\r\n\r\n').filter((b) => b !== '');
@@ -398,14 +392,9 @@ describe('vendor_j mirror, REST (e2e)', () => {
     const { key, vendorKey } = await newOrg();
     const body = speech(unique('Ended short'));
     const before = await sim.callCount('vendor_j', { key: vendorKey });
-    const injected = await sim.injectFault({
-      vendor: 'vendor_j',
-      key: vendorKey,
-      kind: 'end',
-      afterBytes: 300,
-    });
-    const short = await post(key, GENERATE(), body);
-    await sim.removeFault(injected.id).catch(() => undefined);
+    const short = await underFault(vendorKey, { kind: 'end', afterBytes: 300 }, () =>
+      post(key, GENERATE(), body),
+    );
     expect(short.status).toBe(200);
     expect(short.bytes.length).toBe(300);
     const whole = await post(key, GENERATE(), body);
@@ -421,10 +410,7 @@ describe('vendor_j mirror, REST (e2e)', () => {
 
     const body = speech(unique('Refused, then said'));
     const before = await sim.callCount('vendor_j', { key: vendorKey });
-    const busy = await sim.injectFault({ vendor: 'vendor_j', key: vendorKey, kind: 'error', status: 429 });
-    const refused = await post(key, STREAM(), body);
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(refused.status).toBe(429);
+    const refused = await rateLimited(vendorKey, () => post(key, STREAM(), body));
     expect((JSON.parse(refused.text) as GenerateResponse).error?.status).toBe('RESOURCE_EXHAUSTED');
     expect((await post(key, STREAM(), body)).status).toBe(200);
     expect(await sim.callCount('vendor_j', { key: vendorKey })).toBe(before + 2);
@@ -460,20 +446,15 @@ describe('vendor_j mirror, REST (e2e)', () => {
       });
     }
 
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-j-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await post(keyless.key, path, speech('Hi.'));
+    const noVendorKey = await post(keylessOrg().key, path, speech('Hi.'));
     expect(noVendorKey.status).toBe(400);
     const refusal = (JSON.parse(noVendorKey.text) as GenerateResponse).error;
     expect(refusal).toMatchObject({ status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] });
     expect(refusal?.message).toContain('/dashboard/provider-keys');
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually(
-      'out of credit refused',
-      async () => (await post(key, path, speech('Hi.'))).status === 402,
-    );
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'in']).code).toBe(0);
+    await setCredit(orgId, 'out', async () => (await post(key, path, speech('Hi.'))).status === 402);
+    await setCredit(orgId, 'in');
   });
 
   it("refuses a body nested past the client-JSON limit with the vendor's INVALID_ARGUMENT, calling no one", async () => {

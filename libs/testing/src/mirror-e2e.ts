@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { StreamSettings } from '@router/client';
-import { SimControl } from '@router/vendor-sim';
+import { type InjectFault, SimControl } from '@router/vendor-sim';
 import { mirrorAccess } from '@router/vendors';
 import { pathWithKey, placeKey, type PlacedKey, type VendorId } from '@router/vendors-core';
 import { readE2eStack } from './e2e-stack';
@@ -44,6 +44,20 @@ export interface MirrorSocketRequest {
 
 /** An org of its own with its router key (`key`) and its own vendor key (`vendorKey`). */
 export type MirrorOrg = Awaited<ReturnType<typeof createOrgWithVendorKey>>;
+
+/** A fault as a mirror spec sets it for one vendor key: the vendor and the key are the kit's. */
+export type MirrorFault = Omit<InjectFault, 'vendor' | 'key'>;
+
+/** A take that fails at the vendor after its first 2000 bytes of audio, with a 500 and the vendor's words. */
+export const TAKE_FAILS_MIDWAY = {
+  kind: 'error',
+  status: 500,
+  afterBytes: 2000,
+  message: 'The take failed.',
+} as const satisfies MirrorFault;
+
+/** A call that stalls, for good, until the fault is removed (with `afterBytes`, after that much audio). */
+export const STALLS = { kind: 'stall', stallMs: null } as const satisfies MirrorFault;
 
 /** What a replies-in-turn test's first reading is checked with: the replies said and the calls before them. */
 export interface RepliesMiss {
@@ -110,6 +124,10 @@ export interface MirrorE2e {
    * reaches the gateway a moment later).
    */
   setCredit(this: void, orgId: string, credit: 'out' | 'in', seen?: () => Promise<boolean>): Promise<void>;
+  /** `fault` set at the simulated vendor for this vendor key; remove it with `sim.removeFault(id)`. */
+  injectFault(this: void, vendorKey: string, fault: MirrorFault): Promise<{ id: string }>;
+  /** What `say` answers while `fault` stands for this vendor key; the fault is removed after it. */
+  underFault<A>(this: void, vendorKey: string, fault: MirrorFault, say: () => Promise<A>): Promise<A>;
   /**
    * The vendor's 429 for this vendor key (a one-off error fault, with `fault`'s code and message) to what `say`
    * sends once; the fault is removed after it. Answers the refusal, its status checked.
@@ -231,6 +249,16 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
       },
     ];
   };
+  const injectFault = (vendorKey: string, fault: MirrorFault) =>
+    sim.injectFault({ vendor, key: vendorKey, ...fault });
+  const underFault = async <A>(vendorKey: string, fault: MirrorFault, say: () => Promise<A>): Promise<A> => {
+    const injected = await injectFault(vendorKey, fault);
+    try {
+      return await say();
+    } finally {
+      await sim.removeFault(injected.id).catch(() => undefined);
+    }
+  };
   const twoReplies = (): string[][] => [
     [unique('The first reply starts here'), unique('Then the first reply ends')],
     [unique('A second and longer reply follows it'), unique('It ends on the very same socket')],
@@ -263,10 +291,10 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
       expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, credit]).code).toBe(0);
       if (seen) await eventually(credit === 'out' ? 'out of credit refused' : 'credit back', seen);
     },
+    injectFault,
+    underFault,
     async rateLimited(vendorKey, say, fault = {}) {
-      const busy = await sim.injectFault({ vendor, kind: 'error', key: vendorKey, status: 429, ...fault });
-      const refused = await say();
-      await sim.removeFault(busy.id).catch(() => undefined);
+      const refused = await underFault(vendorKey, { kind: 'error', status: 429, ...fault }, say);
       expect(refused.status).toBe(429);
       return refused;
     },

@@ -28,6 +28,7 @@ export * from './audio-completeness';
 export * from './mirror-socket.types';
 export * from './key-placement';
 export * from './mirror-socket.codec';
+export * from './mirror-socket.fixtures';
 export * from './mirror-access';
 export * from './path-segment';
 export * from './request-flags';

@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import type { SocketCommand, SocketConnection } from '@router/vendors-core';
+import { sayOnSocket, sentenceEndOf, type SocketCommand, type SocketConnection } from '@router/vendors-core';
 import { VENDOR_A_IDLE, vendorASocketRoutes } from './vendor-a.mirror-socket';
 import { parseVendorASettings } from './vendor-a.requests';
 import { vendorASocketSettings } from './vendor-a.settings';
@@ -11,8 +11,7 @@ function open(query = 'model=a_model_1&send_completion_event=true', route = ws):
   return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
 }
 
-const say = (c: SocketConnection, message: unknown): SocketCommand[] =>
-  c.parse(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+const say = sayOnSocket;
 
 /** Commands at a glance: `kind [text]`, a frame's JSON for send and refuse. */
 const read = (commands: SocketCommand[]): unknown[] =>
@@ -157,15 +156,7 @@ describe('vendor_a mirror sockets', () => {
     expect(second).toEqual([
       { type: 'audio', data: { request_id: requestId, audio: 'Aw==', content_type: 'audio/wav' } },
     ]);
-    const end = {
-      sentence: 0,
-      text: 'x',
-      words: null,
-      chars: null,
-      cached: false,
-      bytes: 3,
-      durationMs: null,
-    };
+    const end = sentenceEndOf({ text: 'x', bytes: 3 });
     expect(
       frames(
         render.sentenceEnd({

@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import type { SocketCommand, SocketConnection } from '@router/vendors-core';
+import { sayOnSocket, sentenceEndOf, type SocketCommand, type SocketConnection } from '@router/vendors-core';
 import { VENDOR_F_IDLE, vendorFSocketRoutes } from './vendor-f.mirror-socket';
 import { vendorFSocketSettings } from './vendor-f.settings';
 
@@ -10,8 +10,7 @@ function open(query = QUERY): SocketConnection {
   return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
 }
 
-const say = (c: SocketConnection, message: unknown): SocketCommand[] =>
-  c.parse(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+const say = sayOnSocket;
 
 /** Commands at a glance: `kind context [text|tag]`, a frame's JSON for send and refuse. */
 const read = (commands: SocketCommand[]): unknown[] =>
@@ -118,17 +117,7 @@ describe('vendor_f mirror socket', () => {
       [{ type: 'audio.delta', delta: 'AQID' }],
     );
     expect(render.audio(Buffer.alloc(0), { sentence: 0, first: false, cached: false })).toEqual([]);
-    expect(
-      render.sentenceEnd({
-        sentence: 0,
-        text: 'Hi.',
-        words: null,
-        chars: null,
-        cached: false,
-        bytes: 3,
-        durationMs: null,
-      }),
-    ).toEqual([]);
+    expect(render.sentenceEnd(sentenceEndOf({ text: 'Hi.', bytes: 3 }))).toEqual([]);
     say(c, { type: 'text.done' });
     expect(frames(render.flushed('text.done'))).toEqual([{ type: 'audio.done' }]);
     expect(render.flushed(undefined)).toEqual([]);

@@ -1,5 +1,10 @@
 import { RouterError } from '@router/contracts';
-import type { SocketCommand, SocketConnection, SocketContextRenderer } from '@router/vendors-core';
+import {
+  sentenceEndOf,
+  type SocketCommand,
+  type SocketConnection,
+  type SocketContextRenderer,
+} from '@router/vendors-core';
 import { vendorGSocketRoutes } from './vendor-g.mirror-socket';
 
 const [route] = vendorGSocketRoutes;
@@ -72,17 +77,7 @@ describe('vendor_g mirror socket', () => {
     expect(frames(render.audio(Buffer.from([1, 2, 3]), { sentence: 0, first: true, cached: false }))).toEqual(
       [{ stream_id: 's1', audio: 'AQID' }],
     );
-    expect(
-      render.sentenceEnd({
-        sentence: 0,
-        text: 'Hello there.',
-        words: null,
-        chars: null,
-        cached: false,
-        bytes: 3,
-        durationMs: null,
-      }),
-    ).toEqual([]);
+    expect(render.sentenceEnd(sentenceEndOf({ text: 'Hello there.', bytes: 3 }))).toEqual([]);
     expect(frames(render.flushed('text_end'))).toEqual([
       { stream_id: 's1', audio: '', audio_end: true },
       { stream_id: 's1', terminated: true },

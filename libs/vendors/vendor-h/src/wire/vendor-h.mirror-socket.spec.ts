@@ -1,5 +1,5 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
-import { resolveSettings, type SocketCommand } from '@router/vendors-core';
+import { resolveSettings, sayOnSocket, sentenceEndOf, type SocketCommand } from '@router/vendors-core';
 import { vendorH } from '../vendor-h.definition';
 import { VendorHConnection, vendorHSocketRoutes } from './vendor-h.mirror-socket';
 
@@ -14,8 +14,7 @@ function connection(): VendorHConnection {
 
 const handshake = (query: string) => ({ params: [], query: new URLSearchParams(query), headers: {} });
 
-const say = (c: VendorHConnection, message: unknown): SocketCommand[] =>
-  c.parse(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+const say = sayOnSocket;
 
 /** Commands at a glance: kind, context (`-` for the connection's own), and the text or the flush's tag. */
 const kinds = (commands: SocketCommand[]): string[] =>
@@ -284,15 +283,7 @@ describe('vendor_h mirror socket: events to frames', () => {
   });
   const chunk = Buffer.from([1, 2, 3]);
   const at = { sentence: 0, first: true, cached: false };
-  const end = {
-    sentence: 0,
-    text: 'Hi.',
-    words: null,
-    chars: null,
-    cached: false,
-    bytes: 3,
-    durationMs: null,
-  };
+  const end = sentenceEndOf({ text: 'Hi.', bytes: 3 });
 
   it("sends every sentence's audio as chunks, then one complete for the request at its end, with the request's ids and the client's", () => {
     const c = connection();

@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import type { SentenceEnd, SocketCommand } from '@router/vendors-core';
+import { sayOnSocket, sentenceEndOf, type SocketCommand } from '@router/vendors-core';
 import { VendorIConnection, vendorISocketRoutes } from './vendor-i.mirror-socket';
 
 const [route] = vendorISocketRoutes;
@@ -11,8 +11,7 @@ const base = {
   language: 'en',
 };
 
-const say = (c: VendorIConnection, message: unknown): SocketCommand[] =>
-  c.parse(Buffer.from(typeof message === 'string' ? message : JSON.stringify(message)), false);
+const say = sayOnSocket;
 
 /** Commands at a glance: kind, context, and the text, the flush's tag or the wait's time. */
 const kinds = (commands: SocketCommand[]): string[] =>
@@ -29,16 +28,7 @@ const framesOf = (commands: SocketCommand[]): unknown[] =>
 const read = (frames: (string | Buffer)[]): unknown[] =>
   frames.map((f) => JSON.parse(f.toString()) as unknown);
 
-const end = (over: Partial<SentenceEnd>): SentenceEnd => ({
-  sentence: 0,
-  text: '',
-  cached: false,
-  bytes: 0,
-  durationMs: null,
-  words: null,
-  chars: null,
-  ...over,
-});
+const end = sentenceEndOf;
 
 describe('vendor_i mirror socket: messages to commands', () => {
   it('configures a context from its message as /v1/stream would, then buffers its text by the delay', () => {
