@@ -59,12 +59,12 @@ export class WorkerDirectory {
     if (this.bus.status() !== 'connected' || live.length === 0) {
       await this.waitUntil(() => this.bus.status() === 'connected' && this.live(except, serving).length > 0);
       if (this.bus.status() !== 'connected') {
-        throw new RouterError('internal', 'The message bus is unreachable; retry shortly.');
+        throw RouterError.unavailable('The message bus is unreachable; retry shortly.');
       }
       live = this.live(except, serving);
     }
     const best = shardOwner(keyShard(cacheKey), live);
-    if (best === undefined) throw new RouterError('internal', 'No synthesis worker is running.');
+    if (best === undefined) throw RouterError.unavailable('No synthesis worker is running; retry shortly.');
     return best;
   }
 
