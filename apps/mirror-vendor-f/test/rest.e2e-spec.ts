@@ -1,8 +1,9 @@
 import { mirrorE2e } from '@router/testing';
 import { type AudioSpec, createTake } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls, keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } =
-  mirrorE2e('vendor_f');
+const kit = mirrorE2e('vendor_f');
+const { stack, sim, newOrg, unique, calls } = kit;
+const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice, underFault } = kit;
 /** The mirror's base URL as a vendor_f client is configured with it (the vendor's is `https://{BASE}/v1`). */
 const BASE = `${stack.gatewayUrl}/vendor_f/v1`;
 
@@ -218,14 +219,7 @@ describe('vendor_f mirror, REST (e2e)', () => {
     const { key, vendorKey } = await newOrg();
     const body = { text: unique('Ended early'), output_format: { codec: 'wav', sample_rate: 16000 } };
     const before = await calls(vendorKey);
-    const injected = await sim.injectFault({
-      vendor: 'vendor_f',
-      key: vendorKey,
-      kind: 'end',
-      afterBytes: 6000,
-    });
-    const short = await tts(key, body);
-    await sim.removeFault(injected.id).catch(() => undefined);
+    const short = await underFault(vendorKey, { kind: 'end', afterBytes: 6000 }, () => tts(key, body));
     // A 200 whose body ended normally, before the samples its header gives.
     expect([short.status, short.headers.get('content-type')]).toEqual([200, 'audio/wav']);
     expect(short.bytes.length).toBeLessThan(44 + short.bytes.readUInt32LE(40));
