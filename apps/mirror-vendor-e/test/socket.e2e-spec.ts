@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamSettings } from '@router/client';
 import {
-  adminCli,
-  createOrgWithKey,
   eventually,
   type JsonFrame,
   mirrorE2e,
   type ReceivedFrame,
+  type RepliesMiss,
   repliesInTurn,
+  STALLS,
   type TestSocket,
   wordsOf,
 } from '@router/testing';
 import { type AudioSpec, createTake } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_e');
-const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
+const { sim, newOrg, unique, calls, expectRepliesInTurn, keylessOrg, setCredit } = kit;
 const V1_MODEL = 'e_model_1-orla-en';
 const V2_MODEL = 'e_model_3-orla-en';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -61,9 +61,7 @@ async function takesOf(
 /** A sentence the vendor refuses, said on `socket`: an `Error` with the vendor's words, then the close with 1011. */
 async function expectVendorFailure(socket: TestSocket, vendorKey: string): Promise<void> {
   const id = randomUUID().slice(0, 8);
-  const fault = await sim.injectFault({
-    vendor: 'vendor_e',
-    key: vendorKey,
+  const fault = await kit.injectFault(vendorKey, {
     kind: 'error',
     status: 400,
     message: 'engine refused',
@@ -99,6 +97,17 @@ const kindOf = (frame: ReceivedFrame): string =>
 /** The audio of binary frames, in order. */
 const audioIn = (frames: readonly ReceivedFrame[]): Buffer =>
   Buffer.concat(frames.flatMap((f) => (f.binary ? [f.data] : [])));
+
+/** Replies in turn on either socket: each reply's audio the vendor's takes; said again, the same audio. */
+const repliesHeard = {
+  async miss(first: ReceivedFrame[][], { replies, vendorKey }: RepliesMiss): Promise<void> {
+    for (const [i, reply] of first.entries()) {
+      expect(audioIn(reply).equals(await takesOf(vendorKey, replies[i] ?? []))).toBe(true);
+    }
+  },
+  hit: (reply: ReceivedFrame[], first: ReceivedFrame[] | undefined): void =>
+    expect(audioIn(reply).equals(audioIn(first ?? []))).toBe(true),
+};
 
 /**
  * Replies in turn on one socket as the voice-agent plugin sends them: the text word by word (`Speak`, each word
@@ -180,11 +189,7 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
   });
 
   it("serves replies in turn on one socket as the vendor's clients send them, each read up to its Flushed, then a Flush and a Close at once end it", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = twoReplies();
-    const before = await calls(vendorKey);
-
-    const converse = async (): Promise<ReceivedFrame[][]> => {
+    const converse = async (key: string, replies: string[][]): Promise<ReceivedFrame[][]> => {
       const socket = await connectV1(key, { model: V1_MODEL });
       await socket.until((frames) => frames.some(typed('Metadata')));
       const read = await replyInTurn(socket, replies, 'Flushed');
@@ -206,26 +211,15 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    for (const [i, reply] of first.entries()) {
-      expect(audioIn(reply).equals(await takesOf(vendorKey, replies[i] ?? []))).toBe(true);
-    }
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    const again = await converse();
-    again.forEach((reply, i) => expect(audioIn(reply).equals(audioIn(first[i] ?? []))).toBe(true));
-    expect(await calls(vendorKey)).toBe(before + 4);
+    await expectRepliesInTurn(converse, repliesHeard);
   });
 
   it('answers Clear with Cleared: the sentence playing stops uncached, the rest is dropped, the sequence goes on', async () => {
     const { key, vendorKey } = await newOrg();
     const id = randomUUID().slice(0, 8);
     const held = `Held in the middle ${id}.`;
-    const stall = await sim.injectFault({
-      vendor: 'vendor_e',
-      key: vendorKey,
-      kind: 'stall',
-      stallMs: null,
+    const stall = await kit.injectFault(vendorKey, {
+      ...STALLS,
       afterBytes: 1000,
       textIncludes: held,
       // A take tried once more on another worker (none of its audio had come yet) stalls too.
@@ -342,8 +336,7 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
     };
     expect(await refusal({})).toEqual(invalid);
     expect(await refusal(token('rtr_not-a-key'))).toEqual(invalid);
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-e-ws-keyless-${randomUUID().slice(0, 8)}`);
-    expect(await refusal(token(keyless.key))).toEqual(invalid);
+    expect(await refusal(token(keylessOrg().key))).toEqual(invalid);
 
     const { orgId, key } = await newOrg();
     for (const [query, message] of [
@@ -362,8 +355,7 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
       });
     }
 
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await refusal(token(key))).status === 402);
+    await setCredit(orgId, 'out', async () => (await refusal(token(key))).status === 402);
     expect(await refusal(token(key))).toEqual({
       status: 402,
       body: {
@@ -469,14 +461,7 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
         unique('Then a second one'),
         `Held back ${id}.`,
       ];
-      const stall = await sim.injectFault({
-        vendor: 'vendor_e',
-        key: vendorKey,
-        kind: 'stall',
-        stallMs: null,
-        textIncludes: id,
-        times: 'always',
-      });
+      const stall = await kit.injectFault(vendorKey, { ...STALLS, textIncludes: id, times: 'always' });
       const socket = await connectV2(key);
       socket.send({ type: 'Speak', text: texts.join(' ') });
       socket.send({ type: 'Flush' });
@@ -511,11 +496,7 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
   );
 
   it("serves turns in turn on one socket as the vendor's clients send them, each read up to its SpeechMetadata, then a Flush and a Close at once end it", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = twoReplies();
-    const before = await calls(vendorKey);
-
-    const converse = async (): Promise<ReceivedFrame[][]> => {
+    const converse = async (key: string, replies: string[][]): Promise<ReceivedFrame[][]> => {
       const socket = await connectV2(key);
       await socket.until((frames) => frames.some(typed('Connected')));
       const read = await replyInTurn(socket, replies, 'SpeechMetadata');
@@ -535,15 +516,7 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    for (const [i, reply] of first.entries()) {
-      expect(audioIn(reply).equals(await takesOf(vendorKey, replies[i] ?? []))).toBe(true);
-    }
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    const again = await converse();
-    again.forEach((reply, i) => expect(audioIn(reply).equals(audioIn(first[i] ?? []))).toBe(true));
-    expect(await calls(vendorKey)).toBe(before + 4);
+    await expectRepliesInTurn(converse, repliesHeard);
   });
 
   it("reports only the interrupted turn's own rest in SpeechInterrupted, and drops a later turn already sent, as the vendor does", async () => {
@@ -551,14 +524,7 @@ describe('vendor_e mirror, WebSocket /v2/speak (e2e)', () => {
     const id = randomUUID().slice(0, 8);
     const first = [unique('The first turn starts here'), `Still to come ${id}.`];
     const later = unique('A later turn sent before the interrupt');
-    const stall = await sim.injectFault({
-      vendor: 'vendor_e',
-      key: vendorKey,
-      kind: 'stall',
-      stallMs: null,
-      textIncludes: id,
-      times: 'always',
-    });
+    const stall = await kit.injectFault(vendorKey, { ...STALLS, textIncludes: id, times: 'always' });
     const socket = await connectV2(key);
     socket.send({ type: 'Speak', text: first.join(' ') });
     socket.send({ type: 'Flush' });
