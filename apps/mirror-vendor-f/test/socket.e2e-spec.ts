@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamSettings } from '@router/client';
-import { type JsonFrame, mirrorE2e, repliesInTurn, type TestSocket, wordsOf } from '@router/testing';
+import { type JsonFrame, mirrorE2e, repliesInTurn, STALLS, type TestSocket, wordsOf } from '@router/testing';
 import { type AudioSpec, createTake } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_f');
@@ -250,14 +250,7 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     const { key, vendorKey } = await newOrg();
     const id = unique();
     const held = `Held in the middle ${id}.`;
-    const stall = await sim.injectFault({
-      vendor: 'vendor_f',
-      key: vendorKey,
-      kind: 'stall',
-      stallMs: null,
-      afterBytes: 1000,
-      textIncludes: id,
-    });
+    const stall = await kit.injectFault(vendorKey, { ...STALLS, afterBytes: 1000, textIncludes: id });
     const socket = await open(key);
     socket.send({ type: 'text.delta', delta: `${held} Never said ${id}.` });
     await socket.next(typeAt('audio.delta'));
@@ -291,9 +284,7 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     const { key, vendorKey } = await newOrg();
     const id = unique();
     const broken = `Broken in the middle ${id}.`;
-    const fault = await sim.injectFault({
-      vendor: 'vendor_f',
-      key: vendorKey,
+    const fault = await kit.injectFault(vendorKey, {
       kind: 'error',
       afterBytes: 10_000,
       message: 'engine failed',
