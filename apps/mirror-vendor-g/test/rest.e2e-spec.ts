@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { adminCli, createOrgWithKey, eventually, mirrorE2e } from '@router/testing';
+import { mirrorE2e } from '@router/testing';
 import { type AudioSpec, createTake, vendorGTake } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_g');
+const kit = mirrorE2e('vendor_g');
+const { stack, sim, newOrg, unique, calls, keylessOrg, setCredit, rateLimited } = kit;
 /**
  * The mirror's base URL, as a vendor_g client is configured with it: both of the vendor's hosts (TTS and API)
  * are `{base_url}/vendor_g`.
@@ -193,10 +194,8 @@ describe('vendor_g mirror, REST (e2e)', () => {
       });
     }
     const before = await calls(vendorKey);
-    await sim.injectFault({ vendor: 'vendor_g', key: vendorKey, kind: 'error', status: 429 });
     const limitedBody = { text: unique('Rate limited once'), voice: VOICE };
-    const limited = await tts(key, limitedBody);
-    expect(limited.status).toBe(429);
+    const limited = await rateLimited(vendorKey, () => tts(key, limitedBody));
     expect(JSON.parse(limited.bytes.toString('utf8'))).toMatchObject(errorBody(429, 'rate_limit_exceeded'));
     // Not stored: the same request reaches the vendor again.
     expect((await tts(key, limitedBody)).status).toBe(200);
@@ -211,9 +210,7 @@ describe('vendor_g mirror, REST (e2e)', () => {
       audio_format: 'pcm_s16le',
       sample_rate: 24000,
     };
-    await sim.injectFault({
-      vendor: 'vendor_g',
-      key: vendorKey,
+    await kit.injectFault(vendorKey, {
       kind: 'error',
       status: 503,
       message: 'model overloaded',
@@ -258,8 +255,7 @@ describe('vendor_g mirror, REST (e2e)', () => {
         expect(JSON.parse(answer.bytes.toString('utf8'))).toEqual(errorBody(401, 'unauthenticated'));
       }
     }
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-g-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await tts(keyless.key, body);
+    const noVendorKey = await tts(keylessOrg().key, body);
     expect(noVendorKey.status).toBe(401);
     expect(JSON.parse(noVendorKey.bytes.toString('utf8'))).toMatchObject({
       ...errorBody(401, 'unauthenticated'),
@@ -267,14 +263,13 @@ describe('vendor_g mirror, REST (e2e)', () => {
     });
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
     try {
-      await eventually('out of credit refused', async () => (await tts(key, body)).status === 402);
+      await setCredit(orgId, 'out', async () => (await tts(key, body)).status === 402);
       expect(JSON.parse((await tts(key, body)).bytes.toString('utf8'))).toEqual(
         errorBody(402, 'insufficient_quota'),
       );
     } finally {
-      expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'in']).code).toBe(0);
+      await setCredit(orgId, 'in');
     }
   });
 

@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamSettings } from '@router/client';
-import {
-  adminCli,
-  createOrgWithKey,
-  eventually,
-  type JsonFrame,
-  mirrorE2e,
-  repliesInTurn,
-  type TestSocket,
-  wordsOf,
-} from '@router/testing';
+import { type JsonFrame, mirrorE2e, repliesInTurn, type TestSocket, wordsOf } from '@router/testing';
 import { type AudioSpec, createTake, vendorGTake } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_g');
-const { stack, sim, newOrg, unique, calls, twoReplies } = kit;
+const { sim, newOrg, unique, calls, expectRepliesInTurn, keylessOrg, setCredit } = kit;
 /** The audio of a stream with the settings `PCM`. */
 const PCM_SPEC: AudioSpec = { codec: 'pcm', sampleRate: 24000 };
 /** A stream's settings as the vendor's notes show a config (../shared/vendors/vendor_g.md), less its key and id. */
@@ -119,16 +110,15 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
   });
 
   it("serves replies in turn on one connection as the vendor's clients send them, each a stream read up to its terminated: only its own frames, on a miss and from the cache", async () => {
-    const { key, vendorKey } = await newOrg();
-    const replies = twoReplies();
-    const before = await calls(vendorKey);
-
     /**
      * The replies as the voice-agent plugin sends them on the connection it keeps: a stream of its own per reply
      * (its config with the key), each word with `text_end: false`, an empty `text_end`, then the stream's frames
      * up to its `terminated`; the next reply opens the next stream.
      */
-    const converse = async (): Promise<Array<{ id: string; frames: JsonFrame[] }>> => {
+    const converse = async (
+      key: string,
+      replies: string[][],
+    ): Promise<Array<{ id: string; frames: JsonFrame[] }>> => {
       const socket = await connect();
       const ids = replies.map(() => randomUUID().slice(0, 12));
       const heard = await repliesInTurn(socket, replies, (texts, i) => {
@@ -148,18 +138,16 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
       return read;
     };
 
-    const first = await converse();
-    for (const [i, { id, frames }] of first.entries()) {
-      expect(audioOf(frames, id).equals(await vendorTakes(vendorKey, replies[i] ?? [], PCM_SPEC))).toBe(true);
-    }
-    expect(await calls(vendorKey)).toBe(before + 4);
-
-    const again = await converse();
-    again.forEach(({ id, frames }, i) => {
-      const was = first[i];
-      expect(audioOf(frames, id).equals(audioOf(was?.frames ?? [], was?.id ?? ''))).toBe(true);
+    await expectRepliesInTurn(converse, {
+      async miss(first, { replies, vendorKey }) {
+        for (const [i, { id, frames }] of first.entries()) {
+          const takes = await vendorTakes(vendorKey, replies[i] ?? [], PCM_SPEC);
+          expect(audioOf(frames, id).equals(takes)).toBe(true);
+        }
+      },
+      hit: ({ id, frames }, was) =>
+        expect(audioOf(frames, id).equals(audioOf(was?.frames ?? [], was?.id ?? ''))).toBe(true),
     });
-    expect(await calls(vendorKey)).toBe(before + 4);
   });
 
   it('closes normally on a text_end followed at once by a close, and stores no part of a take it cut', async () => {
@@ -211,9 +199,7 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
     const { key, vendorKey } = await newOrg();
     const stalled = unique('This sentence stalls after its first audio');
     const other = unique('The other stream is not cancelled');
-    await sim.injectFault({
-      vendor: 'vendor_g',
-      key: vendorKey,
+    await kit.injectFault(vendorKey, {
       kind: 'stall',
       afterBytes: 2000,
       textIncludes: stalled.slice(-10),
@@ -253,9 +239,7 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
       unique('Second one fails midway'),
       'Third is dropped.',
     ];
-    await sim.injectFault({
-      vendor: 'vendor_g',
-      key: vendorKey,
+    await kit.injectFault(vendorKey, {
       kind: 'error',
       status: 503,
       message: 'model overloaded',
@@ -421,21 +405,19 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
         code: 1008,
       });
     }
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-g-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await refusedWith(keyless.key);
+    const noVendorKey = await refusedWith(keylessOrg().key);
     expect(noVendorKey.code).toBe(1008);
     expect(noVendorKey.frames[0]).toMatchObject({ stream_id: 's1', error_code: 401 });
     expect(noVendorKey.frames[0]?.['error_message']).toContain('/dashboard/provider-keys');
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
     try {
-      await eventually('out of credit refused', async () => {
+      await setCredit(orgId, 'out', async () => {
         const refused = await refusedWith(key);
         return refused.code === 1008 && refused.frames[0]?.['error_code'] === 402;
       });
     } finally {
-      expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'in']).code).toBe(0);
+      await setCredit(orgId, 'in');
     }
   });
 
