@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { adminCli, createOrgWithKey, eventually, mirrorE2e, watchWorkerTakes } from '@router/testing';
+import { mirrorE2e, watchWorkerTakes } from '@router/testing';
 import { createTake, type AudioSpec } from '@router/vendor-sim';
 
-const { stack, sim, newOrg, unique, calls } = mirrorE2e('vendor_d');
+const kit = mirrorE2e('vendor_d');
+const { stack, sim, newOrg, unique, calls } = kit;
+const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice, underFault } = kit;
 /** The mirror's base URL, as a vendor_d client is configured with it (the vendor's is `https://{BASE}/v1`). */
 const BASE = `${stack.gatewayUrl}/vendor_d/v1`;
 const VOICE = 'brook';
@@ -277,15 +278,9 @@ describe('vendor_d mirror, speech (e2e)', () => {
       };
       const before = await calls(vendorKey);
 
-      const injected = await sim.injectFault({
-        vendor: 'vendor_d',
-        key: vendorKey,
-        endpoint: 'sse',
-        afterBytes: 600,
-        ...fault,
-      });
-      const broken = await speech(key, body);
-      await sim.removeFault(injected.id).catch(() => undefined);
+      const broken = await underFault(vendorKey, { endpoint: 'sse', afterBytes: 600, ...fault }, () =>
+        speech(key, body),
+      );
       // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
       expect([broken.status, broken.type]).toEqual([200, 'text/event-stream']);
       const text = broken.bytes.toString('utf8');
@@ -327,10 +322,7 @@ describe('vendor_d mirror, speech (e2e)', () => {
       error: { message: expect.any(String), type: 'invalid_request_error', param: 'voice', code: null },
     });
 
-    const busy = await sim.injectFault({ vendor: 'vendor_d', kind: 'error', key: vendorKey, status: 429 });
-    const refused = await speech(key, body);
-    await sim.removeFault(busy.id).catch(() => undefined);
-    expect(refused.status).toBe(429);
+    const refused = await rateLimited(vendorKey, () => speech(key, body));
     expect(JSON.parse(refused.bytes.toString('utf8')).error).toMatchObject({ code: 'rate_limit_exceeded' });
     expect(refused.headers.get('retry-after')).toBe('1');
 
@@ -352,10 +344,7 @@ describe('vendor_d mirror, speech (e2e)', () => {
     expect(afterCut).toBeGreaterThanOrEqual(before + 2);
 
     // Nothing of the 429 or the cut was stored: the request reaches the vendor, then replays from the cache.
-    const said = await speech(key, body);
-    expect(said.status).toBe(200);
-    const again = await speech(key, body);
-    expect(again.bytes.equals(said.bytes)).toBe(true);
+    await saidTwice(() => speech(key, body));
     expect(await calls(vendorKey)).toBe(afterCut + 1);
   });
 
@@ -402,24 +391,21 @@ describe('vendor_d mirror, speech (e2e)', () => {
     });
     expect(bare.status).toBe(401);
 
-    const keyless = createOrgWithKey(stack.adminUrl, `mirror-d-keyless-${randomUUID().slice(0, 8)}`);
-    const noVendorKey = await speech(keyless.key, body);
+    const noVendorKey = await speech(keylessOrg().key, body);
     expect(noVendorKey.status).toBe(401);
     const refusal = JSON.parse(noVendorKey.bytes.toString('utf8')) as { error: { message: string } };
     expect(refusal).toEqual(invalidKey);
     expect(refusal.error.message).toContain('/dashboard/provider-keys');
 
     const { orgId, key } = await newOrg();
-    expect(adminCli(stack.adminUrl, ['org', 'disable', orgId]).code).toBe(0);
-    await eventually('the disabled org refused', async () => (await speech(key, body)).status === 401);
+    await disableOrg(orgId, async () => (await speech(key, body)).status === 401);
     expect(JSON.parse((await speech(key, body)).bytes.toString('utf8'))).toEqual(invalidKey);
   });
 
   it("refuses an org out of credit with 402 in the vendor's shape, code insufficient_credits", async () => {
     const { orgId, key, vendorKey } = await newOrg();
     const body = { model: 'd_model_3', voice: VOICE, input: unique('Out of credit') };
-    expect(adminCli(stack.adminUrl, ['org', 'credit', orgId, 'out']).code).toBe(0);
-    await eventually('out of credit refused', async () => (await speech(key, body)).status === 402);
+    await setCredit(orgId, 'out', async () => (await speech(key, body)).status === 402);
     const refused = await speech(key, body);
     expect(JSON.parse(refused.bytes.toString('utf8'))).toEqual({
       error: {
