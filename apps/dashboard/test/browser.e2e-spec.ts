@@ -13,7 +13,7 @@ import {
   launchChromium,
   readE2eStack,
 } from '@router/testing';
-import { brokenWords, chartText, focusRings, SHOTS } from './page-checks';
+import { brokenWords, chartText, focusRings, PAGES, SHOTS, TEST_MS } from './page-checks';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
@@ -24,15 +24,6 @@ const speech = (key: string, input: string) =>
     key,
     body: { model: 'vendor_a/a_model_1', voice: 'aarila', language: 'en-IN', response_format: 'mp3', input },
   });
-
-/** Every page of a signed-in member, by path and heading. */
-const PAGES = [
-  ['/', 'Usage and savings'],
-  ['/keys', 'API keys'],
-  ['/provider-keys', 'Vendor keys'],
-  ['/retention', 'Retention'],
-  ['/credit', 'Credit'],
-] as const;
 
 /**
  * The dashboard driven in headless Chromium through the gateway, as a member uses it: sign in, store a vendor
@@ -237,44 +228,54 @@ describe('dashboard in a browser (e2e)', () => {
     await shot('usage');
   });
 
-  it('draws the chart undistorted at every width, with values on its axes, and breaks no word in a table at 1280 px', async () => {
-    for (const width of [1280, 768, 375]) {
-      await page.setViewportSize({ width, height: 800 });
-      await open('/', 'Usage and savings');
-      await page.locator('figure.chart svg').waitFor();
-      await eventually(
-        'the chart is drawn at the new width',
-        async () =>
-          (await page.locator('figure.chart svg').getAttribute('width')) ===
-          String(
-            await page.locator('.chart-box').evaluate((box) => Math.floor(box.getBoundingClientRect().width)),
-          ),
-      );
-      const drawn = await chartText(page);
-      expect({ width, stretched: drawn.stretched }).toEqual({ width, stretched: [] });
-      expect(new Set(drawn.scales)).toEqual(new Set([1]));
-      expect({ width, overlapping: drawn.overlapping }).toEqual({ width, overlapping: [] });
-      // The value axis: 0 and round steps above it; the day axis: the first and last days at least.
-      expect(drawn.texts).toContain('0');
-      expect(drawn.texts.filter((t) => /^\d+(\.\d)?[KMB]?$/.test(t)).length).toBeGreaterThanOrEqual(3);
-      const days = drawn.texts.filter((t) => /^\d{4}-\d\d-\d\d$/.test(t));
-      expect(days.length).toBeGreaterThanOrEqual(2);
-      if (width === 1280) {
-        for (const [path, title] of PAGES) {
-          await open(path, title);
-          expect({ path, broken: await brokenWords(page) }).toEqual({ path, broken: [] });
+  it(
+    'draws the chart undistorted at every width, with values on its axes, and breaks no word in a table at 1280 px',
+    async () => {
+      for (const width of [1280, 768, 375]) {
+        await page.setViewportSize({ width, height: 800 });
+        await open('/', 'Usage and savings');
+        await page.locator('figure.chart svg').waitFor();
+        await eventually(
+          'the chart is drawn at the new width',
+          async () =>
+            (await page.locator('figure.chart svg').getAttribute('width')) ===
+            String(
+              await page
+                .locator('.chart-box')
+                .evaluate((box) => Math.floor(box.getBoundingClientRect().width)),
+            ),
+        );
+        const drawn = await chartText(page);
+        expect({ width, stretched: drawn.stretched }).toEqual({ width, stretched: [] });
+        expect(new Set(drawn.scales)).toEqual(new Set([1]));
+        expect({ width, overlapping: drawn.overlapping }).toEqual({ width, overlapping: [] });
+        // The value axis: 0 and round steps above it; the day axis: the first and last days at least.
+        expect(drawn.texts).toContain('0');
+        expect(drawn.texts.filter((t) => /^\d+(\.\d)?[KMB]?$/.test(t)).length).toBeGreaterThanOrEqual(3);
+        const days = drawn.texts.filter((t) => /^\d{4}-\d\d-\d\d$/.test(t));
+        expect(days.length).toBeGreaterThanOrEqual(2);
+        if (width === 1280) {
+          for (const [path, title] of PAGES) {
+            await open(path, title);
+            expect({ path, broken: await brokenWords(page) }).toEqual({ path, broken: [] });
+          }
         }
       }
-    }
-    await page.setViewportSize({ width: 1100, height: 800 });
-  });
+      await page.setViewportSize({ width: 1100, height: 800 });
+    },
+    TEST_MS,
+  );
 
-  it('shows a focus ring of at least 3:1 contrast on every control of every page', async () => {
-    for (const [path, title] of PAGES) {
-      await open(path, title);
-      expectRingsVisible(path, await focusRings(page));
-    }
-  });
+  it(
+    'shows a focus ring of at least 3:1 contrast on every control of every page',
+    async () => {
+      for (const [path, title] of PAGES) {
+        await open(path, title);
+        expectRingsVisible(path, await focusRings(page));
+      }
+    },
+    TEST_MS,
+  );
 
   it('sets retention to 0, says what it means, and nothing is cached or replayed after', async () => {
     await open('/retention', 'Retention');
@@ -338,21 +339,25 @@ describe('dashboard in a browser (e2e)', () => {
     await shot('credit');
   });
 
-  it('fits a phone: no sideways scrolling on any page, every control reachable by keyboard', async () => {
-    await page.setViewportSize({ width: 360, height: 740 });
-    for (const [path, title] of PAGES) {
-      await open(path, title);
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      expect({ path, overflow }).toEqual({ path, overflow: 0 });
-      await shot(`phone${path === '/' ? '-usage' : path.replace('/', '-')}`);
-    }
-    // Keyboard: Tab from the top reaches the skip link, then the navigation.
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate("document.activeElement?.closest('nav') !== null")).toBe(true);
-  });
+  it(
+    'fits a phone: no sideways scrolling on any page, every control reachable by keyboard',
+    async () => {
+      await page.setViewportSize({ width: 360, height: 740 });
+      for (const [path, title] of PAGES) {
+        await open(path, title);
+        const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+        expect({ path, overflow }).toEqual({ path, overflow: 0 });
+        await shot(`phone${path === '/' ? '-usage' : path.replace('/', '-')}`);
+      }
+      // Keyboard: Tab from the top reaches the skip link, then the navigation.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate("document.activeElement?.closest('nav') !== null")).toBe(true);
+    },
+    TEST_MS,
+  );
 
   it('invites a member with a code shown once, changes their role and removes them; the audit list shows who did it', async () => {
     await open('/members', 'Members');

@@ -4,6 +4,19 @@ import type { Page } from 'playwright-core';
 import { REPO_ROOT } from '@router/testing';
 
 /** Screenshots of every page, for a person to look at (not committed). */
+/** Every page as a signed-in owner reaches it, by path and heading: the one list the page specs go over. */
+export const PAGES = [
+  ['/', 'Usage and savings'],
+  ['/keys', 'API keys'],
+  ['/provider-keys', 'Vendor keys'],
+  ['/retention', 'Retention'],
+  ['/cache', 'Cache'],
+  ['/playground', 'Playground'],
+  ['/credit', 'Credit'],
+  ['/members', 'Members'],
+  ['/audit', 'Audit'],
+] as const;
+
 export const SHOTS = join(REPO_ROOT, 'tmp', 'dashboard-screenshots');
 /** The widths every page is checked and photographed at. */
 export const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 800 } } as const;
@@ -103,7 +116,8 @@ const READ_FOCUS_RING = String.raw`(() => {
 
 /**
  * Words broken across lines inside table cells: each word of each cell's text is measured as a range, and a
- * word whose range spans more than one line box was broken inside.
+ * word whose range spans more than one line box was broken inside. A line may end after a hyphen, as in print
+ * (an address like `browser-1795@example.com`), so the parts of a hyphenated word are measured each.
  */
 export function brokenWords(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(String.raw`(() => {
@@ -111,7 +125,7 @@ export function brokenWords(page: Page): Promise<string[]> {
     for (const cell of document.querySelectorAll('td, th')) {
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const match of (node.textContent || '').matchAll(/\S+/g)) {
+        for (const match of (node.textContent || '').matchAll(/[^\s-]+-*/g)) {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);

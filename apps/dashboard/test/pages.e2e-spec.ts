@@ -2,23 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { adminCli, call, createOrgWithMember, launchChromium, readE2eStack, signIn } from '@router/testing';
-import { axeScan as scan, SHOTS, WIDTHS } from './page-checks';
+import { axeScan as scan, PAGES, SHOTS, WIDTHS } from './page-checks';
 
 const stack = readE2eStack();
 const gw = stack.gatewayUrl;
-
-/** Every page as a signed-in member reaches it, by path and heading. */
-const PAGES = [
-  ['/', 'Usage and savings'],
-  ['/keys', 'API keys'],
-  ['/provider-keys', 'Vendor keys'],
-  ['/retention', 'Retention'],
-  ['/cache', 'Cache'],
-  ['/playground', 'Playground'],
-  ['/credit', 'Credit'],
-  ['/members', 'Members'],
-  ['/audit', 'Audit'],
-] as const;
 
 /**
  * Every page of the dashboard, signed out and signed in as an owner and as a member, at desktop and phone
