@@ -1,4 +1,4 @@
-import { type DropInKeying, type DropInRequest, NOT_WHOLE } from '@router/vendors-core';
+import { cacheableKeying, type DropInRequest, jsonDropInRequest, NOT_WHOLE } from '@router/vendors-core';
 import { vendorJErrorBody } from './vendor-j.errors';
 import { VENDOR_J_PCM_MIME, VENDOR_J_WAV_MIME } from './vendor-j.formats';
 import { vendorJDropIn, vendorJRequestKeying } from './vendor-j.drop-in';
@@ -8,24 +8,12 @@ import { vendorJResponse, vendorJSseEvent, vendorJUsage } from './vendor-j.respo
 const GENERATE = '/v1beta/models/j_model_2:generateContent';
 const STREAM = '/v1beta/models/j_model_2:streamGenerateContent';
 
-function request(method: string, path: string, body: unknown = '', query = ''): DropInRequest {
-  return {
-    method,
-    path,
-    query,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  };
-}
+const request = (method: string, path: string, body: unknown = '', query = ''): DropInRequest =>
+  jsonDropInRequest(path, body, method, query);
 
 const post = (path: string, body: unknown, query = ''): DropInRequest => request('POST', path, body, query);
 
-function cacheable(keying: DropInKeying): Extract<DropInKeying, { cacheable: true }> {
-  if (!keying.cacheable) throw new Error('expected a cacheable request');
-  return keying;
-}
-
-const canonical = (req: DropInRequest) => cacheable(vendorJRequestKeying(req)).canonical;
+const canonical = (req: DropInRequest) => cacheableKeying(vendorJRequestKeying, req).canonical;
 
 /** The notes' request: one user text, audio out, one prebuilt voice. */
 function body(text: string, voice: string | undefined = 'Anselm'): Record<string, unknown> {
@@ -49,7 +37,7 @@ const twoSpeakers = {
 
 describe('vendor_j request keying', () => {
   it('caches both generate calls whole, the streaming one as SSE only, with the characters of the text', () => {
-    const generate = cacheable(vendorJRequestKeying(post(GENERATE, body('Héllo, 👋.'))));
+    const generate = cacheableKeying(vendorJRequestKeying, post(GENERATE, body('Héllo, 👋.')));
     expect(generate).toMatchObject({ stored: [], chars: 9 });
     expect(vendorJRequestKeying(post(STREAM, body('Hi.'), 'alt=sse')).cacheable).toBe(true);
     for (const query of ['', 'alt=json', 'alt=SSE', 'alt=sse&alt=sse']) {
