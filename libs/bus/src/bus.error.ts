@@ -106,20 +106,3 @@ export function isPeerGone(error: unknown): boolean {
     (error.code === BusErrorCode.timeout || error.code === BusErrorCode.noResponders)
   );
 }
-
-/** Codes that say the bus, or the process a request went to, could not be reached in time. */
-const OUT_OF_REACH: ReadonlySet<string> = new Set([
-  BusErrorCode.timeout,
-  BusErrorCode.unavailable,
-  BusErrorCode.noResponders,
-  BusErrorCode.closed,
-  BusErrorCode.transport,
-]);
-
-/**
- * The bus, or the process a request went to, was out of reach (NATS stopped or cut off, a worker killed),
- * here or on the far side of the request: nothing was wrong with the request, and a retry shortly may work.
- */
-export function isOutOfReach(error: unknown): boolean {
-  return error instanceof BusError && OUT_OF_REACH.has(error.code);
-}

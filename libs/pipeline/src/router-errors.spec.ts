@@ -1,4 +1,4 @@
-import { BusError, BusErrorCode, BusRemoteError, toBusErrorJSON } from '@router/bus';
+import { BusRemoteError, toBusErrorJSON } from '@router/bus';
 import { RouterError } from '@router/contracts';
 import { vendorFailure } from '@router/vendors-core';
 import { asRouterError } from './router-errors';
@@ -21,21 +21,5 @@ describe('asRouterError', () => {
     const rebuilt = asRouterError(BusRemoteError.fromJSON(toBusErrorJSON(thrown)));
     expect(rebuilt).toMatchObject({ code: 'provider_unavailable', providerStatus: 503 });
     expect(rebuilt.providerCode).toBeUndefined();
-  });
-
-  it('tells a bus or worker out of reach, here or on the far side, as a retryable unavailable, not internal', () => {
-    for (const code of [BusErrorCode.timeout, BusErrorCode.noResponders, BusErrorCode.unavailable]) {
-      expect(asRouterError(new BusError(code, 'no worker'))).toMatchObject({
-        code: 'unavailable',
-        status: 503,
-      });
-      expect(asRouterError(BusRemoteError.fromJSON({ code, message: 'no cache-service' }))).toMatchObject({
-        code: 'unavailable',
-      });
-    }
-    expect(asRouterError(new BusError(BusErrorCode.protocol, 'lost frame'))).toMatchObject({
-      code: 'internal',
-    });
-    expect(asRouterError(new BusError(BusErrorCode.cancelled, 'left'))).toMatchObject({ code: 'internal' });
   });
 });

@@ -1,13 +1,10 @@
-import { BusError, isOutOfReach } from '@router/bus';
+import { BusError } from '@router/bus';
 import { isErrorCode, RouterError } from '@router/contracts';
 
 /** A failure that crossed the bus (or happened on the way) as the RouterError the client should see. */
 export function asRouterError(error: unknown): RouterError {
   if (error instanceof RouterError) return error;
   if (error instanceof BusError) {
-    // NATS down or a worker gone is an outage, told as one (503), not as the router failing (500).
-    if (isOutOfReach(error))
-      return RouterError.unavailable('The router could not reach a worker for now; retry shortly.', error);
     if (isErrorCode(error.code)) {
       const details = (error.details ?? {}) as { providerStatus?: unknown; providerCode?: unknown };
       return new RouterError(
