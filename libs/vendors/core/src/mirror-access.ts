@@ -200,6 +200,39 @@ export function keyAccess(
   };
 }
 
+/** What a vendor answers to a refusal, given the refusal's words (`mirrorRefusalMessage`). */
+export interface MirrorRefusalReplies {
+  /** Out of credit: the vendor's payment refusal. */
+  outOfCredit(message: string, request: MirrorRequest): MirrorReply;
+  /** A key problem: none sent, a wrong or revoked one, a disabled org, no vendor key stored. */
+  key(
+    message: string,
+    kind: Exclude<MirrorRefusalKind, 'out-of-credit'>,
+    request: MirrorRequest,
+  ): MirrorReply;
+}
+
+/**
+ * A vendor's door fields but its failures, 404 and socket: its id, its key's fields (`keyAccess`) and `refuse`,
+ * which hands each refusal's words, the same for every vendor, to the vendor's own shape (`replies`).
+ */
+export function vendorDoor(
+  vendor: VendorId,
+  placements: KeyPlacements,
+  replies: MirrorRefusalReplies,
+): Omit<MirrorAccess, 'fail' | 'notFound' | 'socket'> {
+  return {
+    vendor,
+    ...keyAccess(placements),
+    refuse: (kind, request) => {
+      const message = mirrorRefusalMessage(kind, vendor);
+      return kind === 'out-of-credit'
+        ? replies.outOfCredit(message, request)
+        : replies.key(message, kind, request);
+    },
+  };
+}
+
 /**
  * A socket's client message with the router key taken out, for a vendor that refuses after accepting: the
  * key from the first of its message placements that holds one, and every key field dropped from what is
@@ -230,11 +263,6 @@ export function mirrorRefusalMessage(kind: MirrorRefusalKind, vendor: VendorId):
     case 'out-of-credit':
       return 'The organisation is out of credit; new requests are refused until credit is added.';
   }
-}
-
-/** The HTTP status of a refusal for vendors that use one status for every key problem. */
-export function mirrorRefusalStatus(kind: MirrorRefusalKind, keyStatus: number): number {
-  return kind === 'out-of-credit' ? 402 : keyStatus;
 }
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): MirrorReply {

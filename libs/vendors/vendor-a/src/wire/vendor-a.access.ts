@@ -1,10 +1,4 @@
-import {
-  jsonReply,
-  keyAccess,
-  type MirrorAccess,
-  mirrorRefusalMessage,
-  type MirrorReply,
-} from '@router/vendors-core';
+import { jsonReply, type MirrorAccess, type MirrorReply, vendorDoor } from '@router/vendors-core';
 import { vendorACodeForStatus } from './vendor-a.errors';
 import { VENDOR_A_KEY } from './vendor-a.key';
 
@@ -17,12 +11,10 @@ function vendorAError(status: number, code: string, message: string): MirrorRepl
  * its 403 `invalid_api_key_error`, also at the handshake.
  */
 export const vendorAAccess: MirrorAccess = {
-  vendor: 'vendor_a',
-  ...keyAccess(VENDOR_A_KEY),
-  refuse: (kind) =>
-    kind === 'out-of-credit'
-      ? vendorAError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_a'))
-      : vendorAError(403, 'invalid_api_key_error', mirrorRefusalMessage(kind, 'vendor_a')),
+  ...vendorDoor('vendor_a', VENDOR_A_KEY, {
+    outOfCredit: (message) => vendorAError(402, 'insufficient_credits', message),
+    key: (message) => vendorAError(403, 'invalid_api_key_error', message),
+  }),
   // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message) =>
     vendorAError(

@@ -1,10 +1,4 @@
-import {
-  jsonReply,
-  keyAccess,
-  type MirrorAccess,
-  mirrorRefusalMessage,
-  type MirrorReply,
-} from '@router/vendors-core';
+import { jsonReply, type MirrorAccess, type MirrorReply, vendorDoor } from '@router/vendors-core';
 import { vendorBCodeForStatus } from './vendor-b.errors';
 import { VENDOR_B_KEY } from './vendor-b.key';
 
@@ -18,16 +12,11 @@ function vendorBError(status: number, code: string, message: string): MirrorRepl
  * 401 with a `Key` realm challenge and `{message, request_id: null}`; out of credit is an application error.
  */
 export const vendorBAccess: MirrorAccess = {
-  vendor: 'vendor_b',
-  ...keyAccess(VENDOR_B_KEY),
-  refuse: (kind) =>
-    kind === 'out-of-credit'
-      ? vendorBError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_b'))
-      : jsonReply(
-          401,
-          { message: mirrorRefusalMessage(kind, 'vendor_b'), request_id: null },
-          { 'www-authenticate': 'Key realm="vendor_b"' },
-        ),
+  ...vendorDoor('vendor_b', VENDOR_B_KEY, {
+    outOfCredit: (message) => vendorBError(402, 'insufficient_credits', message),
+    key: (message) =>
+      jsonReply(401, { message, request_id: null }, { 'www-authenticate': 'Key realm="vendor_b"' }),
+  }),
   // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message) =>
     vendorBError(

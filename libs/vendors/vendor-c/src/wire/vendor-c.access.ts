@@ -1,6 +1,5 @@
 import {
   jsonReply,
-  keyAccess,
   type KeylessMessage,
   type MirrorAccess,
   type MirrorRefusalKind,
@@ -9,6 +8,7 @@ import {
   readMessageKey,
   takeMessageKey,
   type UnreadableMessage,
+  vendorDoor,
 } from '@router/vendors-core';
 import { closeCodeFor, problemBody, socketError, statusProblem } from './vendor-c.errors';
 import { VENDOR_C_KEY } from './vendor-c.key';
@@ -48,16 +48,13 @@ const INVALID_MESSAGE = { status: 422, code: 'invalid_request' } as const;
  * `invalid_request` error, then close 1008.
  */
 export const vendorCAccess: MirrorAccess = {
-  vendor: 'vendor_c',
-  ...keyAccess(VENDOR_C_KEY),
-  refuse: (kind) => {
-    const message = mirrorRefusalMessage(kind, 'vendor_c');
-    if (kind === 'out-of-credit') {
-      return vendorCProblem(402, 'payment_required', 'insufficient_credits', message);
-    }
-    const status = kind === 'missing-key' ? 401 : 400;
-    return vendorCProblem(status, 'authentication_error', 'invalid_api_key', message, 'api_key');
-  },
+  ...vendorDoor('vendor_c', VENDOR_C_KEY, {
+    outOfCredit: (message) => vendorCProblem(402, 'payment_required', 'insufficient_credits', message),
+    key: (message, kind) => {
+      const status = kind === 'missing-key' ? 401 : 400;
+      return vendorCProblem(status, 'authentication_error', 'invalid_api_key', message, 'api_key');
+    },
+  }),
   // Past an org's limit (429): the vendor's own `too_many_concurrent_requests`.
   fail: (status, message) => {
     if (status === 429) {

@@ -1,10 +1,4 @@
-import {
-  jsonReply,
-  keyAccess,
-  type MirrorAccess,
-  mirrorRefusalMessage,
-  type MirrorReply,
-} from '@router/vendors-core';
+import { jsonReply, type MirrorAccess, type MirrorReply, vendorDoor } from '@router/vendors-core';
 import { vendorDTypeForStatus } from './vendor-d.errors';
 import { VENDOR_D_KEY } from './vendor-d.key';
 
@@ -18,14 +12,12 @@ function vendorDError(
 
 /** vendor_d: `Authorization: Bearer <key>`; a key refusal is its 401 `invalid_api_key`. */
 export const vendorDAccess: MirrorAccess = {
-  vendor: 'vendor_d',
-  ...keyAccess(VENDOR_D_KEY),
-  refuse: (kind) => {
-    const message = mirrorRefusalMessage(kind, 'vendor_d');
-    return kind === 'out-of-credit'
-      ? vendorDError(402, { message, type: 'insufficient_quota', param: null, code: 'insufficient_credits' })
-      : vendorDError(401, { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
-  },
+  ...vendorDoor('vendor_d', VENDOR_D_KEY, {
+    outOfCredit: (message) =>
+      vendorDError(402, { message, type: 'insufficient_quota', param: null, code: 'insufficient_credits' }),
+    key: (message) =>
+      vendorDError(401, { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' }),
+  }),
   // Past an org's limit (429): the vendor's own rate-limit type and code.
   fail: (status, message) =>
     vendorDError(status, {

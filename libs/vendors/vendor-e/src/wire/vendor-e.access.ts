@@ -1,10 +1,9 @@
 import {
   jsonReply,
-  keyAccess,
   type MirrorAccess,
-  mirrorRefusalMessage,
   type MirrorReply,
   uuidRequestId,
+  vendorDoor,
 } from '@router/vendors-core';
 import { vendorECodeForStatus } from './vendor-e.errors';
 import { VENDOR_E_KEY } from './vendor-e.key';
@@ -19,12 +18,10 @@ function vendorEError(status: number, code: string, message: string): MirrorRepl
  * its 401 `INVALID_AUTH`, also at the handshake.
  */
 export const vendorEAccess: MirrorAccess = {
-  vendor: 'vendor_e',
-  ...keyAccess(VENDOR_E_KEY),
-  refuse: (kind) =>
-    kind === 'out-of-credit'
-      ? vendorEError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_e'))
-      : vendorEError(401, 'INVALID_AUTH', mirrorRefusalMessage(kind, 'vendor_e')),
+  ...vendorDoor('vendor_e', VENDOR_E_KEY, {
+    outOfCredit: (message) => vendorEError(402, 'insufficient_credits', message),
+    key: (message) => vendorEError(401, 'INVALID_AUTH', message),
+  }),
   // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message) =>
     vendorEError(

@@ -1,11 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import {
-  jsonReply,
-  keyAccess,
-  type MirrorAccess,
-  mirrorRefusalMessage,
-  type MirrorReply,
-} from '@router/vendors-core';
+import { jsonReply, type MirrorAccess, type MirrorReply, vendorDoor } from '@router/vendors-core';
 import { VENDOR_F_KEY } from './vendor-f.key';
 
 /** The vendor's API gateway answers `{code: <status text>, error: <message>}`. */
@@ -19,12 +13,10 @@ function vendorFError(status: number, code: string, message: string): MirrorRepl
  * `{code: "Unauthorized", error}` (also at the handshake), and 402 with code `insufficient_credits`.
  */
 export const vendorFAccess: MirrorAccess = {
-  vendor: 'vendor_f',
-  ...keyAccess(VENDOR_F_KEY),
-  refuse: (kind) =>
-    kind === 'out-of-credit'
-      ? vendorFError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_f'))
-      : vendorFError(401, 'Unauthorized', mirrorRefusalMessage(kind, 'vendor_f')),
+  ...vendorDoor('vendor_f', VENDOR_F_KEY, {
+    outOfCredit: (message) => vendorFError(402, 'insufficient_credits', message),
+    key: (message) => vendorFError(401, 'Unauthorized', message),
+  }),
   fail: (status, message) => vendorFError(status, STATUS_CODES[status] ?? 'Error', message),
   notFound: () => jsonReply(404, { code: 'Not Found', error: 'no route matched' }),
   socket: { refusal: 'handshake' },

@@ -1,12 +1,12 @@
 import {
   jsonReply,
-  keyAccess,
   type MirrorAccess,
   type MirrorRefusalKind,
   mirrorRefusalMessage,
   type MirrorReply,
   takeMessageKey,
   uuidRequestId,
+  vendorDoor,
 } from '@router/vendors-core';
 import { vendorGTypeForStatus } from './vendor-g.errors';
 import { VENDOR_G_KEY } from './vendor-g.key';
@@ -31,6 +31,11 @@ function refusalType(kind: MirrorRefusalKind): string {
   return kind === 'out-of-credit' ? 'insufficient_quota' : 'unauthenticated';
 }
 
+/** Every REST refusal: the same body, its status and type by kind. */
+function refusal(kind: MirrorRefusalKind, message: string): MirrorReply {
+  return vendorGError(refusalStatus(kind), refusalType(kind), message);
+}
+
 /**
  * vendor_g. The spec shows neither its key header nor its refusals; these follow the vendor's own clients.
  * REST takes `Authorization: Bearer <key>` and refuses with its `{status_code, error_type, message,
@@ -40,10 +45,10 @@ function refusalType(kind: MirrorRefusalKind): string {
  * as the vendor fails a connection: an `error` and a `terminated` for the stream, then a close (1008).
  */
 export const vendorGAccess: MirrorAccess = {
-  vendor: 'vendor_g',
-  ...keyAccess(VENDOR_G_KEY),
-  refuse: (kind) =>
-    vendorGError(refusalStatus(kind), refusalType(kind), mirrorRefusalMessage(kind, 'vendor_g')),
+  ...vendorDoor('vendor_g', VENDOR_G_KEY, {
+    outOfCredit: (message) => refusal('out-of-credit', message),
+    key: (message, kind) => refusal(kind, message),
+  }),
   // Past an org's limit (429): the vendor's own rate-limit type.
   fail: (status, message) =>
     vendorGError(

@@ -1,4 +1,4 @@
-import { jsonReply, keyAccess, type MirrorAccess, mirrorRefusalMessage } from '@router/vendors-core';
+import { jsonReply, type MirrorAccess, vendorDoor } from '@router/vendors-core';
 import { VENDOR_H_KEY } from './vendor-h.key';
 
 /**
@@ -6,12 +6,10 @@ import { VENDOR_H_KEY } from './vendor-h.key';
  * `{error: "<message>"}`; every key refusal is the spec's 401 `{error: "unauthorized"}`, also at the handshake.
  */
 export const vendorHAccess: MirrorAccess = {
-  vendor: 'vendor_h',
-  ...keyAccess(VENDOR_H_KEY),
-  refuse: (kind) =>
-    kind === 'out-of-credit'
-      ? jsonReply(402, { error: mirrorRefusalMessage(kind, 'vendor_h') })
-      : jsonReply(401, { error: 'unauthorized' }),
+  ...vendorDoor('vendor_h', VENDOR_H_KEY, {
+    outOfCredit: (message) => jsonReply(402, { error: message }),
+    key: () => jsonReply(401, { error: 'unauthorized' }),
+  }),
   fail: (status, message) => jsonReply(status, { error: message }),
   notFound: () => jsonReply(404, { error: 'Not Found' }),
   socket: { refusal: 'handshake' },

@@ -2,13 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import {
   headerValue,
   jsonReply,
-  keyAccess,
   type MirrorAccess,
   type MirrorRequest,
-  mirrorRefusalMessage,
   type MirrorReply,
   textReply,
   uuidRequestId,
+  vendorDoor,
 } from '@router/vendors-core';
 import { VENDOR_I_KEY } from './vendor-i.key';
 
@@ -102,12 +101,10 @@ function vendorIError(
  * `{error_code, title, message, request_id}` from version 2026-03-01, plain `Title: Message` text before.
  */
 export const vendorIAccess: MirrorAccess = {
-  vendor: 'vendor_i',
-  ...keyAccess(VENDOR_I_KEY),
-  refuse: (kind, request) =>
-    kind === 'out-of-credit'
-      ? vendorIError(402, 'insufficient_credits', mirrorRefusalMessage(kind, 'vendor_i'), request)
-      : vendorIError(401, 'invalid_api_key', mirrorRefusalMessage(kind, 'vendor_i'), request),
+  ...vendorDoor('vendor_i', VENDOR_I_KEY, {
+    outOfCredit: (message, request) => vendorIError(402, 'insufficient_credits', message, request),
+    key: (message, _kind, request) => vendorIError(401, 'invalid_api_key', message, request),
+  }),
   // Past an org's limit (429): the vendor's own rate-limit code.
   fail: (status, message, request) =>
     vendorIError(

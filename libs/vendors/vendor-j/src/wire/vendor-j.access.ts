@@ -1,11 +1,4 @@
-import {
-  jsonReply,
-  keyAccess,
-  type MirrorAccess,
-  mirrorRefusalMessage,
-  type MirrorReply,
-  textReply,
-} from '@router/vendors-core';
+import { jsonReply, type MirrorAccess, type MirrorReply, textReply, vendorDoor } from '@router/vendors-core';
 import { VENDOR_J_NOT_FOUND, vendorJErrorBody, vendorJErrorInfo, vendorJStatusName } from './vendor-j.errors';
 import { VENDOR_J_KEY } from './vendor-j.key';
 
@@ -23,19 +16,13 @@ function vendorJError(code: number, status: string, message: string, reason?: st
  * reason `API_KEY_INVALID`; out of credit is a 402. Its 404 is empty.
  */
 export const vendorJAccess: MirrorAccess = {
-  vendor: 'vendor_j',
-  ...keyAccess(VENDOR_J_KEY),
-  refuse: (kind) => {
-    const message = mirrorRefusalMessage(kind, 'vendor_j');
-    switch (kind) {
-      case 'missing-key':
-        return vendorJError(403, 'PERMISSION_DENIED', message, 'CREDENTIALS_MISSING');
-      case 'out-of-credit':
-        return vendorJError(402, 'RESOURCE_EXHAUSTED', message, 'INSUFFICIENT_CREDITS');
-      default:
-        return vendorJError(400, 'INVALID_ARGUMENT', message, 'API_KEY_INVALID');
-    }
-  },
+  ...vendorDoor('vendor_j', VENDOR_J_KEY, {
+    outOfCredit: (message) => vendorJError(402, 'RESOURCE_EXHAUSTED', message, 'INSUFFICIENT_CREDITS'),
+    key: (message, kind) =>
+      kind === 'missing-key'
+        ? vendorJError(403, 'PERMISSION_DENIED', message, 'CREDENTIALS_MISSING')
+        : vendorJError(400, 'INVALID_ARGUMENT', message, 'API_KEY_INVALID'),
+  }),
   fail: (status, message) => vendorJError(status, vendorJStatusName(status), message),
   notFound: () => textReply(404, VENDOR_J_NOT_FOUND.body, VENDOR_J_NOT_FOUND.contentType),
   socket: { refusal: 'handshake' },
