@@ -16,6 +16,7 @@ import { cutBody } from '@router/service-kit';
 import { waitFor } from '@router/testing';
 import { GatewayServer } from './gateway.server';
 import { type KeyRecord, KeyDirectory, type OrgRecord } from './key-directory';
+import { OrgLimiter } from './org-limiter';
 import { dashboardRoute, nativeRoute, RouteTable } from './surface-routes';
 
 const secret = 'gateway-test-secret-0123456789abcdef';
@@ -611,6 +612,49 @@ describe('GatewayServer over real sockets', () => {
       });
     } finally {
       await down.close();
+    }
+  });
+
+  it('holds a dashboard session to the default org limits on its own: its second socket past one gets 429', async () => {
+    const limited = new GatewayServer({
+      routes: new RouteTable([nativeRoute(upstream.url)]),
+      directory,
+      signingSecret: secret,
+      logger: pino({ level: 'silent' }),
+      health: new Health('edge-test-limited'),
+      now: Date.now,
+      upstreamHeadersTimeoutMs: 5000,
+      maxRequestBodyBytes: MAX_BODY,
+      maxSocketMessageBytes: 256 * 1024,
+      socketRecheckMs: 60_000,
+      limiter: new OrgLimiter({ concurrentSyntheses: 0, openSockets: 1, requestsPerSecond: 0 }, Date.now),
+    });
+    const url = `ws://127.0.0.1:${await limited.listen(0, '127.0.0.1')}/v1/stream`;
+    /** A handshake's outcome: the open socket, or the status it was refused with. */
+    const handshake = (cookie: string): Promise<WebSocket | number> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(url, { headers: { cookie } });
+        ws.once('open', () => resolve(ws));
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('error', reject);
+      });
+    const one = `rtr_session=${newSessionToken()}`;
+    const first = await handshake(one);
+    const other = await handshake(`rtr_session=${newSessionToken()}`);
+    try {
+      expect(first).toBeInstanceOf(WebSocket);
+      expect(await handshake(one)).toBe(429);
+      // Another session is counted apart; the first one's place comes back once its socket closes.
+      expect(other).toBeInstanceOf(WebSocket);
+      const closed = new Promise((resolve) => (first as WebSocket).once('close', resolve));
+      (first as WebSocket).close();
+      await closed;
+      const again = await handshake(one);
+      expect(again).toBeInstanceOf(WebSocket);
+      (again as WebSocket).close();
+    } finally {
+      if (other instanceof WebSocket) other.close();
+      await limited.close();
     }
   });
 });

@@ -12,8 +12,10 @@ import {
   digestBody,
   EMPTY_BODY_DIGEST,
   hashApiKey,
+  hashSecret,
   IDENTITY_HEADER,
   KEY_HASH_HEADER,
+  readSessionCookie,
   signIdentity,
 } from '@router/auth';
 import { RouterError } from '@router/contracts';
@@ -102,6 +104,12 @@ interface Admitted {
 }
 
 const NOTHING_HELD = (): void => undefined;
+
+/** Whom a dashboard session's uses count against in the limiter: its token's hash (one bucket for no token). */
+function sessionLimitId(headers: IncomingMessage['headers']): string {
+  const token = readSessionCookie(headers);
+  return `session:${token === undefined ? '-' : hashSecret(token)}`;
+}
 
 /** How the limit counter names each limit. */
 const LIMIT_LABEL: Record<keyof OrgLimits, string> = {
@@ -432,7 +440,9 @@ export class GatewayServer {
     if (route.isOpen(request.method, request.path)) return { orgId: ANONYMOUS_ORG, release: NOTHING_HELD };
     // No key but a dashboard session: the app behind checks the session (the gateway keeps no sessions).
     if (key === undefined && route.takesSession?.(request)) {
-      return { orgId: ANONYMOUS_ORG, release: NOTHING_HELD };
+      // Not knowing the session's org, the gateway holds each session to the default org limits on its own.
+      const held = this.limit(route, sessionLimitId(request.headers), undefined, use);
+      return 'kind' in held ? held : { orgId: ANONYMOUS_ORG, release: held.release };
     }
     const problem = await this.checkKey(route, request, key, rawHeaders);
     if ('kind' in problem) {
