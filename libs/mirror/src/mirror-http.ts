@@ -20,6 +20,7 @@ import {
   dropInServes,
   type MirrorReply,
   type MirrorRequest,
+  requestLabels,
   type VendorMirror,
 } from '@router/vendors-core';
 
@@ -89,7 +90,8 @@ export class MirrorHttp {
         : refusalOf(req, this.options.identity, this.options.now());
       return this.refuse(req, res, refused);
     }
-    // One request log row per vouched request, whatever its outcome, once its response is over.
+    // One request log row per vouched request, whatever its outcome, once its response is over; its model and
+    // voice are the vendor's request's, once its body is read.
     const tally = new RequestTally();
     tally.settings({ vendor: this.options.mirror.vendor, model: '', voice: '' });
     res.once('close', () => {
@@ -135,13 +137,11 @@ export class MirrorHttp {
     const { replies, mirror } = this.options;
     const problem = jsonBodyProblem(body);
     if (problem) return reply(res, mirror.dropIn.invalidBody(problem, request));
+    const sent = dropInRequest(request, url, body);
+    const keying = mirror.dropIn.keying(sent);
+    tally.settings({ vendor: mirror.vendor, ...requestLabels(mirror.dropIn, keying) });
     const days = await replies.retention.days(vouched.orgId);
-    const take = await replies.requests.plan(
-      vouched.orgId,
-      mirror,
-      dropInRequest(request, url, body),
-      days > 0,
-    );
+    const take = await replies.requests.plan(vouched.orgId, mirror, sent, days > 0, keying);
     const answer = await replies.resolver.resolveRequest(take);
     // A whole request is one take: one "sentence" of the log, from the cache or not; a refusal speaks nothing.
     if (answer.status < 400 && take.chars > 0) tally.sentence(take.chars, answer.cached);

@@ -1,5 +1,11 @@
 import { createLogger } from '@router/observability';
-import { type DropInRequest, type DropInWire, jsonReply, wholeBodyAnswer } from '@router/vendors-core';
+import {
+  type DropInRequest,
+  type DropInWire,
+  jsonReply,
+  NO_LABELS,
+  wholeBodyAnswer,
+} from '@router/vendors-core';
 import { RequestTakePlanner } from './request-takes';
 import { StoredSettings } from './stored-settings';
 
@@ -15,6 +21,7 @@ const wire: DropInWire = {
           chars: 3,
         }
       : { cacheable: false },
+  labels: () => NO_LABELS,
   headers: { keyed: ['x-api-version'], passed: ['content-type'], liveOnly: [] },
   readAnswer: () => wholeBodyAnswer(),
   invalidBody: () => jsonReply(422, {}),

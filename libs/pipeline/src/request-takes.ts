@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type CacheKeySecret, requestCacheKey, requestSealKey, sentenceTextKey } from '@router/cache-keys';
 import type { SynthRequestTake } from '@router/contracts';
 import {
+  type DropInKeying,
   type DropInRequest,
   FORWARDED_REQUEST_HEADERS,
   pickHeaders,
@@ -26,15 +27,18 @@ export interface RequestTakePlannerDeps {
 export class RequestTakePlanner {
   constructor(private readonly deps: RequestTakePlannerDeps) {}
 
-  /** `orgCaches`: the org's cache switch (false at retention 0). */
+  /**
+   * `orgCaches`: the org's cache switch (false at retention 0). `keying`: the wire's keying of the request, where
+   * the caller has it already (the mirror reads the request log's labels from it).
+   */
   async plan(
     orgId: string,
     mirror: Pick<VendorMirror, 'vendor' | 'dropIn'>,
     request: DropInRequest,
     orgCaches: boolean,
+    keying: DropInKeying = mirror.dropIn.keying(request),
   ): Promise<SynthRequestTake> {
     const { vendor, dropIn } = mirror;
-    const keying = dropIn.keying(request);
     const keyed = pickHeaders(request.headers, dropIn.headers.keyed);
     const wire = {
       method: request.method,

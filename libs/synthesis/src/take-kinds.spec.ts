@@ -12,6 +12,7 @@ import {
   type DropInCall,
   type DropInWire,
   jsonReply,
+  NO_LABELS,
   NOT_WHOLE,
   sseAnswer,
   type SynthesisEvent,
@@ -56,6 +57,7 @@ function adapterAnswering(answer: Answer, seen: DropInCall[] = []): VendorAdapte
 const wire: DropInWire = {
   endpoints: [],
   keying: () => ({ cacheable: false }),
+  labels: () => NO_LABELS,
   headers: {
     keyed: [],
     passed: ['content-type', 'x-request-id'],

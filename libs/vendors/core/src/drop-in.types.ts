@@ -59,6 +59,17 @@ export type DropInKeying =
       readonly text?: string;
     };
 
+/**
+ * The model and voice a drop-in request names, as the request log shows them beside its vendor: the vendor's
+ * own ids, '' where the request names none the router can tell (a model the vendor picks by the voice).
+ * Names only: never the text.
+ */
+export interface RequestLabels {
+  readonly model: string;
+  /** Several voices (a dialogue's, a multi-speaker request's) are joined with `, `. */
+  readonly voice: string;
+}
+
 /** One endpoint of a vendor's REST or HTTP-stream API. */
 export interface DropInEndpoint {
   /** Upper-case HTTP method. */
@@ -129,6 +140,12 @@ export interface DropInWire {
   readonly endpoints: readonly DropInEndpoint[];
   /** Whether the request is cached whole, and its canonical form. Pure: no I/O. */
   keying(request: DropInRequest): DropInKeying;
+  /**
+   * Where the vendor's request carries its model and voice (a path segment, a query parameter, a body field),
+   * read from a cacheable request's canonical form: a setting the request left out is the default the keying
+   * filled. Pure; see `requestLabels` for the labels of any request.
+   */
+  labels(canonical: Extract<DropInKeying, { cacheable: true }>['canonical']): RequestLabels;
   /** The request headers in the key, the response headers passed on and those never replayed. */
   readonly headers: DropInHeaders;
   /**

@@ -13,6 +13,7 @@ export * from './drop-in.types';
 export * from './drop-in.answers';
 export * from './drop-in.keying';
 export * from './drop-in.kit';
+export * from './drop-in.labels';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,

@@ -5,6 +5,7 @@ import {
   NOT_WHOLE,
   jsonDropInRequest,
   cacheableKeying,
+  requestLabels,
 } from '@router/vendors-core';
 import { vendorADropIn, vendorARequestKeying } from './vendor-a.drop-in';
 import { VENDOR_A_WARNING_HEADER } from './vendor-a.errors';
@@ -152,5 +153,22 @@ describe('vendor_a answers', () => {
         request_id: null,
       },
     });
+  });
+});
+
+describe('vendor_a request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorADropIn, vendorADropIn.keying(req));
+
+  it("names the body's model and speaker, the model's first speaker and the first model where left out", () => {
+    expect(labels(request(STREAM, { ...BARE, model: 'a_model_2', speaker: 'vanshira' }))).toEqual({
+      model: 'a_model_2',
+      voice: 'vanshira',
+    });
+    expect(labels(request(SPEECH, BARE))).toEqual({ model: 'a_model_1', voice: 'aarila' });
+  });
+
+  it('names nothing of a request it does not key, and never the text', () => {
+    expect(labels(request(SPEECH, { text: '' }))).toEqual({ model: '', voice: '' });
+    expect(JSON.stringify(labels(request(SPEECH, BARE)))).not.toContain(BARE.text);
   });
 });

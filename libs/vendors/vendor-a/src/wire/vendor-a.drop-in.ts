@@ -13,6 +13,7 @@ import {
   jsonDocumentAnswer,
   jsonObjectBody,
   jsonReply,
+  labelAt,
   layoutOfFormat,
   LIVE,
   NOT_WHOLE,
@@ -132,10 +133,17 @@ export function vendorAAnswerReading(request: DropInRequest, head: DropInHead): 
 /** The vendor's request id, its warning and a 429's advice are true of one answer only. */
 const LIVE_HEADERS = ['x-request-id', VENDOR_A_WARNING_HEADER, 'retry-after'];
 
+/** A keyed request's model and voice: its body's `model` and `speaker`, as the keying reads them (defaults filled). */
+export const vendorARequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: labelAt(body, 'model'),
+  voice: labelAt(body, 'speaker'),
+});
+
 /** vendor_a's drop-in REST wire for whole-request takes. */
 export const vendorADropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorARequestKeying,
+  labels: vendorARequestLabels,
   headers: { keyed: [], passed: ['content-type', ...LIVE_HEADERS], liveOnly: LIVE_HEADERS },
   readAnswer: vendorAAnswerReading,
   // The vendor's schema refusal of a body it cannot read.

@@ -8,6 +8,7 @@ import {
   writeSseEvent,
   jsonDropInRequest,
   cacheableKeying,
+  requestLabels,
 } from '@router/vendors-core';
 import { vendorB } from '../vendor-b.definition';
 import { parseVendorBRequest, VENDOR_B_DEFAULTS, type VendorBVoiceFacts } from './vendor-b.requests';
@@ -225,5 +226,21 @@ describe('vendor_b drop-in answers', () => {
     expect(JSON.parse(reply.body.toString())).toEqual({
       error: { code: 'invalid_request', message: 'text nests past 32 levels' },
     });
+  });
+});
+
+describe('vendor_b request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorBDropIn, vendorBDropIn.keying(req));
+
+  it("names the body's model and voice; a model left out is the voice's own, which only the vendor knows", () => {
+    expect(labels(request(STREAM, { ...BARE, model: 'b_model_2' }))).toEqual({
+      model: 'b_model_2',
+      voice: BARE.voice_id,
+    });
+    expect(labels(request(SPEECH, { ...BARE, model: null }))).toEqual({ model: '', voice: BARE.voice_id });
+  });
+
+  it('names nothing of the voice list', () => {
+    expect(labels(request('/v1/voices', '', 'GET'))).toEqual({ model: '', voice: '' });
   });
 });

@@ -4,6 +4,7 @@ import {
   exactly,
   filled,
   jsonReply,
+  labelAt,
   layoutOfFormat,
   NULL_IS_ABSENT,
   sseAnswer,
@@ -106,10 +107,20 @@ export function vendorBAnswerReading(request: DropInRequest): AnswerReading {
   return sseAnswer(STREAM);
 }
 
+/**
+ * A keyed request's model and voice: its body's `model` and `voice_id`. A model left out is the voice's own,
+ * which only the vendor's list knows: ''.
+ */
+export const vendorBRequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: labelAt(body, 'model'),
+  voice: labelAt(body, 'voice_id'),
+});
+
 /** vendor_b's drop-in REST/SSE wire for whole-request takes. */
 export const vendorBDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorBRequestKeying,
+  labels: vendorBRequestLabels,
   headers: {
     keyed: [],
     // `x-request-id` names the vendor's request, which a replay did not make. A refusal's `retry-after` (429)

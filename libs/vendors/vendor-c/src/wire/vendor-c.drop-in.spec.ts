@@ -4,6 +4,7 @@ import {
   type DropInRequest,
   NOT_WHOLE,
   jsonDropInRequest,
+  requestLabels,
 } from '@router/vendors-core';
 import { vendorCDropIn, vendorCRequestKeying } from './vendor-c.drop-in';
 import { timestampedBody, timestampedErrorLine, timestampedLine } from './vendor-c.responses';
@@ -292,6 +293,33 @@ describe("vendor_c's answers", () => {
       keyed: [],
       passed: ['content-type', 'request-id', 'x-character-count'],
       liveOnly: ['x-character-count'],
+    });
+  });
+});
+
+describe('vendor_c request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorCDropIn, vendorCDropIn.keying(req));
+
+  it("names the path's voice and the body's model_id, its default where left out", () => {
+    expect(labels(post('/v1/text-to-speech/voice%201/with-timestamps', { text: 'Hi.' }))).toEqual({
+      model: 'c_model_3',
+      voice: 'voice 1',
+    });
+    expect(labels(post(SPEECH, { text: 'Hi.', model_id: 'c_model_5' }))).toEqual({
+      model: 'c_model_5',
+      voice: 'voice1',
+    });
+  });
+
+  it("names a dialogue's model (its own default) and each of its voices once", () => {
+    const inputs = [
+      { text: 'Hi.', voice_id: 'v1' },
+      { text: 'Hello.', voice_id: 'v2' },
+      { text: 'Bye.', voice_id: 'v1' },
+    ];
+    expect(labels(post('/v1/text-to-dialogue/stream', { inputs }))).toEqual({
+      model: 'c_model_8',
+      voice: 'v1, v2',
     });
   });
 });

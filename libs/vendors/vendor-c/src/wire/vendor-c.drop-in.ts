@@ -14,10 +14,13 @@ import {
   decodePathSegment,
   expectedAudio,
   findOption,
+  itemsAt,
+  joinedLabels,
   jsonDocumentAnswer,
   jsonLinesAnswer,
   jsonObjectBody,
   jsonReply,
+  labelAt,
   layoutOfFormat,
   LIVE,
   NULL_IS_ABSENT,
@@ -214,10 +217,25 @@ export function vendorCAnswerReading(request: DropInRequest): AnswerReading {
   return jsonDocumentAnswer({ document: (v) => (isTimestampedChunk(v) ? 'whole' : 'error') });
 }
 
+/**
+ * A keyed request's model and voice: the body's `model_id` (its default filled) and the voice of the path, or
+ * on dialogue every input's `voice_id`.
+ */
+export const vendorCRequestLabels: DropInWire['labels'] = ({ path, body }) => {
+  const speech = TEXT_TO_SPEECH.exec(path);
+  return {
+    model: labelAt(body, 'model_id'),
+    voice: speech
+      ? decodePathSegment(speech[1] ?? '')
+      : joinedLabels(itemsAt(body, 'inputs').map((input) => labelAt(input, 'voice_id'))),
+  };
+};
+
 /** vendor_c's drop-in REST/SSE wire for whole-request takes. */
 export const vendorCDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorCRequestKeying,
+  labels: vendorCRequestLabels,
   headers: {
     keyed: [],
     // `request-id` names the generation whose audio it is, which a client may chain (`previous_request_ids`):

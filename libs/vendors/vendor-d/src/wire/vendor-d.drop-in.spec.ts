@@ -7,6 +7,8 @@ import {
   writeSseEvent,
   jsonDropInRequest,
   cacheableKeying,
+  LABEL_MAX_CHARS,
+  requestLabels,
 } from '@router/vendors-core';
 import { vendorDAuthProblem, vendorDTypeForStatus } from './vendor-d.errors';
 import { vendorDDropIn, vendorDRequestKeying } from './vendor-d.drop-in';
@@ -230,5 +232,22 @@ describe("vendor_d's answers", () => {
       complete: false,
       reason: NOT_WHOLE.noFinal,
     });
+  });
+});
+
+describe('vendor_d request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorDDropIn, vendorDDropIn.keying(req));
+
+  it("names the body's model and voice, a built-in voice's name or a custom voice's id", () => {
+    expect(labels(post(BODY))).toEqual({ model: 'd_model_3', voice: 'brook' });
+    expect(labels(post({ ...BODY, voice: { id: 'voice_abc' } }))).toEqual({
+      model: 'd_model_3',
+      voice: 'voice_abc',
+    });
+  });
+
+  it('cuts a field far longer than any id (a client may put anything there) to a name', () => {
+    const voice = 'v'.repeat(5000);
+    expect(labels(post({ ...BODY, voice })).voice).toBe(voice.slice(0, LABEL_MAX_CHARS));
   });
 });

@@ -11,6 +11,7 @@ import type {
 import {
   audioAnswer,
   jsonReply,
+  labelAt,
   layoutOfFormat,
   sseAnswer,
   textBodyAudio,
@@ -140,10 +141,17 @@ const ANSWER_HEADERS = [
   'retry-after',
 ];
 
+/** A keyed request's model and voice: its body's `model` and `voice`, a built-in name or a custom voice's `id`. */
+export const vendorDRequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: labelAt(body, 'model'),
+  voice: labelAt(body, 'voice') || labelAt(body, 'voice', 'id'),
+});
+
 /** vendor_d's drop-in REST/SSE wire for whole-request takes. */
 export const vendorDDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorDRequestKeying,
+  labels: vendorDRequestLabels,
   headers: {
     // The organization and project a request is made for: which voices, models and limits it has there.
     keyed: ['vendor_d-organization', 'vendor_d-project'],

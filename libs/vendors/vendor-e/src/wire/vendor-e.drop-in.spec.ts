@@ -1,5 +1,5 @@
-import type { DropInRequest } from '@router/vendors-core';
-import { vendorERequestKeying } from './vendor-e.drop-in';
+import { type DropInRequest, requestLabels } from '@router/vendors-core';
+import { vendorEDropIn, vendorERequestKeying } from './vendor-e.drop-in';
 
 const request = (path: string, query: string, body: unknown, method = 'POST'): DropInRequest => ({
   method,
@@ -61,5 +61,24 @@ describe('vendor_e drop-in keying', () => {
     expect(canonical(request('/v1/models', '', '', 'GET'))).toBe('live');
     expect(canonical(request('/v1/speak', '', '[1]'))).toBe('live');
     expect(canonical(request('/v1/speak', '', { text: 3 }))).toBe('live');
+  });
+});
+
+describe('vendor_e request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorEDropIn, vendorEDropIn.keying(req));
+
+  it("names the query's voice model as the router's model and voice, /v1/speak's default where left out", () => {
+    expect(labels(request('/v2/speak', 'model=e_model_3-orla-en', { text: 'Hi.' }))).toEqual({
+      model: 'e_model_3',
+      voice: 'orla-en',
+    });
+    expect(labels(request('/v1/speak', '', { text: 'Hi.' }))).toEqual({
+      model: 'e_model_1',
+      voice: 'orla-en',
+    });
+  });
+
+  it('names a voice model of no known family as all model', () => {
+    expect(labels(request('/v1/speak', 'model=nova', { text: 'Hi.' }))).toEqual({ model: 'nova', voice: '' });
   });
 });

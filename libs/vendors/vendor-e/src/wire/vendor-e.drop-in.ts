@@ -5,6 +5,7 @@ import {
   jsonReply,
   layoutOfFormat,
   numberQueryValue,
+  queryLabel,
   textBodyAnswer,
   textBodyKeying,
 } from '@router/vendors-core';
@@ -15,7 +16,7 @@ import {
   VENDOR_E_DEFAULT_ENCODING,
   vendorEEncodingDefaults,
 } from './vendor-e.formats';
-import { VENDOR_E_DEFAULT_V1_MODEL } from './vendor-e.requests';
+import { VENDOR_E_DEFAULT_V1_MODEL, vendorEVoiceModelParts } from './vendor-e.requests';
 import { VENDOR_E_MODEL_LISTS } from './vendor-e.voices';
 
 /*
@@ -100,10 +101,20 @@ const LIVE_HEADERS = [
   'retry-after',
 ];
 
+/**
+ * A keyed request's model and voice: the query's voice model (`/v1/speak`'s default filled) read as the router's
+ * model family and voice (`e_model_1` and `orla-en`); a name of no known family is all model.
+ */
+export const vendorERequestLabels: DropInWire['labels'] = ({ query }) => {
+  const name = queryLabel(query, 'model');
+  return vendorEVoiceModelParts(name) ?? { model: name, voice: '' };
+};
+
 /** vendor_e's drop-in REST wire for whole-request takes. */
 export const vendorEDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorERequestKeying,
+  labels: vendorERequestLabels,
   headers: {
     keyed: [],
     // The session id the vendor's clients send with each request: the vendor's to read, the same audio.

@@ -26,7 +26,7 @@ import {
 import { vendorE } from '../vendor-e.definition';
 import { VENDOR_E_SPEAK_PATHS } from './vendor-e.drop-in';
 import { badQuery, vendorEErrorBody } from './vendor-e.errors';
-import { VENDOR_E_GENERATIONS } from './vendor-e.requests';
+import { vendorEVoiceModelParts } from './vendor-e.requests';
 import {
   parseVendorESocketQuery,
   readVendorEClientMessage,
@@ -73,14 +73,12 @@ const SPEECH = 'speech';
  * opening message (spec). A voice the vendor lacks is its refusal at the first sentence it is asked for.
  */
 function mirrorVoiceModel(name: string): VendorEVoiceModel | undefined {
-  const family = Object.keys(VENDOR_E_GENERATIONS)
-    .filter((id) => name.startsWith(`${id}-`) && name.length > id.length + 1)
-    .sort((a, b) => b.length - a.length)[0];
-  if (family === undefined) return undefined;
+  const parts = vendorEVoiceModelParts(name);
+  if (parts === undefined) return undefined;
   return {
     name,
     canonical_name: name,
-    architecture: family,
+    architecture: parts.model,
     languages: [],
     version: 'unknown',
     uuid: randomUUID(),

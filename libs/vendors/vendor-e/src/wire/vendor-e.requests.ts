@@ -27,6 +27,17 @@ export const VENDOR_E_GENERATIONS: Readonly<Record<string, VendorEGeneration>> =
   ),
 };
 
+/**
+ * A voice model name read as the router's model and voice: the longest model family it starts with (a family,
+ * a hyphen, then the voice: `e_model_1-orla-en`), the rest its voice. Undefined for a name of no known family.
+ */
+export function vendorEVoiceModelParts(name: string): { model: string; voice: string } | undefined {
+  const family = Object.keys(VENDOR_E_GENERATIONS)
+    .filter((id) => name.startsWith(`${id}-`) && name.length > id.length + 1)
+    .sort((a, b) => b.length - a.length)[0];
+  return family === undefined ? undefined : { model: family, voice: name.slice(family.length + 1) };
+}
+
 export interface VendorERequest {
   /** `/v1/speak` streams first-generation audio as it is made; `/v2/speak` is the second generation's REST call. */
   readonly path: string;

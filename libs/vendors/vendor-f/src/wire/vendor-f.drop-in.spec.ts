@@ -4,7 +4,9 @@ import {
   dropInServes,
   jsonDropInRequest,
   cacheableKeying,
+  requestLabels,
 } from '@router/vendors-core';
+import { VENDOR_F_MODEL } from '../vendor-f.definition';
 import { vendorFDropIn, vendorFRequestKeying } from './vendor-f.drop-in';
 import { parseVendorFSettings, restSettings, VENDOR_F_DEFAULTS } from './vendor-f.requests';
 
@@ -196,5 +198,21 @@ describe('vendor_f drop-in answers', () => {
       code: 'Bad Request',
       error: 'text nests past 32 levels',
     });
+  });
+});
+
+describe('vendor_f request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorFDropIn, vendorFDropIn.keying(req));
+
+  it("names the vendor's one model and the body's voice_id as the vendor reads it, its default where left out", () => {
+    expect(labels(request(TTS, { ...BARE, voice_id: 'Brook' }))).toEqual({
+      model: VENDOR_F_MODEL,
+      voice: 'brook',
+    });
+    expect(labels(request(TTS, BARE))).toEqual({ model: VENDOR_F_MODEL, voice: VENDOR_F_DEFAULTS.voice });
+  });
+
+  it('names nothing of the voice list', () => {
+    expect(labels(request(VOICES, '', 'GET'))).toEqual({ model: '', voice: '' });
   });
 });

@@ -3,11 +3,12 @@ import {
   exactly,
   filled,
   jsonReply,
+  labelAt,
   layoutOfFormat,
   textBodyAnswer,
   textBodyKeying,
 } from '@router/vendors-core';
-import { vendorF } from '../vendor-f.definition';
+import { VENDOR_F_MODEL, vendorF } from '../vendor-f.definition';
 import { vendorFErrorBody } from './vendor-f.errors';
 import { VENDOR_F_DEFAULT_MP3_BIT_RATE } from './vendor-f.formats';
 import {
@@ -97,10 +98,17 @@ export const vendorFAnswerReading = textBodyAnswer(vendorF, 'text', (body) => {
   return parsed.ok ? layoutOfFormat(parsed.settings.spec.codec, parsed.settings.spec.sampleRate) : undefined;
 });
 
+/** A keyed request's model and voice: the vendor's one model, and the body's `voice_id` (its default filled). */
+export const vendorFRequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: VENDOR_F_MODEL,
+  voice: labelAt(body, 'voice_id'),
+});
+
 /** vendor_f's drop-in REST wire for whole-request takes. */
 export const vendorFDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorFRequestKeying,
+  labels: vendorFRequestLabels,
   headers: {
     keyed: [],
     // A refusal's `retry-after` (429) is the vendor's advice for that moment; such answers are never stored.

@@ -1,5 +1,6 @@
-import { AUDIO_NOT_WHOLE, type DropInRequest, dropInServes } from '@router/vendors-core';
+import { AUDIO_NOT_WHOLE, type DropInRequest, dropInServes, requestLabels } from '@router/vendors-core';
 import { vendorGDropIn } from './vendor-g.drop-in';
+import { VENDOR_G_DEFAULT_MODEL } from './vendor-g.requests';
 
 function request(method: string, path: string, body?: unknown): DropInRequest {
   const bytes = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
@@ -181,5 +182,14 @@ describe('vendor_g drop-in wire', () => {
       validation_errors: [{ field: 'text', message: 'text nests too deep' }],
       request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
+  });
+});
+
+describe('vendor_g request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorGDropIn, vendorGDropIn.keying(req));
+
+  it("names the body's model, its default where left out, and voice", () => {
+    expect(labels(tts({ ...BASE, model: 'g_model_1' }))).toEqual({ model: 'g_model_1', voice: 'Maren' });
+    expect(labels(tts(BASE))).toEqual({ model: VENDOR_G_DEFAULT_MODEL, voice: 'Maren' });
   });
 });

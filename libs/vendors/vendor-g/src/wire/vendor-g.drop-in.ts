@@ -3,6 +3,7 @@ import {
   exactly,
   filled,
   jsonReply,
+  labelAt,
   textBodyAnswer,
   textBodyKeying,
   uuidRequestId,
@@ -104,10 +105,17 @@ export const vendorGAnswerReading = textBodyAnswer(vendorG, 'text', (body) => {
     : undefined;
 });
 
+/** A keyed request's model and voice: its body's `model` (its default filled) and `voice`. */
+export const vendorGRequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: labelAt(body, 'model'),
+  voice: labelAt(body, 'voice'),
+});
+
 /** vendor_g's drop-in REST wire for whole-request takes. */
 export const vendorGDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorGRequestKeying,
+  labels: vendorGRequestLabels,
   headers: { keyed: [], passed: ['content-type'], liveOnly: [] },
   readAnswer: vendorGAnswerReading,
   invalidBody: ({ field, message }) =>

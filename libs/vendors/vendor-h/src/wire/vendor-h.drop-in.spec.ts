@@ -6,6 +6,7 @@ import {
   NOT_WHOLE,
   writeSseEvent,
   cacheableKeying,
+  requestLabels,
 } from '@router/vendors-core';
 import { vendorH } from '../vendor-h.definition';
 import { vendorHDropIn, vendorHRequestKeying } from './vendor-h.drop-in';
@@ -273,5 +274,17 @@ describe('vendor_h drop-in answers', () => {
     const reply = vendorHDropIn.invalidBody({ field: 'text', message: 'text nests past 32 levels' });
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body.toString())).toEqual({ error: 'text nests past 32 levels' });
+  });
+});
+
+describe('vendor_h request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorHDropIn, vendorHDropIn.keying(req));
+
+  it("names the body's model, its default where left out, and voice_id", () => {
+    expect(labels(request(STREAM, { ...BARE, model: 'h_model_2' }))).toEqual({
+      model: 'h_model_2',
+      voice: BARE.voice_id,
+    });
+    expect(labels(request(SPEECH, BARE))).toEqual({ model: VENDOR_H_DEFAULTS.model, voice: BARE.voice_id });
   });
 });

@@ -11,6 +11,7 @@ import {
   audioAnswer,
   filled,
   jsonReply,
+  labelAt,
   layoutOfFormat,
   sseAnswer,
   textBodyAudio,
@@ -119,10 +120,17 @@ export function vendorHAnswerReading(request: DropInRequest, head: DropInHead): 
 /** The response headers the vendor sends beside the audio's type and the correlation ids it echoes. */
 const LIVE_HEADERS = ['x-request-id', 'retry-after'];
 
+/** A keyed request's model and voice: its body's `model` (its default filled) and `voice_id`. */
+export const vendorHRequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: labelAt(body, 'model'),
+  voice: labelAt(body, 'voice_id'),
+});
+
 /** vendor_h's drop-in REST/SSE wire for whole-request takes. */
 export const vendorHDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorHRequestKeying,
+  labels: vendorHRequestLabels,
   headers: {
     keyed: [],
     // The echoed `session_id` and `request_id` of the body, which is keyed whole: a replay echoes the same

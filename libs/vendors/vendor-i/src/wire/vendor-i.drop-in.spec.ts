@@ -1,4 +1,4 @@
-import type { DropInRequest } from '@router/vendors-core';
+import { type DropInRequest, requestLabels } from '@router/vendors-core';
 import { vendorIDropIn, vendorIRequestKeying } from './vendor-i.drop-in';
 
 function post(
@@ -89,5 +89,16 @@ describe('vendor_i drop-in keying', () => {
       message: 'voice nests too deep',
     });
     expect(vendorIDropIn.invalidBody(problem, request).body).toBe('Bad Request: voice nests too deep');
+  });
+});
+
+describe('vendor_i request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorIDropIn, vendorIDropIn.keying(req));
+
+  it("names the body's model_id and its voice's id, in each form a version sends it", () => {
+    const named = { model: body.model_id, voice: 'v1' };
+    expect(labels(post('/tts/bytes', body))).toEqual(named);
+    expect(labels(post('/tts/sse', { ...body, voice: { id: 'v1' } }))).toEqual(named);
+    expect(labels(post('/tts/sse', { ...body, voice: 'v1' }))).toEqual(named);
   });
 });

@@ -13,6 +13,7 @@ import {
   canonicalRequest,
   flagIsSet,
   jsonObjectBody,
+  labelAt,
   layoutOfFormat,
   LIVE,
   sseAnswer,
@@ -140,10 +141,17 @@ const LIVE_HEADERS = ['x-request-id', 'retry-after', 'vendor_i-file-id'];
 /** A request that names no version (its refusals are the oldest shape, plain text). */
 const NO_VERSION = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams() };
 
+/** A keyed request's model and voice: its body's `model_id`, and `voice` as its id (every version's form read). */
+export const vendorIRequestLabels: DropInWire['labels'] = ({ body }) => ({
+  model: labelAt(body, 'model_id'),
+  voice: labelAt(body, 'voice'),
+});
+
 /** vendor_i's drop-in REST/SSE wire for whole-request takes. */
 export const vendorIDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorIRequestKeying,
+  labels: vendorIRequestLabels,
   headers: {
     keyed: [],
     // The version goes on as sent; its key is the release it names, in the canonical query.

@@ -1,4 +1,10 @@
-import { cacheableKeying, type DropInRequest, jsonDropInRequest, NOT_WHOLE } from '@router/vendors-core';
+import {
+  cacheableKeying,
+  type DropInRequest,
+  jsonDropInRequest,
+  NOT_WHOLE,
+  requestLabels,
+} from '@router/vendors-core';
 import { vendorJErrorBody } from './vendor-j.errors';
 import { VENDOR_J_PCM_MIME, VENDOR_J_WAV_MIME } from './vendor-j.formats';
 import { vendorJDropIn, vendorJRequestKeying } from './vendor-j.drop-in';
@@ -346,5 +352,23 @@ describe('vendor_j drop-in wire', () => {
         message: expect.stringContaining('contents nests deeper than 32 levels'),
       },
     });
+  });
+});
+
+describe('vendor_j request labels', () => {
+  const labels = (req: DropInRequest) => requestLabels(vendorJDropIn, vendorJDropIn.keying(req));
+
+  it("names the path's model and the prebuilt voice, the vendor's default where left out", () => {
+    expect(labels(post(GENERATE, body('Hello.')))).toEqual({ model: 'j_model_2', voice: 'Anselm' });
+    expect(labels(post(STREAM, body('Hello.', ''), 'alt=sse'))).toEqual({
+      model: 'j_model_2',
+      voice: VENDOR_J_DEFAULT_VOICE,
+    });
+  });
+
+  it("names each speaker's voice of a multi-speaker request", () => {
+    const two = body('Ann: Hi. Ben: Hello.', '');
+    (two['generationConfig'] as Record<string, unknown>)['speechConfig'] = twoSpeakers;
+    expect(labels(post(GENERATE, two))).toEqual({ model: 'j_model_2', voice: 'Anselm, Briar' });
   });
 });

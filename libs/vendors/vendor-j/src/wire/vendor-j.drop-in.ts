@@ -12,9 +12,13 @@ import type {
 } from '@router/vendors-core';
 import {
   canonicalRequest,
+  decodePathSegment,
+  itemsAt,
+  joinedLabels,
   jsonDocumentAnswer,
   jsonObjectBody,
   jsonReply,
+  labelAt,
   LIVE,
   sseAnswer,
   wholeBodyAnswer,
@@ -205,10 +209,29 @@ export function vendorJAnswerReading(request: DropInRequest, head: DropInHead): 
   });
 }
 
+/**
+ * A keyed request's model and voice: the model of the path, and the prebuilt voice of `speechConfig` (its
+ * default filled), or each speaker's on a multi-speaker request.
+ */
+export const vendorJRequestLabels: DropInWire['labels'] = ({ path, body }) => {
+  const voiceOf = (config: unknown): string =>
+    labelAt(config, 'voiceConfig', 'prebuiltVoiceConfig', 'voiceName');
+  const speech = ['generationConfig', 'speechConfig'];
+  const speakers = itemsAt(body, ...speech, 'multiSpeakerVoiceConfig', 'speakerVoiceConfigs');
+  return {
+    model: decodePathSegment(GENERATE.exec(path)?.[2] ?? ''),
+    voice:
+      speakers.length > 0
+        ? joinedLabels(speakers.map(voiceOf))
+        : labelAt(body, ...speech, 'voiceConfig', 'prebuiltVoiceConfig', 'voiceName'),
+  };
+};
+
 /** vendor_j's drop-in REST/SSE wire for whole-request takes. */
 export const vendorJDropIn: DropInWire = {
   endpoints: ENDPOINTS,
   keying: vendorJRequestKeying,
+  labels: vendorJRequestLabels,
   // No request header changes the answer; the vendor's answers carry nothing a replay must leave out.
   headers: { keyed: [], passed: ['content-type'], liveOnly: [] },
   readAnswer: vendorJAnswerReading,
