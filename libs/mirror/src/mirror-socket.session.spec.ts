@@ -1,6 +1,13 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { createLogger } from '@router/observability';
-import type { PieceAudio, PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
+import type {
+  PieceAudio,
+  PieceRequest,
+  PieceResolver,
+  ReplyPlanner,
+  RequestLogRow,
+  RequestLogWriter,
+} from '@router/pipeline';
 import type {
   SocketCommand,
   SocketConnection,
@@ -153,6 +160,9 @@ function session(held: string[] = [], drop?: SocketDrop, render?: Partial<Socket
   const clock = new HandClock();
   /** The messages the codec was asked to read. */
   const parsed: string[] = [];
+  /** The request log rows the session wrote. */
+  const rows: RequestLogRow[] = [];
+  const writer = { record: (row: RequestLogRow) => rows.push(row) } as unknown as RequestLogWriter;
   const toy = toyConnection(drop);
   const connection: SocketConnection = {
     ...toy,
@@ -182,10 +192,11 @@ function session(held: string[] = [], drop?: SocketDrop, render?: Partial<Socket
       now: () => 0,
       timers: clock,
       logger: createLogger({ level: 'silent', service: 'test' }),
+      requestLog: { writer, keyHash: null, vendor: 'vendor_c' },
     },
   );
   const say = (message: Record<string, unknown>) => s.receive(Buffer.from(JSON.stringify(message)), false);
-  return { s, say, frames, closed, log, resolved, clock, parsed, connection, release: () => open() };
+  return { s, say, frames, closed, log, resolved, clock, parsed, rows, connection, release: () => open() };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -208,6 +219,27 @@ describe('MirrorSocketSession', () => {
       'a end 1',
       'a final',
     ]);
+  });
+
+  it("writes one request log row once the socket closes, naming its contexts' model and voice, never the text", async () => {
+    const { say, rows } = session();
+    say({ c: 'a', settings: true, text: 'One. Cached two. ', end: true });
+    say({ close: true });
+    await settle();
+    expect(rows).toEqual([
+      expect.objectContaining({
+        orgId: 'org',
+        surface: 'mirror_socket',
+        vendor: 'vendor_c',
+        model: SETTINGS.model,
+        voice: SETTINGS.voice,
+        sentences: 2,
+        cachedSentences: 1,
+        chars: 'One.'.length + 'Cached two.'.length,
+        status: 'ok',
+      }),
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('One.');
   });
 
   it('tells the renderer of each sentence whether it came from the cache, its bytes and how long it plays', async () => {
