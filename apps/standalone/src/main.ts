@@ -186,6 +186,7 @@ runService(SERVICE, async () => {
       outageStaleMs: config.DATABASE_OUTAGE_STALE_MS,
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
+      clientStallMs: config.CLIENT_STALL_TIMEOUT_MS,
       orgLimits: orgLimitDefaults(config),
     },
     { prisma: db.prisma, bus, logger, health },

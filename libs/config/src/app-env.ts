@@ -10,6 +10,7 @@ import {
   providerKeyEnv,
   replyAppEnv,
   requestBodyEnv,
+  clientStallEnv,
   requestLogEnv,
   requestLogRetentionEnv,
   runtimeEnv,
@@ -112,6 +113,7 @@ export function edgeGatewayEnv(mirrorVendors: readonly VendorToken[]) {
     ...outageEnv,
     ...requestBodyEnv,
     MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
+    ...clientStallEnv,
     ...orgLimitEnv,
   };
 }
@@ -212,6 +214,7 @@ export function standaloneEnv(webRoot: string) {
     AUTH_CACHE_TTL_MS: env.int({ default: 5000, min: 50 }),
     ...requestBodyEnv,
     MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
+    ...clientStallEnv,
     ...vendorUpstreamEnv,
     ...vendorReadEnv,
     ...pipelineEnv,

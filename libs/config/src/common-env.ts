@@ -249,6 +249,14 @@ export const requestBodyEnv = {
 };
 
 /**
+ * How long the gateway holds a client that takes nothing of an HTTP answer (0: for as long as it stays
+ * connected). A reader that pauses for less, or reads at any pace, gets its whole answer.
+ */
+export const clientStallEnv = {
+  CLIENT_STALL_TIMEOUT_MS: env.int({ default: 120_000, min: 0 }),
+};
+
+/**
  * What an app that plays replies wires once (libs/pipeline `startReplyServices`), from a config that includes
  * `pipelineEnv`, `vendorUpstreamEnv` and `vendorReadEnv`.
  */

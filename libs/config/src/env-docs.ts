@@ -114,6 +114,11 @@ export const ENV_DOCS: readonly EnvDoc[] = [
       "largest request body the gateway forwards (each is read whole to sign its digest; larger: 413) and a mirror takes; keep it at least the apps' JSON body limit (1 MiB)",
   },
   {
+    variables: ['CLIENT_STALL_TIMEOUT_MS'],
+    meaning:
+      'a client that takes nothing of an HTTP answer for this long is cut, and its reply stops at the app behind as when it leaves (0: held for as long as it stays connected); one that pauses for less, or reads at any pace, gets its whole answer (docs/reliability.md, "Slow readers")',
+  },
+  {
     variables: ['MAX_SOCKET_MESSAGE_BYTES'],
     meaning:
       "one WebSocket message's limit on a mirror, and on the gateway for the sockets it relays message by message; a larger one closes the socket with 1009",

@@ -60,6 +60,7 @@ describe('startEdgeGateway on PostgreSQL: stored vendor keys', () => {
         outageStaleMs: 0,
         maxRequestBodyBytes: 64 * 1024,
         maxSocketMessageBytes: 256 * 1024,
+        clientStallMs: 0,
         orgLimits: { concurrentSyntheses: 0, openSockets: 0, requestsPerSecond: 0 },
       },
       { prisma: db.prisma, bus, logger: pino({ level: 'silent' }), health: new Health('edge-int') },

@@ -35,6 +35,8 @@ export interface EdgeGatewayConfig {
   maxRequestBodyBytes: number;
   /** The largest WebSocket message read on a relayed socket (a larger one closes it with 1009). */
   maxSocketMessageBytes: number;
+  /** A client that takes nothing of an HTTP answer for this long is cut (0: never). */
+  clientStallMs: number;
   /** Each org's limits where its record sets none (`ORG_LIMIT_*`; 0: none), kept by this replica alone. */
   orgLimits: OrgLimits;
 }
@@ -177,6 +179,7 @@ export async function startEdgeGateway(
     upstreamHeadersTimeoutMs: 30_000,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSocketMessageBytes: config.maxSocketMessageBytes,
+    clientStallMs: config.clientStallMs,
     socketRecheckMs: SOCKET_RECHECK_MS,
     keyUses,
     limiter: new OrgLimiter(config.orgLimits, now),

@@ -13,11 +13,18 @@ export class ForwardedResponse implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private clientGone = false;
   private settled = false;
+  /** Runs while the client takes none of what is written to it (see `stall`). */
+  private stallTimer: NodeJS.Timeout | undefined;
 
+  /**
+   * `stall`: a client that takes no byte of the answer for `ms` (0: no bound) is cut, as one that left, and
+   * `onStalled` is told; one that reads at any pace, pausing for less, is held as long as its answer lasts.
+   */
   constructor(
     private readonly res: ServerResponse,
     private readonly resolve: () => void,
     private readonly reject: (error: Error) => void,
+    private readonly stall: { ms: number; onStalled: () => void } = { ms: 0, onStalled: () => undefined },
   ) {
     // The server keeps half-open sockets (a client may half-close once its request is sent), so a FIN is not
     // a close: one that comes once the answer has begun is a client that stopped listening mid-answer.
@@ -28,11 +35,16 @@ export class ForwardedResponse implements Dispatcher.DispatchHandler {
     socket?.once('end', onEnd);
     res.once('close', () => {
       socket?.off('end', onEnd);
+      clearTimeout(this.stallTimer);
       if (res.writableFinished) return;
       this.clientGone = true;
       this.controller?.abort(new Error('the client went away'));
     });
-    res.on('drain', () => this.controller?.resume());
+    res.on('drain', () => {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+      this.controller?.resume();
+    });
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -55,7 +67,14 @@ export class ForwardedResponse implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.res.write(chunk)) controller.pause();
+    if (this.res.write(chunk)) return;
+    controller.pause();
+    if (this.stall.ms > 0 && this.stallTimer === undefined) {
+      this.stallTimer = setTimeout(() => {
+        this.stall.onStalled();
+        this.res.destroy();
+      }, this.stall.ms);
+    }
   }
 
   onResponseEnd(): void {

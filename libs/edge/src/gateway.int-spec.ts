@@ -21,6 +21,10 @@ import { dashboardRoute, nativeRoute, RouteTable } from './surface-routes';
 
 const secret = 'gateway-test-secret-0123456789abcdef';
 const MAX_BODY = 256 * 1024;
+/** The gateway's bound on a client that takes nothing of its answer, short for the test. */
+const CLIENT_STALL_MS = 1500;
+/** `/v1/long`'s answer: more than every buffer on the way (both sockets' and the processes') holds. */
+const LONG_BYTES = 64 * 1024 * 1024;
 
 /** An app behind the gateway that records what reached it: HTTP echoes, WebSocket echoes. */
 async function startUpstream() {
@@ -34,6 +38,24 @@ async function startUpstream() {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.write('first part');
       res.once('close', () => abandoned.push(req.url ?? ''));
+      return;
+    }
+    if (req.url?.startsWith('/v1/long')) {
+      // A long answer written only as fast as the gateway takes it (audio a worker holds back for a slow reader).
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const piece = Buffer.alloc(64 * 1024, 7);
+      let written = 0;
+      const writeMore = (): void => {
+        while (written < LONG_BYTES) {
+          written += piece.length;
+          if (written >= LONG_BYTES) return void res.end(piece);
+          if (!res.write(piece)) return void res.once('drain', writeMore);
+        }
+      };
+      res.once('close', () => {
+        if (!res.writableFinished) abandoned.push(req.url ?? '');
+      });
+      writeMore();
       return;
     }
     if (req.url?.startsWith('/v1/cut')) {
@@ -146,6 +168,7 @@ describe('GatewayServer over real sockets', () => {
       maxSocketMessageBytes: 256 * 1024,
       socketRecheckMs: 60_000,
       keyUses: { record: (keyHash) => usedKeys.push(keyHash) },
+      clientStallMs: CLIENT_STALL_MS,
     });
     base = `http://127.0.0.1:${await gateway.listen(0, '127.0.0.1')}`;
     internalBase = `http://127.0.0.1:${await gateway.listenInternal(0, '127.0.0.1')}`;
@@ -362,6 +385,70 @@ describe('GatewayServer over real sockets', () => {
     }
     socket.destroy();
     expect(upstream.abandoned).toContain(path);
+  });
+
+  /**
+   * GET `path` through the gateway, reading its answer with `pause(received)` asked after each chunk: 0 to go on,
+   * a number of ms to stop reading for, or a promise to stop until. Resolves with the bytes read once the answer
+   * ended or the connection closed, and whether it ended whole.
+   */
+  function readPausing(
+    path: string,
+    pause: (received: number) => number | Promise<unknown>,
+  ): Promise<{ bytes: number; whole: boolean }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${base}${path}`, {
+        agent: false,
+        headers: { authorization: `Bearer ${issued.key}` },
+      });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          const until = pause(bytes);
+          if (until === 0) return;
+          res.pause();
+          const resume = (): void => void res.resume();
+          if (typeof until === 'number') setTimeout(resume, until);
+          else until.then(resume, resume);
+        });
+        res.once('end', () => resolve({ bytes, whole: true }));
+        res.once('error', () => resolve({ bytes, whole: false }));
+      });
+      req.end();
+    });
+  }
+
+  it('cuts a client that takes nothing of its answer for the stall bound, and gives the app up', async () => {
+    const path = `/v1/long?stalled=${Date.now()}`;
+    // The client stops reading at its first chunk, and reads on only once the app saw its answer given up.
+    let stalled: Promise<void> | undefined;
+    const read = await readPausing(path, () => {
+      stalled ??= waitFor('the app to see its answer given up', async () =>
+        upstream.abandoned.includes(path),
+      );
+      return stalled.then(() => 0);
+    });
+    await stalled;
+    expect(read.whole).toBe(false);
+    expect(read.bytes).toBeLessThan(LONG_BYTES);
+    expect(
+      logLines.some((line) => line.msg?.includes('for the stall bound') && line.stallMs === CLIENT_STALL_MS),
+    ).toBe(true);
+  });
+
+  it('holds a client that pauses for less than the stall bound again and again, and it gets its whole answer', async () => {
+    const path = `/v1/long?pausing=${Date.now()}`;
+    // A pause every 8 MiB or so, each a fifth of the bound: the client is slow, never stalled for the bound.
+    let next = 0;
+    const read = await readPausing(path, (received) => {
+      if (received < next) return 0;
+      next += 8 * 1024 * 1024;
+      return CLIENT_STALL_MS / 5;
+    });
+    expect(read).toEqual({ bytes: LONG_BYTES, whole: true });
+    expect(upstream.abandoned).not.toContain(path);
   });
 
   it('passes on an answer the app cut right after its head as begun: the head and what came, then the cut', async () => {

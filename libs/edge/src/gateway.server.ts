@@ -64,6 +64,11 @@ export interface GatewayOptions {
   now: () => number;
   /** How long to wait for an app's response head; audio bodies themselves may stream for long. */
   upstreamHeadersTimeoutMs: number;
+  /**
+   * A client that takes nothing of a forwarded answer for this long is cut (its answer stops at the app behind,
+   * as when it leaves); absent or 0: it is held for as long as it stays connected.
+   */
+  clientStallMs?: number;
   /** The largest request body forwarded; each is read whole, since the identity signs its digest. */
   maxRequestBodyBytes: number;
   /** The largest WebSocket message the gateway reads (relayed sockets); a larger one closes the socket with 1009. */
@@ -569,7 +574,14 @@ export class GatewayServer {
           headersTimeout: this.options.upstreamHeadersTimeoutMs,
           bodyTimeout: 0,
         },
-        new ForwardedResponse(res, resolve, reject),
+        new ForwardedResponse(res, resolve, reject, {
+          ms: this.options.clientStallMs ?? 0,
+          onStalled: () =>
+            this.options.logger.info(
+              { surface: route.name, requestId, stallMs: this.options.clientStallMs },
+              'client took nothing of its answer for the stall bound; cut',
+            ),
+        }),
       );
     });
   }
