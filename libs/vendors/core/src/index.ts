@@ -22,6 +22,7 @@ export {
 } from './settings.resolve';
 export type { SettingsMode } from './settings.options';
 export * from './upstream-http';
+export * from './sse-take.steps';
 export * from './upstream-parse';
 export * from './wav-header';
 export * from './audio-format';

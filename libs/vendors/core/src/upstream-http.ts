@@ -2,6 +2,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { RouterError, type SynthSettings } from '@router/contracts';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { DropInAnswer } from './drop-in.types';
+import type { JsonValue } from './catalogue.types';
+import type { StoredReference, StoredSettingsReader } from './stored-settings.types';
 import {
   type KeyPlacements,
   pathWithKey,
@@ -35,6 +37,30 @@ export interface UpstreamRequest {
   readonly signal: AbortSignal;
 }
 
+/** The JSON POST that speaks one piece (a vendor's wire), and how its answer's body is read. */
+export interface SpeechExchange {
+  /** Path under the vendor's base URL, with its query. */
+  readonly path: string;
+  /** Sent as JSON. */
+  readonly body: unknown;
+  /** The vendor's own headers besides the key (an `accept`, a version); none when left out. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** What the answer's body (and headers) yield as the take, as it arrives. */
+  readonly read: AnswerReader;
+}
+
+/** Reads a successful answer into the take's events; its headers too, where the vendor reports in them. */
+export type AnswerReader = (
+  body: UpstreamBody,
+  headers: Readonly<Record<string, string>>,
+) => AsyncIterable<SynthesisEvent>;
+
+/** Who reads a JSON GET: the org's key (undefined sends none, for a vendor's public lists) and the signal. */
+export interface UpstreamAccess {
+  readonly apiKey: string | undefined;
+  readonly signal: AbortSignal;
+}
+
 /** A successful answer's body, read one way only. */
 export interface UpstreamBody {
   /** The bytes as they arrive. */
@@ -52,33 +78,61 @@ export type RefusalReader = (body: string) => string;
 export type RefusalCodeReader = (body: string) => string | undefined;
 
 /**
+ * What a vendor's HTTP adapter declares: its wire's facts, each written once in its folder, and the request
+ * that speaks one piece.
+ */
+export interface HttpVendorWire {
+  readonly vendor: VendorId;
+  /** Where the vendor takes its key, its own clients' place first: the org's key goes there on every call. */
+  readonly keyPlacements: KeyPlacements;
+  /** The refusal text of an error body. */
+  readonly refusalText: RefusalReader;
+  /** The vendor's own code for a refusal, where its error bodies carry one. */
+  readonly refusalCode?: RefusalCodeReader;
+  /** The request for one piece and how its answer is read. */
+  readonly speech: (call: SynthesisCall) => SpeechExchange;
+}
+
+/** The Content-Type of the router's native formats (spec: Native speech), a format it has none for as bytes. */
+export function formatContentType(settings: Pick<SynthSettings, 'format'>): string {
+  return FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream';
+}
+
+/**
  * The HTTP upstream every REST/SSE vendor adapter shares: a keep-alive undici pool to the vendor's base URL,
  * the JSON POST with the vendor's refusals mapped through `vendorFailure`, lost connections and cuts through
  * `vendorUnreachable`, an aborted call ending with its signal's reason, and the org's key placed on every
  * call where the vendor's own clients put it (the first of the vendor's `KeyPlacements`). A vendor's adapter
- * extends it with its wire shapes only: the request it builds and how it reads the body.
+ * extends it with its wire only (`HttpVendorWire`: the request it builds for a piece and how it reads the
+ * body), and where its voices and stored settings are read (`getJson`, `storedSettingsReader`).
  */
 export abstract class HttpVendorAdapter implements VendorAdapter {
+  readonly vendor: VendorId;
   private readonly baseUrl: string;
   private readonly dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000 });
   private readonly keyPlacement: RequestKeyPlacement;
 
   protected constructor(
-    readonly vendor: VendorId,
     options: AdapterOptions,
-    private readonly refusalText: RefusalReader,
-    keyPlacements: KeyPlacements,
-    private readonly refusalCode?: RefusalCodeReader,
+    private readonly wire: HttpVendorWire,
   ) {
+    this.vendor = wire.vendor;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.keyPlacement = keyPlacements[0];
+    this.keyPlacement = wire.keyPlacements[0];
   }
 
   contentType(settings: SynthSettings): string {
-    return FORMAT_CONTENT_TYPES[settings.format] ?? 'application/octet-stream';
+    return formatContentType(settings);
   }
 
-  abstract synthesize(call: SynthesisCall): AsyncIterable<SynthesisEvent>;
+  /**
+   * POSTs the vendor's request for the piece (its wire's `speech`, built once the take is first read, so a
+   * request the wire refuses fails the take) and yields what its reader makes of the answer.
+   */
+  async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
+    const { path, body, headers = {}, read } = this.wire.speech(call);
+    yield* this.exchange({ path, body, apiKey: call.apiKey, headers, signal: call.signal }, read);
+  }
 
   /**
    * A drop-in request sent on verbatim: the client's method, path, query and body, the request headers the
@@ -136,10 +190,7 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
    * already a router error is a lost connection; left early (a consumer that stopped, an error), the
    * connection is dropped rather than drained for a take nobody wants.
    */
-  protected async *exchange<T>(
-    upstream: UpstreamRequest,
-    read: (body: UpstreamBody, headers: Readonly<Record<string, string>>) => AsyncIterable<T>,
-  ): AsyncGenerator<T> {
+  private async *exchange(upstream: UpstreamRequest, read: AnswerReader): AsyncGenerator<SynthesisEvent> {
     const response = await this.send(upstream);
     try {
       for await (const item of read(bodyOf(response.body), flatHeaders(response.headers))) {
@@ -166,11 +217,8 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
    * connections mapped as for synthesis; a body that is not a JSON object is the vendor's malformed answer.
    * `apiKey` undefined sends no key, for the vendor's public lists.
    */
-  protected async getJson<T extends object>(
-    path: string,
-    apiKey: string | undefined,
-    signal: AbortSignal,
-  ): Promise<T> {
+  protected async getJson<T extends object>(path: string, access: UpstreamAccess): Promise<T> {
+    const { apiKey, signal } = access;
     if (signal.aborted) throw signal.reason;
     const key = apiKey === undefined ? NO_KEY : this.placedKey(apiKey);
     let text: string;
@@ -189,6 +237,28 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
       throw upstreamFailure(this.vendor, error, signal);
     }
     return parseJsonObject<T>(this.vendor, text, 'an answer');
+  }
+
+  /**
+   * What a vendor stores that a piece's settings name (spec: What is cached): `references` names them,
+   * `target` says where the vendor answers one (undefined for a name the vendor never makes: a router bug,
+   * refused as internal), and `read` reads it there with the org's key.
+   */
+  protected storedSettingsReader<T>(
+    references: StoredSettingsReader['references'],
+    target: (reference: StoredReference) => T | undefined,
+    read: (target: T, access: UpstreamAccess) => Promise<JsonValue>,
+  ): StoredSettingsReader {
+    return {
+      references,
+      read: async (reference, call) => {
+        const found = target(reference);
+        if (found === undefined) {
+          throw new RouterError('internal', `${this.vendor} stores nothing named ${reference.name}`);
+        }
+        return read(found, call);
+      },
+    };
   }
 
   /** The org's key where the vendor takes it. */
@@ -229,7 +299,8 @@ export abstract class HttpVendorAdapter implements VendorAdapter {
 
   /** The vendor's error answer as the router reports it: its status, message and, where read, its code. */
   private refusal(status: number, body: string): RouterError {
-    return vendorFailure(this.vendor, status, this.refusalText(body), this.refusalCode?.(body));
+    const { refusalText, refusalCode } = this.wire;
+    return vendorFailure(this.vendor, status, refusalText(body), refusalCode?.(body));
   }
 }
 

@@ -40,6 +40,14 @@ export interface VoiceListRequest {
   readonly signal: AbortSignal;
 }
 
+/**
+ * `listVoices` for a vendor that publishes no voice list (vendor_a, vendor_d): the voices are the router's
+ * catalogue (no vendor call; the org's key is only required, as for every vendor).
+ */
+export function listCatalogueVoices(def: VendorDefinition, request: VoiceListRequest): Promise<Voice[]> {
+  return Promise.resolve(catalogueVoiceList(def, request.model));
+}
+
 /** The catalogue's voices (vendor_a, vendor_d) as Voice objects: builtin, no vendor object, nothing unknown guessed. */
 export function catalogueVoiceList(def: VendorDefinition, model?: string): Voice[] {
   return (def.voices ?? [])

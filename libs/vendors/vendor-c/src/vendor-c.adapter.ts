@@ -1,21 +1,16 @@
-import { RouterError } from '@router/contracts';
 import {
   HttpVendorAdapter,
   audioPassThrough,
   textLines,
-  type AdapterFactory,
   type AdapterOptions,
   type SynthesisCall,
   type SynthesisEvent,
+  type UpstreamAccess,
   type UpstreamBody,
-  type VendorId,
-  type Voice,
   type VoiceListRequest,
   readAllPages,
   vendorMalformed,
   type JsonValue,
-  type StoredReference,
-  type StoredSettingsReader,
 } from '@router/vendors-core';
 import { vendorCStoredPath, vendorCStoredReferences } from './vendor-c.stored-settings';
 import { vendorCErrorMessage } from './wire/vendor-c.errors';
@@ -25,8 +20,6 @@ import { vendorCRequest } from './wire/vendor-c.settings';
 import { vendorCNextPageToken, vendorCVoicePagePath, vendorCVoices } from './vendor-c.voices';
 import { CharacterTrack, characterTimings, preferredAlignment, wordTimings } from './vendor-c.word-timings';
 
-const VENDOR: VendorId = 'vendor_c';
-
 /**
  * vendor_c over its streaming REST endpoints with keep-alive. Without `sync_alignment` the audio bytes pass
  * through as they arrive; with it (the default) each JSON line's audio is yielded as it arrives, its character
@@ -35,19 +28,22 @@ const VENDOR: VendorId = 'vendor_c';
  */
 export class VendorCAdapter extends HttpVendorAdapter {
   /** A voice's stored settings and unversioned dictionaries, read with the org's key (libs/pipeline StoredSettings). */
-  readonly storedSettings: StoredSettingsReader = {
-    references: vendorCStoredReferences,
-    read: (reference, call) => this.readStored(reference, call),
-  };
+  readonly storedSettings = this.storedSettingsReader(
+    vendorCStoredReferences,
+    vendorCStoredPath,
+    (target, call) => this.readStored(target, call),
+  );
 
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorCErrorMessage, VENDOR_C_KEY);
-  }
-
-  async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
-    const { path, body, timestamps } = vendorCRequest(call.settings, call.text);
-    const read = timestamps ? (answer: UpstreamBody) => timedAudio(answer, call) : audioPassThrough;
-    yield* this.exchange({ path, body, apiKey: call.apiKey, headers: {}, signal: call.signal }, read);
+    super(options, {
+      vendor: 'vendor_c',
+      keyPlacements: VENDOR_C_KEY,
+      refusalText: vendorCErrorMessage,
+      speech: (call) => {
+        const { path, body, timestamps } = vendorCRequest(call.settings, call.text);
+        return { path, body, read: timestamps ? (answer) => timedAudio(answer, call) : audioPassThrough };
+      },
+    });
   }
 
   /**
@@ -55,27 +51,25 @@ export class VendorCAdapter extends HttpVendorAdapter {
    * thing that changes when its rules do).
    */
   private async readStored(
-    reference: StoredReference,
-    call: { apiKey: string; signal: AbortSignal },
+    target: { path: string; what: 'settings' | 'dictionary' },
+    access: UpstreamAccess,
   ): Promise<JsonValue> {
-    const target = vendorCStoredPath(reference);
-    if (!target) throw new RouterError('internal', `${VENDOR} stores nothing named ${reference.name}`);
-    const answer = await this.getJson<Record<string, JsonValue>>(target.path, call.apiKey, call.signal);
+    const answer = await this.getJson<Record<string, JsonValue>>(target.path, access);
     if (target.what === 'settings') return answer;
     const version = answer['latest_version_id'];
-    if (typeof version !== 'string') throw vendorMalformed(VENDOR, 'a dictionary without latest_version_id');
+    if (typeof version !== 'string')
+      throw vendorMalformed('vendor_c', 'a dictionary without latest_version_id');
     return { latest_version_id: version };
   }
 
   /** Every page of the account's voices (`/v2/voices`), read live. */
-  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
+  async listVoices(request: VoiceListRequest) {
     const pages = await readAllPages(
-      VENDOR,
+      'vendor_c',
       (token) =>
         this.getJson<{ voices?: unknown; has_more?: unknown; next_page_token?: unknown }>(
           vendorCVoicePagePath(token),
-          request.apiKey,
-          request.signal,
+          request,
         ),
       vendorCNextPageToken,
     );
@@ -107,4 +101,4 @@ async function* timedAudio(
   }
 }
 
-export const createVendorCAdapter: AdapterFactory = (options) => new VendorCAdapter(options);
+export const createVendorCAdapter = (options: AdapterOptions) => new VendorCAdapter(options);

@@ -3,12 +3,7 @@ import {
   type AudioLayout,
   audioPassThrough,
   HttpVendorAdapter,
-  type AdapterFactory,
   type AdapterOptions,
-  type SynthesisCall,
-  type SynthesisEvent,
-  type VendorId,
-  type Voice,
   type VoiceListRequest,
   readAllPages,
 } from '@router/vendors-core';
@@ -23,8 +18,6 @@ import {
   vendorGVoices,
 } from './wire/vendor-g.voices';
 
-const VENDOR: VendorId = 'vendor_g';
-
 /**
  * vendor_g over its TTS host's `POST /tts` with keep-alive: the raw audio is passed through chunk by chunk as
  * it arrives, and the take is complete when the body ends cleanly (a cut throws). Errors before audio are
@@ -33,20 +26,21 @@ const VENDOR: VendorId = 'vendor_g';
  */
 export class VendorGAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorGErrorMessage, VENDOR_G_KEY);
+    super(options, {
+      vendor: 'vendor_g',
+      keyPlacements: VENDOR_G_KEY,
+      refusalText: vendorGErrorMessage,
+      speech: ({ settings, text }) => ({
+        path: VENDOR_G_TTS_PATH,
+        body: vendorGBody(settings, text),
+        read: audioPassThrough,
+      }),
+    });
   }
 
   /** Raw PCM of the vendor's own sample encodings (`pcm_f32le`, `pcm_s16be`) besides the router's formats. */
   audioLayout(settings: SynthSettings): AudioLayout {
     return vendorGAudioLayout(vendorGAudioFormat(settings.format), settings.sampleRate);
-  }
-
-  async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
-    const body = vendorGBody(call.settings, call.text);
-    yield* this.exchange(
-      { path: VENDOR_G_TTS_PATH, body, apiKey: call.apiKey, headers: {}, signal: call.signal },
-      audioPassThrough,
-    );
   }
 
   protected override trailerFailure(trailers: Readonly<Record<string, string>>): RouterError | null {
@@ -57,17 +51,15 @@ export class VendorGAdapter extends HttpVendorAdapter {
    * The built-in voices of `/v1/tts-models` and every page of the project's cloned voices, read together.
    * Both are on the vendor's API host, which this adapter reaches at the same base URL as its TTS host.
    */
-  async listVoices(request: VoiceListRequest): Promise<Voice[]> {
-    const { apiKey, signal } = request;
+  async listVoices(request: VoiceListRequest) {
     const [models, cloned] = await Promise.all([
-      this.getJson<{ models?: unknown }>(VENDOR_G_MODELS_PATH, apiKey, signal),
+      this.getJson<{ models?: unknown }>(VENDOR_G_MODELS_PATH, request),
       readAllPages(
-        VENDOR,
+        'vendor_g',
         (cursor) =>
           this.getJson<{ voices?: unknown; next_page_cursor?: unknown }>(
             vendorGClonedPagePath(cursor),
-            apiKey,
-            signal,
+            request,
           ),
         vendorGNextCursor,
       ),
@@ -76,4 +68,4 @@ export class VendorGAdapter extends HttpVendorAdapter {
   }
 }
 
-export const createVendorGAdapter: AdapterFactory = (options) => new VendorGAdapter(options);
+export const createVendorGAdapter = (options: AdapterOptions) => new VendorGAdapter(options);

@@ -1,22 +1,8 @@
-import {
-  HttpVendorAdapter,
-  parseJsonObject,
-  readSseTake,
-  vendorFailure,
-  vendorMalformed,
-  type AdapterFactory,
-  type AdapterOptions,
-  type SynthesisCall,
-  type SynthesisEvent,
-  type UpstreamBody,
-  type VendorId,
-} from '@router/vendors-core';
+import { HttpVendorAdapter, jsonSseTake, streamEventStep, type AdapterOptions } from '@router/vendors-core';
 import { vendorHErrorMessage } from './wire/vendor-h.errors';
 import { VENDOR_H_KEY } from './wire/vendor-h.key';
 import { VENDOR_H_STREAM_PATH, vendorHBody } from './wire/vendor-h.requests';
 import { readVendorHStreamEvent } from './wire/vendor-h.stream';
-
-const VENDOR: VendorId = 'vendor_h';
 
 /**
  * vendor_h over its SSE endpoint with keep-alive: each audio event is yielded as it arrives (the simple
@@ -26,41 +12,23 @@ const VENDOR: VendorId = 'vendor_h';
  */
 export class VendorHAdapter extends HttpVendorAdapter {
   constructor(options: AdapterOptions) {
-    super(VENDOR, options, vendorHErrorMessage, VENDOR_H_KEY);
-  }
-
-  async *synthesize(call: SynthesisCall): AsyncGenerator<SynthesisEvent> {
-    const body = vendorHBody(call.settings, call.text);
-    const headers = { accept: 'text/event-stream' };
-    yield* this.exchange(
-      { path: VENDOR_H_STREAM_PATH, body, apiKey: call.apiKey, headers, signal: call.signal },
-      streamAudio,
-    );
+    super(options, {
+      vendor: 'vendor_h',
+      keyPlacements: VENDOR_H_KEY,
+      refusalText: vendorHErrorMessage,
+      speech: ({ settings, text }) => ({
+        path: VENDOR_H_STREAM_PATH,
+        body: vendorHBody(settings, text),
+        headers: { accept: 'text/event-stream' },
+        read: streamAudio,
+      }),
+    });
   }
 }
 
-function streamAudio(body: UpstreamBody): AsyncGenerator<SynthesisEvent> {
-  return readSseTake(
-    VENDOR,
-    body,
-    ({ event, data }) => {
-      const reading = readVendorHStreamEvent(
-        event,
-        parseJsonObject<Record<string, unknown>>(VENDOR, data, 'an event'),
-      );
-      switch (reading.kind) {
-        case 'error':
-          throw vendorFailure(VENDOR, reading.status ?? 502, reading.message);
-        case 'done':
-          return { complete: true };
-        case 'malformed':
-          throw vendorMalformed(VENDOR, 'an event without audio');
-        case 'audio':
-          return { events: reading.audio.length > 0 ? [{ kind: 'audio', data: reading.audio }] : [] };
-      }
-    },
-    'its done event',
-  );
-}
+const streamAudio = jsonSseTake('vendor_h', 'its done event', (event, data) => {
+  const reading = readVendorHStreamEvent(event, data);
+  return reading.kind === 'done' ? { complete: true } : streamEventStep('vendor_h', reading);
+});
 
-export const createVendorHAdapter: AdapterFactory = (options) => new VendorHAdapter(options);
+export const createVendorHAdapter = (options: AdapterOptions) => new VendorHAdapter(options);
