@@ -141,4 +141,14 @@ describe('MembersService (PostgreSQL)', () => {
     });
     await expect(members.issueCode('nobody@example.com')).rejects.toMatchObject({ code: 'not_found' });
   });
+
+  it("reads an org's standing as the gateway does: disabled, out of credit, none for an org that is gone", async () => {
+    const org = (await db.prisma.org.create({ data: { name: 'standing' } })).id;
+    await expect(members.orgStanding(org)).resolves.toEqual({ disabled: false, outOfCredit: false });
+    await db.prisma.org.update({ where: { id: org }, data: { creditState: 'out_of_credit' } });
+    await expect(members.orgStanding(org)).resolves.toEqual({ disabled: false, outOfCredit: true });
+    await db.prisma.org.update({ where: { id: org }, data: { disabled: true, creditState: 'in_credit' } });
+    await expect(members.orgStanding(org)).resolves.toEqual({ disabled: true, outOfCredit: false });
+    await expect(members.orgStanding('00000000-0000-4000-8000-000000000000')).resolves.toBeUndefined();
+  });
 });

@@ -1,4 +1,13 @@
-import { hashSecret, newSessionToken, newSignInCode, normalizeSignInCode, sameSecret } from '@router/auth';
+import {
+  hashSecret,
+  newSessionToken,
+  newSignInCode,
+  normalizeSignInCode,
+  ORG_STANDING_FIELDS,
+  type OrgStanding,
+  orgStandingOf,
+  sameSecret,
+} from '@router/auth';
 import { RouterError } from '@router/contracts';
 import type { Member, PrismaClient } from '@router/db';
 import type { MemberView, SignInCodeView } from './admin.dto';
@@ -191,12 +200,9 @@ export class MembersService {
    * Whether an org may have speech made for it now, as the gateway's key check has it (a session stands in for
    * a key on `/v1/stream`): undefined when the org is gone.
    */
-  async orgStanding(orgId: string): Promise<{ disabled: boolean; outOfCredit: boolean } | undefined> {
-    const org = await this.prisma.org.findUnique({
-      where: { id: orgId },
-      select: { disabled: true, creditState: true },
-    });
-    return org ? { disabled: org.disabled, outOfCredit: org.creditState === 'out_of_credit' } : undefined;
+  async orgStanding(orgId: string): Promise<OrgStanding | undefined> {
+    const org = await this.prisma.org.findUnique({ where: { id: orgId }, select: ORG_STANDING_FIELDS });
+    return org ? orgStandingOf(org) : undefined;
   }
 
   async signOut(sessionId: string): Promise<void> {

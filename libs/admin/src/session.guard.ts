@@ -68,12 +68,7 @@ export async function authenticateSocketSession(
   const { session } = await authenticateSession(members, { method: 'GET', headers });
   const standing = await members.orgStanding(session.orgId);
   if (!standing || standing.disabled) throw RouterError.unauthorized('The org is disabled.');
-  if (standing.outOfCredit) {
-    throw new RouterError(
-      'insufficient_credits',
-      'The org is out of credit; new requests are refused until credit is added.',
-    );
-  }
+  if (standing.outOfCredit) throw RouterError.outOfCredit();
   return session;
 }
 

@@ -3,3 +3,4 @@ export * from './internal-identity';
 export * from './dashboard-session';
 export * from './same-secret';
 export * from './same-origin';
+export * from './org-standing';

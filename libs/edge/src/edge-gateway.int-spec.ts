@@ -8,7 +8,7 @@ import { authChangedV1 } from '@router/contracts';
 import { createDatabase, type Database } from '@router/db';
 import { Health } from '@router/observability';
 import { createScratchDatabase, type ScratchDatabase } from '@router/testing';
-import { type RunningGateway, startEdgeGateway } from './edge-gateway';
+import { prismaAuthSource, type RunningGateway, startEdgeGateway } from './edge-gateway';
 
 /** An app behind the gateway that answers every request with its path. */
 async function startApp(): Promise<{ url: string; server: Server }> {
@@ -120,6 +120,20 @@ describe('startEdgeGateway on PostgreSQL: stored vendor keys', () => {
     await db.prisma.providerKey.deleteMany({ where: { orgId, provider: 'vendor_c' } });
     await bus.publish(authChangedV1, { kind: 'provider_key', orgId, provider: 'vendor_c' });
     await eventually(async () => (await mirrorStatus()) === 400, 'the deleted key to be seen');
+  });
+
+  it("reads an org's standing from its row as the dashboard does, with its stored vendor keys", async () => {
+    const source = prismaAuthSource(db.prisma);
+    const org = (
+      await db.prisma.org.create({ data: { name: 'edge-standing', creditState: 'out_of_credit' } })
+    ).id;
+    await expect(source.findOrg(org)).resolves.toEqual({
+      disabled: false,
+      outOfCredit: true,
+      vendorKeys: [],
+    });
+    await db.prisma.org.update({ where: { id: org }, data: { disabled: true, creditState: 'in_credit' } });
+    await expect(source.findOrg(org)).resolves.toMatchObject({ disabled: true, outOfCredit: false });
   });
 
   it('routes nothing for a vendor without a configured mirror app: the unknown-route answer', async () => {

@@ -1,3 +1,4 @@
+import { ORG_STANDING_FIELDS, orgStandingOf } from '@router/auth';
 import type { Bus } from '@router/bus';
 import { authChangedV1, gatewayDrainingV1 } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
@@ -92,8 +93,7 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
       const row = await prisma.org.findUnique({
         where: { id: orgId },
         select: {
-          disabled: true,
-          creditState: true,
+          ...ORG_STANDING_FIELDS,
           providerKeys: { select: { provider: true } },
           limitConcurrentSyntheses: true,
           limitOpenSockets: true,
@@ -103,8 +103,7 @@ export function prismaAuthSource(prisma: PrismaClient): AuthSource {
       if (!row) return null;
       const limits = orgLimitOverrides(row);
       return {
-        disabled: row.disabled,
-        outOfCredit: row.creditState === 'out_of_credit',
+        ...orgStandingOf(row),
         vendorKeys: row.providerKeys.map((key) => key.provider),
         ...(limits ? { limits } : {}),
       };

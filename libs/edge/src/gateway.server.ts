@@ -514,13 +514,7 @@ export class GatewayServer {
     }
     if (key !== undefined) this.options.keyUses?.record(hashApiKey(key));
     if (verdict.outOfCredit) {
-      return {
-        kind: 'out-of-credit',
-        error: new RouterError(
-          'insufficient_credits',
-          'The org is out of credit; new requests are refused until credit is added.',
-        ),
-      };
+      return { kind: 'out-of-credit', error: RouterError.outOfCredit() };
     }
     return { orgId: verdict.orgId, ...(verdict.limits ? { limits: verdict.limits } : {}) };
   }

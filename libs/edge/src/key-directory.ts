@@ -1,4 +1,4 @@
-import { hashApiKey, looksLikeApiKey } from '@router/auth';
+import { hashApiKey, looksLikeApiKey, type OrgStanding } from '@router/auth';
 import { heldThroughOutage } from '@router/contracts';
 import type { OrgLimitOverrides } from './org-limiter';
 
@@ -9,9 +9,8 @@ export interface KeyRecord {
   expiresAt?: number;
 }
 
-export interface OrgRecord {
-  disabled: boolean;
-  outOfCredit: boolean;
+/** An org as the directory holds it: its standing (libs/auth, read as the dashboard reads it) and more. */
+export interface OrgRecord extends OrgStanding {
   /** The vendors the org has stored a key for (a mirror refuses the others); absent when none is stored. */
   vendorKeys?: readonly string[];
   /** The org's own limits (set through the admin API); a limit left out is the gateway's default. */

@@ -52,6 +52,14 @@ export class RouterError extends Error {
     return new RouterError('unauthorized', message);
   }
 
+  /** An org out of credit (402): the gateway's refusal of a key's org and the dashboard's of a session's. */
+  static outOfCredit(): RouterError {
+    return new RouterError(
+      'insufficient_credits',
+      'The org is out of credit; new requests are refused until credit is added.',
+    );
+  }
+
   static unavailable(message: string, cause?: unknown): RouterError {
     return new RouterError('unavailable', message, { cause });
   }
