@@ -35,6 +35,8 @@ describe('/v1/stream with a dashboard session (e2e)', () => {
   let cookieA = '';
   let cookieB = '';
   let memberCookieA = '';
+  /** Org a's owner's session headers (cookie and CSRF token), to invite members with. */
+  let ownerHeadersA: Record<string, string> = {};
   /** An API key of org b, issued through its session. */
   let keyB = '';
 
@@ -42,6 +44,7 @@ describe('/v1/stream with a dashboard session (e2e)', () => {
     const ownerA = await signIn(gw, a.email, a.code);
     cookieA = ownerA.cookie;
     const headersA = { cookie: ownerA.cookie, 'x-csrf-token': ownerA.csrf };
+    ownerHeadersA = headersA;
     await call(gw, 'PUT', '/v1/provider-keys/vendor_a', {
       headers: headersA,
       body: { api_key: `stream-session-a-${Date.now()}` },
@@ -148,6 +151,34 @@ describe('/v1/stream with a dashboard session (e2e)', () => {
       );
       await eventually('org a logs its two', async () => (await streamRows(cookieA)).length === 2, LONG_MS);
       expect((await streamRows(cookieA)).map((row) => row.error_code)).toEqual([null, null]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'ends an open socket once its session signs out: an `unauthorized` error, then close 1008',
+    async () => {
+      const invited = await call(gw, 'POST', '/api/members', {
+        headers: ownerHeadersA,
+        body: { email: `stream-session-leaver-${Date.now()}@example.com`, role: 'member' },
+      });
+      const leaver = await signIn(gw, invited.body.member.email, invited.body.code);
+      const { socket, status } = await handshake({ cookie: leaver.cookie, origin: ownOrigin });
+      expect(status).toBe(101);
+      socket.send(SETTINGS);
+      await socket.next((f) => f.type === 'ready');
+      const signedOut = await call(gw, 'DELETE', '/api/session', {
+        headers: { cookie: leaver.cookie, 'x-csrf-token': leaver.csrf },
+      });
+      expect(signedOut.status).toBe(204);
+      const error = await socket.next((f) => f.type === 'error');
+      expect(error).toMatchObject({ type: 'error', error: { code: 'unauthorized' } });
+      expect(await socket.closed).toEqual({ code: 1008, reason: 'unauthorized', by: 'server' });
+      // A session still signed in keeps its socket open meanwhile.
+      const { socket: kept } = await handshake({ cookie: memberCookieA, origin: ownOrigin });
+      kept.send(SETTINGS);
+      expect(await kept.next((f) => f.type === 'ready')).toMatchObject({ type: 'ready' });
+      kept.close();
     },
     TEST_MS,
   );

@@ -10,6 +10,8 @@ import { identifiedOrg, type IdentityPolicy, refusalOf } from './identity.guard'
 
 /** The close code of a connection the router failed on. */
 const CLOSE_INTERNAL = 1011;
+/** The close code of a connection whose access ended while it was open (a policy violation). */
+const CLOSE_POLICY = 1008;
 
 /** Above this much queued on a socket, a send waits for the client to read (flow control). */
 const SEND_HIGH_WATER_BYTES = 512 * 1024;
@@ -36,7 +38,15 @@ export interface SocketSession {
   drain(): Promise<void>;
   /** The app is shutting down now: tell the client with the surface's going-away code and stop. */
   shutdown(): void;
+  /**
+   * The dashboard session the socket was opened with no longer admits it (signed out, expired, or its org
+   * disabled): tell the client in the surface's words and close. Without it the socket is closed with 1008.
+   */
+  revoked?(error: RouterError): void;
 }
+
+/** How often an open socket's dashboard session is checked again, unless the surface says. */
+const SESSION_RECHECK_MS = 5000;
 
 /**
  * The header with which a gateway names itself on the upgrades it forwards, so that a gateway going away can
@@ -84,6 +94,11 @@ export interface SocketServerOptions {
    * with the RouterError to refuse it with. Without it such an upgrade is refused as not from the gateway.
    */
   sessionOrg?: (headers: IncomingHttpHeaders) => Promise<string>;
+  /**
+   * How often the session of a socket opened with one is asked again (`sessionOrg`); a 401 or 403 then ends
+   * the socket (`SocketSession.revoked`), any other failure (the database away) leaves it open.
+   */
+  sessionRecheckMs?: number;
 }
 
 /**
@@ -157,11 +172,11 @@ export class SocketServer {
       (this.options.drain?.draining ? drainingError() : this.options.check(url, headers));
     if (refused) return this.refuse(socket, refused);
     if (vouched !== ANONYMOUS_ORG || !sessionOrg)
-      return this.accept(req, socket, head, url, headers, vouched);
+      return this.accept(req, socket, head, url, headers, vouched, false);
     // The session is read from the database: the socket waits, unanswered, and may be gone by then (ws then
     // drops it).
     sessionOrg(headers)
-      .then((orgId) => this.accept(req, socket, head, url, headers, orgId))
+      .then((orgId) => this.accept(req, socket, head, url, headers, orgId, true))
       .catch((error: unknown) => {
         if (!(error instanceof RouterError)) {
           this.options.logger.error({ err: error, surface: this.options.name }, 'socket session failed');
@@ -177,6 +192,7 @@ export class SocketServer {
     url: URL,
     headers: IncomingHttpHeaders,
     orgId: string,
+    bySession: boolean,
   ): void {
     const via =
       typeof req.headers[GATEWAY_INSTANCE_HEADER] === 'string'
@@ -184,7 +200,7 @@ export class SocketServer {
         : undefined;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       try {
-        this.open(ws, orgId, url, headers, via);
+        this.open(ws, orgId, url, headers, via, bySession);
       } catch (error) {
         this.options.logger.error({ err: error, surface: this.options.name }, 'socket open failed');
         ws.close(CLOSE_INTERNAL, 'internal error');
@@ -214,6 +230,7 @@ export class SocketServer {
     url: URL,
     headers: IncomingHttpHeaders,
     via: string | undefined,
+    bySession: boolean,
   ): void {
     const { logger, name } = this.options;
     const policy = this.options.idle(url, headers);
@@ -257,14 +274,49 @@ export class SocketServer {
     ws.on('error', (error) =>
       logger.warn({ err: error, surface: name, sessionId: session.id }, 'socket error'),
     );
+    const recheck = bySession
+      ? this.recheckSession(session, headers, () => ws.close(CLOSE_POLICY, 'unauthorized'))
+      : undefined;
     ws.once('close', (code: number) => {
       clearTimeout(idle);
+      if (recheck) clearInterval(recheck);
       this.sessions.delete(session);
       this.openCount?.dec({ surface: name });
       closed();
       session.disconnected();
       logger.info({ orgId, surface: name, sessionId: session.id, code }, 'socket closed');
     });
+  }
+
+  /**
+   * Asks again, every so often, whether the dashboard session a socket was opened with still admits it, as the
+   * gateway does for a key's sockets: once it answers 401 or 403 the socket is ended.
+   */
+  private recheckSession(
+    session: SocketSession,
+    headers: IncomingHttpHeaders,
+    close: () => void,
+  ): NodeJS.Timeout {
+    const { sessionOrg, logger, name } = this.options;
+    let asking = false;
+    const timer = setInterval(() => {
+      if (asking || !sessionOrg) return;
+      asking = true;
+      sessionOrg(headers)
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            if (!(error instanceof RouterError) || (error.status !== 401 && error.status !== 403)) return;
+            clearInterval(timer);
+            logger.info({ surface: name, sessionId: session.id }, 'open socket closed: session ended');
+            if (session.revoked) session.revoked(error);
+            else close();
+          },
+        )
+        .finally(() => (asking = false));
+    }, this.options.sessionRecheckMs ?? SESSION_RECHECK_MS);
+    timer.unref();
+    return timer;
   }
 }
 

@@ -25,7 +25,13 @@ export interface StreamSessionDeps {
 }
 
 /** Close codes of docs/stream-protocol.md. */
-export const STREAM_CLOSE = { normal: 1000, goingAway: 1001, internal: 1011, idle: 4008 } as const;
+export const STREAM_CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  unauthorized: 1008,
+  internal: 1011,
+  idle: 4008,
+} as const;
 
 /**
  * One /v1/stream connection (docs/stream-protocol.md): its messages parsed and handed, one at a time in the
@@ -99,6 +105,13 @@ export class StreamSession implements SocketSession {
     if (this.gone || this.closing) return;
     this.closing = true;
     this.peer.close(STREAM_CLOSE.goingAway, 'router going away');
+  }
+
+  /** The dashboard session the socket was opened with ended: an `unauthorized` error, then close 1008. */
+  revoked(error: RouterError): void {
+    this.sendError(error);
+    this.peer.close(STREAM_CLOSE.unauthorized, 'unauthorized');
+    this.disconnected();
   }
 
   /** The router is shutting down now. */
