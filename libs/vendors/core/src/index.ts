@@ -1,5 +1,6 @@
 export * from './vendor-id';
 export * from './catalogue.types';
+export * from './catalogue.builders';
 export * from './vendor-definition.types';
 export * from './vendor-definition.check';
 export * from './vendor-entry';

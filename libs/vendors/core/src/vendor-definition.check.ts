@@ -6,6 +6,7 @@ import {
   type OptionSpec,
   type SampleRate,
 } from './catalogue.types';
+import { UNSTATED_MAX_INPUT_CHARS } from './catalogue.builders';
 import type { OptionRule, VendorDefinition } from './vendor-definition.types';
 import { VENDOR_IDS } from './vendor-id';
 
@@ -151,11 +152,37 @@ export function checkVendorDefinition(def: VendorDefinition): string[] {
 }
 
 /**
+ * A definition as a vendor folder writes it: format rules, option rules and model traits left out where it has
+ * none, and the input limit where the vendor states none (`UNSTATED_MAX_INPUT_CHARS`).
+ */
+export type VendorDeclaration = Omit<
+  VendorDefinition,
+  'formatRules' | 'optionRules' | 'modelTraits' | 'maxInputChars'
+> &
+  Partial<Pick<VendorDefinition, 'formatRules' | 'optionRules' | 'modelTraits' | 'maxInputChars'>>;
+
+/**
  * The definition itself, deep-frozen, once it passes `checkVendorDefinition`; throws listing every problem.
  * Deliberately not generic, so an object literal passed here gets excess-property checks: a misspelt or
  * extra field in a catalogue entry is a compile error rather than a silent addition to the public JSON.
  */
-export function defineVendor(def: VendorDefinition): VendorDefinition {
+export function defineVendor(declared: VendorDeclaration): VendorDefinition {
+  // Field by field, in the definition's order, so a definition reads (and serialises) as if written whole.
+  const def: VendorDefinition = {
+    id: declared.id,
+    catalogue: declared.catalogue,
+    language: declared.language,
+    speedDefault: declared.speedDefault,
+    formatRules: declared.formatRules ?? {},
+    optionRules: declared.optionRules ?? {},
+    modelTraits: declared.modelTraits ?? {},
+    voices: declared.voices,
+    splitter: declared.splitter,
+    maxInputChars: declared.maxInputChars ?? UNSTATED_MAX_INPUT_CHARS,
+    unspeakable: declared.unspeakable,
+    wordTimings: declared.wordTimings,
+    finishesTakeOnInterrupt: declared.finishesTakeOnInterrupt,
+  };
   const problems = checkVendorDefinition(def);
   if (problems.length > 0) {
     throw new Error(`Inconsistent vendor definition:\n- ${problems.join('\n- ')}`);

@@ -1,118 +1,80 @@
-import { defineVendor, type VendorDefinition } from '@router/vendors-core';
+import { catalogueHead, catalogueModel, catalogueOption, defineVendor } from '@router/vendors-core';
 import { A_MODEL_1_VOICE_IDS, VENDOR_A_LANGUAGES, VENDOR_A_VOICES } from './vendor-a.voices';
-
-const DOCS = 'https://docs.vendor-a.invalid';
 
 /**
  * vendor_a: Indic languages, two models. `a_model_1` has a fixed speaker list; `a_model_2` takes
  * personas and is the only model with `pitch`, `loudness` and `enable_preprocessing`. The speech endpoint
  * adds 32000 to 48000 Hz, which the vendor serves only over REST with `bitrate` fixed at 128k.
  */
-export const vendorA: VendorDefinition = defineVendor({
+export const vendorA = defineVendor({
   id: 'vendor_a',
   catalogue: {
-    id: 'vendor_a',
-    name: 'Vendor A',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_a'),
     formats: ['pcm', 'wav', 'mp3', 'aac', 'mulaw', 'alaw'],
     models: [
-      {
-        id: 'a_model_1',
-        languages: [...VENDOR_A_LANGUAGES],
-        voices: [...A_MODEL_1_VOICE_IDS],
-        voices_url: `${DOCS}/voices`,
-      },
-      { id: 'a_model_2', languages: [...VENDOR_A_LANGUAGES], voices: null, voices_url: `${DOCS}/voices` },
+      catalogueModel('vendor_a', 'a_model_1', VENDOR_A_LANGUAGES, A_MODEL_1_VOICE_IDS),
+      catalogueModel('vendor_a', 'a_model_2', VENDOR_A_LANGUAGES),
     ],
     options: [
-      {
+      catalogueOption({
         name: 'temperature',
         type: 'number',
         default: 0.6,
-        nullable: false,
         min: 0.01,
         max: 1.0,
-        values: null,
-        models: null,
         description: 'Sampling temperature: lower is steadier, higher is more varied.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'dict_id',
         type: 'string',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Pronunciation dictionary id stored at the vendor. Cached by id, not by content.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'bitrate',
         type: 'string',
         default: '128k',
-        nullable: false,
-        min: null,
-        max: null,
         values: ['32k', '64k', '96k', '128k', '192k'],
-        models: null,
         description: 'Bitrate of mp3 and aac audio.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'pitch',
         type: 'number',
         default: 0,
-        nullable: false,
         min: -0.5,
         max: 0.5,
-        values: null,
         models: ['a_model_2'],
         description: 'Pitch shift.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'loudness',
         type: 'number',
         default: 1.0,
-        nullable: false,
         min: 0.1,
         max: 2.5,
-        values: null,
         models: ['a_model_2'],
         description: 'Loudness multiplier.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'enable_preprocessing',
         type: 'boolean',
         default: false,
-        nullable: false,
-        min: null,
-        max: null,
-        values: null,
         models: ['a_model_2'],
         description: 'Normalise mixed-language text, numbers and abbreviations before synthesis.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'min_buffer_size',
         type: 'integer',
-        default: null,
-        nullable: true,
         min: 30,
         max: 200,
-        values: null,
-        models: null,
         description: 'Characters buffered before synthesis starts. Null means the least the vendor allows.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'max_chunk_length',
         type: 'integer',
-        default: null,
-        nullable: true,
         min: 50,
         max: 500,
-        values: null,
-        models: null,
         description: 'Longest piece of text synthesized at once. Null means the most the vendor allows.',
-      },
+      }),
     ],
     sample_rates: [8000, 16000, 22050, 24000],
     speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
@@ -120,7 +82,6 @@ export const vendorA: VendorDefinition = defineVendor({
   },
   language: 'required',
   speedDefault: 1.0,
-  formatRules: {},
   optionRules: {
     bitrate: {
       formats: ['mp3', 'aac'],

@@ -1,6 +1,4 @@
-import { defineVendor, type VendorDefinition } from '@router/vendors-core';
-
-const DOCS = 'https://docs.vendor-b.invalid';
+import { catalogueHead, catalogueModel, defineVendor } from '@router/vendors-core';
 
 /** The vendor's lowercase codes; regions only for English. */
 const LANGUAGES = ['hi', 'mr', 'te', 'kn', 'bn', 'as', 'gu', 'ne', 'ml', 'ta', 'en-in', 'en-us'];
@@ -9,16 +7,14 @@ const LANGUAGES = ['hi', 'mr', 'te', 'kn', 'bn', 'as', 'gu', 'ne', 'ml', 'ta', '
  * vendor_b: two models, Indic languages, no options. Voices come from the vendor's list, each voice
  * belonging to one model. It has no mp3, so the speech body's default format is refused for it.
  */
-export const vendorB: VendorDefinition = defineVendor({
+export const vendorB = defineVendor({
   id: 'vendor_b',
   catalogue: {
-    id: 'vendor_b',
-    name: 'Vendor B',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_b'),
     formats: ['pcm', 'wav', 'mulaw'],
     models: [
-      { id: 'b_model_1', languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` },
-      { id: 'b_model_2', languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` },
+      catalogueModel('vendor_b', 'b_model_1', LANGUAGES),
+      catalogueModel('vendor_b', 'b_model_2', LANGUAGES),
     ],
     options: [],
     sample_rates: [8000, 16000, 22050, 24000],
@@ -27,13 +23,8 @@ export const vendorB: VendorDefinition = defineVendor({
   },
   language: 'required',
   speedDefault: 1.0,
-  formatRules: {},
-  optionRules: {},
-  modelTraits: {},
   voices: null,
   splitter: 'router',
-  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
-  maxInputChars: 2000,
   unspeakable: 'punctuation-only',
   wordTimings: false,
   finishesTakeOnInterrupt: false,

@@ -1,4 +1,4 @@
-import { defineVendor, type VendorDefinition } from '@router/vendors-core';
+import { catalogueHead, catalogueModel, catalogueOption, defineVendor } from '@router/vendors-core';
 import {
   DIALOGUE_LANGUAGES,
   ENGLISH_ONLY,
@@ -7,137 +7,87 @@ import {
   MULTILINGUAL_V1,
 } from './vendor-c.languages';
 
-const DOCS = 'https://docs.vendor-c.invalid';
-const VOICES_URL = `${DOCS}/voices`;
-
 /**
  * vendor_c: nine models, of which the last two (`c_model_8`, `c_model_9`) are dialogue models. Speed is
  * not top-level (it lives in `voice_settings.speed`), voices come from the org's account, mp3 exists only
  * at 22050, 24000 and 44100 Hz with a bitrate fixed by the rate below 44100, and G.711 only at 8000 Hz.
  */
-export const vendorC: VendorDefinition = defineVendor({
+export const vendorC = defineVendor({
   id: 'vendor_c',
   catalogue: {
-    id: 'vendor_c',
-    name: 'Vendor C',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_c'),
     formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
     models: [
-      { id: 'c_model_1', languages: [...ENGLISH_ONLY], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_2', languages: [...MULTILINGUAL_V1], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_3', languages: [...MULTILINGUAL_29], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_4', languages: [...ENGLISH_ONLY], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_5', languages: [...MULTILINGUAL_32], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_6', languages: [...ENGLISH_ONLY], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_7', languages: [...MULTILINGUAL_32], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_8', languages: [...DIALOGUE_LANGUAGES], voices: null, voices_url: VOICES_URL },
-      { id: 'c_model_9', languages: [...DIALOGUE_LANGUAGES], voices: null, voices_url: VOICES_URL },
+      catalogueModel('vendor_c', 'c_model_1', ENGLISH_ONLY),
+      catalogueModel('vendor_c', 'c_model_2', MULTILINGUAL_V1),
+      catalogueModel('vendor_c', 'c_model_3', MULTILINGUAL_29),
+      catalogueModel('vendor_c', 'c_model_4', ENGLISH_ONLY),
+      catalogueModel('vendor_c', 'c_model_5', MULTILINGUAL_32),
+      catalogueModel('vendor_c', 'c_model_6', ENGLISH_ONLY),
+      catalogueModel('vendor_c', 'c_model_7', MULTILINGUAL_32),
+      catalogueModel('vendor_c', 'c_model_8', DIALOGUE_LANGUAGES),
+      catalogueModel('vendor_c', 'c_model_9', DIALOGUE_LANGUAGES),
     ],
     options: [
-      {
+      catalogueOption({
         name: 'voice_settings',
         type: 'object',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description:
           'stability and similarity_boost (0 to 1, both required), optional style (0 to 1), speed (0.7 to 1.2) ' +
           "and use_speaker_boost. Null means the voice's stored settings. Dialogue models use stability only.",
-      },
-      {
+      }),
+      catalogueOption({
         name: 'apply_text_normalization',
         type: 'string',
         default: 'auto',
-        nullable: false,
-        min: null,
-        max: null,
         values: ['auto', 'on', 'off'],
-        models: null,
         description: 'Text normalization (numbers, dates, abbreviations spelled out).',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'apply_language_text_normalization',
         type: 'boolean',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Japanese text normalization. Adds latency.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'enable_ssml_parsing',
         type: 'boolean',
         default: false,
-        nullable: false,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Parse SSML tags in the text.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'enable_logging',
         type: 'boolean',
         default: true,
-        nullable: false,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Vendor-side request logging. False selects the zero-retention mode.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'pronunciation_dictionary_locators',
         type: 'array',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description:
           'Up to 3 pronunciation dictionaries, each {pronunciation_dictionary_id, version_id}. A dictionary ' +
           'named without a version is re-read about once a minute.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'bitrate',
         type: 'string',
         default: '128k',
         nullable: true,
-        min: null,
-        max: null,
         values: ['32k', '48k', '64k', '96k', '128k', '192k'],
-        models: null,
         description: 'mp3 bitrate: 32k at 22050 Hz, 48k at 24000 Hz, 32k to 192k at 44100 Hz (default 128k).',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'sync_alignment',
         type: 'boolean',
         default: true,
-        nullable: false,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Word timings: /v1/stream sends them as words messages.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'preferred_alignment',
         type: 'string',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
         values: ['normalized', 'original'],
-        models: null,
         description:
           'Which text the word timings follow. Null means original for Japanese, Korean and Chinese, else normalized.',
-      },
+      }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
     speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
@@ -188,8 +138,7 @@ export const vendorC: VendorDefinition = defineVendor({
   },
   voices: null,
   splitter: 'standard',
-  // The vendor states no input limit (it differs by model): 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
-  maxInputChars: 2000,
+  // No `maxInputChars`: the vendor states no input limit (it differs by model).
   unspeakable: null,
   wordTimings: true,
   finishesTakeOnInterrupt: true,

@@ -1,7 +1,5 @@
-import { defineVendor, type ModelCatalogue, type VendorDefinition } from '@router/vendors-core';
+import { catalogueHead, catalogueModel, catalogueOption, defineVendor } from '@router/vendors-core';
 import { VENDOR_D_MODEL_IDS, VENDOR_D_VOICE_IDS, VENDOR_D_VOICES } from './vendor-d.voices';
-
-const DOCS = 'https://docs.vendor-d.invalid';
 
 /**
  * The vendor takes no language setting and publishes no list; it detects the language from the text.
@@ -15,35 +13,24 @@ const LANGUAGES = [
   'th', 'tr', 'uk', 'ur', 'vi', 'cy',
 ];
 
-function model(id: string): ModelCatalogue {
-  return { id, languages: [...LANGUAGES], voices: [...VENDOR_D_VOICE_IDS], voices_url: `${DOCS}/voices` };
-}
-
 /**
  * vendor_d: four models. `d_model_1` and `d_model_2` are the older pair (the vendor ignores `instructions`
  * there, so the router drops it); `d_model_3` and `d_model_4` (a dated snapshot) take `instructions`.
  * Audio is 24000 Hz only; no language setting.
  */
-export const vendorD: VendorDefinition = defineVendor({
+export const vendorD = defineVendor({
   id: 'vendor_d',
   catalogue: {
-    id: 'vendor_d',
-    name: 'Vendor D',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_d'),
     formats: ['pcm', 'wav', 'mp3', 'aac'],
-    models: VENDOR_D_MODEL_IDS.map(model),
+    models: VENDOR_D_MODEL_IDS.map((id) => catalogueModel('vendor_d', id, LANGUAGES, VENDOR_D_VOICE_IDS)),
     options: [
-      {
+      catalogueOption({
         name: 'instructions',
         type: 'string',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
         models: ['d_model_3', 'd_model_4'],
         description: 'How to speak: tone, accent, emotion, pace. Ignored by the two older models.',
-      },
+      }),
     ],
     sample_rates: [24000],
     speech_sample_rates: [24000],
@@ -51,11 +38,9 @@ export const vendorD: VendorDefinition = defineVendor({
   },
   language: 'none',
   speedDefault: 1.0,
-  formatRules: {},
   optionRules: {
     instructions: { outsideModels: 'ignore' },
   },
-  modelTraits: {},
   voices: VENDOR_D_VOICES,
   splitter: 'standard',
   // The vendor's stated limit on `input`.

@@ -1,7 +1,4 @@
-import { defineVendor, type VendorDefinition } from '@router/vendors-core';
-
-const DOCS = 'https://docs.vendor-e.invalid';
-const VOICES_URL = `${DOCS}/voices`;
+import { catalogueHead, catalogueModel, catalogueOption, defineVendor } from '@router/vendors-core';
 
 /**
  * vendor_e: models named by tier. `e_model_1` and `e_model_2` are the first generation's two tiers
@@ -9,46 +6,32 @@ const VOICES_URL = `${DOCS}/voices`;
  * (`/v2/speak`, English only). Voices come from the vendor's public model lists; a voice id is the vendor's
  * voice name with the model id removed. No language setting: the voice decides it.
  */
-export const vendorE: VendorDefinition = defineVendor({
+export const vendorE = defineVendor({
   id: 'vendor_e',
   catalogue: {
-    id: 'vendor_e',
-    name: 'Vendor E',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_e'),
     formats: ['pcm', 'wav', 'mulaw', 'alaw', 'mp3'],
     models: [
-      { id: 'e_model_1', languages: ['en'], voices: null, voices_url: VOICES_URL },
-      {
-        id: 'e_model_2',
-        languages: ['en', 'es', 'de', 'fr', 'it', 'ja', 'nl'],
-        voices: null,
-        voices_url: VOICES_URL,
-      },
-      { id: 'e_model_3', languages: ['en'], voices: null, voices_url: VOICES_URL },
+      catalogueModel('vendor_e', 'e_model_1', ['en']),
+      catalogueModel('vendor_e', 'e_model_2', ['en', 'es', 'de', 'fr', 'it', 'ja', 'nl']),
+      catalogueModel('vendor_e', 'e_model_3', ['en']),
     ],
     options: [
-      {
+      catalogueOption({
         name: 'mip_opt_out',
         type: 'boolean',
         default: false,
-        nullable: false,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: "Opt the request out of the vendor's model improvement program.",
-      },
-      {
+      }),
+      catalogueOption({
         name: 'bit_rate',
         type: 'integer',
         default: 48000,
         nullable: true,
-        min: null,
-        max: null,
         values: ['32000', '48000'],
         models: ['e_model_1', 'e_model_2'],
         description: 'mp3 bitrate in bits per second.',
-      },
+      }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
     speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
@@ -56,7 +39,6 @@ export const vendorE: VendorDefinition = defineVendor({
   },
   language: 'none',
   speedDefault: 1.0,
-  formatRules: {},
   optionRules: {
     bit_rate: { formats: ['mp3'] },
   },

@@ -1,6 +1,4 @@
-import { defineVendor, type VendorDefinition } from '@router/vendors-core';
-
-const DOCS = 'https://docs.vendor-f.invalid';
+import { catalogueHead, catalogueModel, catalogueOption, defineVendor } from '@router/vendors-core';
 
 /** The vendor's BCP-47 codes (from its notes); leaving `language` out lets the vendor detect it. */
 // prettier-ignore
@@ -16,49 +14,34 @@ export const VENDOR_F_MODEL = 'f_model_1';
  * vendor_f: a single synthesis engine, so one model (`f_model_1`); the voice selects the speaker. Voices
  * are the vendor's built-ins plus the org's custom voices, read live.
  */
-export const vendorF: VendorDefinition = defineVendor({
+export const vendorF = defineVendor({
   id: 'vendor_f',
   catalogue: {
-    id: 'vendor_f',
-    name: 'Vendor F',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_f'),
     formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    models: [{ id: VENDOR_F_MODEL, languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` }],
+    models: [catalogueModel('vendor_f', VENDOR_F_MODEL, LANGUAGES)],
     options: [
-      {
+      catalogueOption({
         name: 'optimize_streaming_latency',
         type: 'integer',
-        default: null,
-        nullable: true,
         min: 0,
         max: 2,
-        values: null,
-        models: null,
         description:
           'Trade quality for latency: 0 is best quality, 2 lowest latency. Null leaves it to the vendor.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'text_normalization',
         type: 'boolean',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Normalize numbers, dates and abbreviations before synthesis. Vendor default false.',
-      },
-      {
+      }),
+      catalogueOption({
         name: 'bit_rate',
         type: 'integer',
         default: 128000,
         nullable: true,
-        min: null,
-        max: null,
         values: ['32000', '64000', '96000', '128000', '192000'],
-        models: null,
         description: 'mp3 bitrate in bits per second.',
-      },
+      }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
     speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
@@ -66,11 +49,9 @@ export const vendorF: VendorDefinition = defineVendor({
   },
   language: 'optional',
   speedDefault: 1.0,
-  formatRules: {},
   optionRules: {
     bit_rate: { formats: ['mp3'] },
   },
-  modelTraits: {},
   voices: null,
   splitter: 'standard',
   // The vendor's stated limit on `text`.

@@ -1,6 +1,4 @@
-import { defineVendor, type ModelCatalogue, type VendorDefinition } from '@router/vendors-core';
-
-const DOCS = 'https://docs.vendor-g.invalid';
+import { catalogueHead, catalogueModel, catalogueOption, defineVendor } from '@router/vendors-core';
 
 /**
  * ISO 639-1 codes. The vendor states "60+ languages" without a list and the spec leaves vendor_g's
@@ -14,35 +12,23 @@ const LANGUAGES = [
   'lt', 'ga', 'cy', 'ca', 'gl', 'eu', 'sq', 'mk', 'hy', 'ka', 'az', 'kk', 'uz', 'sw', 'af', 'am',
 ];
 
-function model(id: string): ModelCatalogue {
-  return { id, languages: [...LANGUAGES], voices: null, voices_url: `${DOCS}/voices` };
-}
-
 /**
  * vendor_g: three realtime models (`g_model_1`, its preview `g_model_2`, and the newest `g_model_3`),
  * language required, speed 0.7 to 1.3 (default 1.0). Voices are the vendor's built-ins plus the project's
  * cloned voices (usable once ready), read live.
  */
-export const vendorG: VendorDefinition = defineVendor({
+export const vendorG = defineVendor({
   id: 'vendor_g',
   catalogue: {
-    id: 'vendor_g',
-    name: 'Vendor G',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_g'),
     formats: ['pcm', 'wav', 'mp3', 'mulaw', 'alaw'],
-    models: [model('g_model_1'), model('g_model_2'), model('g_model_3')],
+    models: ['g_model_1', 'g_model_2', 'g_model_3'].map((id) => catalogueModel('vendor_g', id, LANGUAGES)),
     options: [
-      {
+      catalogueOption({
         name: 'reduce_silence',
         type: 'boolean',
-        default: null,
-        nullable: true,
-        min: null,
-        max: null,
-        values: null,
-        models: null,
         description: 'Shorten pauses. Vendor default false.',
-      },
+      }),
     ],
     sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
     speech_sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
@@ -50,13 +36,8 @@ export const vendorG: VendorDefinition = defineVendor({
   },
   language: 'required',
   speedDefault: 1.0,
-  formatRules: {},
-  optionRules: {},
-  modelTraits: {},
   voices: null,
   splitter: 'standard',
-  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
-  maxInputChars: 2000,
   unspeakable: null,
   wordTimings: false,
   finishesTakeOnInterrupt: false,

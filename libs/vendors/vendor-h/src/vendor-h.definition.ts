@@ -1,6 +1,4 @@
-import { defineVendor, type VendorDefinition } from '@router/vendors-core';
-
-const DOCS = 'https://docs.vendor-h.invalid';
+import { catalogueHead, catalogueModel, defineVendor } from '@router/vendors-core';
 
 /** The vendor's codes for its base model; the pro model adds more. `auto` is left to omission. */
 // prettier-ignore
@@ -19,16 +17,14 @@ const PRO_LANGUAGES = [
  * streaming header) and nothing that would need re-encoding. Language defaults to `en`. The spec's options
  * table has no vendor_h row, so it has no options.
  */
-export const vendorH: VendorDefinition = defineVendor({
+export const vendorH = defineVendor({
   id: 'vendor_h',
   catalogue: {
-    id: 'vendor_h',
-    name: 'Vendor H',
-    docs_url: `${DOCS}/text-to-speech`,
+    ...catalogueHead('vendor_h'),
     formats: ['pcm', 'wav'],
     models: [
-      { id: 'h_model_1', languages: [...BASE_LANGUAGES], voices: null, voices_url: `${DOCS}/voices` },
-      { id: 'h_model_2', languages: [...PRO_LANGUAGES], voices: null, voices_url: `${DOCS}/voices` },
+      catalogueModel('vendor_h', 'h_model_1', BASE_LANGUAGES),
+      catalogueModel('vendor_h', 'h_model_2', PRO_LANGUAGES),
     ],
     options: [],
     sample_rates: [8000, 16000, 24000, 44100],
@@ -37,13 +33,8 @@ export const vendorH: VendorDefinition = defineVendor({
   },
   language: 'optional-default-en',
   speedDefault: 1.0,
-  formatRules: {},
-  optionRules: {},
-  modelTraits: {},
   voices: null,
   splitter: 'standard',
-  // The vendor states no input limit: 2000, the smallest any vendor states (vendor_e's), is safe whatever it is.
-  maxInputChars: 2000,
   unspeakable: 'no-letter-or-digit',
   wordTimings: true,
   finishesTakeOnInterrupt: false,
