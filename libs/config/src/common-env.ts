@@ -268,6 +268,7 @@ export function replyServicesSettings(
     STORED_SETTINGS_REFRESH_MS: number;
     STORED_SETTINGS_READ_TIMEOUT_MS: number;
     DATABASE_OUTAGE_STALE_MS: number;
+    REQUEST_LOG_ENABLED?: boolean;
     REQUEST_LOG_MAX_QUEUED?: number;
     REQUEST_LOG_FLUSH_MS?: number;
   },
@@ -280,7 +281,7 @@ export function replyServicesSettings(
   storedSettingsRefreshMs: number;
   storedSettingsReadTimeoutMs: number;
   outageStaleMs: number;
-  requestLog: { maxQueued?: number; flushMs?: number };
+  requestLog: { enabled?: boolean; maxQueued?: number; flushMs?: number };
 } {
   return {
     cacheKeySecret: config.CACHE_KEY_SECRET,
@@ -292,6 +293,7 @@ export function replyServicesSettings(
     storedSettingsReadTimeoutMs: config.STORED_SETTINGS_READ_TIMEOUT_MS,
     outageStaleMs: config.DATABASE_OUTAGE_STALE_MS,
     requestLog: {
+      ...(config.REQUEST_LOG_ENABLED === undefined ? {} : { enabled: config.REQUEST_LOG_ENABLED }),
       ...(config.REQUEST_LOG_MAX_QUEUED === undefined ? {} : { maxQueued: config.REQUEST_LOG_MAX_QUEUED }),
       ...(config.REQUEST_LOG_FLUSH_MS === undefined ? {} : { flushMs: config.REQUEST_LOG_FLUSH_MS }),
     },
@@ -301,6 +303,8 @@ export function replyServicesSettings(
 /** What every app that plays replies reads (the native API, each mirror), besides its own settings. */
 /** The request log's writer in every app that plays replies (`RequestLogWriter`, libs/pipeline). */
 export const requestLogEnv = {
+  /** false: no row is kept at all (nothing queued, written or counted); to measure what the log costs. */
+  REQUEST_LOG_ENABLED: env.bool({ default: true }),
   /** Rows waiting to be written at most; past it a row is dropped and counted (router_request_log_dropped_total). */
   REQUEST_LOG_MAX_QUEUED: env.int({ default: 10_000, min: 1 }),
   /** How often waiting rows are written, in batches of at most 500. */

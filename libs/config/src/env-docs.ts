@@ -216,6 +216,11 @@ export const ENV_DOCS: readonly EnvDoc[] = [
     meaning: "the request log's rows older than this are removed by cache-service's sweep",
   },
   {
+    variables: ['REQUEST_LOG_ENABLED'],
+    meaning:
+      "false: the apps that play replies keep no request log row at all (nothing queued or written; the dashboard's log and breakdowns stay empty)",
+  },
+  {
     variables: ['REQUEST_LOG_MAX_QUEUED', 'REQUEST_LOG_FLUSH_MS'],
     meaning:
       'request log rows an app holds before dropping more (counted in router_request_log_dropped_total); how often it writes them, in batches',

@@ -31,6 +31,8 @@ export interface RequestLogRow {
 }
 
 export interface RequestLogSettings {
+  /** false: `record` keeps nothing (no queue, no timer, no write): the log is off (REQUEST_LOG_ENABLED). */
+  enabled: boolean;
   /** Rows waiting at most; a row past this is dropped and counted (`router_request_log_dropped_total`). */
   maxQueued: number;
   /** Rows per `createMany`. */
@@ -40,6 +42,7 @@ export interface RequestLogSettings {
 }
 
 export const DEFAULT_REQUEST_LOG_SETTINGS: Readonly<RequestLogSettings> = Object.freeze({
+  enabled: true,
   maxQueued: 10_000,
   batchSize: 500,
   flushMs: 1000,
@@ -88,7 +91,7 @@ export class RequestLogWriter {
         help: 'Request log rows written',
         registers: metrics ? [metrics] : [],
       });
-    if (this.settings.flushMs > 0) {
+    if (this.settings.enabled && this.settings.flushMs > 0) {
       this.timer = setInterval(() => {
         if (this.queue.length > 0) void this.flush();
       }, this.settings.flushMs);
@@ -96,8 +99,12 @@ export class RequestLogWriter {
     }
   }
 
-  /** Queues the row, or drops it (counted) when the queue is full. Never throws, never waits. */
+  /**
+   * Queues the row, or drops it (counted) when the queue is full; keeps nothing when the log is off. Never
+   * throws, never waits.
+   */
   record(row: RequestLogRow): void {
+    if (!this.settings.enabled) return;
     if (this.queue.length >= this.settings.maxQueued) {
       this.dropped.inc({ reason: 'queue_full' });
       return;
