@@ -72,6 +72,13 @@ export default tseslint.config(
     },
   },
   { files: ['libs/auth/src/same-secret.ts'], rules: { 'no-restricted-imports': 'off' } },
+  // The dashboard's front end reads GET /v1/models and /v1/provider-keys as any client does: it imports the
+  // published client's wire types (libs/client/src/api.types.ts, its tsconfig's `paths`), type-only, which
+  // Vite erases; a value imported from it would not resolve in Vite's build.
+  {
+    files: ['apps/dashboard/web/src/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', moduleBoundaries(['@router/client'])] },
+  },
   {
     files: [
       '**/*.spec.ts',

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { RouterClient } from '@router/client';
+import type { Breakdowns, RequestPage, RequestRow } from '@router/dashboard-types';
 import {
   call,
   createOrgWithMember,
@@ -28,24 +29,6 @@ const SAID: Record<SurfaceKind, string> = {
 };
 
 type Session = Awaited<ReturnType<typeof signIn>>;
-interface LogRow {
-  id: string;
-  started_at: string;
-  key: { id: string; prefix: string; name: string } | null;
-  surface: string;
-  vendor: string;
-  model: string;
-  voice: string;
-  chars: number;
-  cached_chars: number;
-  sentences: number;
-  cached_sentences: number;
-  first_audio_ms: number | null;
-  duration_ms: number;
-  status: string;
-  http_status: number | null;
-  error_code: string | null;
-}
 
 /**
  * The request log and its breakdowns through the gateway: one sentence said on each surface of vendor_a (the
@@ -59,13 +42,13 @@ describe('dashboard request log (e2e)', () => {
   let member: Session;
   let other: Session;
   let keyId = '';
-  let rows: LogRow[] = [];
+  let rows: RequestRow[] = [];
   const ask = (who: Session, path: string) =>
     call(gw, 'GET', path, { headers: { cookie: who.cookie, 'x-csrf-token': who.csrf } });
-  const list = async (who: Session, query = ''): Promise<LogRow[]> => {
+  const list = async (who: Session, query = ''): Promise<RequestRow[]> => {
     const answer = await ask(who, `/api/requests${query}`);
     expect(answer.status).toBe(200);
-    return answer.body.rows as LogRow[];
+    return (answer.body as RequestPage).rows;
   };
   const noText = (text: string): void => {
     for (const sentence of Object.values(SAID)) expect(text).not.toContain(sentence);
@@ -175,7 +158,7 @@ describe('dashboard request log (e2e)', () => {
       const answer = await ask(owner, `/api/requests?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       expect(answer.status).toBe(200);
       expect(answer.body.rows.length).toBeLessThanOrEqual(2);
-      seen.push(...(answer.body.rows as LogRow[]).map((r) => r.id));
+      seen.push(...(answer.body as RequestPage).rows.map((r) => r.id));
       cursor = answer.body.next_cursor as string | null;
       pages += 1;
     }
@@ -208,11 +191,11 @@ describe('dashboard request log (e2e)', () => {
     const answer = await ask(owner, '/api/breakdowns');
     expect(answer.status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
-    const { body } = answer;
+    const body = answer.body as Breakdowns;
     expect(body.days).toHaveLength(30);
     expect(body.to).toBe(today);
     const total = SAID.native.length * 2 + SAID.stream.length + SAID['mirror-socket'].length;
-    const vendor = body.vendors.find((v: { vendor: string }) => v.vendor === 'vendor_a');
+    const vendor = body.vendors.find((v) => v.vendor === 'vendor_a')!;
     expect(vendor).toMatchObject({
       requests: 5,
       errors: 0,
@@ -225,7 +208,7 @@ describe('dashboard request log (e2e)', () => {
     expect(vendor.chars).toBeGreaterThanOrEqual(total);
     expect(vendor.synthesized_chars).toBe(vendor.chars - vendor.cached_chars);
     expect(vendor.first_audio_p50_ms).toEqual(expect.any(Number));
-    expect(vendor.first_audio_p95_ms).toBeGreaterThanOrEqual(vendor.first_audio_p50_ms);
+    expect(vendor.first_audio_p95_ms).toBeGreaterThanOrEqual(vendor.first_audio_p50_ms!);
     expect(body.by_day).toEqual([expect.objectContaining({ day: today, vendor: 'vendor_a', requests: 5 })]);
     expect(body.keys).toEqual([
       expect.objectContaining({

@@ -1,3 +1,4 @@
+import type { ApiKey, AuditEvent, Member } from '@router/dashboard-types';
 import { call, createOrgWithMember, type HttpResult, readE2eStack, signIn } from '@router/testing';
 
 const stack = readE2eStack();
@@ -61,7 +62,7 @@ describe('dashboard roles (e2e)', () => {
       request: () => ({ path: '/api/keys' }),
       expect: { owner: 200, member: 200, other: 200 },
       check: (who, answer) => {
-        const names = (answer.body as Array<{ name: string }>).map((k) => k.name);
+        const names = (answer.body as ApiKey[]).map((k) => k.name);
         if (who === 'other') expect(names).not.toContain('matrix');
       },
     },
@@ -101,7 +102,7 @@ describe('dashboard roles (e2e)', () => {
       request: () => ({ path: '/api/members' }),
       expect: { owner: 200, member: 200, other: 200 },
       check: (who, answer) => {
-        const emails = (answer.body as Array<{ email: string }>).map((m) => m.email);
+        const emails = (answer.body as Member[]).map((m) => m.email);
         expect(emails.includes(a.email.toLowerCase())).toBe(who !== 'other');
       },
     },
@@ -130,7 +131,7 @@ describe('dashboard roles (e2e)', () => {
       request: () => ({ path: '/api/audit' }),
       expect: { owner: 200, member: 200, other: 200 },
       check: (who, answer) => {
-        const actors = new Set((answer.body as Array<{ actor: string }>).map((e) => e.actor));
+        const actors = new Set((answer.body as AuditEvent[]).map((e) => e.actor));
         expect(actors.has(a.email.toLowerCase())).toBe(who !== 'other');
       },
     },

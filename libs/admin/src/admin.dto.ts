@@ -11,6 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import type { ApiKey } from '@router/dashboard-types';
 
 const RETENTION_RULE = 'retention_days must be 0 (off) or 1 to 3650';
 
@@ -104,15 +105,9 @@ export class IssueKeyBody {
   expires_at?: string;
 }
 
-export interface ApiKeyView {
-  id: string;
+/** A key as the admin API answers it: the dashboard's view of a key (`@router/dashboard-types`) and its org. */
+export interface ApiKeyView extends ApiKey {
   org_id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  revoked_at: string | null;
-  expires_at: string | null;
-  last_used_at: string | null;
 }
 
 /** An address with one `@` and no spaces: enough to tell members apart (no mail is sent to it). */

@@ -1,4 +1,5 @@
-import { call, type CacheHoldings, type RetentionPreview } from './api';
+import type { CacheHoldings, RetentionPreview } from '@router/dashboard-types';
+import { call } from './api';
 import { formatNumber, h, status } from './dom';
 import { messageOf, ownersOnly, type Page, section, table } from './pages';
 

@@ -1,4 +1,5 @@
-import { ApiError, call, onSessionEnded, type Session, useSession } from './api';
+import type { Session } from '@router/dashboard-types';
+import { ApiError, call, onSessionEnded, useSession } from './api';
 import { field, h, status } from './dom';
 import { creditPage, keysPage, messageOf, type Page, usagePage } from './pages';
 import { vendorKeysPage } from './vendor-keys';

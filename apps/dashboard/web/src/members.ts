@@ -1,4 +1,5 @@
-import { ApiError, type AuditEvent, call, type Invitation, type Member } from './api';
+import type { AuditEvent, Invitation, Member } from '@router/dashboard-types';
+import { ApiError, call } from './api';
 import { field, formatDate, h, status } from './dom';
 import { focusError, messageOf, ownersOnly, type Page, table } from './pages';
 

@@ -1,4 +1,5 @@
-import { type ApiKey, ApiError, call, type Org, type Session, type Usage } from './api';
+import type { ApiKey, Org, Session, UsageReport } from '@router/dashboard-types';
+import { ApiError, call } from './api';
 import { barChart, compact, money, percent } from './chart';
 import { type Field, field, formatDate, formatNumber, h, status } from './dom';
 
@@ -232,7 +233,7 @@ export const creditPage: Page = {
 export const usagePage: Page = {
   title: 'Usage and savings',
   async render() {
-    const usage = await call<Usage>('GET', '/api/usage?days=30');
+    const usage = await call<UsageReport>('GET', '/api/usage?days=30');
     const t = usage.totals;
     const empty = t.synthesized_sentences + t.cached_sentences === 0;
     return h(

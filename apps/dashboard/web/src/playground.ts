@@ -1,4 +1,5 @@
-import { call, type Catalogue, type CatalogueModel, type CatalogueVendor } from './api';
+import type { Catalogue, CatalogueModel, CatalogueProvider } from '@router/client';
+import { call } from './api';
 import { type Field, field, h, status } from './dom';
 import { messageOf, type Page, section } from './pages';
 
@@ -153,7 +154,7 @@ type StreamMessage =
   | { type: 'sentence_end' | 'words' | 'interrupted' };
 
 /** The streaming rate asked of a vendor: the preferred one where it has it, else its highest. */
-export function rateFor(vendor: CatalogueVendor): number {
+export function rateFor(vendor: CatalogueProvider): number {
   return vendor.sample_rates.includes(PREFERRED_RATE)
     ? PREFERRED_RATE
     : Math.max(...vendor.sample_rates, 8_000);
@@ -192,7 +193,7 @@ export const playgroundPage: Page = {
       vendorField.input as HTMLSelectElement,
       providers.map((p) => ({ value: p.id, label: p.id })),
     );
-    const vendor = (): CatalogueVendor =>
+    const vendor = (): CatalogueProvider =>
       providers.find((p) => p.id === vendorField.input.value) ?? providers[0];
     const model = (): CatalogueModel =>
       vendor().models.find((m) => m.id === modelField.input.value) ?? vendor().models[0];

@@ -1,53 +1,8 @@
-import { type ApiKey, call } from './api';
+import type { ApiKey, BreakdownFigures, Breakdowns, RequestKey, RequestPage } from '@router/dashboard-types';
+import { call } from './api';
 import { barChart, compact, money, percent } from './chart';
 import { type Field, field, formatDate, formatNumber, h } from './dom';
 import { messageOf, type Page, section, table } from './pages';
-
-/** One row of the request log (`GET /api/requests`): never a sentence's text. */
-export interface RequestRow {
-  id: string;
-  started_at: string;
-  key: { id: string; prefix: string; name: string } | null;
-  surface: string;
-  vendor: string;
-  model: string;
-  voice: string;
-  chars: number;
-  cached_chars: number;
-  sentences: number;
-  cached_sentences: number;
-  first_audio_ms: number | null;
-  duration_ms: number;
-  status: string;
-  http_status: number | null;
-  error_code: string | null;
-}
-
-interface BreakdownFigures {
-  requests: number;
-  errors: number;
-  chars: number;
-  synthesized_chars: number;
-  cached_chars: number;
-  sentences: number;
-  cached_sentences: number;
-  cache_share: number | null;
-  saved: number | null;
-  first_audio_p50_ms: number | null;
-  first_audio_p95_ms: number | null;
-}
-
-interface Breakdowns {
-  from: string;
-  to: string;
-  currency: string;
-  days: string[];
-  vendors: Array<BreakdownFigures & { vendor: string }>;
-  by_day: Array<BreakdownFigures & { day: string; vendor: string }>;
-  keys: Array<BreakdownFigures & { key: RequestRow['key'] }>;
-  models: Array<BreakdownFigures & { vendor: string; model: string }>;
-  voices: Array<BreakdownFigures & { vendor: string; voice: string }>;
-}
 
 const SURFACES: Record<string, string> = {
   speech: 'Speech (POST /v1/audio/speech)',
@@ -58,7 +13,7 @@ const SURFACES: Record<string, string> = {
 const VENDORS = 'abcdefghij'.split('').map((letter) => `vendor_${letter}`);
 const PAGE_SIZE = 50;
 
-function keyName(key: RequestRow['key']): string | Node {
+function keyName(key: RequestKey | null): string | Node {
   if (key === null) return h('span', { class: 'muted' }, '(no key)');
   return h('span', {}, key.name || '(no name)', ' ', h('code', {}, `${key.prefix}…`));
 }
@@ -129,10 +84,7 @@ export const requestsPage: Page = {
       params.set('limit', String(PAGE_SIZE));
       if (current) params.set('cursor', current);
       try {
-        const page = await call<{ rows: RequestRow[]; next_cursor: string | null }>(
-          'GET',
-          `/api/requests?${params}`,
-        );
+        const page = await call<RequestPage>('GET', `/api/requests?${params}`);
         next = page.next_cursor;
         newer.disabled = cursors.length === 0;
         older.disabled = next === null;

@@ -1,4 +1,5 @@
-import { ApiError, call, type Org } from './api';
+import type { Org } from '@router/dashboard-types';
+import { ApiError, call } from './api';
 import { retentionPreview } from './cache';
 import { field, h, status } from './dom';
 import { messageOf, ownersOnly, section } from './pages';

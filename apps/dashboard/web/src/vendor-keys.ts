@@ -1,4 +1,6 @@
-import { ApiError, call, type KeyCheck, type ProviderKey, type Vendor } from './api';
+import type { ProviderKey } from '@router/client';
+import type { Vendor } from '@router/dashboard-types';
+import { ApiError, call, type KeyCheck } from './api';
 import { field, formatDate, h, status } from './dom';
 import { focusError, messageOf, ownersOnly, type Page, table } from './pages';
 

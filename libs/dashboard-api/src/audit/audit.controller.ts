@@ -5,8 +5,9 @@ import { RouterError } from '@router/contracts';
 import { Anonymous } from '@router/service-kit';
 import { signedIn } from '../session/session.controller';
 import { AUDIT_LOG } from '../tokens';
+import type { AuditEvent } from '@router/dashboard-types';
 
-export class AuditEventDto {
+export class AuditEventDto implements AuditEvent {
   @ApiProperty() id!: string;
   @ApiProperty({ description: "The member's address, an API key, or the operator (admin CLI)" })
   actor!: string;

@@ -7,27 +7,28 @@ import type { PrismaClient } from '@router/db';
 import { Anonymous } from '@router/service-kit';
 import { signedIn } from '../session/session.controller';
 import { AUDIT_LOG, BUS, PRISMA_CLIENT } from '../tokens';
+import type { CacheHoldings, CachePurge, CacheVendor, RetentionPreview } from '@router/dashboard-types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_RETENTION_DAYS = 3650;
 
-export class CacheVendorDto {
+export class CacheVendorDto implements CacheVendor {
   @ApiProperty() provider!: string;
   @ApiProperty({ description: 'Cache entries (takes) held' }) entries!: number;
   @ApiProperty({ description: 'Bytes of audio held' }) bytes!: number;
 }
 
-export class CacheHoldingsDto {
+export class CacheHoldingsDto implements CacheHoldings {
   @ApiProperty({ type: [CacheVendorDto] }) vendors!: CacheVendorDto[];
   @ApiProperty() entries!: number;
   @ApiProperty() bytes!: number;
 }
 
-export class RetentionPreviewDto extends CacheHoldingsDto {
+export class RetentionPreviewDto extends CacheHoldingsDto implements RetentionPreview {
   @ApiProperty({ description: 'The retention previewed, in days' }) retention_days!: number;
 }
 
-export class PurgeDto {
+export class PurgeDto implements CachePurge {
   @ApiProperty({ description: 'How many cache entries were removed' }) evicted!: number;
 }
 

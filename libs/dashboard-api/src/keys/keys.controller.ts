@@ -7,8 +7,9 @@ import { IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 import { Anonymous, validationPipe } from '@router/service-kit';
 import { signedIn } from '../session/session.controller';
 import { ADMIN } from '../tokens';
+import type { ApiKey, IssuedApiKey } from '@router/dashboard-types';
 
-export class ApiKeyDto {
+export class ApiKeyDto implements ApiKey {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'What the org calls the key; empty for a key issued without a name' })
   name!: string;
@@ -47,7 +48,7 @@ export class IssueKeyBody {
   expires_at?: string;
 }
 
-export class IssuedApiKeyDto extends ApiKeyDto {
+export class IssuedApiKeyDto extends ApiKeyDto implements IssuedApiKey {
   @ApiProperty({ description: 'The whole key, in this answer only' }) key!: string;
 }
 

@@ -34,10 +34,11 @@ import {
 } from '@router/admin';
 import { Anonymous, validationPipe } from '@router/service-kit';
 import { signedIn } from '../session/session.controller';
+import type { Invitation, Member } from '@router/dashboard-types';
 
 const ROLE_RULE = 'role must be "owner" or "member"';
 
-export class MemberDto {
+export class MemberDto implements Member {
   @ApiProperty() id!: string;
   @ApiProperty() email!: string;
   @ApiProperty({ enum: MEMBER_ROLES }) role!: MemberRole;
@@ -63,7 +64,7 @@ export class RoleBody {
   role!: MemberRole;
 }
 
-export class InvitationDto {
+export class InvitationDto implements Invitation {
   @ApiProperty({ type: MemberDto }) member!: MemberDto;
   @ApiProperty({ description: 'The one-time sign-in code, in this answer only: hand it to the member' })
   code!: string;

@@ -11,8 +11,9 @@ import {
 import { Anonymous, validationPipe } from '@router/service-kit';
 import { signedIn } from '../session/session.controller';
 import { ADMIN } from '../tokens';
+import type { Org } from '@router/dashboard-types';
 
-export class OrgDto {
+export class OrgDto implements Org {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ description: '0 (off) or 1 to 3650 days after last use' }) retention_days!: number;

@@ -3,33 +3,17 @@ import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@
 import { SessionGuard, type SessionRequest } from '@router/admin';
 import { RouterError } from '@router/contracts';
 import type { PrismaClient } from '@router/db';
+import type { Breakdowns } from '@router/dashboard-types';
 import { Anonymous } from '@router/service-kit';
 import type { VendorPrices } from '../prices';
 import { signedIn } from '../session/session.controller';
 import { PRISMA_CLIENT, USAGE_PRICES } from '../tokens';
-import { aggregate, type BreakdownFigures } from './breakdowns';
-import { type KeyName, keyNamesOf } from './key-names';
+import { aggregate } from './breakdowns';
+import { keyNamesOf } from './key-names';
 import { single } from './request-filters';
 
 const DAY_MS = 86_400_000;
 export const BREAKDOWN_MAX_DAYS = 366;
-
-export interface Breakdowns {
-  /** UTC days, both included. */
-  from: string;
-  to: string;
-  currency: string;
-  /** Every day of the range, oldest first. */
-  days: string[];
-  /** Each vendor with requests in the range, over the whole range. */
-  vendors: Array<BreakdownFigures & { vendor: string }>;
-  /** Per UTC day and vendor (days without requests left out). */
-  by_day: Array<BreakdownFigures & { day: string; vendor: string }>;
-  /** Per API key; `key` null for requests whose key is gone (or came without one). */
-  keys: Array<BreakdownFigures & { key: KeyName | null }>;
-  models: Array<BreakdownFigures & { vendor: string; model: string }>;
-  voices: Array<BreakdownFigures & { vendor: string; voice: string }>;
-}
 
 /** The request log summed: per day and vendor, per key, per model and per voice (SQL aggregation). */
 @ApiTags('dashboard')

@@ -1,23 +1,6 @@
 import { Prisma, type PrismaClient } from '@router/db';
+import type { BreakdownFigures } from '@router/dashboard-types';
 import type { VendorPrices } from '../prices';
-
-/** What a group of request log rows adds up to. */
-export interface BreakdownFigures {
-  requests: number;
-  errors: number;
-  /** Characters of every sentence started (synthesized + cached). */
-  chars: number;
-  synthesized_chars: number;
-  cached_chars: number;
-  sentences: number;
-  cached_sentences: number;
-  /** Cached sentences over all sentences, 0 to 1; null when there were none. */
-  cache_share: number | null;
-  /** The cached characters at the operator's prices (VENDOR_PRICES); null where no vendor of the group has one. */
-  saved: number | null;
-  first_audio_p50_ms: number | null;
-  first_audio_p95_ms: number | null;
-}
 
 interface AggregateRow {
   requests: number;

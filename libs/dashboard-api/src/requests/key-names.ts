@@ -1,14 +1,9 @@
+import type { RequestKey } from '@router/dashboard-types';
 import type { PrismaClient } from '@router/db';
-
-export interface KeyName {
-  id: string;
-  prefix: string;
-  name: string;
-}
 
 /** The org's API keys (revoked ones too) by the hash the request log holds, and each key's hash by its id. */
 export interface KeyNames {
-  byHash(hash: string): KeyName | null;
+  byHash(hash: string): RequestKey | null;
   /** Undefined for an id that is not one of the org's keys. */
   hashOf(id: string): string | undefined;
 }

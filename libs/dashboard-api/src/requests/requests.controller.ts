@@ -17,20 +17,21 @@ import { signedIn } from '../session/session.controller';
 import { PRISMA_CLIENT } from '../tokens';
 import { type KeyNames, keyNamesOf } from './key-names';
 import { parseFilters, type RequestFilterQuery, single, SURFACES, whereOf } from './request-filters';
+import type { RequestKey, RequestPage, RequestRow } from '@router/dashboard-types';
 
 export const REQUEST_PAGE_MAX = 200;
 /** The most rows one CSV export holds (the newest first); narrow the filters for more. */
 export const REQUEST_EXPORT_MAX = 100_000;
 const EXPORT_BATCH = 5000;
 
-export class RequestKeyDto {
+export class RequestKeyDto implements RequestKey {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'The first characters, to tell keys apart' }) prefix!: string;
   @ApiProperty({ description: 'What the org calls the key; empty for one issued without a name' })
   name!: string;
 }
 
-export class RequestRowDto {
+export class RequestRowDto implements RequestRow {
   @ApiProperty() id!: string;
   @ApiProperty({ format: 'date-time' }) started_at!: string;
   @ApiProperty({ type: RequestKeyDto, nullable: true, description: 'null: a key since deleted, or none' })
@@ -53,7 +54,7 @@ export class RequestRowDto {
   @ApiProperty({ nullable: true, type: String }) error_code!: string | null;
 }
 
-export class RequestPageDto {
+export class RequestPageDto implements RequestPage {
   @ApiProperty({ type: [RequestRowDto] }) rows!: RequestRowDto[];
   @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next (older) page' })
   next_cursor!: string | null;

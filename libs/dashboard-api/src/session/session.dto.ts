@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length } from 'class-validator';
+import type { Session, SessionOrg } from '@router/dashboard-types';
 
 export class SignInBody {
   @ApiProperty({ example: 'ana@example.com' })
@@ -16,12 +17,12 @@ export class SignInBody {
   code!: string;
 }
 
-export class SessionOrgDto {
+export class SessionOrgDto implements SessionOrg {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
 }
 
-export class SessionDto {
+export class SessionDto implements Session {
   @ApiProperty() email!: string;
   @ApiProperty({
     enum: ['owner', 'member'],

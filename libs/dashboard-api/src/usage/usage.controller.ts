@@ -2,12 +2,13 @@ import { Controller, Get, Inject, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { SessionGuard, type SessionRequest } from '@router/admin';
 import { RouterError } from '@router/contracts';
+import type { UsageReport } from '@router/dashboard-types';
 import type { PrismaClient } from '@router/db';
 import { Anonymous } from '@router/service-kit';
 import type { VendorPrices } from '../prices';
 import { signedIn } from '../session/session.controller';
 import { PRISMA_CLIENT, USAGE_PRICES } from '../tokens';
-import { dayRange, type UsageReport, usageReport } from './usage';
+import { dayRange, usageReport } from './usage';
 
 const MAX_DAYS = 366;
 

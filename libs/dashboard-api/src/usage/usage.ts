@@ -1,3 +1,4 @@
+import type { UsageFigures, UsageReport } from '@router/dashboard-types';
 import type { VendorPrices } from '../prices';
 
 /** One row of cache-service's usage counters (org, UTC day, vendor). */
@@ -8,28 +9,6 @@ export interface UsageRow {
   cachedChars: number;
   synthesizedSentences: number;
   cachedSentences: number;
-}
-
-export interface UsageFigures {
-  synthesized_chars: number;
-  cached_chars: number;
-  synthesized_sentences: number;
-  cached_sentences: number;
-  /** Cached sentences over all sentences, 0 to 1; null when there were none. */
-  cache_share: number | null;
-  /** What the cached characters would have cost at the vendors with a configured price; null when none has one. */
-  saved: number | null;
-}
-
-export interface UsageReport {
-  from: string;
-  to: string;
-  currency: string;
-  /** Every day of the range, oldest first, zero where nothing was spoken. */
-  days: Array<UsageFigures & { day: string }>;
-  /** Every vendor with usage in the range. */
-  vendors: Array<UsageFigures & { provider: string; price_per_million_chars: number | null }>;
-  totals: UsageFigures;
 }
 
 const DAY_MS = 86_400_000;

@@ -6,21 +6,22 @@ import { Anonymous } from '@router/service-kit';
 import { VENDOR_ENTRIES, VENDOR_IDS } from '@router/vendors';
 import { signedIn } from '../session/session.controller';
 import { PRISMA_CLIENT } from '../tokens';
+import type { KeyError, StoredKey, Vendor } from '@router/dashboard-types';
 
-export class StoredKeyDto {
+export class StoredKeyDto implements StoredKey {
   @ApiProperty({ description: "The stored key's last characters (never more)" }) last4!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Its last test, if any' })
   checked_at!: string | null;
 }
 
-export class KeyErrorDto {
+export class KeyErrorDto implements KeyError {
   @ApiProperty({ description: "The router's error code" }) code!: string;
   @ApiProperty({ description: "What failed, in the router's words" }) message!: string;
   @ApiProperty({ format: 'date-time' }) at!: string;
 }
 
-export class VendorDto {
+export class VendorDto implements Vendor {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: [String], description: "The router's ways in that the vendor's stored key enables" })
