@@ -218,7 +218,7 @@ export const ENV_DOCS: readonly EnvDoc[] = [
   {
     variables: ['REQUEST_LOG_ENABLED'],
     meaning:
-      "false: the apps that play replies keep no request log row at all (nothing queued or written; the dashboard's log and breakdowns stay empty)",
+      "false: the apps that play replies keep no request log row at all (nothing queued or written; the dashboard's log and breakdowns stay empty); `npm run bench -- --only=request-log` compares the hot hit with it on and off",
   },
   {
     variables: ['REQUEST_LOG_MAX_QUEUED', 'REQUEST_LOG_FLUSH_MS'],

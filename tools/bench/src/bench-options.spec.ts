@@ -36,6 +36,17 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--only=voice'])).toThrow('--only must be one of speech, stream, peer');
   });
 
+  it('runs the request log benchmark only when named, with its rounds and requests', () => {
+    expect(DEFAULT_OPTIONS.benchmarks).not.toContain('request-log');
+    const o = parseOptions(['--only=request-log', '--request-log-rounds=4', '--request-log-requests=800']);
+    expect(o.benchmarks).toEqual(['request-log']);
+    expect(o.requestLogRounds).toBe(4);
+    expect(o.requestLogRequests).toBe(800);
+    expect(DEFAULT_OPTIONS.requestLogRounds).toBeGreaterThanOrEqual(3);
+    expect(parseOptions(['--quick']).requestLogRounds).toBeGreaterThanOrEqual(3);
+    expect(() => parseOptions(['--request-log-rounds=0'])).toThrow('--request-log-rounds must be an integer');
+  });
+
   it('makes --quick small, and later arguments still win', () => {
     const o = parseOptions(['--quick', '--requests=90']);
     expect(o.requests).toBe(90);

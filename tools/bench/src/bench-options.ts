@@ -14,11 +14,17 @@ export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
  */
 export const STREAM_VARIANTS: readonly Variant[] = ['direct', 'stream-hit', 'hot-hit', 'stream-miss', 'miss'];
 
-export const BENCHMARKS = ['speech', 'stream', 'peer'] as const;
+export const BENCHMARKS = ['speech', 'stream', 'peer', 'request-log'] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 
+/**
+ * What runs without `--only`. The request log benchmark starts a second stack of its own, so it runs only
+ * when named.
+ */
+const DEFAULT_BENCHMARKS: readonly Benchmark[] = ['speech', 'stream', 'peer'];
+
 export interface BenchOptions {
-  /** Which benchmarks run (`--only=speech` or `--only=stream`; both by default). */
+  /** Which benchmarks run (`--only=` one of BENCHMARKS; all but the request log's by default). */
   benchmarks: Benchmark[];
   /** Measured side by side, interleaved in shuffled rounds (`phaseOrder`; the speech benchmark). */
   variants: Variant[];
@@ -75,10 +81,14 @@ export interface BenchOptions {
   openLoopFrom: number;
   openLoopSteps: number;
   openLoopStepMs: number;
+  /** Request log benchmark: rounds, each the hot hit alone on the log-on stack, then on the log-off one. */
+  requestLogRounds: number;
+  /** Request log benchmark: hot hits per stack and round (a warm-up of `warmup` before each). */
+  requestLogRequests: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
-  benchmarks: [...BENCHMARKS],
+  benchmarks: [...DEFAULT_BENCHMARKS],
   variants: [...MEASURABLE],
   concurrency: [1, 50],
   requests: 300,
@@ -104,6 +114,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   openLoopFrom: 30,
   openLoopSteps: 10,
   openLoopStepMs: 2000,
+  requestLogRounds: 5,
+  requestLogRequests: 3000,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -121,14 +133,16 @@ const QUICK: Partial<BenchOptions> = {
   peerCpuRequests: 40,
   openLoopSteps: 6,
   openLoopStepMs: 1000,
+  requestLogRounds: 3,
+  requestLogRequests: 500,
 };
 
-const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer] [--concurrency=1,50] [--requests=N]
+const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer|request-log] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,chain-cached,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
   [--app-env=NAME=value,…] [--workers=1|2] [--peer-requests=N] [--peer-cpu-requests=N] [--open-loop-from=N]
-  [--open-loop-steps=N] [--open-loop-step-ms=N]`;
+  [--open-loop-steps=N] [--open-loop-step-ms=N] [--request-log-rounds=N] [--request-log-requests=N]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -165,6 +179,8 @@ const FLAGS: Record<string, CountOption> = {
   '--open-loop-from': 'openLoopFrom',
   '--open-loop-steps': 'openLoopSteps',
   '--open-loop-step-ms': 'openLoopStepMs',
+  '--request-log-rounds': 'requestLogRounds',
+  '--request-log-requests': 'requestLogRequests',
 };
 
 function count(flag: string, text: string, min: number): number {

@@ -76,6 +76,8 @@ export interface BenchStack {
    * its table before the chain takes a request).
    */
   committedTakes(): Promise<number>;
+  /** Rows in the request log's table (the request log benchmark checks what each stack wrote). */
+  requestLogRows(): Promise<number>;
   /** A stack member's memory right after a forced full GC (only when started with `memoryProbeDir`). */
   memory(app: string): Promise<MemoryReading>;
   stop(): Promise<void>;
@@ -97,7 +99,8 @@ function orgWithoutCache(adminUrl: string): string {
  * With `cpuProfileDir`, every app writes a V8 CPU profile there when it stops (see cpu-profile.preload.ts);
  * with `memoryProbeDir`, every app reports its memory after a forced GC on request (memory-probe.preload.ts);
  * `logLevel` replaces BENCH_ENV's, to measure what logging costs; `nodeOptions` are added to every app's
- * NODE_OPTIONS (e.g. V8 heap flags) and `appEnv` to every app's environment, to measure a runtime setting.
+ * NODE_OPTIONS (e.g. V8 heap flags) and `appEnv` to every app's environment, to measure a runtime setting;
+ * `name` puts its app logs in a folder of their own, for a second stack started beside the first.
  */
 export async function startBenchStack(
   log: (line: string) => void,
@@ -108,9 +111,10 @@ export async function startBenchStack(
     nodeOptions?: string;
     appEnv?: Record<string, string>;
     workers?: 1 | 2;
+    name?: string;
   } = {},
 ): Promise<BenchStack> {
-  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions, appEnv, workers } = tuning;
+  const { cpuProfileDir, memoryProbeDir, logLevel, nodeOptions, appEnv, workers, name } = tuning;
   const preloads = [
     ...(cpuProfileDir ? ['cpu-profile.preload.js'] : []),
     ...(memoryProbeDir ? ['memory-probe.preload.js'] : []),
@@ -124,7 +128,7 @@ export async function startBenchStack(
   const services = servicesEnv();
   const db = await createScratchDatabase('bench');
   await migrateScratchDatabase(db);
-  const logDir = join(REPO_ROOT, 'tmp', 'bench', 'logs');
+  const logDir = join(REPO_ROOT, 'tmp', 'bench', 'logs', ...(name ? [name] : []));
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   log(`database ${db.name}; app logs in ${logDir}`);
@@ -227,9 +231,19 @@ export async function startBenchStack(
           .reduce((sum, n) => sum + n, 0);
       },
       async committedTakes() {
+        // The naive chain's table exists only where the chain runs (not in the request log benchmark).
+        const chain = await pg.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
+          NAIVE_INDEX_TABLE,
+        ]);
         const result = await pg.query<{ n: number }>(
-          `SELECT (SELECT count(*) FROM cache_entries)::int + (SELECT count(*) FROM ${NAIVE_INDEX_TABLE})::int AS n`,
+          chain.rows[0]?.present
+            ? `SELECT (SELECT count(*) FROM cache_entries)::int + (SELECT count(*) FROM ${NAIVE_INDEX_TABLE})::int AS n`
+            : 'SELECT count(*)::int AS n FROM cache_entries',
         );
+        return result.rows[0]?.n ?? 0;
+      },
+      async requestLogRows() {
+        const result = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log');
         return result.rows[0]?.n ?? 0;
       },
       async memory(app) {

@@ -12,6 +12,13 @@ import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
 import { startPeerGateway } from './peer-gateway';
 import {
+  LOG_SIDES,
+  type LogPhase,
+  type LogSide,
+  renderRequestLogReport,
+  requestLogFigures,
+} from './request-log-bench';
+import {
   checkPeerTargets,
   OPEN_LOOP_VARIANTS,
   openLoopDone,
@@ -437,7 +444,169 @@ async function runPeer(
   return { levels, cpu, openLoop, targets: checkPeerTargets(levels, cpu, openLoop) };
 }
 
+/**
+ * The request log benchmark (request-log-bench.ts): two stacks side by side, the request log on in one and
+ * off in the other (REQUEST_LOG_ENABLED), each with its own load generator. Each round runs the hot hit alone
+ * on one stack, then on the other, each phase after a warm-up and between two CPU readings of that stack's
+ * processes only; the ratios on ÷ off are taken within each round.
+ */
+async function runRequestLog(options: BenchOptions): Promise<void> {
+  const busyBeforeStart = await waitForQuietMachine(options);
+  const started = new Date();
+  const loadBefore = loadavg();
+  const concurrency = Math.max(...options.concurrency);
+  // A phase's last rows are written at the writer's next flush (REQUEST_LOG_FLUSH_MS, 1 s by default): the
+  // second CPU reading waits past it, so the write is charged to the phase that queued the rows.
+  const phaseOptions: BenchOptions = { ...options, settleMs: Math.max(options.settleMs, 1500) };
+  const sides: Array<{ side: LogSide; stack: BenchStack; load?: LoadProcess; bench?: Bench }> = [];
+  try {
+    for (const side of LOG_SIDES) {
+      log(`starting the stack with the request log ${side}`);
+      const stack = await startBenchStack(log, {
+        logLevel: options.logLevel,
+        ...(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {}),
+        appEnv: { ...options.appEnv, REQUEST_LOG_ENABLED: String(side === 'on') },
+        workers: options.workers,
+        name: `request-log-${side}`,
+      });
+      sides.push({ side, stack });
+    }
+    for (const entry of sides) {
+      const { stack } = entry;
+      await stack.setPacing({ ttfaMs: options.ttfaMs, factor: 0 });
+      // Only the hot hit runs here: the bare proxy's and the naive chain's variants are never asked for.
+      entry.load = await LoadProcess.start({
+        gatewayUrl: stack.stack.gatewayUrl,
+        simUrl: stack.stack.simUrl,
+        bareProxyUrl: stack.stack.simUrl,
+        chainUrl: stack.stack.simUrl,
+        routerKey: stack.routerKey,
+        uncachedRouterKey: stack.uncachedRouterKey,
+        voice: stack.voice,
+        vendorKey: stack.vendorKey,
+        runId: randomBytes(4).toString('hex'),
+        hotSentences: options.hotSentences,
+        maxConcurrency: concurrency,
+      });
+      entry.bench = new Bench(
+        stack,
+        { ...stack.pids, 'load-generator': entry.load.pid },
+        entry.load,
+        phaseOptions,
+      );
+      log(`request log ${entry.side}: priming ${options.hotSentences} hot-hit sentences`);
+      const hotSpec = {
+        variants: ['prime-hot'] as Variant[],
+        perVariant: options.hotSentences,
+        concurrency: 1,
+      };
+      await entry.bench.measure({ id: 'prime-hot-1', ...hotSpec }, true);
+      await entry.bench.measure({ id: 'prime-hot-2', ...hotSpec }, true);
+    }
+    const sweepDue = Math.max(...sides.map((s) => s.stack.startedAt)) + 65_000 - performance.now();
+    if (sweepDue > 0) {
+      log(`waiting ${Math.round(sweepDue / 1000)} s for the cache-services' first timed sweeps to pass`);
+      await sleep(sweepDue);
+    }
+    const idle: Partial<Record<LogSide, Awaited<ReturnType<Bench['idleRates']>>>> = {};
+    for (const { side, bench } of sides) {
+      log(`request log ${side}: measuring idle CPU for ${options.idleMs} ms`);
+      idle[side] = await bench?.idleRates();
+    }
+    const phases: LogPhase[] = [];
+    for (let round = 1; round <= options.requestLogRounds; round++) {
+      for (const { side, bench } of sides) {
+        if (!bench) continue;
+        log(
+          `round ${round} of ${options.requestLogRounds}, request log ${side}: ${options.requestLogRequests} hot hits at ${concurrency} concurrent`,
+        );
+        const spec = { variants: ['hot-hit'] as Variant[], concurrency };
+        await bench.measure(
+          { id: `log-${side}-warmup-r${round}`, ...spec, perVariant: options.warmup },
+          true,
+        );
+        const alone = await bench.measure(
+          { id: `log-${side}-r${round}`, ...spec, perVariant: options.requestLogRequests },
+          true,
+        );
+        phases.push({
+          side,
+          row: cpuFigures({
+            variant: 'hot-hit',
+            concurrency,
+            round,
+            result: alone.result,
+            cpu: alone.cpu,
+            routerApps: ROUTER_APPS,
+            chainProcesses: [],
+            idleMsPerSecond: idle[side]?.msPerSecond ?? {},
+            vendorCalls: alone.vendorCalls,
+            expectedVendorCalls: 0,
+          }),
+        });
+        if (alone.vendorCalls > 0)
+          bench.warnings.push(`log-${side}-r${round}: ${alone.vendorCalls} vendor calls`);
+      }
+    }
+    // What each stack's log holds: every request on the log-on stack (primes and warm-ups too), none on the other.
+    const logRows = Object.fromEntries(
+      await Promise.all(sides.map(async ({ side, stack }) => [side, await stack.requestLogRows()] as const)),
+    );
+    const hits = phases.filter((p) => p.side === 'on').reduce((sum, p) => sum + p.row.requests, 0);
+    const warnings = sides.flatMap(({ side, bench }) => (bench?.warnings ?? []).map((w) => `${side}: ${w}`));
+    if ((logRows['off'] ?? 0) > 0)
+      warnings.push(`the log-off stack wrote ${logRows['off']} request log rows`);
+    if ((logRows['on'] ?? 0) < hits)
+      warnings.push(`the log-on stack wrote ${logRows['on']} request log rows for ${hits} measured hits`);
+    const figures = requestLogFigures(phases);
+    const report = renderRequestLogReport(figures, phases);
+    const machine = {
+      ...machineInfo(),
+      busyShareBeforeStart: busyBeforeStart,
+      loadAverageBefore: loadBefore.map((v) => round(v)),
+      loadAverageAfter: loadavg().map((v) => round(v)),
+      idleMachineBusyShare: Object.fromEntries(sides.map(({ side }) => [side, idle[side]?.machineBusyShare])),
+    };
+    const output = {
+      startedAt: started.toISOString(),
+      durationS: round((Date.now() - started.getTime()) / 1000, 1),
+      options,
+      env: { ...BENCH_ENV, LOG_LEVEL: options.logLevel },
+      machine,
+      idleCpuMsPerSecond: Object.fromEntries(sides.map(({ side }) => [side, idle[side]?.msPerSecond])),
+      requestLogRows: logRows,
+      figures,
+      phases,
+      warnings,
+    };
+    const dir = join(REPO_ROOT, 'tmp', 'bench');
+    mkdirSync(dir, { recursive: true });
+    const stamp = started.toISOString().replace(/[:.]/g, '-');
+    writeFileSync(join(dir, `request-log-${stamp}.json`), `${JSON.stringify(output, null, 2)}\n`);
+    writeFileSync(join(dir, 'request-log-latest.md'), report);
+    process.stdout.write(
+      [
+        `## Request log benchmark ${started.toISOString()} (${output.durationS} s)`,
+        '',
+        `machine: ${JSON.stringify(machine)}`,
+        `request log rows: ${JSON.stringify(logRows)}`,
+        '',
+        report,
+        ...(warnings.length ? ['warnings:', ...warnings.map((w) => `- ${w}`), ''] : []),
+        `written: tmp/bench/request-log-${stamp}.json (and request-log-latest.md)`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    for (const { load, stack } of sides) {
+      await load?.stop();
+      await stack.stop();
+    }
+  }
+}
+
 async function run(options: BenchOptions): Promise<void> {
+  if (options.benchmarks.includes('request-log')) return runRequestLog(options);
   const speech = options.benchmarks.includes('speech');
   const streaming = options.benchmarks.includes('stream');
   const peering = options.benchmarks.includes('peer');
