@@ -85,6 +85,7 @@ export default tseslint.config(
       '**/*.int-spec.ts',
       '**/*.e2e-spec.ts',
       'libs/testing/**/*.ts',
+      'libs/test-sse/**/*.ts',
       '**/test/**/*.ts',
     ],
     rules: {
@@ -99,7 +100,13 @@ export default tseslint.config(
       // Tests of any project may use the test kit, the simulated vendors and the published client.
       '@nx/enforce-module-boundaries': [
         'error',
-        moduleBoundaries(['@router/testing', '@router/spec-facts', '@router/vendor-sim', '@router/client']),
+        moduleBoundaries([
+          '@router/testing',
+          '@router/spec-facts',
+          '@router/test-sse',
+          '@router/vendor-sim',
+          '@router/client',
+        ]),
       ],
     },
   },

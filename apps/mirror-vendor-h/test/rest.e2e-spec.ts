@@ -113,7 +113,7 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     expect(first.headers.get('content-type')).toBe('text/event-stream');
     const stream = readSseEvents(first.bytes);
     expect(stream.length).toBeGreaterThan(2);
-    expect(stream.at(-1)).toEqual({ event: undefined, data: { done: true } });
+    expect(stream.at(-1)).toEqual({ event: 'message', data: { done: true } });
     for (const e of stream.slice(0, -1)) {
       expect(e).toEqual({
         event: 'audio',
@@ -216,7 +216,7 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
     const body = { text: '... ?! -', voice_id: VOICE };
     for (let i = 0; i < 2; i++) {
       const silent = await live(key, body);
-      expect(readSseEvents(silent.bytes)).toEqual([{ event: undefined, data: { done: true } }]);
+      expect(readSseEvents(silent.bytes)).toEqual([{ event: 'message', data: { done: true } }]);
       const clip = await tts(key, { ...body, output_format: 'pcm' });
       expect([clip.status, clip.bytes.length]).toEqual([200, 0]);
     }

@@ -9,7 +9,7 @@ export * from './private-services';
 export * from './stats';
 export * from './fault-stack';
 export * from './dashboard';
-export * from './sse-events';
+export * from '@router/test-sse';
 export * from './worker-takes';
 export * from './vendor-settings';
 export * from './mirror-e2e';

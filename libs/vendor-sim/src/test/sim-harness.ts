@@ -178,25 +178,6 @@ export function joinAudio(
   );
 }
 
-export interface SseEvent {
-  /** The event's name; `message` where the block names none (the SSE default). */
-  readonly event: string;
-  readonly data: Message;
-}
-
-/** The events of a whole `text/event-stream` body, each with its one `data:` line parsed as JSON. */
-export function parseSse(text: string): SseEvent[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
-      const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '{}';
-      return { event, data: JSON.parse(data) as Message };
-    });
-}
-
 /**
  * Three calls of one body make three takes, told apart by the take id in their PCM, and the call log holds
  * exactly those takes for the key at `endpoint` and none for another key.

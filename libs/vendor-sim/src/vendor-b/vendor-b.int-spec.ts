@@ -1,8 +1,9 @@
+import { expectStepChunks, readSseEvents } from '@router/test-sse';
 import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'b-key-1';
 const TEXT = 'Namaste, aap kaise hain?';
@@ -73,19 +74,9 @@ describe('vendor_b simulator', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const events = parseSse(await response.text());
-    const chunks = events.filter((e) => e.event === 'chunk');
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) {
-      expect(chunk.data).toEqual({
-        type: 'chunk',
-        data: expect.any(String),
-        step_time: expect.any(Number),
-        done: false,
-        status_code: 200,
-      });
-      expect(Number.isInteger(chunk.data['step_time'])).toBe(false);
-    }
+    const events = readSseEvents(await response.text());
+    const chunks = expectStepChunks(events);
+    for (const chunk of chunks) expect(Number.isInteger(chunk.data['step_time'])).toBe(false);
     expect(events.at(-1)).toEqual({ event: 'done', data: { type: 'done', done: true, status_code: 200 } });
     expect(events.filter((e) => e.event === 'done')).toHaveLength(1);
     const audio = Buffer.concat(chunks.map((c) => Buffer.from(c.data['data'] as string, 'base64')));

@@ -1,8 +1,9 @@
+import { readSseEvents } from '@router/test-sse';
 import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 
 const KEY = 'h-key-1';
 const TEXT = 'Hello there, the weather is lovely today.';
@@ -90,7 +91,7 @@ describe('vendor_h simulator', () => {
     const response = await call('/waves/v1/tts/live', { ...BODY, sample_rate: 16000 });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const events = parseSse(await response.text());
+    const events = readSseEvents(await response.text());
     const audio = events.filter((e) => e.event === 'audio');
     expect(audio.length).toBeGreaterThan(1);
     expect(audio[0]?.data).toEqual({ audio: expect.any(String), request_id: expect.any(String) });
@@ -105,7 +106,7 @@ describe('vendor_h simulator', () => {
     const rest = await call('/waves/v1/tts', { ...BODY, text: '…!?' });
     expect(rest.status).toBe(200);
     expect((await rest.arrayBuffer()).byteLength).toBe(0);
-    const live = parseSse(await (await call('/waves/v1/tts/live', { ...BODY, text: ' - ' })).text());
+    const live = readSseEvents(await (await call('/waves/v1/tts/live', { ...BODY, text: ' - ' })).text());
     expect(live).toEqual([{ event: 'message', data: { done: true } }]);
     expect(await t.control.callCount('vendor_h')).toBe(0);
   });
@@ -146,7 +147,7 @@ describe('vendor_h simulator', () => {
     expect(await refused.json()).toEqual({ error: 'slow down' });
 
     await t.control.injectFault({ vendor: 'vendor_h', kind: 'error', status: 503, afterBytes: 2000 });
-    const events = parseSse(await (await call('/waves/v1/tts/live', BODY)).text());
+    const events = readSseEvents(await (await call('/waves/v1/tts/live', BODY)).text());
     const audio = events.filter((e) => e.event === 'audio');
     expect(Buffer.concat(audio.map((e) => Buffer.from(e.data['audio'] as string, 'base64'))).length).toBe(
       2000,

@@ -1,9 +1,10 @@
+import { expectStepChunks, readSseEvents } from '@router/test-sse';
 import { parseMp3 } from '../kit/audio/mp3.codec';
 import { parseWav } from '../kit/audio/pcm.codec';
 import { readTakeId } from '../kit/audio/read-take-id';
 import { sampleCount } from '../kit/audio/sample-source';
 import { spokenMs } from '../kit/audio/take';
-import { expectFreshTakes, keyHeader, parseSse, sendJson, useTestSim } from '../test/sim-harness';
+import { expectFreshTakes, keyHeader, sendJson, useTestSim } from '../test/sim-harness';
 import { VENDOR_I_VOICES } from './vendor-i.voices';
 
 const KEY = 'i-key-1';
@@ -127,20 +128,9 @@ describe('vendor_i simulator', () => {
     const response = await call('/tts/sse', { ...BODY, add_timestamps: true, context_id: 'ctx-1' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const events = parseSse(await response.text());
-    const chunks = events.filter((e) => e.event === 'chunk');
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) {
-      expect(chunk.data).toEqual({
-        type: 'chunk',
-        data: expect.any(String),
-        step_time: expect.any(Number),
-        done: false,
-        status_code: 200,
-        context_id: 'ctx-1',
-      });
-      expect(Number.isInteger(chunk.data['step_time'])).toBe(false);
-    }
+    const events = readSseEvents(await response.text());
+    const chunks = expectStepChunks(events, { context_id: 'ctx-1' });
+    for (const chunk of chunks) expect(Number.isInteger(chunk.data['step_time'])).toBe(false);
     const stamps = events
       .filter((e) => e.event === 'timestamps')
       .map((e) => e.data['word_timestamps'] as { words: string[]; start: number[]; end: number[] });
@@ -161,7 +151,7 @@ describe('vendor_i simulator', () => {
   });
 
   it('sends no timestamps without add_timestamps', async () => {
-    const events = parseSse(await (await call('/tts/sse', BODY)).text());
+    const events = readSseEvents(await (await call('/tts/sse', BODY)).text());
     expect(events.some((e) => e.event === 'timestamps')).toBe(false);
   });
 
@@ -184,7 +174,7 @@ describe('vendor_i simulator', () => {
     await t.control.injectFault({ vendor: 'vendor_i', kind: 'error', status: 503, afterBytes: 2000 });
     const late = await call('/tts/sse', BODY);
     expect(late.status).toBe(200);
-    const events = parseSse(await late.text());
+    const events = readSseEvents(await late.text());
     expect(events.at(-1)?.data).toMatchObject({ type: 'error', status_code: 503, done: true });
     expect(events.some((e) => e.event === 'done')).toBe(false);
     const audio = Buffer.concat(

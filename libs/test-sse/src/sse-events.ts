@@ -1,9 +1,9 @@
 /**
- * One server-sent event of a mirror's stream: its `event:` name (undefined when it has none) and its JSON data
- * (`any`: its fields are each test's to read).
+ * One server-sent event of a stream: its `event:` name (`message`, the SSE default, when it has none) and its
+ * JSON data (`any`: its fields are each test's to read).
  */
 export interface SseFrame {
-  readonly event: string | undefined;
+  readonly event: string;
   readonly data: Record<string, any>;
 }
 
@@ -11,14 +11,14 @@ export interface SseFrame {
  * A whole event stream as a vendor's notes write it, each event an optional `event:` line, one `data:` line of
  * JSON and a blank line; a last event left unended (a cut stream) is left out.
  */
-export function readSseEvents(bytes: Buffer): SseFrame[] {
-  return bytes
-    .toString('utf8')
+export function readSseEvents(body: Buffer | string): SseFrame[] {
+  return body
+    .toString()
     .split('\n\n')
     .slice(0, -1)
     .map((block) => {
       const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
+      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length) ?? 'message';
       const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length) ?? '{}';
       return { event, data: JSON.parse(data) as Record<string, any> };
     });
