@@ -1,13 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { hasSessionCookie, readBearer } from '@router/auth';
 import { RouterError } from '@router/contracts';
-import type {
-  MirrorRefusalKind,
-  MirrorRevocationKind,
-  MirrorSocketAccess,
-  MirrorSocketRefusal,
-  ProtocolKey,
-  VendorId,
+import {
+  type MirrorRefusalKind,
+  type MirrorRevocationKind,
+  type MirrorSocketAccess,
+  type MirrorSocketRefusal,
+  PROTOCOL_GOING_AWAY,
+  type ProtocolKey,
+  type VendorId,
 } from '@router/vendors-core';
 
 /** A refusal ready to write, on an HTTP response or on a socket during a WebSocket handshake. */
@@ -90,8 +91,8 @@ export interface SurfaceRoute {
 /** The WebSocket protocol's "going away", the router's own sockets' close when a process goes away. */
 export const GOING_AWAY_CLOSE: MirrorSocketRefusal = {
   messages: [],
-  closeCode: 1001,
-  closeReason: 'going away',
+  closeCode: PROTOCOL_GOING_AWAY.code,
+  closeReason: PROTOCOL_GOING_AWAY.reason,
 };
 
 export function jsonRefusal(status: number, body: unknown, headers: Record<string, string> = {}): Refusal {

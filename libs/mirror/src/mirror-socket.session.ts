@@ -11,6 +11,7 @@ import type { SocketPeer, SocketSession } from '@router/service-kit';
 import { findVendor } from '@router/vendors';
 import {
   type ContextEnd,
+  PROTOCOL_GOING_AWAY,
   SOCKET_CLOSE,
   type SocketClose,
   type SocketCommand,
@@ -28,8 +29,6 @@ export interface MirrorSocketDeps extends ReplyStreamDeps {
   /** Where the session's row goes once its socket closes, with the API key's hash the gateway forwarded. */
   requestLog?: { writer: RequestLogWriter; keyHash: string | null; vendor: string };
 }
-
-const GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /** Where a session's timers come from: the runtime's in an app, a clock moved by hand in tests. */
 export interface SocketTimers {
@@ -124,12 +123,12 @@ export class MirrorSocketSession implements SocketSession {
       if (inbox === this.inbox) break;
     }
     if (this.ended) return;
-    this.close(this.deps.goingAway ?? GOING_AWAY);
+    this.close(this.deps.goingAway ?? PROTOCOL_GOING_AWAY);
   }
 
   shutdown(): void {
     if (this.ended) return;
-    this.close(this.deps.goingAway ?? GOING_AWAY);
+    this.close(this.deps.goingAway ?? PROTOCOL_GOING_AWAY);
   }
 
   private get ended(): boolean {

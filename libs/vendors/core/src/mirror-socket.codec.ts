@@ -24,6 +24,12 @@ export const SOCKET_CLOSE = {
   internal: 1011,
 } as const;
 
+/**
+ * The close when the router's process goes away (a restart, a drain) on a socket whose vendor's notes give no
+ * close of their own for a server going away: the protocol's 1001, which clients take as "reconnect".
+ */
+export const PROTOCOL_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
+
 /** A client message read as a JSON object. */
 export type JsonMessage = Readonly<Record<string, unknown>>;
 

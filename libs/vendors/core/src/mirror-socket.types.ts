@@ -214,7 +214,7 @@ export interface MirrorSocketRoute {
   idle(handshake: SocketHandshake): SocketIdle;
   /**
    * How the vendor's server closes this socket when it goes away (a restart, a drain): the close the router
-   * sends once a draining socket has played out what it was given.
+   * sends once a draining socket has played out what it was given. Left out, `PROTOCOL_GOING_AWAY`.
    */
-  readonly goingAway: SocketClose;
+  readonly goingAway?: SocketClose;
 }

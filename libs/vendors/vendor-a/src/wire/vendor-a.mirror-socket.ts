@@ -13,7 +13,6 @@ import {
   type SocketFrame,
   type SocketHandshake,
   type SocketIdle,
-  type SocketClose,
 } from '@router/vendors-core';
 import { vendorACodeForStatus, vendorARequestId, type VendorAErrorCode } from './vendor-a.errors';
 import { parseVendorASettings } from './vendor-a.requests';
@@ -31,12 +30,6 @@ import {
   type VendorASocketEndpoint,
   VENDOR_A_SOCKET_MODEL,
 } from './vendor-a.socket';
-
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_A_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /*
  * vendor_a's sockets on its mirror, `/text-to-speech/ws` (a_model_1) and `/ws/v2` (a_model_2): `config` (first,
@@ -220,5 +213,4 @@ export const vendorASocketRoutes: readonly MirrorSocketRoute[] = (
   path: endpoint === 'ws' ? /^\/text-to-speech\/ws$/ : /^\/text-to-speech\/ws\/v2$/,
   open: (handshake: SocketHandshake) => new VendorAConnection(handshake, endpoint),
   idle: () => VENDOR_A_IDLE,
-  goingAway: VENDOR_A_GOING_AWAY,
 }));

@@ -6,7 +6,6 @@ import {
   type SocketContextRenderer,
   SocketContexts,
   type SocketHandshake,
-  type SocketClose,
 } from '@router/vendors-core';
 import { socketError } from './vendor-c.errors';
 import {
@@ -28,12 +27,6 @@ import {
   type SocketQuery,
   type StreamInputMessage,
 } from './vendor-c.socket';
-
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_C_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 type SpeechSocket = 'stream-input' | 'multi-stream-input';
 
@@ -66,7 +59,6 @@ function socketRoute(
   return {
     path,
     open,
-    goingAway: VENDOR_C_GOING_AWAY,
     idle: ({ query }) => {
       const parsed = parseSocketQuery(query, socket);
       const ms = (parsed.ok ? parsed.value.inactivitySeconds : DEFAULT_INACTIVITY_S) * 1000;

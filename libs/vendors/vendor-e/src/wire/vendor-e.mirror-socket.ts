@@ -48,12 +48,6 @@ import {
 } from './vendor-e.socket';
 import type { VendorEGeneration, VendorEVoiceModel } from './vendor-e.voices';
 
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_E_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
-
 /*
  * vendor_e's sockets on its mirror (spec: Vendor drop-ins, vendor_e; Events, vendor_e WebSocket). The settings
  * come from the handshake's query; the router splits the text into sentences, each a take of its own shared
@@ -162,7 +156,6 @@ export const vendorESocketRoutes: readonly MirrorSocketRoute[] = (['v1', 'v2'] a
     open: (handshake) =>
       generation === 'v1' ? new VendorEV1Connection(handshake) : new VendorEV2Connection(handshake),
     idle: () => VENDOR_E_IDLE,
-    goingAway: VENDOR_E_GOING_AWAY,
   }),
 );
 

@@ -30,12 +30,6 @@ import {
   vendorFSocketError,
 } from './vendor-f.socket';
 
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_F_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
-
 /*
  * vendor_f's `/v1/tts` socket on its mirror: settings from the query (fixed for the connection), text as
  * `text.delta`, an utterance ended by `text.done` (answered with `audio.done` once its audio has gone) and
@@ -73,7 +67,6 @@ export const vendorFSocketRoutes: readonly MirrorSocketRoute[] = [
     refuse: refuseHandshake,
     open: (handshake) => new VendorFConnection(handshake),
     idle: () => VENDOR_F_IDLE,
-    goingAway: VENDOR_F_GOING_AWAY,
   },
 ];
 

@@ -11,7 +11,6 @@ import {
   type SocketContextRenderer,
   SocketContexts,
   type SocketFrame,
-  type SocketClose,
 } from '@router/vendors-core';
 import { vendorGSynthSettings } from './vendor-g.settings';
 import {
@@ -25,12 +24,6 @@ import {
   vendorGTerminated,
   type VendorGClientMessage,
 } from './vendor-g.socket';
-
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_G_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /*
  * vendor_g's `/tts-websocket` on its mirror: up to five streams per connection, each a context of its own
@@ -248,6 +241,5 @@ export const vendorGSocketRoutes: readonly MirrorSocketRoute[] = [
     path: new RegExp(`^${VENDOR_G_SOCKET_PATH}$`),
     open: () => new VendorGConnection(),
     idle: () => ({ ms: VENDOR_G_IDLE_MS, code: SOCKET_CLOSE.normal, reason: 'idle timeout' }),
-    goingAway: VENDOR_G_GOING_AWAY,
   },
 ];

@@ -13,7 +13,6 @@ import {
   type SocketContextRenderer,
   type SocketFailure,
   type SocketFrame,
-  type SocketClose,
   flagIsSet,
 } from '@router/vendors-core';
 import { parseVendorHRequest } from './vendor-h.requests';
@@ -31,12 +30,6 @@ import {
   vendorHTurnError,
   type VendorHTurnIds,
 } from './vendor-h.socket';
-
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_H_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /*
  * vendor_h's socket on its mirror, `/waves/v1/tts/live`: the vendor's messages become the router's commands and
@@ -266,7 +259,6 @@ export const vendorHSocketRoutes: readonly MirrorSocketRoute[] = [
       return timeout.ok ? undefined : jsonReply(timeout.status, timeout.body);
     },
     open: () => new VendorHConnection(),
-    goingAway: VENDOR_H_GOING_AWAY,
     // The vendor's idle error, then its close, after `ms` without a message from the client (the clock's
     // default: what the router sends does not keep a socket open).
     idle: ({ query }) => {

@@ -14,7 +14,6 @@ import {
   type SocketFailure,
   type SocketFrame,
   sendJson,
-  type SocketClose,
   flagIsSet,
 } from '@router/vendors-core';
 import {
@@ -42,12 +41,6 @@ import {
   vendorISocketVersion,
   vendorISocketVersionRefusal,
 } from './vendor-i.socket';
-
-/**
- * The close when the router's process goes away (a restart, a drain): the vendor's notes give no close of its
- * own for a server going away, so the protocol's 1001, which its clients take as "reconnect".
- */
-export const VENDOR_I_GOING_AWAY: SocketClose = { code: SOCKET_CLOSE.goingAway, reason: 'going away' };
 
 /*
  * vendor_i's socket on its mirror, `/tts/websocket` (spec: Vendor drop-ins, vendor_i, and its differences): each
@@ -293,6 +286,5 @@ export const vendorISocketRoutes: readonly MirrorSocketRoute[] = [
     open: () => new VendorIConnection(),
     // The vendor closes a socket after 5 minutes without a client message, normally and with no frame.
     idle: () => ({ ms: VENDOR_I_IDLE_MS, code: SOCKET_CLOSE.normal, reason: 'idle timeout' }),
-    goingAway: VENDOR_I_GOING_AWAY,
   },
 ];
