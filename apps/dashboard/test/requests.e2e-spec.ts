@@ -91,7 +91,7 @@ describe('dashboard request log (e2e)', () => {
     rows = await list(owner);
   }, TEST_MS);
 
-  it('keeps one row per request and socket session, with its key, surface, settings, counts and timings', () => {
+  it('keeps one row per request and socket session, with its key, surface, model, voice, counts and timings', () => {
     expect(rows.map((r) => r.surface).sort()).toEqual(
       ['mirror_rest', 'mirror_socket', 'speech', 'speech', 'stream'].sort(),
     );
@@ -101,15 +101,16 @@ describe('dashboard request log (e2e)', () => {
       expect(row.first_audio_ms).toEqual(expect.any(Number));
       expect(row.duration_ms).toBeGreaterThanOrEqual(row.first_audio_ms ?? 0);
     }
+    // Every surface spoke with vendor_a's a_model_1 and the voice aarila, each row names them where its request
+    // carried them: the mirror's REST request left the model out, so its row names the vendor's default.
+    expect(rows.map(({ surface, model, voice }) => ({ surface, model, voice }))).toEqual(
+      rows.map(({ surface }) => ({ surface, model: 'a_model_1', voice: 'aarila' })),
+    );
     const speech = rows.filter((r) => r.surface === 'speech');
     // Newest first: the repeat came from the cache, the first was synthesized.
     expect(speech.map((r) => r.cached_sentences)).toEqual([1, 0]);
     expect(speech.map((r) => r.cached_chars)).toEqual([SAID.native.length, 0]);
-    for (const row of speech) {
-      expect(row).toMatchObject({ http_status: 200, chars: SAID.native.length });
-      expect(row.model).not.toBe('');
-      expect(row.voice).not.toBe('');
-    }
+    for (const row of speech) expect(row).toMatchObject({ http_status: 200, chars: SAID.native.length });
     const stream = rows.find((r) => r.surface === 'stream');
     expect(stream).toMatchObject({ http_status: null, chars: SAID.stream.length });
     expect(rows.find((r) => r.surface === 'mirror_rest')).toMatchObject({ http_status: 200 });
@@ -216,9 +217,13 @@ describe('dashboard request log (e2e)', () => {
         requests: 5,
       }),
     ]);
-    const model = rows.find((r) => r.surface === 'speech')?.model;
-    expect(body.models).toContainEqual(expect.objectContaining({ vendor: 'vendor_a', model }));
-    expect(body.voices.length).toBeGreaterThanOrEqual(1);
+    // Every row names one model and one voice, the mirrors' too: each sums all five requests.
+    expect(body.models).toEqual([
+      expect.objectContaining({ vendor: 'vendor_a', model: 'a_model_1', requests: 5 }),
+    ]);
+    expect(body.voices).toEqual([
+      expect.objectContaining({ vendor: 'vendor_a', voice: 'aarila', requests: 5 }),
+    ]);
     for (const [query, named] of [
       ['?from=2026-13-01', 'from'],
       ['?from=2020-01-01&to=2026-01-01', 'days'],
