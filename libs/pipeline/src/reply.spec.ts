@@ -1,4 +1,3 @@
-import { RouterError } from '@router/contracts';
 import type { PieceAudio, PieceRequest, PieceResolver } from './piece-resolver';
 import { AsyncQueue } from './async-queue';
 import { playReply } from './reply';
@@ -39,34 +38,6 @@ describe('playReply', () => {
       for await (const c of p.audio!.chunks) out.push(`${p.index}:${c.toString()}`);
     }
     expect(out).toEqual(['0:one', '1:two', '2:three']);
-  });
-
-  it('asks once more, at its turn, for a piece resolved ahead that failed retryably before its audio', async () => {
-    const failures: Record<string, RouterError[]> = {
-      late: [new RouterError('provider_timeout', 'slow for a moment')],
-      refused: [RouterError.badRequest('not speakable'), RouterError.badRequest('not speakable')],
-      twice: [new RouterError('provider_timeout', 'slow'), new RouterError('provider_timeout', 'slow')],
-    };
-    const asked: string[] = [];
-    const resolver = {
-      resolve: (p: PieceRequest): Promise<PieceAudio> => {
-        asked.push(p.text);
-        const failure = failures[p.text]?.shift();
-        if (failure) return Promise.reject(failure);
-        return Promise.resolve({ chunks: [] } as unknown as PieceAudio);
-      },
-    } as unknown as PieceResolver;
-    const played: string[] = [];
-    for await (const p of playReply(resolver, ['a', 'late', 'refused', 'twice'].map(piece), {
-      lookAhead: 3,
-    })) {
-      played.push(`${p.request.text}:${p.failure?.code ?? 'audio'}`);
-    }
-    expect(played).toEqual(['a:audio', 'late:audio', 'refused:bad_request', 'twice:provider_timeout']);
-    // Once more each for the retryable ones, never for a refusal.
-    expect(asked.filter((t) => t === 'late')).toHaveLength(2);
-    expect(asked.filter((t) => t === 'refused')).toHaveLength(1);
-    expect(asked.filter((t) => t === 'twice')).toHaveLength(2);
   });
 
   it('resolves at most lookAhead pieces beyond the one playing', async () => {

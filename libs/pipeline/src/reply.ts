@@ -80,7 +80,7 @@ export async function* playReply<P extends PieceRequest>(
       }
       const head = pending[0];
       if (!head || halted()) return;
-      const settle = (): Promise<PlayedPiece<P>> =>
+      const next = await haltedOrDone(
         head.audio.then(
           (audio): PlayedPiece<P> => ({ request: head.request, index, audio }),
           (error: unknown): PlayedPiece<P> => ({
@@ -88,18 +88,9 @@ export async function* playReply<P extends PieceRequest>(
             index,
             failure: asRouterError(error),
           }),
-        );
-      let next = await haltedOrDone(settle());
+        ),
+      );
       if (next === HALTED) return;
-      if (next.failure?.retryable && index > 0) {
-        // A piece resolved ahead failed before any of its audio (a worker or vendor slow for a moment, maybe long
-        // before its turn, as for a client that stopped reading): asked once more now that it is needed, rather
-        // than cutting a reply that has begun.
-        head.audio = resolver.resolve(head.request);
-        head.audio.catch(() => undefined);
-        next = await haltedOrDone(settle());
-        if (next === HALTED) return;
-      }
       pending.shift();
       index += 1;
       playing = true;
