@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import WebSocket from 'ws';
-import { EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
+import { ANONYMOUS_ORG, EMPTY_BODY_DIGEST, IDENTITY_HEADER, signIdentity } from '@router/auth';
 import { RouterError } from '@router/contracts';
 import { createLogger, Health } from '@router/observability';
 import { waitFor } from '@router/testing';
@@ -250,6 +250,67 @@ describe('SocketServer: one connection per failure, never the process', () => {
       expect(close).toBe(4008);
       expect(frames).toEqual([...Array.from({ length: 75 }, (_, i) => `tick ${i + 1}`), '{"idle":true}']);
     });
+  });
+
+  it('ends a socket whose dashboard session ended, with 1008 even when the session fails to say so itself', async () => {
+    /** Whether the session behind the socket still admits it. */
+    let signedIn = true;
+    const sessions = new SocketServer({
+      name: 'session surface',
+      identity: IDENTITY,
+      now: Date.now,
+      logger: createLogger({
+        service: 'socket-server-test',
+        level: 'info',
+        destination: { write: (line: string) => void logs.push(JSON.parse(line)) },
+      }),
+      maxPayloadBytes: 1024,
+      check: () => null,
+      refusal: (error) => ({ status: error.status, contentType: 'application/json', body: '{}' }),
+      idle: () => ({ ms: 60_000, code: 4008, reason: 'idle' }),
+      open: (peer, _orgId, url) => ({
+        ...echo(peer),
+        revoked: () => {
+          if (url.pathname === '/boom-revoked') throw new Error('a failure of the revocation');
+          void peer.send('revoked');
+          peer.close(4001, 'signed out');
+        },
+      }),
+      sessionOrg: () =>
+        signedIn ? Promise.resolve('org-1') : Promise.reject(RouterError.unauthorized('Signed out.')),
+      sessionRecheckMs: 20,
+    });
+    const sessionServer = createServer();
+    sessions.attach(sessionServer);
+    await new Promise<void>((resolve) => sessionServer.listen(0, '127.0.0.1', resolve));
+    const sessionPort = (sessionServer.address() as { port: number }).port;
+    const opened = async (path: string): Promise<WebSocket> => {
+      const identity = signIdentity(
+        { method: 'GET', path, orgId: ANONYMOUS_ORG, bodyDigest: EMPTY_BODY_DIGEST },
+        IDENTITY.secret,
+        Date.now(),
+      );
+      const ws = new WebSocket(`ws://127.0.0.1:${sessionPort}${path}`, {
+        headers: { [IDENTITY_HEADER]: identity },
+      });
+      await new Promise((resolve) => ws.once('open', resolve));
+      return ws;
+    };
+    try {
+      const told = await opened('/fine');
+      const failing = await opened('/boom-revoked');
+      const endings = [ending(told), ending(failing)];
+      signedIn = false;
+      expect(await Promise.all(endings)).toEqual([
+        { close: 4001, frames: ['revoked'] },
+        { close: 1008, frames: [] },
+      ]);
+      expect(logs).toContainEqual(expect.objectContaining({ msg: 'socket session recheck failed' }));
+      await stillServes();
+    } finally {
+      sessionServer.closeAllConnections();
+      await new Promise<void>((resolve) => sessionServer.close(() => resolve()));
+    }
   });
 });
 

@@ -313,6 +313,14 @@ export class SocketServer {
             else close();
           },
         )
+        // The session's own failure to close ends that connection's check, never the process.
+        .catch((failure: unknown) => {
+          logger.error(
+            { err: failure, surface: name, sessionId: session.id },
+            'socket session recheck failed',
+          );
+          close();
+        })
         .finally(() => (asking = false));
     }, this.options.sessionRecheckMs ?? SESSION_RECHECK_MS);
     timer.unref();
