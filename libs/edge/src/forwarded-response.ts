@@ -17,8 +17,9 @@ export class ForwardedResponse implements Dispatcher.DispatchHandler {
   private stallTimer: NodeJS.Timeout | undefined;
 
   /**
-   * `stall`: a client that takes no byte of the answer for `ms` (0: no bound) is cut, as one that left, and
+   * `stall`: a client that takes nothing of the answer for `ms` (0: no bound) is cut, as one that left, and
    * `onStalled` is told; one that reads at any pace, pausing for less, is held as long as its answer lasts.
+   * What it takes is seen a write at a time (a chunk of the answer, some KiB to 64 KiB).
    */
   constructor(
     private readonly res: ServerResponse,
@@ -69,12 +70,25 @@ export class ForwardedResponse implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.res.write(chunk)) return;
     controller.pause();
-    if (this.stall.ms > 0 && this.stallTimer === undefined) {
-      this.stallTimer = setTimeout(() => {
-        this.stall.onStalled();
-        this.res.destroy();
-      }, this.stall.ms);
-    }
+    if (this.stall.ms > 0 && this.stallTimer === undefined) this.watchStall(this.unsent());
+  }
+
+  /**
+   * While the upstream is paused, what is still to go out only shrinks as the client takes it: a bound that
+   * passes with less unsent than when it began is progress, and starts again; one with nothing taken cuts.
+   */
+  private watchStall(unsentAtStart: number): void {
+    this.stallTimer = setTimeout(() => {
+      const unsent = this.unsent();
+      if (unsent < unsentAtStart) return this.watchStall(unsent);
+      this.stall.onStalled();
+      this.res.destroy();
+    }, this.stall.ms);
+  }
+
+  /** Bytes written to the client's response that its socket has not yet handed to the kernel. */
+  private unsent(): number {
+    return this.res.writableLength;
   }
 
   onResponseEnd(): void {
