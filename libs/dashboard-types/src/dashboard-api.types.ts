@@ -6,6 +6,22 @@
 
 export type MemberRole = 'owner' | 'member';
 
+/**
+ * `POST /v1/provider-keys/:vendor/test`, which the dashboard's vendor keys page calls: what trying the org's
+ * stored key found, in words a member reads.
+ */
+export interface KeyCheck {
+  ok: boolean;
+  /** How the key was tried: the vendor's voice list, a one-word synthesis, or not at all. */
+  check: 'voice_list' | 'synthesis' | 'none';
+  /** The outcome in words, never the vendor's own text. */
+  outcome: string;
+  /** The router's error code when it failed. */
+  code?: string;
+  /** The vendor's HTTP status when the vendor refused. */
+  provider_status?: number;
+}
+
 /** `GET /api/session`, `POST /api/session`. */
 export interface Session {
   email: string;

@@ -1,14 +1,5 @@
 import type { Session } from '@router/dashboard-types';
 
-/** What "test this key" found. */
-export interface KeyCheck {
-  ok: boolean;
-  check: 'voice_list' | 'synthesis' | 'none';
-  outcome: string;
-  code?: string;
-  provider_status?: number;
-}
-
 /** A refusal in the router's envelope: its status, code and message in words. */
 export class ApiError extends Error {
   constructor(

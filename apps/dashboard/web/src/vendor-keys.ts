@@ -1,6 +1,6 @@
 import type { ProviderKey } from '@router/client';
-import type { Vendor } from '@router/dashboard-types';
-import { ApiError, call, type KeyCheck } from './api';
+import type { KeyCheck, Vendor } from '@router/dashboard-types';
+import { ApiError, call } from './api';
 import { field, formatDate, h, status } from './dom';
 import { focusError, messageOf, ownersOnly, type Page, table } from './pages';
 

@@ -1,24 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { RouterError } from '@router/contracts';
+import type { KeyCheck } from '@router/dashboard-types';
 import type { PieceRequest, PieceResolver, ReplyPlanner } from '@router/pipeline';
 import type { VendorAdapter } from '@router/vendors-core';
 import { keyFailureInWords } from '@router/provider-keys';
 import { findVendor } from '@router/vendors';
 import { parseSpeechBody } from '../speech/speech-body';
 import type { VoicesService } from '../voices/voices.service';
-
-/** What a test of a stored vendor key found, in words a member reads. */
-export interface KeyCheckResult {
-  ok: boolean;
-  /** How the key was tried: the vendor's voice list, a one-word synthesis, or not at all. */
-  check: 'voice_list' | 'synthesis' | 'none';
-  /** The outcome in words. */
-  outcome: string;
-  /** The router's error code when it failed. */
-  code?: string;
-  /** The vendor's HTTP status when the vendor refused. */
-  provider_status?: number;
-}
 
 export interface ProviderKeyCheckDeps {
   voices: VoicesService;
@@ -43,7 +31,7 @@ export const CHECK_TEXT = 'Hello.';
 export class ProviderKeyCheck {
   constructor(private readonly deps: ProviderKeyCheckDeps) {}
 
-  async check(orgId: string, provider: string, signal: AbortSignal): Promise<KeyCheckResult> {
+  async check(orgId: string, provider: string, signal: AbortSignal): Promise<KeyCheck> {
     const def = findVendor(provider);
     if (!def) throw RouterError.badRequest(`provider ${provider} is not a vendor`);
     const adapter = this.deps.upstream(provider);

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length, Matches } from 'class-validator';
+import type { KeyCheck } from '@router/dashboard-types';
 import { VENDOR_IDS } from '@router/vendors-core';
 
 const API_KEY_RULE = 'api_key must be a string of 1 to 512 characters';
@@ -41,7 +42,7 @@ export class ProviderKeyDto {
   updated_at!: string;
 }
 
-export class KeyCheckDto {
+export class KeyCheckDto implements KeyCheck {
   @ApiProperty({ description: 'Whether the vendor accepted the stored key' })
   ok!: boolean;
 
