@@ -112,7 +112,7 @@ export async function startReplyServices(
     }
   });
   await orgChanges.ready();
-  const requestLog = new RequestLogWriter(deps.prisma, deps.logger, deps.metrics, config.requestLog);
+  const requestLog = new RequestLogWriter(deps.sql, deps.logger, deps.metrics, config.requestLog);
   return {
     resolver: pipeline.resolver,
     planner: new ReplyPlanner({ retention, storedSettings, cacheKeySecret: config.cacheKeySecret }),

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import { KEY_HASH_HEADER } from '@router/auth';
 import type { SynthSettings } from '@router/contracts';
-import type { PrismaClient } from '@router/db';
+import type { Sql } from '@router/db';
 import type { Logger } from '@router/observability';
 import { Counter, type Registry } from 'prom-client';
 
@@ -13,7 +13,8 @@ export type RequestLogSurface = (typeof REQUEST_LOG_SURFACES)[number];
 /** One request or socket session as the request log keeps it: counts, names and timings, never the text. */
 export interface RequestLogRow {
   orgId: string;
-  startedAt: Date;
+  /** When it began, in ms since the epoch (a number: the reply path builds no Date for the log). */
+  startedAtMs: number;
   keyHash: string | null;
   surface: RequestLogSurface;
   vendor: string;
@@ -35,7 +36,7 @@ export interface RequestLogSettings {
   enabled: boolean;
   /** Rows waiting at most; a row past this is dropped and counted (`router_request_log_dropped_total`). */
   maxQueued: number;
-  /** Rows per `createMany`. */
+  /** Rows per INSERT. */
   batchSize: number;
   /** How often waiting rows are written. 0: only by `flush()`. */
   flushMs: number;
@@ -54,9 +55,59 @@ const WRITTEN = 'router_request_log_written_total';
 /** Why a row never reached the table: the queue was full, or its batch's write failed (PostgreSQL down). */
 export type RequestLogDropReason = 'queue_full' | 'write_failed';
 
+/** A column of `request_log` as the batch INSERT sends it: one array parameter of `type` per batch. */
+interface LogColumn {
+  name: string;
+  type: 'uuid' | 'text' | 'int4' | 'int8';
+  value: (row: RequestLogRow) => string | number | null;
+  /** What is inserted, from the unnested value `r.<name>`; the value itself when left out. */
+  select?: string;
+}
+
+/** The row's columns in the table, in the order of INSERT_ROWS's parameters. */
+const LOG_COLUMNS: readonly LogColumn[] = [
+  { name: 'org_id', type: 'uuid', value: (r) => r.orgId },
+  {
+    name: 'started_at',
+    type: 'int8',
+    value: (r) => r.startedAtMs,
+    select: "timestamptz 'epoch' + r.started_at * interval '1 millisecond'",
+  },
+  { name: 'key_hash', type: 'text', value: (r) => r.keyHash },
+  { name: 'surface', type: 'text', value: (r) => r.surface },
+  { name: 'vendor', type: 'text', value: (r) => r.vendor },
+  { name: 'model', type: 'text', value: (r) => r.model },
+  { name: 'voice', type: 'text', value: (r) => r.voice },
+  { name: 'chars', type: 'int4', value: (r) => r.chars },
+  { name: 'cached_chars', type: 'int4', value: (r) => r.cachedChars },
+  { name: 'sentences', type: 'int4', value: (r) => r.sentences },
+  { name: 'cached_sentences', type: 'int4', value: (r) => r.cachedSentences },
+  { name: 'first_audio_ms', type: 'int4', value: (r) => r.firstAudioMs },
+  { name: 'duration_ms', type: 'int4', value: (r) => r.durationMs },
+  { name: 'status', type: 'text', value: (r) => r.status },
+  { name: 'http_status', type: 'int4', value: (r) => r.httpStatus },
+  { name: 'error_code', type: 'text', value: (r) => r.errorCode },
+];
+
+/**
+ * One statement per batch whatever its size, the rows as one array per column: a fixed text, so `Sql` prepares
+ * it once per connection, with 16 parameters. The id is made here: Prisma's `@default(uuid())` is the client's,
+ * so the table has no default for it.
+ */
+const INSERT_ROWS = `INSERT INTO request_log (id, ${LOG_COLUMNS.map((c) => c.name).join(', ')})
+  SELECT gen_random_uuid(), ${LOG_COLUMNS.map((c) => c.select ?? `r.${c.name}`).join(', ')}
+  FROM unnest(${LOG_COLUMNS.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')})
+    AS r(${LOG_COLUMNS.map((c) => c.name).join(', ')})`;
+
+/** A batch's parameters for INSERT_ROWS: its values column by column. */
+function insertParams(batch: readonly RequestLogRow[]): Array<Array<string | number | null>> {
+  return LOG_COLUMNS.map(({ value }) => batch.map(value));
+}
+
 /**
  * The request log's writer in an app that plays replies: `record` only appends to a bounded queue (no I/O, never
- * a throw), and a timer writes the queue in `createMany` batches. A reply never waits for the log and never fails
+ * a throw), and a timer writes the queue in batches, each one INSERT over the driver (`Sql`: no Prisma query
+ * compiled, no row object per row copied into a query). A reply never waits for the log and never fails
  * because of it: a full queue drops the row, a failed write drops its batch, both counted by reason. Rows are
  * not retried: a log that PostgreSQL could not take is not worth memory that replies need.
  */
@@ -69,7 +120,7 @@ export class RequestLogWriter {
   private readonly written: Counter;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly sql: Sql,
     private readonly logger: Logger | undefined,
     metrics: Registry | undefined,
     settings: Partial<RequestLogSettings> = {},
@@ -136,8 +187,8 @@ export class RequestLogWriter {
     for (let start = 0; start < rows.length; start += this.settings.batchSize) {
       const batch = rows.slice(start, start + this.settings.batchSize);
       try {
-        const { count } = await this.prisma.requestLogEntry.createMany({ data: batch });
-        this.written.inc(count);
+        await this.sql.query(INSERT_ROWS, insertParams(batch));
+        this.written.inc(batch.length);
       } catch (error) {
         this.dropped.inc({ reason: 'write_failed' }, batch.length);
         this.logger?.warn({ err: error, rows: batch.length }, 'request log rows not written; dropped');
@@ -151,7 +202,7 @@ export class RequestLogWriter {
  * it to `RequestLogWriter.record` once when they finish. Holds counts only: a sentence's length, never its text.
  */
 export class RequestTally {
-  readonly startedAt = new Date();
+  readonly startedAtMs = Date.now();
   private readonly started = performance.now();
   vendor = '';
   model = '';
@@ -200,7 +251,7 @@ export class RequestTally {
     const failed = this.errorCode !== null || (httpStatus !== null && httpStatus >= 400);
     return {
       orgId,
-      startedAt: this.startedAt,
+      startedAtMs: this.startedAtMs,
       keyHash,
       surface,
       vendor: this.vendor,
