@@ -81,7 +81,7 @@ export interface BenchOptions {
   openLoopFrom: number;
   openLoopSteps: number;
   openLoopStepMs: number;
-  /** Request log benchmark: rounds, each the hot hit alone on the log-on stack, then on the log-off one. */
+  /** Request log benchmark: rounds, each the hot hit alone on both stacks, the first alternating (even: balanced). */
   requestLogRounds: number;
   /** Request log benchmark: hot hits per stack and round (a warm-up of `warmup` before each). */
   requestLogRequests: number;
@@ -114,7 +114,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   openLoopFrom: 30,
   openLoopSteps: 10,
   openLoopStepMs: 2000,
-  requestLogRounds: 5,
+  requestLogRounds: 6,
   requestLogRequests: 3000,
 };
 
@@ -133,7 +133,7 @@ const QUICK: Partial<BenchOptions> = {
   peerCpuRequests: 40,
   openLoopSteps: 6,
   openLoopStepMs: 1000,
-  requestLogRounds: 3,
+  requestLogRounds: 4,
   requestLogRequests: 500,
 };
 

@@ -17,6 +17,7 @@ import {
   type LogSide,
   renderRequestLogReport,
   requestLogFigures,
+  sidesInRound,
 } from './request-log-bench';
 import {
   checkPeerTargets,
@@ -448,7 +449,7 @@ async function runPeer(
  * The request log benchmark (request-log-bench.ts): two stacks side by side, the request log on in one and
  * off in the other (REQUEST_LOG_ENABLED), each with its own load generator. Each round runs the hot hit alone
  * on one stack, then on the other, each phase after a warm-up and between two CPU readings of that stack's
- * processes only; the ratios on ÷ off are taken within each round.
+ * processes only, the first side alternating round by round; the ratios on ÷ off are taken within each round.
  */
 async function runRequestLog(options: BenchOptions): Promise<void> {
   const busyBeforeStart = await waitForQuietMachine(options);
@@ -515,7 +516,8 @@ async function runRequestLog(options: BenchOptions): Promise<void> {
     }
     const phases: LogPhase[] = [];
     for (let round = 1; round <= options.requestLogRounds; round++) {
-      for (const { side, bench } of sides) {
+      for (const side of sidesInRound(round)) {
+        const bench = sides.find((s) => s.side === side)?.bench;
         if (!bench) continue;
         log(
           `round ${round} of ${options.requestLogRounds}, request log ${side}: ${options.requestLogRequests} hot hits at ${concurrency} concurrent`,

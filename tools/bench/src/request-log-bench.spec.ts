@@ -1,5 +1,5 @@
 import type { CpuRow } from './report';
-import { type LogPhase, renderRequestLogReport, requestLogFigures } from './request-log-bench';
+import { type LogPhase, renderRequestLogReport, requestLogFigures, sidesInRound } from './request-log-bench';
 
 function phase(
   side: 'on' | 'off',
@@ -33,6 +33,17 @@ function phase(
   };
   return { side, row };
 }
+
+describe('sidesInRound', () => {
+  it('runs the log-on stack first in odd rounds and the log-off one first in even rounds', () => {
+    expect([1, 2, 3, 4].map((round) => sidesInRound(round).join(','))).toEqual([
+      'on,off',
+      'off,on',
+      'on,off',
+      'off,on',
+    ]);
+  });
+});
 
 describe('requestLogFigures', () => {
   // Round 2 ran while the machine was busier: both sides slower, their ratio as in the other rounds.
@@ -71,7 +82,11 @@ describe('requestLogFigures', () => {
   it('reports every phase and the ratios', () => {
     const text = renderRequestLogReport(requestLogFigures(phases), phases);
     expect(text).toContain('3 rounds, interleaved');
-    expect(text.split('\n').filter((line) => /^\| [123] +\| (on|off) /.test(line))).toHaveLength(6);
+    const phaseLines = text.split('\n').filter((line) => /^\| [123] +\| (on|off) /.test(line));
+    // In the order they ran: round 2 measured the log-off stack first.
+    expect(
+      phaseLines.map((line) => line.split('|').slice(1, 3).join('').replace(/\s+/g, ' ').trim()),
+    ).toEqual(['1 on', '1 off', '2 off', '2 on', '3 on', '3 off']);
     expect(text).toMatch(/\| hits\/s +\| 0\.900 +\| 0\.900 +\| 1\.000 +\| 0\.9, 0\.9, 1 /);
   });
 });

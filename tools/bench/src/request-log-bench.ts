@@ -8,8 +8,17 @@ import { type CpuRow, markdownTable } from './report';
  */
 export type LogSide = 'on' | 'off';
 
-/** The order of the two stacks within each round. */
+/** The two stacks, in the order they are started. */
 export const LOG_SIDES: readonly LogSide[] = ['on', 'off'];
+
+/**
+ * The order of the two stacks in round `round` (1-based): on first in odd rounds, off first in even ones, so
+ * whatever favours the first (or the second) phase of a round (a machine getting busier, caches warmed by the
+ * other stack) falls on each side as often over an even number of rounds.
+ */
+export function sidesInRound(round: number): readonly LogSide[] {
+  return round % 2 === 1 ? LOG_SIDES : [...LOG_SIDES].reverse();
+}
 
 /** One measured phase: a side's `cpuFigures` row for the round it ran in (`row.round`, 1-based). */
 export interface LogPhase {
@@ -93,7 +102,11 @@ export function requestLogFigures(phases: readonly LogPhase[]): RequestLogFigure
 /** The rounds side by side, then the ratios on ÷ off with their spread. */
 export function renderRequestLogReport(figures: RequestLogFigures, phases: readonly LogPhase[]): string {
   const rows = [...phases]
-    .sort((a, b) => a.row.round - b.row.round || LOG_SIDES.indexOf(a.side) - LOG_SIDES.indexOf(b.side))
+    .sort(
+      (a, b) =>
+        a.row.round - b.row.round ||
+        sidesInRound(a.row.round).indexOf(a.side) - sidesInRound(b.row.round).indexOf(b.side),
+    )
     .map(({ side, row }) => [
       row.round,
       side,
@@ -109,7 +122,7 @@ export function renderRequestLogReport(figures: RequestLogFigures, phases: reado
   const spread = (r: OnOffRatio): string[] =>
     [r.median, r.min, r.max].map((v) => v.toFixed(3)).concat(r.perRound.join(', '));
   return [
-    `## Request log on and off: hot hits at ${figures.concurrency} concurrent (${figures.rounds} rounds, interleaved)`,
+    `## Request log on and off: hot hits at ${figures.concurrency} concurrent (${figures.rounds} rounds, interleaved, the first side alternating)`,
     '',
     markdownTable(
       [
