@@ -3,7 +3,8 @@ import { createTake, type AudioSpec } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_d');
 const { stack, sim, newOrg, unique, calls } = kit;
-const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice, underFault } = kit;
+const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } = kit;
+const { passesStreamBreaksOn, answersNotFound } = kit;
 /** The mirror's base URL, as a vendor_d client is configured with it (the vendor's is `https://{BASE}/v1`). */
 const BASE = `${stack.gatewayUrl}/vendor_d/v1`;
 const VOICE = 'brook';
@@ -268,7 +269,6 @@ describe('vendor_d mirror, speech (e2e)', () => {
   ] as const)(
     'passes $answer on as the vendor sent it, stores none of it: the same request reaches the vendor again',
     async ({ fault }) => {
-      const { key, vendorKey } = await newOrg();
       const body = {
         model: 'd_model_3',
         voice: VOICE,
@@ -276,33 +276,27 @@ describe('vendor_d mirror, speech (e2e)', () => {
         response_format: 'pcm',
         stream_format: 'sse',
       };
-      const before = await calls(vendorKey);
-
-      const broken = await underFault(vendorKey, { endpoint: 'sse', afterBytes: 600, ...fault }, () =>
-        speech(key, body),
-      );
-      // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
-      expect([broken.status, broken.type]).toEqual([200, 'text/event-stream']);
-      const text = broken.bytes.toString('utf8');
-      expect(text).not.toContain('speech.audio.done');
-      expect(text).not.toContain('[DONE]');
-      if (fault.kind === 'error') {
-        expect(sseData(broken.bytes).at(-1)).toEqual({
-          type: 'error',
-          error: { message: 'The take failed midway.', type: 'server_error', param: null, code: null },
-        });
-      } else {
-        expect(() => sseData(broken.bytes)).toThrow();
-      }
-
-      const whole = await speech(key, body);
-      expect(whole.status).toBe(200);
-      expect(sseData(whole.bytes).at(-1)).toBe('[DONE]');
-      expect(await calls(vendorKey)).toBe(before + 2);
-      const again = await speech(key, body);
-      expect(sseData(again.bytes).at(-1)).toBe('[DONE]');
-      expect(sseAudio(sseData(again.bytes)).equals(sseAudio(sseData(whole.bytes)))).toBe(true);
-      expect(await calls(vendorKey)).toBe(before + 2);
+      await passesStreamBreaksOn({ endpoint: 'sse', afterBytes: 600, ...fault }, (key) => speech(key, body), {
+        broken(broken) {
+          expect(broken.type).toBe('text/event-stream');
+          const text = broken.bytes.toString('utf8');
+          expect(text).not.toContain('speech.audio.done');
+          expect(text).not.toContain('[DONE]');
+          if (fault.kind === 'error') {
+            expect(sseData(broken.bytes).at(-1)).toEqual({
+              type: 'error',
+              error: { message: 'The take failed midway.', type: 'server_error', param: null, code: null },
+            });
+          } else {
+            expect(() => sseData(broken.bytes)).toThrow();
+          }
+        },
+        whole: (whole) => expect(sseData(whole.bytes).at(-1)).toBe('[DONE]'),
+        again(again, whole) {
+          expect(sseData(again.bytes).at(-1)).toBe('[DONE]');
+          expect(sseAudio(sseData(again.bytes)).equals(sseAudio(sseData(whole.bytes)))).toBe(true);
+        },
+      });
     },
   );
 
@@ -349,23 +343,21 @@ describe('vendor_d mirror, speech (e2e)', () => {
   });
 
   it("answers a path vendor_d's mirror does not have with the vendor's 404", async () => {
-    const { key } = await newOrg();
-    for (const [method, path] of [
-      ['GET', '/models'],
-      ['GET', '/audio/voices'],
-      ['POST', '/audio/transcriptions'],
-    ] as const) {
-      const answer = await fetch(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${key}` } });
-      expect([path, answer.status]).toEqual([path, 404]);
-      expect(await answer.json()).toEqual({
+    await answersNotFound(
+      [
+        ['GET', '/v1/models'],
+        ['GET', '/v1/audio/voices'],
+        ['POST', '/v1/audio/transcriptions'],
+      ],
+      (path) => ({
         error: {
           message: expect.stringContaining(path),
           type: 'invalid_request_error',
           param: null,
           code: null,
         },
-      });
-    }
+      }),
+    );
   });
 
   it("refuses a missing, wrong or vendor-keyless router key, and a disabled org, with the vendor's 401", async () => {

@@ -3,7 +3,8 @@ import { createTake, type AudioSpec } from '@router/vendor-sim';
 
 const kit = mirrorE2e('vendor_h');
 const { stack, sim, newOrg, unique, calls } = kit;
-const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice, underFault } = kit;
+const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } = kit;
+const { passesStreamBreaksOn, answersNotFound } = kit;
 /** The mirror's base URL, as a vendor_h client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_h`;
 const VOICE = 'h1_voice_f1';
@@ -232,35 +233,27 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
   ] as const)(
     'passes $answer on as the vendor sent it, stores none of it: the same request reaches the vendor again',
     async ({ fault }) => {
-      const { key, vendorKey } = await newOrg();
       const body = { text: unique('Not whole, then whole, then from the cache'), voice_id: VOICE };
-      const before = await calls(vendorKey);
-
-      const broken = await underFault(vendorKey, { endpoint: 'sse', afterBytes: 2000, ...fault }, () =>
-        live(key, body),
-      );
-      // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
-      expect([broken.status, broken.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
-      expect(broken.bytes.toString('utf8')).not.toContain('"done"');
-      if (fault.kind === 'error') {
-        expect(readSseEvents(broken.bytes).at(-1)).toEqual({
-          event: 'error',
-          data: {
-            request_id: expect.any(String),
-            status: 'error',
-            error: { message: 'The take failed.', code: 500 },
-          },
-        });
-      } else {
-        expect(broken.bytes.toString('utf8').endsWith('\n\n')).toBe(false);
-      }
-
-      const whole = await live(key, body);
-      expect(readSseEvents(whole.bytes).at(-1)?.data).toEqual({ done: true });
-      expect(await calls(vendorKey)).toBe(before + 2);
-      const again = await live(key, body);
-      expect(again.bytes.equals(whole.bytes)).toBe(true);
-      expect(await calls(vendorKey)).toBe(before + 2);
+      await passesStreamBreaksOn({ endpoint: 'sse', afterBytes: 2000, ...fault }, (key) => live(key, body), {
+        broken(broken) {
+          expect(broken.headers.get('content-type')).toBe('text/event-stream');
+          expect(broken.bytes.toString('utf8')).not.toContain('"done"');
+          if (fault.kind === 'error') {
+            expect(readSseEvents(broken.bytes).at(-1)).toEqual({
+              event: 'error',
+              data: {
+                request_id: expect.any(String),
+                status: 'error',
+                error: { message: 'The take failed.', code: 500 },
+              },
+            });
+          } else {
+            expect(broken.bytes.toString('utf8').endsWith('\n\n')).toBe(false);
+          }
+        },
+        whole: (whole) => expect(readSseEvents(whole.bytes).at(-1)?.data).toEqual({ done: true }),
+        again: (again, whole) => expect(again.bytes.equals(whole.bytes)).toBe(true),
+      });
     },
   );
 
@@ -285,18 +278,16 @@ describe('vendor_h mirror, REST and SSE (e2e)', () => {
   });
 
   it("answers a path vendor_h's mirror does not have with the vendor's 404", async () => {
-    const { key } = await newOrg();
-    for (const [method, path] of [
-      ['GET', '/waves/v1/tts'],
-      ['POST', '/waves/v2/tts'],
-      ['GET', '/waves/v1/pronunciation-dicts'],
-      ['POST', '/waves/v1/h_model_1/get_voices'],
-      ['GET', '/v1/voices'],
-    ] as const) {
-      const answer = await fetch(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${key}` } });
-      expect([method, path, answer.status]).toEqual([method, path, 404]);
-      expect(await answer.json()).toEqual({ error: 'Not Found' });
-    }
+    await answersNotFound(
+      [
+        ['GET', '/waves/v1/tts'],
+        ['POST', '/waves/v2/tts'],
+        ['GET', '/waves/v1/pronunciation-dicts'],
+        ['POST', '/waves/v1/h_model_1/get_voices'],
+        ['GET', '/v1/voices'],
+      ],
+      () => ({ error: 'Not Found' }),
+    );
   });
 
   it("refuses a missing, wrong, bare or vendor-keyless router key, and a disabled org, with the vendor's 401", async () => {

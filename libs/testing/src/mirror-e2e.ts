@@ -143,6 +143,32 @@ export interface MirrorE2e {
     this: void,
     say: () => Promise<A>,
   ): Promise<A>;
+  /**
+   * Checks, for a new org, that a stream the vendor breaks after its 200 (`fault`: its error after some audio,
+   * or an end inside an event) is passed on as the vendor sent it and stored nowhere. `say(key)` sends the same
+   * request each time: the broken answer (200, then `check.broken`), the request reaching the vendor again and
+   * answered whole (200, then `check.whole`), then said from the cache (`check.again`, given the whole answer
+   * too); two vendor calls in all.
+   */
+  passesStreamBreaksOn<A extends { readonly status: number }>(
+    this: void,
+    fault: MirrorFault,
+    say: (key: string) => Promise<A>,
+    check: {
+      broken(this: void, answer: A): void;
+      whole(this: void, answer: A): void;
+      again(this: void, again: A, whole: A): void;
+    },
+  ): Promise<void>;
+  /**
+   * Checks that the mirror answers each of `paths` (a method and a path under `base`, none of them the vendor's)
+   * with the vendor's 404 for a new org's key: that status, and `body(path)` as its JSON.
+   */
+  answersNotFound(
+    this: void,
+    paths: ReadonlyArray<readonly [method: string, path: string]>,
+    body: (path: string) => unknown,
+  ): Promise<void>;
   /** Synthesis calls the simulated vendor has had with this vendor key. */
   calls(this: void, vendorKey: string): Promise<number>;
   /** Other reads (lists, stored settings) the simulated vendor has had with this vendor key. */
@@ -259,6 +285,31 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
       await sim.removeFault(injected.id).catch(() => undefined);
     }
   };
+  const send = async (
+    key: string | null,
+    path: string,
+    request: MirrorRequest = {},
+  ): Promise<MirrorAnswer> => {
+    const keyed = placed(key, path);
+    const { body } = request;
+    const answer = await fetch(`${base}${keyed.path}`, {
+      method: request.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: {
+        ...keyed.headers,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...request.headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    return {
+      status: answer.status,
+      type: answer.headers.get('content-type'),
+      headers: answer.headers,
+      bytes,
+      text: bytes.toString('utf8'),
+    };
+  };
   const twoReplies = (): string[][] => [
     [unique('The first reply starts here'), unique('Then the first reply ends')],
     [unique('A second and longer reply follows it'), unique('It ends on the very same socket')],
@@ -305,6 +356,28 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
       expect(again.bytes.equals(said.bytes)).toBe(true);
       return said;
     },
+    async passesStreamBreaksOn(fault, say, check) {
+      const { key, vendorKey } = await createOrgWithVendorKey(stack, vendor, orgName());
+      const before = await sim.callCount(vendor, { key: vendorKey });
+      const broken = await underFault(vendorKey, fault, () => say(key));
+      // The client gets what the vendor sent: a 200 whose body ended normally, not whole.
+      expect(broken.status).toBe(200);
+      check.broken(broken);
+      const whole = await say(key);
+      expect(whole.status).toBe(200);
+      check.whole(whole);
+      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 2);
+      check.again(await say(key), whole);
+      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 2);
+    },
+    async answersNotFound(paths, body) {
+      const { key } = await createOrgWithVendorKey(stack, vendor, orgName());
+      for (const [method, path] of paths) {
+        const answer = await send(key, path, { method });
+        expect([method, path, answer.status]).toEqual([method, path, 404]);
+        expect(JSON.parse(answer.text)).toEqual(body(path));
+      }
+    },
     calls: (vendorKey) => sim.callCount(vendor, { key: vendorKey }),
     reads: (vendorKey) => sim.readCount(vendor, { key: vendorKey }),
     async expectSharedWithStream(settings, say) {
@@ -326,27 +399,7 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
     },
     lastTakeId: async (vendorKey) => (await sim.calls(vendor, { key: vendorKey })).at(-1)?.takeId,
     placed,
-    async send(key, path, request = {}) {
-      const keyed = placed(key, path);
-      const { body } = request;
-      const answer = await fetch(`${base}${keyed.path}`, {
-        method: request.method ?? (body === undefined ? 'GET' : 'POST'),
-        headers: {
-          ...keyed.headers,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...request.headers,
-        },
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      });
-      const bytes = Buffer.from(await answer.arrayBuffer());
-      return {
-        status: answer.status,
-        type: answer.headers.get('content-type'),
-        headers: answer.headers,
-        bytes,
-        text: bytes.toString('utf8'),
-      };
-    },
+    send,
     connect: (path, key, request = {}) => openSocket(...socketArgs(path, key, request)),
     dial: (path, key, request = {}) => new TestSocket(...socketArgs(path, key, request)),
     async refusal(path, key, request = {}) {
