@@ -14,12 +14,12 @@ export const MEASURABLE: readonly Variant[] = VARIANTS.filter(
  */
 export const STREAM_VARIANTS: readonly Variant[] = ['direct', 'stream-hit', 'hot-hit', 'stream-miss', 'miss'];
 
-export const BENCHMARKS = ['speech', 'stream', 'peer', 'request-log'] as const;
+export const BENCHMARKS = ['speech', 'stream', 'peer', 'request-log', 'capacity'] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 
 /**
- * What runs without `--only`. The request log benchmark starts a second stack of its own, so it runs only
- * when named.
+ * What runs without `--only`. The request log benchmark starts a second stack of its own, and the capacity
+ * benchmark a stack of one replica each, run until it is saturated, so they run only when named.
  */
 const DEFAULT_BENCHMARKS: readonly Benchmark[] = ['speech', 'stream', 'peer'];
 
@@ -85,6 +85,24 @@ export interface BenchOptions {
   requestLogRounds: number;
   /** Request log benchmark: hot hits per stack and round (a warm-up of `warmup` before each). */
   requestLogRequests: number;
+  /** Capacity benchmark: `/v1/stream` sessions in the first step, doubled each step up to the cap. */
+  capacityFrom: number;
+  capacityMaxSessions: number;
+  /** Capacity benchmark: each step's length, after its sessions are open. */
+  capacityStepMs: number;
+  /**
+   * Capacity benchmark: one sentence per session every this long, the ≈3.8 s of audio a benchmark sentence
+   * plays for and a beat: an agent's sentences played back to back, the busiest a session gets.
+   */
+  capacityPaceMs: number;
+  /** Capacity benchmark: the share of sentences (per cent) that repeat one cached before the run. */
+  capacityRepeatPercent: number;
+  /** Capacity benchmark: how many sentences are cached before the run for the repeats to draw from. */
+  capacityRepeatSentences: number;
+  /** Capacity benchmark: the bound on the router's p99, sentence end sent → first audio (ms). */
+  capacityBoundMs: number;
+  /** Capacity benchmark: the vendor's request straight to the simulator, per second beside the sessions. */
+  capacityDirectPerSecond: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -116,6 +134,14 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   openLoopStepMs: 2000,
   requestLogRounds: 6,
   requestLogRequests: 3000,
+  capacityFrom: 10,
+  capacityMaxSessions: 1280,
+  capacityStepMs: 20_000,
+  capacityPaceMs: 4000,
+  capacityRepeatPercent: 30,
+  capacityRepeatSentences: 100,
+  capacityBoundMs: 100,
+  capacityDirectPerSecond: 5,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -135,14 +161,18 @@ const QUICK: Partial<BenchOptions> = {
   openLoopStepMs: 1000,
   requestLogRounds: 4,
   requestLogRequests: 500,
+  capacityMaxSessions: 40,
+  capacityStepMs: 5000,
 };
 
-const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer|request-log] [--concurrency=1,50] [--requests=N]
+const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer|request-log|capacity] [--concurrency=1,50] [--requests=N]
   [--cpu-requests=N] [--cpu-rounds=N] [--warmup=N] [--hot-sentences=N] [--ttfa-ms=N] [--settle-ms=N] [--idle-ms=N] [--phase-max-ms=N]
   [--quiet-wait-ms=N] [--cpu-prof] [--variants=direct,proxy,chain,chain-cached,miss,uncached,hot-hit,cold-hit] [--chunk-ms=N]
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
   [--app-env=NAME=value,…] [--workers=1|2] [--peer-requests=N] [--peer-cpu-requests=N] [--open-loop-from=N]
-  [--open-loop-steps=N] [--open-loop-step-ms=N] [--request-log-rounds=N] [--request-log-requests=N]`;
+  [--open-loop-steps=N] [--open-loop-step-ms=N] [--request-log-rounds=N] [--request-log-requests=N]
+  [--capacity-from=N] [--capacity-max-sessions=N] [--capacity-step-ms=N] [--capacity-pace-ms=N]
+  [--capacity-repeat-percent=N] [--capacity-repeat-sentences=N] [--capacity-bound-ms=N] [--capacity-direct-per-second=N]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -181,6 +211,14 @@ const FLAGS: Record<string, CountOption> = {
   '--open-loop-step-ms': 'openLoopStepMs',
   '--request-log-rounds': 'requestLogRounds',
   '--request-log-requests': 'requestLogRequests',
+  '--capacity-from': 'capacityFrom',
+  '--capacity-max-sessions': 'capacityMaxSessions',
+  '--capacity-step-ms': 'capacityStepMs',
+  '--capacity-pace-ms': 'capacityPaceMs',
+  '--capacity-repeat-percent': 'capacityRepeatPercent',
+  '--capacity-repeat-sentences': 'capacityRepeatSentences',
+  '--capacity-bound-ms': 'capacityBoundMs',
+  '--capacity-direct-per-second': 'capacityDirectPerSecond',
 };
 
 function count(flag: string, text: string, min: number): number {
@@ -247,8 +285,20 @@ export function parseOptions(args: readonly string[]): BenchOptions {
     }
     const name = FLAGS[flag];
     if (!name) throw new Error(`unknown argument ${arg}\n${USAGE}`);
-    const min = ['ttfaMs', 'settleMs', 'warmup', 'quietWaitMs', 'streamWarmup'].includes(name) ? 0 : 1;
+    const min = [
+      'ttfaMs',
+      'settleMs',
+      'warmup',
+      'quietWaitMs',
+      'streamWarmup',
+      'capacityRepeatPercent',
+      'capacityDirectPerSecond',
+    ].includes(name)
+      ? 0
+      : 1;
     options[name] = count(flag, value, min);
+    if (name === 'capacityRepeatPercent' && options[name] > 100)
+      throw new Error(`--capacity-repeat-percent must be at most 100\n${USAGE}`);
   }
   return options;
 }

@@ -1,5 +1,7 @@
 import { Pool } from 'undici';
 import {
+  type CapacityStepResult,
+  type CapacityStepSpec,
   type FromLoadGenerator,
   type IdleStreamsResult,
   type LoadSetup,
@@ -9,7 +11,9 @@ import {
   type PhaseSpec,
   HOT_STREAMS,
   phaseOrder,
+  seededRandom,
   sentence,
+  sentencePicker,
   type SentenceStream,
   sizedSentence,
   streamOf,
@@ -33,6 +37,8 @@ const STREAM_TIMEOUT_MS = 15_000;
 const OPENING_AT_ONCE = 25;
 /** Sentence lengths whose vendor_d clips are ≈20 KB and ≈200 KB (the table shows the bytes each moved). */
 const CLIP_20K_CHARS = 8;
+/** A capacity sentence sent this long past its due time or more is counted late. */
+const LATE_MS = 10;
 const CLIP_200K_CHARS = 72;
 
 interface Target {
@@ -62,6 +68,8 @@ class LoadGenerator {
   private readonly idleStreams: StreamClient[] = [];
   /** vendor_a mirror sockets between the sentences that use them. */
   private readonly spareMirrorSockets: MirrorSocketClient[] = [];
+  /** Next index of the capacity benchmark's new sentences, over all its steps. */
+  private nextCapacitySentence = 0;
 
   constructor(private readonly setup: LoadSetup) {
     this.settings = {
@@ -227,6 +235,80 @@ class LoadGenerator {
     }
     await Promise.all(requests);
     return { kind: 'open-loop', id: spec.id, result, elapsedMs: performance.now() - started };
+  }
+
+  /**
+   * One capacity step (see CapacityStepSpec) on the idle connections held open, with the direct probes beside
+   * it; resolves once every session's last sentence has ended.
+   */
+  async capacityStep(spec: CapacityStepSpec): Promise<CapacityStepResult> {
+    const empty = (): VariantResult => ({ ttfbMs: [], totalMs: [], bytes: 0, errors: 0, failures: {} });
+    const hits = empty();
+    const misses = empty();
+    const direct = empty();
+    let late = 0;
+    let wrongCache = 0;
+    const sessions = this.idleStreams.slice(0, spec.sessions);
+    const started = performance.now();
+    const end = started + spec.durationMs;
+    const session = async (client: StreamClient, n: number): Promise<void> => {
+      const random = seededRandom(`${spec.id}-${n}`);
+      const pick = sentencePicker(random, spec.repeatShare, this.setup.hotSentences);
+      // Sessions start spread over the first pace, as calls do, not all on the same beat.
+      for (let due = started + random() * spec.paceMs; due < end; due += spec.paceMs) {
+        const wait = due - performance.now();
+        if (wait >= 1) await sleep(wait);
+        const next = pick();
+        const text = next.repeat
+          ? sentence(this.setup.runId, 'hot', next.index)
+          : sentence(this.setup.runId, 'cap', (this.nextCapacitySentence += 1));
+        const lateBy = Math.max(0, performance.now() - due);
+        if (lateBy >= LATE_MS) late += 1;
+        try {
+          const spoken = await client.speak(text, STREAM_TIMEOUT_MS);
+          if (spoken.cached !== next.repeat) wrongCache += 1;
+          record(spoken.cached ? hits : misses, {
+            ttfbMs: spoken.ttfbMs + lateBy,
+            totalMs: spoken.totalMs + lateBy,
+            bytes: spoken.bytes,
+          });
+        } catch (error) {
+          this.fail(next.repeat ? hits : misses, error instanceof Error ? error.message : 'error');
+          // A connection left in an unknown state (a timeout terminates it) ends its session.
+          if (!client.usable) return;
+        }
+      }
+    };
+    const probes: Array<Promise<void>> = [];
+    const probing = (async (): Promise<void> => {
+      if (spec.directPerSecond <= 0) return;
+      const interval = 1000 / spec.directPerSecond;
+      for (let due = started; due < end; due += interval) {
+        const wait = due - performance.now();
+        if (wait >= 1) await sleep(wait);
+        probes.push(
+          this.timeText('direct', this.textFor('direct'), direct, due).then((failure) => {
+            if (failure !== undefined) this.fail(direct, failure);
+          }),
+        );
+      }
+    })();
+    await Promise.all([...sessions.map(session), probing]);
+    await Promise.all(probes);
+    // Connections a failed sentence terminated are dropped; the next step opens new ones.
+    const usable = this.idleStreams.filter((c) => c.usable);
+    this.idleStreams.splice(0, this.idleStreams.length, ...usable);
+    return {
+      kind: 'capacity-step',
+      id: spec.id,
+      sessions: sessions.length,
+      hits,
+      misses,
+      direct,
+      late,
+      wrongCache,
+      elapsedMs: performance.now() - started,
+    };
   }
 
   /** Opens or closes idle stream connections until `count` are open (see IdleStreamsSpec). */
@@ -405,6 +487,8 @@ async function onSpare<C extends { usable: boolean; close(): unknown }>(
   }
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 function send(message: FromLoadGenerator): void {
   process.send?.(message);
 }
@@ -429,6 +513,9 @@ function main(): void {
         } else if (message.kind === 'open-loop') {
           if (!generator) throw new Error('open-loop before setup');
           send(await generator.openLoop(message));
+        } else if (message.kind === 'capacity-step') {
+          if (!generator) throw new Error('capacity-step before setup');
+          send(await generator.capacityStep(message));
         } else if (message.kind === 'idle-streams') {
           if (!generator) throw new Error('idle-streams before setup');
           send(await generator.holdIdleStreams(message.count));

@@ -164,9 +164,52 @@ export interface OpenLoopResult {
   elapsedMs: number;
 }
 
-export type ToLoadGenerator = LoadSetup | PhaseSpec | IdleStreamsSpec | OpenLoopSpec | { kind: 'stop' };
+/**
+ * One step of the capacity benchmark (capacity-bench.ts) on the idle `/v1/stream` connections held open
+ * (IdleStreamsSpec): each of the first `sessions` speaks a sentence every `paceMs` for `durationMs`, starting at
+ * an offset of its own within the first pace, as an agent whose sentences play back to back. A sentence is a
+ * repeat of one of the setup's `hotSentences` (cached before the run) with probability `repeatShare`, else one
+ * never spoken. A sentence is due at its time whatever the one before did: one sent late (its session was
+ * still waiting for the last one) is timed from when it was due. Beside the sessions, the vendor's request
+ * straight to the simulator at `directPerSecond` (open loop), for the vendor's own share.
+ */
+export interface CapacityStepSpec {
+  kind: 'capacity-step';
+  id: string;
+  sessions: number;
+  durationMs: number;
+  paceMs: number;
+  repeatShare: number;
+  directPerSecond: number;
+}
+
+export interface CapacityStepResult {
+  kind: 'capacity-step';
+  id: string;
+  /** Sessions that spoke (fewer than asked when fewer connections were open). */
+  sessions: number;
+  /** Sentences the router answered from the cache (`cached: true`), and those it synthesized. */
+  hits: VariantResult;
+  misses: VariantResult;
+  /** The direct probes: the vendor's own time to first audio under the same load. */
+  direct: VariantResult;
+  /** Sentences sent 10 ms or more past their due time (their session was behind). */
+  late: number;
+  /** Repeats the router did not answer from the cache, and new sentences it did. */
+  wrongCache: number;
+  /** From the step's start to the last sentence's end. */
+  elapsedMs: number;
+}
+
+export type ToLoadGenerator =
+  LoadSetup | PhaseSpec | IdleStreamsSpec | OpenLoopSpec | CapacityStepSpec | { kind: 'stop' };
 export type FromLoadGenerator =
-  { kind: 'ready' } | PhaseResult | IdleStreamsResult | OpenLoopResult | { kind: 'failed'; message: string };
+  | { kind: 'ready' }
+  | PhaseResult
+  | IdleStreamsResult
+  | OpenLoopResult
+  | CapacityStepResult
+  | { kind: 'failed'; message: string };
 
 /**
  * The order a phase issues its requests in: `perVariant` rounds, each every variant once in an order of its
@@ -177,7 +220,7 @@ export type FromLoadGenerator =
  * Shuffled, every variant follows every other about equally often.
  */
 export function phaseOrder(variants: readonly Variant[], perVariant: number, seed: string): Variant[] {
-  const random = mulberry32(fnv1a(seed));
+  const random = seededRandom(seed);
   const order: Variant[] = [];
   for (let round = 0; round < perVariant; round++) {
     const deck = [...variants];
@@ -188,6 +231,28 @@ export function phaseOrder(variants: readonly Variant[], perVariant: number, see
     order.push(...deck);
   }
   return order;
+}
+
+/** Uniform floats in [0, 1), the same sequence for the same seed. */
+export function seededRandom(seed: string): () => number {
+  return mulberry32(fnv1a(seed));
+}
+
+/**
+ * What a session says next: a repeat of one of `repeatPool` sentences cached before the run with probability
+ * `repeatShare` (which one, uniformly), else a sentence never spoken.
+ */
+export type NextSentence = { repeat: true; index: number } | { repeat: false };
+
+export function sentencePicker(
+  random: () => number,
+  repeatShare: number,
+  repeatPool: number,
+): () => NextSentence {
+  return () =>
+    random() < repeatShare
+      ? { repeat: true, index: Math.min(repeatPool - 1, Math.floor(random() * repeatPool)) }
+      : { repeat: false };
 }
 
 function fnv1a(text: string): number {

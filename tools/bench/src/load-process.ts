@@ -2,6 +2,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { S3BlobStoreOptions } from '@router/blob-store';
 import type {
+  CapacityStepResult,
+  CapacityStepSpec,
   FromLoadGenerator,
   IdleStreamsResult,
   LoadSetup,
@@ -57,6 +59,15 @@ export class LoadProcess {
     const answer = await this.exchange({ kind: 'open-loop', ...spec });
     if (answer.kind === 'failed') throw new Error(`load generator: ${answer.message}`);
     if (answer.kind !== 'open-loop' || answer.id !== spec.id)
+      throw new Error(`unexpected answer to ${spec.id}`);
+    return answer;
+  }
+
+  /** One capacity step on the idle /v1/stream connections held open (see CapacityStepSpec). */
+  async capacityStep(spec: Omit<CapacityStepSpec, 'kind'>): Promise<CapacityStepResult> {
+    const answer = await this.exchange({ kind: 'capacity-step', ...spec });
+    if (answer.kind === 'failed') throw new Error(`load generator: ${answer.message}`);
+    if (answer.kind !== 'capacity-step' || answer.id !== spec.id)
       throw new Error(`unexpected answer to ${spec.id}`);
     return answer;
   }

@@ -12,6 +12,16 @@ import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
 import { startPeerGateway } from './peer-gateway';
 import {
+  CAPACITY_APPS,
+  type CapacityStep,
+  capacityFigure,
+  capacityRetried,
+  capacitySessionCounts,
+  capacityStep,
+  renderCapacityReport,
+  withinBound,
+} from './capacity-bench';
+import {
   LOG_SIDES,
   type LogPhase,
   type LogSide,
@@ -267,6 +277,68 @@ function machineInfo(): Record<string, unknown> {
   };
 }
 
+/** What a run's JSON and headline say of the machine: what it is, how busy before the start, its load averages. */
+function machineState(busyShareBeforeStart: number, loadBefore: readonly number[]): Record<string, unknown> {
+  return {
+    ...machineInfo(),
+    busyShareBeforeStart,
+    loadAverageBefore: loadBefore.map((v) => round(v)),
+    loadAverageAfter: loadavg().map((v) => round(v)),
+  };
+}
+
+/** What every run's JSON starts with: when it started, how long it took, its options and the apps' settings. */
+function runHeader(started: Date, options: BenchOptions) {
+  return {
+    startedAt: started.toISOString(),
+    durationS: round((Date.now() - started.getTime()) / 1000, 1),
+    options,
+    env: { ...BENCH_ENV, LOG_LEVEL: options.logLevel },
+  };
+}
+
+/** The simulator's pacing as every benchmark sets it, for the run's JSON. */
+function simulatorSettings(options: BenchOptions): Record<string, unknown> {
+  return { vendor: 'vendor_a', ttfaMs: options.ttfaMs, factor: 0, chunkMs: options.chunkMs ?? 'default' };
+}
+
+/**
+ * Writes a run's JSON to `tmp/bench/<name>-<time>.json` (and to each of `latestJson`), its report to `latestMd`,
+ * and prints both with the headline lines (the machine and what else the run wants seen).
+ */
+function writeRun(args: {
+  name: string;
+  title: string;
+  started: Date;
+  output: { durationS: number; warnings: readonly string[] };
+  report: string;
+  headline: string[];
+  latestJson?: string[];
+  latestMd: string;
+}): void {
+  const { name, started, output } = args;
+  const dir = join(REPO_ROOT, 'tmp', 'bench');
+  mkdirSync(dir, { recursive: true });
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(output, null, 2)}\n`;
+  for (const file of [`${name}-${stamp}.json`, ...(args.latestJson ?? [])])
+    writeFileSync(join(dir, file), json);
+  writeFileSync(join(dir, args.latestMd), args.report);
+  const latest = [...(args.latestJson ?? []), args.latestMd].join(', ');
+  process.stdout.write(
+    [
+      `## ${args.title} ${started.toISOString()} (${output.durationS} s)`,
+      '',
+      ...args.headline,
+      '',
+      args.report,
+      ...(output.warnings.length ? ['warnings:', ...output.warnings.map((w) => `- ${w}`), ''] : []),
+      `written: tmp/bench/${name}-${stamp}.json (and ${latest})`,
+      '',
+    ].join('\n'),
+  );
+}
+
 /**
  * Others may share this machine (a test run, a build): waits, within limits, until it is mostly idle, and
  * says how busy it still was, since the time figures mean little on a machine already busy.
@@ -446,6 +518,26 @@ async function runPeer(
 }
 
 /**
+ * A load generator for the router's stack alone, where no bare proxy, naive chain or peer runs: their pools
+ * point at the simulator and no variant of theirs is asked for.
+ */
+function stackLoad(stack: BenchStack, hotSentences: number, maxConcurrency: number): Promise<LoadProcess> {
+  return LoadProcess.start({
+    gatewayUrl: stack.stack.gatewayUrl,
+    simUrl: stack.stack.simUrl,
+    bareProxyUrl: stack.stack.simUrl,
+    chainUrl: stack.stack.simUrl,
+    routerKey: stack.routerKey,
+    uncachedRouterKey: stack.uncachedRouterKey,
+    voice: stack.voice,
+    vendorKey: stack.vendorKey,
+    runId: randomBytes(4).toString('hex'),
+    hotSentences,
+    maxConcurrency,
+  });
+}
+
+/**
  * The request log benchmark (request-log-bench.ts): two stacks side by side, the request log on in one and
  * off in the other (REQUEST_LOG_ENABLED), each with its own load generator. Each round runs the hot hit alone
  * on one stack, then on the other, each phase after a warm-up and between two CPU readings of that stack's
@@ -475,20 +567,8 @@ async function runRequestLog(options: BenchOptions): Promise<void> {
     for (const entry of sides) {
       const { stack } = entry;
       await stack.setPacing({ ttfaMs: options.ttfaMs, factor: 0 });
-      // Only the hot hit runs here: the bare proxy's and the naive chain's variants are never asked for.
-      entry.load = await LoadProcess.start({
-        gatewayUrl: stack.stack.gatewayUrl,
-        simUrl: stack.stack.simUrl,
-        bareProxyUrl: stack.stack.simUrl,
-        chainUrl: stack.stack.simUrl,
-        routerKey: stack.routerKey,
-        uncachedRouterKey: stack.uncachedRouterKey,
-        voice: stack.voice,
-        vendorKey: stack.vendorKey,
-        runId: randomBytes(4).toString('hex'),
-        hotSentences: options.hotSentences,
-        maxConcurrency: concurrency,
-      });
+      // Only the hot hit runs here.
+      entry.load = await stackLoad(stack, options.hotSentences, concurrency);
       entry.bench = new Bench(
         stack,
         { ...stack.pids, 'load-generator': entry.load.pid },
@@ -563,17 +643,11 @@ async function runRequestLog(options: BenchOptions): Promise<void> {
     const figures = requestLogFigures(phases);
     const report = renderRequestLogReport(figures, phases);
     const machine = {
-      ...machineInfo(),
-      busyShareBeforeStart: busyBeforeStart,
-      loadAverageBefore: loadBefore.map((v) => round(v)),
-      loadAverageAfter: loadavg().map((v) => round(v)),
+      ...machineState(busyBeforeStart, loadBefore),
       idleMachineBusyShare: Object.fromEntries(sides.map(({ side }) => [side, idle[side]?.machineBusyShare])),
     };
     const output = {
-      startedAt: started.toISOString(),
-      durationS: round((Date.now() - started.getTime()) / 1000, 1),
-      options,
-      env: { ...BENCH_ENV, LOG_LEVEL: options.logLevel },
+      ...runHeader(started, options),
       machine,
       idleCpuMsPerSecond: Object.fromEntries(sides.map(({ side }) => [side, idle[side]?.msPerSecond])),
       requestLogRows: logRows,
@@ -581,24 +655,15 @@ async function runRequestLog(options: BenchOptions): Promise<void> {
       phases,
       warnings,
     };
-    const dir = join(REPO_ROOT, 'tmp', 'bench');
-    mkdirSync(dir, { recursive: true });
-    const stamp = started.toISOString().replace(/[:.]/g, '-');
-    writeFileSync(join(dir, `request-log-${stamp}.json`), `${JSON.stringify(output, null, 2)}\n`);
-    writeFileSync(join(dir, 'request-log-latest.md'), report);
-    process.stdout.write(
-      [
-        `## Request log benchmark ${started.toISOString()} (${output.durationS} s)`,
-        '',
-        `machine: ${JSON.stringify(machine)}`,
-        `request log rows: ${JSON.stringify(logRows)}`,
-        '',
-        report,
-        ...(warnings.length ? ['warnings:', ...warnings.map((w) => `- ${w}`), ''] : []),
-        `written: tmp/bench/request-log-${stamp}.json (and request-log-latest.md)`,
-        '',
-      ].join('\n'),
-    );
+    writeRun({
+      name: 'request-log',
+      title: 'Request log benchmark',
+      started,
+      output,
+      report,
+      headline: [`machine: ${JSON.stringify(machine)}`, `request log rows: ${JSON.stringify(logRows)}`],
+      latestMd: 'request-log-latest.md',
+    });
   } finally {
     for (const { load, stack } of sides) {
       await load?.stop();
@@ -607,8 +672,140 @@ async function runRequestLog(options: BenchOptions): Promise<void> {
   }
 }
 
+/**
+ * The capacity benchmark (capacity-bench.ts): one replica of each app, vendor_a on the simulator as in the
+ * stream benchmark, `/v1/stream` sessions stepped up (each step's connections opened before it, outside its
+ * CPU readings) until the router's p99 from a sentence's end to its first audio passes the bound. Each step
+ * lies between two readings of every process's CPU; the repeats draw from sentences cached before the first.
+ */
+async function runCapacity(options: BenchOptions): Promise<void> {
+  const busyBeforeStart = await waitForQuietMachine(options);
+  const started = new Date();
+  const loadBefore = loadavg();
+  log('starting the local services and the stack (one replica of each app)');
+  const stack = await startBenchStack(log, {
+    logLevel: options.logLevel,
+    ...(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {}),
+    appEnv: options.appEnv,
+    workers: 1,
+    name: 'capacity',
+  });
+  let load: LoadProcess | undefined;
+  try {
+    await stack.setPacing({
+      ttfaMs: options.ttfaMs,
+      factor: 0,
+      ...(options.chunkMs !== undefined ? { chunkMs: options.chunkMs } : {}),
+    });
+    load = await stackLoad(stack, options.capacityRepeatSentences, 8);
+    const pids = { ...stack.pids, 'load-generator': load.pid };
+    const bench = new Bench(stack, pids, load, options);
+    log(`caching ${options.capacityRepeatSentences} sentences for the repeats (twice: into the hot tier)`);
+    const primes = { variants: ['prime-hot'] as Variant[], perVariant: options.capacityRepeatSentences };
+    await bench.measure({ id: 'capacity-prime-hot-1', ...primes, concurrency: 4 }, true);
+    await bench.measure({ id: 'capacity-prime-hot-2', ...primes, concurrency: 4 }, true);
+    const sweepDue = stack.startedAt + 65_000 - performance.now();
+    if (sweepDue > 0) {
+      log(`waiting ${Math.round(sweepDue / 1000)} s for the cache-service's first timed sweep to pass`);
+      await sleep(sweepDue);
+    }
+    log(`measuring idle CPU for ${options.idleMs} ms`);
+    const idle = await bench.idleRates();
+    const otherApps = ROUTER_APPS.filter((app) => !(CAPACITY_APPS as readonly string[]).includes(app));
+    const ticks = clockTicksPerSecond();
+    const spec = {
+      durationMs: options.capacityStepMs,
+      paceMs: options.capacityPaceMs,
+      repeatShare: options.capacityRepeatPercent / 100,
+      directPerSecond: options.capacityDirectPerSecond,
+    };
+    const counts = capacitySessionCounts(options.capacityFrom, options.capacityMaxSessions);
+    const hold = async (sessions: number): Promise<number> => {
+      const held = await load?.idleStreams(sessions);
+      if (held && held.open !== sessions)
+        bench.warnings.push(
+          `capacity: ${held.open} of ${sessions} sessions open ${JSON.stringify(held.failures)}`,
+        );
+      return held?.open ?? 0;
+    };
+    // Unmeasured: the processes' first sentences of this kind (code paths compiled, pools filled).
+    log(`capacity: warm-up, ${counts[0] ?? 0} sessions`);
+    await hold(counts[0] ?? 0);
+    await load.capacityStep({ id: 'capacity-warmup', sessions: counts[0] ?? 0, ...spec });
+    const steps: CapacityStep[] = [];
+    const vendorCalls: Array<{ sessions: number; attempt: number; calls: number; expected: number }> = [];
+    for (const sessions of counts) {
+      const run = async (attempt: number): Promise<CapacityStep> => {
+        const open = await hold(sessions);
+        const callsBefore = await stack.vendorCalls();
+        const before = snapshot(pids);
+        const result = await (load as LoadProcess).capacityStep({
+          id: `capacity-${sessions}-${attempt}`,
+          sessions: open,
+          ...spec,
+        });
+        const cpu = cpuBetween(before, snapshot(pids), ticks);
+        const calls = (await stack.vendorCalls()) - callsBefore;
+        const expected = result.misses.ttfbMs.length + result.direct.ttfbMs.length;
+        vendorCalls.push({ sessions, attempt, calls, expected });
+        if (calls !== expected)
+          bench.warnings.push(`capacity-${sessions}-${attempt}: ${calls} vendor calls, expected ${expected}`);
+        if (result.wrongCache > 0)
+          bench.warnings.push(
+            `capacity-${sessions}-${attempt}: ${result.wrongCache} sentences cached other than planned`,
+          );
+        return capacityStep({ attempt, result, cpu, otherApps, load1: loadavg()[0] ?? 0 });
+      };
+      let step = await run(1);
+      if (capacityRetried(step, options.capacityBoundMs)) {
+        log(`capacity: ${sessions} sessions broke the bound (router p99 ${step.routerP99} ms); once more`);
+        step = await run(2);
+      }
+      steps.push(step);
+      log(
+        `capacity: ${sessions} sessions, ${step.sentencesPerSecond} sentences/s: p50 ${step.p50} p99 ${step.p99} ms ` +
+          `(direct p99 ${step.directP99}), ${step.errors} errors, router ${step.routerCores} cores, load ${step.load1}`,
+      );
+      if (!withinBound(step, options.capacityBoundMs)) break;
+    }
+    await hold(0);
+    const figure = capacityFigure(steps, options.capacityBoundMs);
+    const report = renderCapacityReport(steps, figure);
+    const machine = {
+      ...machineState(busyBeforeStart, loadBefore),
+      idleMachineBusyShare: idle.machineBusyShare,
+    };
+    const output = {
+      ...runHeader(started, options),
+      simulator: simulatorSettings(options),
+      machine,
+      idleCpuMsPerSecond: idle.msPerSecond,
+      figure,
+      steps,
+      vendorCalls,
+      warnings: bench.warnings,
+    };
+    writeRun({
+      name: 'capacity',
+      title: 'Capacity benchmark',
+      started,
+      output,
+      report,
+      headline: [
+        `machine: ${JSON.stringify(machine)}`,
+        `idle CPU (ms/s): ${JSON.stringify(idle.msPerSecond)}`,
+      ],
+      latestMd: 'capacity-latest.md',
+    });
+  } finally {
+    await load?.stop();
+    await stack.stop();
+  }
+}
+
 async function run(options: BenchOptions): Promise<void> {
   if (options.benchmarks.includes('request-log')) return runRequestLog(options);
+  if (options.benchmarks.includes('capacity')) return runCapacity(options);
   const speech = options.benchmarks.includes('speech');
   const streaming = options.benchmarks.includes('stream');
   const peering = options.benchmarks.includes('peer');
@@ -811,23 +1008,12 @@ async function run(options: BenchOptions): Promise<void> {
       ...(peerOutput ? [renderPeerReport(peerOutput)] : []),
     ].join('\n');
     const machine = {
-      ...machineInfo(),
-      busyShareBeforeStart: busyBeforeStart,
-      loadAverageBefore: loadBefore.map((v) => round(v)),
-      loadAverageAfter: loadavg().map((v) => round(v)),
+      ...machineState(busyBeforeStart, loadBefore),
       ...(idle ? { idleMachineBusyShare: idle.machineBusyShare } : {}),
     };
     const output = {
-      startedAt: started.toISOString(),
-      durationS: round((Date.now() - started.getTime()) / 1000, 1),
-      options,
-      env: { ...BENCH_ENV, LOG_LEVEL: options.logLevel },
-      simulator: {
-        vendor: 'vendor_a',
-        ttfaMs: options.ttfaMs,
-        factor: 0,
-        chunkMs: options.chunkMs ?? 'default',
-      },
+      ...runHeader(started, options),
+      simulator: simulatorSettings(options),
       machine,
       ...(speech
         ? {
@@ -843,25 +1029,19 @@ async function run(options: BenchOptions): Promise<void> {
       reference: REFERENCE,
       warnings: bench.warnings,
     };
-    const dir = join(REPO_ROOT, 'tmp', 'bench');
-    mkdirSync(dir, { recursive: true });
-    const stamp = started.toISOString().replace(/[:.]/g, '-');
-    writeFileSync(join(dir, `bench-${stamp}.json`), `${JSON.stringify(output, null, 2)}\n`);
-    writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
-    writeFileSync(join(dir, 'latest.md'), report);
-    process.stdout.write(
-      [
-        `## Router benchmark ${started.toISOString()} (${output.durationS} s)`,
-        '',
+    writeRun({
+      name: 'bench',
+      title: 'Router benchmark',
+      started,
+      output,
+      report,
+      headline: [
         `machine: ${JSON.stringify(machine)}`,
         ...(idle ? [`idle CPU (ms/s): ${JSON.stringify(idle.msPerSecond)}`] : []),
-        '',
-        report,
-        ...(bench.warnings.length ? ['warnings:', ...bench.warnings.map((w) => `- ${w}`), ''] : []),
-        `written: tmp/bench/bench-${stamp}.json (and latest.json, latest.md)`,
-        '',
-      ].join('\n'),
-    );
+      ],
+      latestJson: ['latest.json'],
+      latestMd: 'latest.md',
+    });
   } finally {
     await load?.stop();
     await proxy?.stop();
