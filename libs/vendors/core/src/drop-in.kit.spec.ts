@@ -1,5 +1,7 @@
 import { layoutOfFormat, leastSpokenMs } from './audio-completeness';
-import { exactly, filled, LIVE, textBodyAudio, textBodyKeying } from './drop-in.kit';
+import { NOT_WHOLE } from './drop-in.answers';
+import { readInChunks } from './drop-in.fixtures';
+import { eventsOrAudioAnswer, exactly, filled, LIVE, textBodyAudio, textBodyKeying } from './drop-in.kit';
 import type { DropInRequest } from './drop-in.types';
 
 const post = (path: string, body: string, method = 'POST'): DropInRequest => ({
@@ -82,5 +84,53 @@ describe('the drop-in keying kit', () => {
     expect(audio(post('/v1/speech', '{"input":"Hello there","format":"ogg"}'))).toBeUndefined();
     expect(audio(post('/v1/speech', '{"text":"Hello there","format":"wav"}'))).toBeUndefined();
     expect(audio(post('/v1/speech', 'not json'))).toBeUndefined();
+  });
+
+  describe('an answer that is an event stream or audio, told by its content type', () => {
+    const wav = { layout: layoutOfFormat('pcm', 24000), leastMs: 0 };
+    const answer = eventsOrAudioAnswer(
+      { event: (event) => (event.event === 'done' ? 'final' : 'part') },
+      () => wav,
+    );
+    const head = (type: string) => ({ status: 200, headers: { 'content-type': type } });
+    const events = 'event: audio\ndata: {}\n\nevent: done\ndata: {}\n\n';
+
+    it('reads an event stream by its events, whatever the case and parameters of its type', () => {
+      const request = post('/v1/speech', '{}');
+      expect(readInChunks(answer(request, head(' Text/Event-Stream; charset=utf-8')), events)).toEqual({
+        complete: true,
+      });
+      expect(
+        readInChunks(
+          answer(request, head('text/event-stream')),
+          events.slice(0, events.indexOf('event: done')),
+        ),
+      ).toEqual({
+        complete: false,
+        reason: NOT_WHOLE.noFinal,
+      });
+    });
+
+    it('reads anything else as audio, checked against what its request asks for', () => {
+      const request = post('/v1/speech', '{}');
+      expect(readInChunks(answer(request, head('audio/pcm')), 'abcd')).toEqual({ complete: true });
+      // Events sent as another type are audio: an odd byte count is not whole 16-bit audio.
+      expect(readInChunks(answer(request, head('application/octet-stream')), 'abc').complete).toBe(false);
+    });
+
+    it('takes a reading of its own for the events where the wire reads more than them', () => {
+      const seen: string[] = [];
+      const own = eventsOrAudioAnswer(
+        (request) => {
+          seen.push(request.path);
+          return answer(request, head('audio/pcm'));
+        },
+        () => undefined,
+      );
+      expect(readInChunks(own(post('/v1/stream', '{}'), head('text/event-stream')), 'abcd')).toEqual({
+        complete: true,
+      });
+      expect(seen).toEqual(['/v1/stream']);
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { type AudioExpectation, type AudioLayout, expectedAudio } from './audio-completeness';
-import { audioAnswer } from './drop-in.answers';
+import { audioAnswer, sseAnswer, type SseRules } from './drop-in.answers';
 import type { JsonValue } from './catalogue.types';
 import { type BodyFieldRule, canonicalRequest, jsonObjectBody, type RequestShape } from './drop-in.keying';
-import type { AnswerReading, DropInEndpoint, DropInKeying, DropInRequest } from './drop-in.types';
+import type { AnswerReading, DropInEndpoint, DropInHead, DropInKeying, DropInRequest } from './drop-in.types';
 
 /*
  * The keying kit every vendor's drop-in wire (`wire/vendor-x.drop-in.ts`) is written with: the one keying of a
@@ -96,4 +96,21 @@ export function textBodyAnswer(
 ): (request: DropInRequest) => AnswerReading {
   const audio = textBodyAudio(vendor, text, layout);
   return (request) => audioAnswer(audio(request));
+}
+
+/**
+ * How a 2xx answer of an endpoint that answers either an event stream or audio is read, told by its content type
+ * (the request alone may not say which it gets): `text/event-stream` by `events` (the rules of its events for
+ * `sseAnswer`, or the reading itself where the wire reads more than its events), anything else as audio checked
+ * against `audio` (`audioAnswer`: whole once it is whole audio as long as its text needs).
+ */
+export function eventsOrAudioAnswer(
+  events: SseRules | ((request: DropInRequest) => AnswerReading),
+  audio: (request: DropInRequest) => AudioExpectation | undefined,
+): (request: DropInRequest, head: DropInHead) => AnswerReading {
+  const streamOf = typeof events === 'function' ? events : () => sseAnswer(events);
+  return (request, head) =>
+    /^text\/event-stream\b/i.test((head.headers['content-type'] ?? '').trim())
+      ? streamOf(request)
+      : audioAnswer(audio(request));
 }

@@ -15,6 +15,7 @@ export * from './drop-in.answers';
 export * from './drop-in.keying';
 export * from './drop-in.kit';
 export * from './drop-in.labels';
+export * from './drop-in.fixtures';
 export {
   resolveSettings,
   DEFAULT_RESPONSE_FORMAT,

@@ -1,5 +1,4 @@
 import {
-  type AnswerReading,
   AUDIO_NOT_WHOLE,
   type DropInRequest,
   dropInServes,
@@ -9,6 +8,7 @@ import {
   jsonDropInRequest,
   cacheableKeying,
   requestLabels,
+  readInChunks,
 } from '@router/vendors-core';
 import { vendorB } from '../vendor-b.definition';
 import { parseVendorBRequest, VENDOR_B_DEFAULTS, type VendorBVoiceFacts } from './vendor-b.requests';
@@ -120,13 +120,6 @@ describe('vendor_b request keying', () => {
   });
 });
 
-/** Feeds a body to an answer's reading in pieces of `size` bytes, as it arrives. */
-function read(reading: AnswerReading, body: string, size = 7): ReturnType<AnswerReading['end']> {
-  const bytes = Buffer.from(body, 'utf8');
-  for (let at = 0; at < bytes.length; at += size) reading.push(bytes.subarray(at, at + size));
-  return reading.end();
-}
-
 const sse = (event: { event: string; data: Record<string, unknown> }): string =>
   writeSseEvent({ event: event.event, data: JSON.stringify(event.data) });
 
@@ -139,7 +132,7 @@ describe('vendor_b drop-in answers', () => {
 
   it('takes a stream that ends with done as whole, and stores its chunks without step_time', () => {
     const reading = streamReading();
-    expect(read(reading, whole)).toEqual({ complete: true });
+    expect(readInChunks(reading, whole)).toEqual({ complete: true });
     const stored = reading.stored(Buffer.from(whole)).toString('utf8');
     const events = new SseFramer().push(stored);
     expect(events.map((e) => e.event)).toEqual(['chunk', 'chunk', 'done']);
@@ -155,7 +148,7 @@ describe('vendor_b drop-in answers', () => {
   it('knows the events by the type in their data when they are unnamed', () => {
     const unnamed = whole.replace(/^event: \w+\n/gm, '');
     const reading = streamReading();
-    expect(read(reading, unnamed)).toEqual({ complete: true });
+    expect(readInChunks(reading, unnamed)).toEqual({ complete: true });
     expect(reading.stored(Buffer.from(unnamed)).toString('utf8')).toBe(
       unnamed.replace(/,"step_time":[\d.]+/g, ''),
     );
@@ -190,7 +183,7 @@ describe('vendor_b drop-in answers', () => {
     ['a stream that ended before done', chunks.join(''), NOT_WHOLE.noFinal],
     ['a stream that ended inside an event', `${chunks[0]}${chunks[1]?.slice(0, 30)}`, NOT_WHOLE.cut],
   ])('takes %s as not whole', (_label, body, reason) => {
-    expect(read(streamReading(), body)).toEqual({ complete: false, reason });
+    expect(readInChunks(streamReading(), body)).toEqual({ complete: false, reason });
   });
 
   it('takes the one-shot clip as whole once it is whole audio as long as its text needs, stored as it came', () => {

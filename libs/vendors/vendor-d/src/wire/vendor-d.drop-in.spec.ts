@@ -9,6 +9,7 @@ import {
   cacheableKeying,
   LABEL_MAX_CHARS,
   requestLabels,
+  readInChunks,
 } from '@router/vendors-core';
 import { vendorDAuthProblem, vendorDTypeForStatus } from './vendor-d.errors';
 import { vendorDDropIn, vendorDRequestKeying } from './vendor-d.drop-in';
@@ -38,13 +39,6 @@ const WHOLE_SSE = [...DELTAS, DONE, END].join('');
 
 const SSE_HEAD = { status: 200, headers: { 'content-type': 'text/event-stream' } };
 const AUDIO_HEAD = { status: 200, headers: { 'content-type': 'audio/mpeg' } };
-
-/** A reading of `body` fed in chunks of `size` bytes, and its verdict. */
-function read(reading: AnswerReading, body: string, size = 7): ReturnType<AnswerReading['end']> {
-  const bytes = Buffer.from(body, 'utf8');
-  for (let at = 0; at < bytes.length; at += size) reading.push(bytes.subarray(at, at + size));
-  return reading.end();
-}
 
 const sse = (): AnswerReading => vendorDDropIn.readAnswer(post({ ...BODY, stream_format: 'sse' }), SSE_HEAD);
 
@@ -145,28 +139,31 @@ describe('vendor_d request keying', () => {
 
 describe("vendor_d's answers", () => {
   it('reads an event stream as whole once speech.audio.done came, with or without [DONE] after it', () => {
-    expect(read(sse(), WHOLE_SSE)).toEqual({ complete: true });
-    expect(read(sse(), [...DELTAS, DONE].join(''))).toEqual({ complete: true });
-    expect(read(sse(), WHOLE_SSE, 1)).toEqual({ complete: true });
+    expect(readInChunks(sse(), WHOLE_SSE)).toEqual({ complete: true });
+    expect(readInChunks(sse(), [...DELTAS, DONE].join(''))).toEqual({ complete: true });
+    expect(readInChunks(sse(), WHOLE_SSE, 1)).toEqual({ complete: true });
   });
 
   it('finds the error event after the 200: not whole', () => {
     const failed = [DELTAS[0], event(vendorDErrorEvent(vendorDAuthProblem('invalid')))].join('');
-    expect(read(sse(), failed)).toEqual({ complete: false, reason: NOT_WHOLE.error });
+    expect(readInChunks(sse(), failed)).toEqual({ complete: false, reason: NOT_WHOLE.error });
     const problem = { status: 500, ...vendorDTypeForStatus(500), param: null, message: 'Failed.' };
     const late = [...DELTAS, event(vendorDErrorEvent(problem)), DONE, END].join('');
-    expect(read(sse(), late)).toEqual({ complete: false, reason: NOT_WHOLE.error });
+    expect(readInChunks(sse(), late)).toEqual({ complete: false, reason: NOT_WHOLE.error });
   });
 
   it('finds a stream ended before speech.audio.done, or inside an event: not whole', () => {
-    expect(read(sse(), DELTAS.join(''))).toEqual({ complete: false, reason: NOT_WHOLE.noFinal });
-    expect(read(sse(), `${DELTAS.join('')}${END}`)).toEqual({ complete: false, reason: NOT_WHOLE.noFinal });
+    expect(readInChunks(sse(), DELTAS.join(''))).toEqual({ complete: false, reason: NOT_WHOLE.noFinal });
+    expect(readInChunks(sse(), `${DELTAS.join('')}${END}`)).toEqual({
+      complete: false,
+      reason: NOT_WHOLE.noFinal,
+    });
     const inside = `${DELTAS[0] ?? ''}${(DELTAS[1] ?? '').slice(0, 20)}`;
-    expect(read(sse(), inside)).toEqual({ complete: false, reason: NOT_WHOLE.cut });
+    expect(readInChunks(sse(), inside)).toEqual({ complete: false, reason: NOT_WHOLE.cut });
   });
 
   it('finds data it cannot read: not whole', () => {
-    expect(read(sse(), `${DELTAS[0] ?? ''}data: not json\n\n${DONE}${END}`)).toEqual({
+    expect(readInChunks(sse(), `${DELTAS[0] ?? ''}data: not json\n\n${DONE}${END}`)).toEqual({
       complete: false,
       reason: NOT_WHOLE.error,
     });
@@ -220,7 +217,7 @@ describe("vendor_d's answers", () => {
       expect(early.end()).toEqual({ complete: false, reason: AUDIO_NOT_WHOLE.tooShort });
     }
     // mp3 left out: bytes that are no MPEG frames are not whole.
-    expect(read(vendorDDropIn.readAnswer(post(BODY), AUDIO_HEAD), 'data: not an event')).toEqual({
+    expect(readInChunks(vendorDDropIn.readAnswer(post(BODY), AUDIO_HEAD), 'data: not an event')).toEqual({
       complete: false,
       reason: AUDIO_NOT_WHOLE.notFrames,
     });
@@ -228,7 +225,7 @@ describe("vendor_d's answers", () => {
 
   it('tells the framing from the content type, in any case and with parameters', () => {
     const head = { status: 200, headers: { 'content-type': 'Text/Event-Stream; charset=utf-8' } };
-    expect(read(vendorDDropIn.readAnswer(post(BODY), head), DELTAS.join(''))).toEqual({
+    expect(readInChunks(vendorDDropIn.readAnswer(post(BODY), head), DELTAS.join(''))).toEqual({
       complete: false,
       reason: NOT_WHOLE.noFinal,
     });

@@ -1,7 +1,5 @@
 import type {
   AnswerReading,
-  DropInHead,
-  DropInRequest,
   DropInWire,
   FrameKind,
   JsonValue,
@@ -9,7 +7,7 @@ import type {
   SseEvent,
 } from '@router/vendors-core';
 import {
-  audioAnswer,
+  eventsOrAudioAnswer,
   jsonReply,
   labelAt,
   layoutOfFormat,
@@ -117,13 +115,9 @@ const answerAudio = textBodyAudio(vendorD, 'input', (body) => {
 /**
  * How a 2xx answer of vendor_d is read. Its content type tells the framing, which the request alone does not
  * (the older models answer audio when asked for SSE): an event stream is read by `eventsAnswer`, audio is
- * whole once it is whole audio of the format asked for as long as its text needs (`audioAnswer`), stored as it
- * came.
+ * checked against `answerAudio`, stored as it came.
  */
-export function vendorDAnswerReading(request: DropInRequest, head: DropInHead): AnswerReading {
-  const type = head.headers['content-type'] ?? '';
-  return /^text\/event-stream\b/i.test(type.trim()) ? eventsAnswer() : audioAnswer(answerAudio(request));
-}
+export const vendorDAnswerReading = eventsOrAudioAnswer(eventsAnswer, answerAudio);
 
 /** The REST endpoints of vendor_d's mirror (spec: Vendor drop-ins, vendor_d): speech only. */
 const ENDPOINTS = [{ method: 'POST', path: /^\/v1\/audio\/speech$/ }];

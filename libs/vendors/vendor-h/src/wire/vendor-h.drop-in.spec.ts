@@ -1,5 +1,4 @@
 import {
-  type AnswerReading,
   AUDIO_NOT_WHOLE,
   type DropInRequest,
   dropInServes,
@@ -7,6 +6,7 @@ import {
   writeSseEvent,
   cacheableKeying,
   requestLabels,
+  readInChunks,
 } from '@router/vendors-core';
 import { vendorH } from '../vendor-h.definition';
 import { vendorHDropIn, vendorHRequestKeying } from './vendor-h.drop-in';
@@ -169,13 +169,6 @@ describe('vendor_h request keying', () => {
   });
 });
 
-/** Feeds a body to an answer's reading in pieces of `size` bytes, as it arrives. */
-function read(reading: AnswerReading, body: string, size = 7): ReturnType<AnswerReading['end']> {
-  const bytes = Buffer.from(body, 'utf8');
-  for (let at = 0; at < bytes.length; at += size) reading.push(bytes.subarray(at, at + size));
-  return reading.end();
-}
-
 /** An event as the vendor writes it. */
 const sse = ({ event, data }: VendorHSseEvent): string =>
   writeSseEvent({ event: event ?? 'message', data: JSON.stringify(data) });
@@ -190,13 +183,13 @@ describe('vendor_h drop-in answers', () => {
 
   it('takes a stream that ends with done as whole, and stores it byte for byte', () => {
     const reading = streamReading();
-    expect(read(reading, whole)).toEqual({ complete: true });
+    expect(readInChunks(reading, whole)).toEqual({ complete: true });
     expect(reading.stored(Buffer.from(whole)).toString('utf8')).toBe(whole);
   });
 
   it('reads the richer chunk form as audio too', () => {
     const rich = `data: {"request_id":"r","status":"chunk","data":{"audio":"AAE="}}\n\n${sse(VENDOR_H_DONE_EVENT)}`;
-    expect(read(streamReading(), rich)).toEqual({ complete: true });
+    expect(readInChunks(streamReading(), rich)).toEqual({ complete: true });
   });
 
   it.each([
@@ -225,7 +218,7 @@ describe('vendor_h drop-in answers', () => {
     ['a stream that ended before done', chunks.join(''), NOT_WHOLE.noFinal],
     ['a stream that ended inside an event', `${chunks[0]}${chunks[1]?.slice(0, 20)}`, NOT_WHOLE.cut],
   ])('takes %s as not whole', (_label, body, reason) => {
-    expect(read(streamReading(), body)).toEqual({ complete: false, reason });
+    expect(readInChunks(streamReading(), body)).toEqual({ complete: false, reason });
   });
 
   it.each([

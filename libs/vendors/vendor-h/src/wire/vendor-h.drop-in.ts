@@ -1,19 +1,10 @@
-import type {
-  AnswerReading,
-  DropInHead,
-  DropInRequest,
-  DropInWire,
-  FrameKind,
-  RequestShape,
-  SseEvent,
-} from '@router/vendors-core';
+import type { DropInWire, FrameKind, RequestShape, SseEvent } from '@router/vendors-core';
 import {
-  audioAnswer,
+  eventsOrAudioAnswer,
   filled,
   jsonReply,
   labelAt,
   layoutOfFormat,
-  sseAnswer,
   textBodyAudio,
   textBodyKeying,
 } from '@router/vendors-core';
@@ -107,15 +98,10 @@ const answerAudio = textBodyAudio(vendorH, 'text', (body, request) => {
 /**
  * How a 2xx answer of vendor_h is read, by its content type: an event stream is whole at its done event with no
  * error event before it and not cut inside an event, and is stored as it came (the spec lists no replay
- * difference: each event keeps the `request_id` of the vendor's request whose audio it is); audio is whole once
- * it is whole audio of the format asked for as long as its text needs (`audioAnswer`).
+ * difference: each event keeps the `request_id` of the vendor's request whose audio it is); audio is checked
+ * against `answerAudio`.
  */
-export function vendorHAnswerReading(request: DropInRequest, head: DropInHead): AnswerReading {
-  const type = head.headers['content-type'] ?? '';
-  return /^text\/event-stream\b/i.test(type.trim())
-    ? sseAnswer({ event: streamFrame })
-    : audioAnswer(answerAudio(request));
-}
+export const vendorHAnswerReading = eventsOrAudioAnswer({ event: streamFrame }, answerAudio);
 
 /** The response headers the vendor sends beside the audio's type and the correlation ids it echoes. */
 const LIVE_HEADERS = ['x-request-id', 'retry-after'];
