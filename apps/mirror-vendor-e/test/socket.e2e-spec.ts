@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamSettings } from '@router/client';
 import {
   eventually,
   type JsonFrame,
@@ -251,14 +250,9 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
     expect(audioOf(socket).subarray(1000).equals(whole)).toBe(true);
   });
 
-  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const settings: StreamSettings = {
-      model: 'vendor_e/e_model_1',
-      voice: 'orla-en',
-      response_format: 'pcm',
-      sample_rate: 16000,
-    };
-    await kit.expectSharedWithStream(settings, async (key, text, turn) => {
+  kit.itSharesWithStream(
+    { model: 'vendor_e/e_model_1', voice: 'orla-en', response_format: 'pcm', sample_rate: 16000 },
+    async (key, text, turn) => {
       const query = { encoding: 'linear16', sample_rate: '16000' };
       const socket = await connectV1(
         key,
@@ -269,8 +263,8 @@ describe('vendor_e mirror, WebSocket /v1/speak (e2e)', () => {
       await socket.next(typed('Flushed'));
       socket.close();
       return audioOf(socket);
-    });
-  });
+    },
+  );
 
   it('takes the key as the browser sub-protocols token, <key>, and has no limit of 20 flushes a minute', async () => {
     const { key } = await newOrg();

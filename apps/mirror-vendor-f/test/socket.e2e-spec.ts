@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamSettings } from '@router/client';
 import { type JsonFrame, mirrorE2e, repliesInTurn, STALLS, type TestSocket, wordsOf } from '@router/testing';
 import { type AudioSpec, createTake } from '@router/vendor-sim';
 
@@ -194,20 +193,15 @@ describe('vendor_f mirror, /v1/tts socket (e2e)', () => {
     expect(await calls(vendorKey)).toBe(before + 1);
   });
 
-  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const settings: StreamSettings = {
-      model: 'vendor_f/f_model_1',
-      voice: 'coral',
-      response_format: 'pcm',
-      sample_rate: 16000,
-    };
-    await kit.expectSharedWithStream(settings, async (key, text) => {
+  kit.itSharesWithStream(
+    { model: 'vendor_f/f_model_1', voice: 'coral', response_format: 'pcm', sample_rate: 16000 },
+    async (key, text) => {
       const socket = await open(key);
       const audio = audioOf(await utterance(socket, [text]));
       socket.close();
       return audio;
-    });
-  });
+    },
+  );
 
   it('keeps two sockets interleaved each to its own settings, and back-to-back utterances in order', async () => {
     const { key, vendorKey } = await newOrg();

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamSettings } from '@router/client';
 import { type JsonFrame, mirrorE2e, repliesInTurn, type TestSocket, wordsOf } from '@router/testing';
 import { type AudioSpec, createTake, vendorGTake } from '@router/vendor-sim';
 
@@ -276,16 +275,16 @@ describe('vendor_g mirror, /tts-websocket (e2e)', () => {
     expect(after.map((c) => c.chars).filter((chars) => said.includes(chars))).toEqual([[...second].length]);
   });
 
-  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const settings: StreamSettings = {
+  kit.itSharesWithStream(
+    {
       model: 'vendor_g/g_model_3',
       voice: 'Maren',
       language: 'en',
       response_format: 'pcm',
       sample_rate: 24000,
-    };
-    await kit.expectSharedWithStream(settings, async (key, text) => audioOf(await say(key, [text]), 's1'));
-  });
+    },
+    async (key, text) => audioOf(await say(key, [text]), 's1'),
+  );
 
   it("shares one entry between a config with the vendor's defaults left out and the same spelled out", async () => {
     const { key, vendorKey } = await newOrg();

@@ -1,4 +1,3 @@
-import type { StreamSettings } from '@router/client';
 import { type JsonFrame, mirrorE2e, TAKE_FAILS_MIDWAY, type TestSocket } from '@router/testing';
 import { createTake, findTakeIds } from '@router/vendor-sim';
 
@@ -325,14 +324,9 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
     expect(await calls(vendorKey)).toBe(before + 1);
   });
 
-  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    const settings: StreamSettings = {
-      model: 'vendor_h/h_model_1',
-      voice: VOICE,
-      response_format: 'pcm',
-      sample_rate: 16000,
-    };
-    await kit.expectSharedWithStream(settings, async (key, text, turn) => {
+  kit.itSharesWithStream(
+    { model: 'vendor_h/h_model_1', voice: VOICE, response_format: 'pcm', sample_rate: 16000 },
+    async (key, text, turn) => {
       const socket = await connect(key);
       socket.send(
         turn === 'first'
@@ -342,8 +336,8 @@ describe('vendor_h mirror, WebSocket (e2e)', () => {
       await socket.next(isComplete);
       socket.close();
       return audioOf(socket.frames);
-    });
-  });
+    },
+  );
 
   it('answers a ping with a pong, text with no letter or digit with no audio, and a refused message with an error', async () => {
     const { key, vendorKey } = await newOrg();

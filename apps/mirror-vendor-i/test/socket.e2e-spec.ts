@@ -492,21 +492,19 @@ describe('vendor_i mirror, WebSocket (e2e)', () => {
     socket.close();
   });
 
-  it('shares sentences with /v1/stream for equal settings, both ways', async () => {
-    await kit.expectSharedWithStream(nativeSettings(), async (key, text, turn) => {
-      const socket = await connect(key);
-      const context = turn === 'first' ? 'm' : 'n';
-      socket.send(
-        request(
-          context,
-          text,
-          turn === 'first' ? { continue: false } : { continue: false, language: undefined },
-        ),
-      );
-      await socket.next(isDone(context));
-      socket.close();
-      return audioOf(socket.frames, context);
-    });
+  kit.itSharesWithStream(nativeSettings, async (key, text, turn) => {
+    const socket = await connect(key);
+    const context = turn === 'first' ? 'm' : 'n';
+    socket.send(
+      request(
+        context,
+        text,
+        turn === 'first' ? { continue: false } : { continue: false, language: undefined },
+      ),
+    );
+    await socket.next(isDone(context));
+    socket.close();
+    return audioOf(socket.frames, context);
   });
 
   it("takes any messages on an open socket without a close: each answered in the vendor's frames, the socket still speaking after", async () => {

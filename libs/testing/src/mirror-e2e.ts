@@ -87,17 +87,17 @@ export interface MirrorE2e {
    */
   twoReplies(this: void): string[][];
   /**
-   * Checks that the mirror and native /v1/stream share sentences for equal `settings`, both ways, for a new org:
-   * a sentence said on the mirror first is heard from the cache on the stream, with the same audio, and one said
-   * on the stream first is said by the mirror from the cache; one vendor call in all after the first.
-   * `say(key, text, turn)` says `text` on the mirror and answers its audio (`turn`: 'first' before the stream,
-   * 'back' after it).
+   * The test, in the spec's `describe`, that the mirror and native /v1/stream share sentences for equal
+   * `settings` (or those `settings()` gives when the test runs), both ways, for a new org: a sentence said on the
+   * mirror first is heard from the cache on the stream, with the same audio, and one said on the stream first is
+   * said by the mirror from the cache; one vendor call in all after the first. `say(key, text, turn)` says `text`
+   * on the mirror and answers its audio (`turn`: 'first' before the stream, 'back' after it).
    */
-  expectSharedWithStream(
+  itSharesWithStream(
     this: void,
-    settings: StreamSettings,
+    settings: StreamSettings | (() => StreamSettings),
     say: (key: string, text: string, turn: 'first' | 'back') => Promise<Buffer>,
-  ): Promise<void>;
+  ): void;
   /**
    * Checks replies said in turn on one socket for a new org: `converse(key, replies)` says the replies (by default
    * `twoReplies`) and answers what it read of each; the first time `miss` checks it (four vendor calls), said
@@ -380,23 +380,28 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
     },
     calls: (vendorKey) => sim.callCount(vendor, { key: vendorKey }),
     reads: (vendorKey) => sim.readCount(vendor, { key: vendorKey }),
-    async expectSharedWithStream(settings, say) {
-      const { key, vendorKey, client } = await createOrgWithVendorKey(stack, vendor, orgName());
-      const saidOnMirror = unique('Said on the mirror first');
-      const saidNatively = unique('Said natively first');
-      const mirrored = await say(key, saidOnMirror, 'first');
-      const before = await sim.callCount(vendor, { key: vendorKey });
-      const heard = await sayOnStream(client, settings, `${saidOnMirror} ${saidNatively} `);
-      expect(heard.map((h) => [h.text, h.cached])).toEqual([
-        [saidOnMirror, true],
-        [saidNatively, false],
-      ]);
-      expect(heard[0]?.audio.equals(mirrored)).toBe(true);
-      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
-      const back = await say(key, saidNatively, 'back');
-      expect(back.equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
-      expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
-    },
+    itSharesWithStream: (settings, say) =>
+      it('shares sentences with /v1/stream for equal settings, both ways', async () => {
+        const { key, vendorKey, client } = await createOrgWithVendorKey(stack, vendor, orgName());
+        const saidOnMirror = unique('Said on the mirror first');
+        const saidNatively = unique('Said natively first');
+        const mirrored = await say(key, saidOnMirror, 'first');
+        const before = await sim.callCount(vendor, { key: vendorKey });
+        const heard = await sayOnStream(
+          client,
+          typeof settings === 'function' ? settings() : settings,
+          `${saidOnMirror} ${saidNatively} `,
+        );
+        expect(heard.map((h) => [h.text, h.cached])).toEqual([
+          [saidOnMirror, true],
+          [saidNatively, false],
+        ]);
+        expect(heard[0]?.audio.equals(mirrored)).toBe(true);
+        expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
+        const back = await say(key, saidNatively, 'back');
+        expect(back.equals(heard[1]?.audio ?? Buffer.alloc(0))).toBe(true);
+        expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
+      }),
     lastTakeId: async (vendorKey) => (await sim.calls(vendor, { key: vendorKey })).at(-1)?.takeId,
     placed,
     send,
