@@ -135,6 +135,16 @@ describe('defineVendor', () => {
     expect(Object.isFrozen(def.optionRules['bitrate'].valuesBySampleRate)).toBe(true);
   });
 
+  it("takes the streams' rates for the speech endpoint where a catalogue names none, its own where it does", () => {
+    const { speech_sample_rates: own, ...catalogue } = testVendor().catalogue;
+    expect(own).not.toEqual(catalogue.sample_rates);
+    expect(defineVendor(testVendor()).catalogue.speech_sample_rates).toEqual(own);
+    // The fixture's formats need all its speech rates: the streams here take them all.
+    const declared = defineVendor({ ...testVendor(), catalogue: { ...catalogue, sample_rates: own } });
+    expect(declared.catalogue.speech_sample_rates).toEqual(own);
+    expect(Object.keys(declared.catalogue)).toEqual(Object.keys(testVendor().catalogue));
+  });
+
   it('throws listing every problem', () => {
     const def = broken((d) => {
       d.catalogue.name = '';

@@ -4,6 +4,7 @@ import {
   SAMPLE_RATES,
   type JsonValue,
   type OptionSpec,
+  type ProviderCatalogue,
   type SampleRate,
 } from './catalogue.types';
 import { UNSTATED_MAX_INPUT_CHARS } from './catalogue.builders';
@@ -152,14 +153,29 @@ export function checkVendorDefinition(def: VendorDefinition): string[] {
 }
 
 /**
+ * A catalogue entry as a vendor folder writes it: `speech_sample_rates` left out where the speech endpoint takes
+ * the streams' rates (`sample_rates`), as it does but for a vendor whose one-shot endpoint takes more.
+ */
+export type CatalogueDeclaration = Omit<ProviderCatalogue, 'speech_sample_rates'> &
+  Partial<Pick<ProviderCatalogue, 'speech_sample_rates'>>;
+
+/**
  * A definition as a vendor folder writes it: format rules, option rules and model traits left out where it has
- * none, and the input limit where the vendor states none (`UNSTATED_MAX_INPUT_CHARS`).
+ * none, the input limit where the vendor states none (`UNSTATED_MAX_INPUT_CHARS`), and its catalogue's speech
+ * rates where they are its streams' (`CatalogueDeclaration`).
  */
 export type VendorDeclaration = Omit<
   VendorDefinition,
-  'formatRules' | 'optionRules' | 'modelTraits' | 'maxInputChars'
-> &
-  Partial<Pick<VendorDefinition, 'formatRules' | 'optionRules' | 'modelTraits' | 'maxInputChars'>>;
+  'catalogue' | 'formatRules' | 'optionRules' | 'modelTraits' | 'maxInputChars'
+> & { readonly catalogue: CatalogueDeclaration } & Partial<
+    Pick<VendorDefinition, 'formatRules' | 'optionRules' | 'modelTraits' | 'maxInputChars'>
+  >;
+
+/** The catalogue entry of a declared one, in the public order, its speech rates filled. */
+function catalogueOf(declared: CatalogueDeclaration): ProviderCatalogue {
+  const { speech_sample_rates: speech, speed, ...head } = declared;
+  return { ...head, speech_sample_rates: speech ?? declared.sample_rates, speed };
+}
 
 /**
  * The definition itself, deep-frozen, once it passes `checkVendorDefinition`; throws listing every problem.
@@ -170,7 +186,7 @@ export function defineVendor(declared: VendorDeclaration): VendorDefinition {
   // Field by field, in the definition's order, so a definition reads (and serialises) as if written whole.
   const def: VendorDefinition = {
     id: declared.id,
-    catalogue: declared.catalogue,
+    catalogue: catalogueOf(declared.catalogue),
     language: declared.language,
     speedDefault: declared.speedDefault,
     formatRules: declared.formatRules ?? {},

@@ -18,7 +18,6 @@ export const vendorB = defineVendor({
     ],
     options: [],
     sample_rates: [8000, 16000, 22050, 24000],
-    speech_sample_rates: [8000, 16000, 22050, 24000],
     speed: { min: 0.5, max: 1.5 },
   },
   language: 'required',

@@ -90,7 +90,6 @@ export const vendorC = defineVendor({
       }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
     speed: null,
   },
   language: 'optional',

@@ -33,7 +33,6 @@ export const vendorD = defineVendor({
       }),
     ],
     sample_rates: [24000],
-    speech_sample_rates: [24000],
     speed: { min: 0.25, max: 4.0 },
   },
   language: 'none',

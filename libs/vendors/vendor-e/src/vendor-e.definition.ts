@@ -34,7 +34,6 @@ export const vendorE = defineVendor({
       }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 32000, 44100, 48000],
     speed: { min: 0.7, max: 1.5 },
   },
   language: 'none',

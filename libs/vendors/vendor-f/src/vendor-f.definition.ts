@@ -44,7 +44,6 @@ export const vendorF = defineVendor({
       }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
     speed: { min: 0.7, max: 1.5 },
   },
   language: 'optional',

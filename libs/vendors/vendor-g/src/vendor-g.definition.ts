@@ -31,7 +31,6 @@ export const vendorG = defineVendor({
       }),
     ],
     sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 24000, 32000, 44100, 48000],
     speed: { min: 0.7, max: 1.3, default: 1.0 },
   },
   language: 'required',

@@ -28,7 +28,6 @@ export const vendorH = defineVendor({
     ],
     options: [],
     sample_rates: [8000, 16000, 24000, 44100],
-    speech_sample_rates: [8000, 16000, 24000, 44100],
     speed: { min: 0.5, max: 2.0, default: 1.0 },
   },
   language: 'optional-default-en',

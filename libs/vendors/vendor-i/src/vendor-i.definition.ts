@@ -38,7 +38,6 @@ export const vendorI = defineVendor({
       }),
     ],
     sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
-    speech_sample_rates: [8000, 16000, 22050, 24000, 44100, 48000],
     speed: { min: 0.6, max: 1.5 },
   },
   language: 'optional-default-en',

@@ -43,7 +43,6 @@ export const vendorJ = defineVendor({
       }),
     ],
     sample_rates: [24000],
-    speech_sample_rates: [24000],
     speed: null,
   },
   language: 'none',
