@@ -47,3 +47,18 @@ export function vendorUnreachable(vendor: VendorId, cause: unknown): RouterError
 export function vendorMalformed(vendor: VendorId, what: string): RouterError {
   return new RouterError('provider_unavailable', `${vendor} sent ${what}`);
 }
+
+/** The router's refusal of a format `vendor` cannot make: a `bad_request`, in the words every vendor's wire uses. */
+export function cannotProduce(vendor: VendorId, format: string): RouterError {
+  return RouterError.badRequest(`${vendor} cannot produce ${format} audio`);
+}
+
+/** `format` as `vendor` names it, where `makes` finds it one the vendor makes; else its refusal (`cannotProduce`). */
+export function producibleFormat<F extends string>(
+  vendor: VendorId,
+  format: string,
+  makes: (format: string) => format is F,
+): F {
+  if (!makes(format)) throw cannotProduce(vendor, format);
+  return format;
+}

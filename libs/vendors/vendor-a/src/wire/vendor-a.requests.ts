@@ -1,5 +1,10 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
-import { type JsonValue, numberFromString, type RouterAudioEncoding } from '@router/vendors-core';
+import type { SynthSettings } from '@router/contracts';
+import {
+  cannotProduce,
+  type JsonValue,
+  numberFromString,
+  type RouterAudioEncoding,
+} from '@router/vendors-core';
 import { vendorA } from '../vendor-a.definition';
 import type { VendorAProblem } from './vendor-a.errors';
 import {
@@ -40,7 +45,7 @@ export interface VendorARequest {
  */
 export function vendorARequest(settings: SynthSettings, text: string): VendorARequest {
   const codec = vendorACodecName(settings.format);
-  if (!codec) throw RouterError.badRequest(`vendor_a cannot produce ${settings.format} audio`);
+  if (!codec) throw cannotProduce('vendor_a', settings.format);
   const body: Record<string, unknown> = {
     text,
     target_language_code: settings.language,

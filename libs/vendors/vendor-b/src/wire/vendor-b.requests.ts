@@ -1,4 +1,5 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
+import type { SynthSettings } from '@router/contracts';
+import { producibleFormat } from '@router/vendors-core';
 import type { VendorBProblem } from './vendor-b.errors';
 import { isVendorBCodec, VENDOR_B_CODECS, VENDOR_B_RATES, type VendorBCodec } from './vendor-b.formats';
 
@@ -38,14 +39,12 @@ export const VENDOR_B_DEFAULTS = Object.freeze({ codec: 'pcm', sampleRate: 24000
 
 /** The body of one piece (the same fields as the one-shot endpoint). */
 export function vendorBBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  if (!isVendorBCodec(settings.format))
-    throw RouterError.badRequest(`vendor_b cannot produce ${settings.format} audio`);
   return {
     text,
     voice_id: settings.voice,
     language: settings.language,
     model: settings.model,
-    codec: settings.format,
+    codec: producibleFormat('vendor_b', settings.format, isVendorBCodec),
     sample_rate: settings.sampleRate,
     speed: settings.speed ?? 1.0,
   };

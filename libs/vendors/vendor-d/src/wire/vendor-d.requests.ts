@@ -1,4 +1,5 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
+import { cannotProduce } from '@router/vendors-core';
 import { vendorD } from '../vendor-d.definition';
 import { badField, type VendorDProblem } from './vendor-d.errors';
 import {
@@ -40,8 +41,7 @@ const VOICES: ReadonlySet<string> = new Set((vendorD.voices ?? []).map((v) => v.
  * and the one streamed form the older models have (they refuse SSE).
  */
 export function vendorDBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  if (!VENDOR_D_ROUTER_FORMATS.has(settings.format))
-    throw RouterError.badRequest(`vendor_d cannot produce ${settings.format} audio`);
+  if (!VENDOR_D_ROUTER_FORMATS.has(settings.format)) throw cannotProduce('vendor_d', settings.format);
   if (settings.sampleRate !== VENDOR_D_SAMPLE_RATE)
     throw RouterError.badRequest(`vendor_d makes audio at ${VENDOR_D_SAMPLE_RATE} Hz only`);
   const body: Record<string, unknown> = {

@@ -1,5 +1,4 @@
-import { RouterError } from '@router/contracts';
-import type { RouterAudioEncoding } from '@router/vendors-core';
+import { cannotProduce, type RouterAudioEncoding } from '@router/vendors-core';
 import type { VendorEGeneration } from './vendor-e.voices';
 
 /*
@@ -19,7 +18,7 @@ const ROUTER_ENCODINGS: Readonly<Record<string, { encoding: string; container?: 
 
 export function vendorEEncodingOf(format: string): { encoding: string; container?: string } {
   const target = ROUTER_ENCODINGS[format];
-  if (!target) throw RouterError.badRequest(`vendor_e cannot produce ${format} audio`);
+  if (!target) throw cannotProduce('vendor_e', format);
   return target;
 }
 

@@ -1,5 +1,5 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
-import { readFlag } from '@router/vendors-core';
+import type { SynthSettings } from '@router/contracts';
+import { producibleFormat, readFlag } from '@router/vendors-core';
 import type { VendorFProblem } from './vendor-f.errors';
 import {
   isVendorFCodec,
@@ -54,11 +54,10 @@ const PASSED_OPTIONS = ['optimize_streaming_latency', 'text_normalization'] as c
  * as `auto`, so the vendor detects it.
  */
 export function vendorFBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  if (!isVendorFCodec(settings.format))
-    throw RouterError.badRequest(`vendor_f cannot produce ${settings.format} audio`);
-  const output: Record<string, unknown> = { codec: settings.format, sample_rate: settings.sampleRate };
+  const codec = producibleFormat('vendor_f', settings.format, isVendorFCodec);
+  const output: Record<string, unknown> = { codec, sample_rate: settings.sampleRate };
   const bitRate = settings.options['bit_rate'];
-  if (settings.format === 'mp3' && typeof bitRate === 'number') output['bit_rate'] = bitRate;
+  if (codec === 'mp3' && typeof bitRate === 'number') output['bit_rate'] = bitRate;
   const body: Record<string, unknown> = {
     text,
     voice_id: settings.voice,

@@ -1,5 +1,4 @@
-import { RouterError } from '@router/contracts';
-import { type AudioLayout, layoutOfFormat } from '@router/vendors-core';
+import { type AudioLayout, cannotProduce, layoutOfFormat } from '@router/vendors-core';
 
 /*
  * vendor_g's `audio_format` names, both directions: the router's format for each name (the catalogue's five,
@@ -67,7 +66,7 @@ export function vendorGRouterFormat(audioFormat: string): string | undefined {
 /** The `audio_format` for a router format (`vendorGRouterFormat` reversed). */
 export function vendorGAudioFormat(format: string): string {
   const name = Object.entries(FORMATS).find(([, f]) => f.format === format)?.[0];
-  if (!name) throw RouterError.badRequest(`vendor_g cannot produce ${format} audio`);
+  if (!name) throw cannotProduce('vendor_g', format);
   return name;
 }
 

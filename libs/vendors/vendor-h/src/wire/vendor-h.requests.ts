@@ -1,5 +1,5 @@
-import { RouterError, type SynthSettings } from '@router/contracts';
-import { defaultLanguageOf } from '@router/vendors-core';
+import type { SynthSettings } from '@router/contracts';
+import { defaultLanguageOf, producibleFormat } from '@router/vendors-core';
 import { vendorH } from '../vendor-h.definition';
 import type { VendorHProblem } from './vendor-h.errors';
 import { isVendorHFormat, VENDOR_H_FORMATS, VENDOR_H_RATES, type VendorHFormat } from './vendor-h.formats';
@@ -50,8 +50,6 @@ export function vendorHLanguages(model: string): readonly string[] {
  * router does not know): it goes in the body under its own name, as that client sent it.
  */
 export function vendorHBody(settings: SynthSettings, text: string): Record<string, unknown> {
-  if (!isVendorHFormat(settings.format))
-    throw RouterError.badRequest(`vendor_h cannot produce ${settings.format} audio`);
   return {
     text,
     voice_id: settings.voice,
@@ -59,7 +57,7 @@ export function vendorHBody(settings: SynthSettings, text: string): Record<strin
     language: settings.language ?? VENDOR_H_DEFAULTS.language,
     sample_rate: settings.sampleRate,
     speed: settings.speed ?? VENDOR_H_DEFAULTS.speed,
-    output_format: settings.format,
+    output_format: producibleFormat('vendor_h', settings.format, isVendorHFormat),
     ...settings.options,
   };
 }

@@ -1,5 +1,4 @@
-import { RouterError } from '@router/contracts';
-import type { RouterAudioEncoding } from '@router/vendors-core';
+import { cannotProduce, type RouterAudioEncoding } from '@router/vendors-core';
 import type { VendorIProblem } from './vendor-i.errors';
 
 /*
@@ -25,7 +24,7 @@ export function vendorIOutputFormat(format: string, sampleRate: number): Record<
   if (raw !== undefined) return { container: 'raw', encoding: raw, sample_rate: sampleRate };
   if (format === 'wav') return { container: 'wav', encoding: 'pcm_s16le', sample_rate: sampleRate };
   if (format === 'mp3') return { container: 'mp3', sample_rate: sampleRate, bit_rate: VENDOR_I_MP3_BIT_RATE };
-  throw RouterError.badRequest(`vendor_i cannot produce ${format} audio`);
+  throw cannotProduce('vendor_i', format);
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

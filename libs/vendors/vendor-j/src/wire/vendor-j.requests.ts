@@ -1,4 +1,5 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
+import { cannotProduce } from '@router/vendors-core';
 import { vendorJ } from '../vendor-j.definition';
 import { invalidArgument, type VendorJProblem } from './vendor-j.errors';
 import { VENDOR_J_SAMPLE_RATE } from './vendor-j.formats';
@@ -53,7 +54,7 @@ function directed(instructions: unknown, script: string, separator: string): str
  */
 export function vendorJBody(settings: SynthSettings, text: string): Record<string, unknown> {
   if (settings.format !== 'pcm' && settings.format !== 'wav') {
-    throw RouterError.badRequest(`vendor_j cannot produce ${settings.format} audio`);
+    throw cannotProduce('vendor_j', settings.format);
   }
   if (settings.sampleRate !== VENDOR_J_SAMPLE_RATE) {
     throw RouterError.badRequest(`vendor_j produces ${VENDOR_J_SAMPLE_RATE} Hz audio only`);
