@@ -88,8 +88,12 @@ export interface BenchOptions {
   /** Capacity benchmark: `/v1/stream` sessions in the first step, doubled each step up to the cap. */
   capacityFrom: number;
   capacityMaxSessions: number;
-  /** Capacity benchmark: each step's length, after its sessions are open. */
+  /**
+   * Capacity benchmark: each step's least length, after its sessions are open, and the sentences it lasts long
+   * enough for (capacity-bench.ts `capacityStepMs`).
+   */
   capacityStepMs: number;
+  capacityStepSentences: number;
   /**
    * Capacity benchmark: one sentence per session every this long, the ≈3.8 s of audio a benchmark sentence
    * plays for and a beat: an agent's sentences played back to back, the busiest a session gets.
@@ -136,12 +140,13 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   requestLogRequests: 3000,
   capacityFrom: 10,
   capacityMaxSessions: 1280,
-  capacityStepMs: 20_000,
+  capacityStepMs: 30_000,
+  capacityStepSentences: 300,
   capacityPaceMs: 4000,
   capacityRepeatPercent: 30,
   capacityRepeatSentences: 100,
   capacityBoundMs: 100,
-  capacityDirectPerSecond: 5,
+  capacityDirectPerSecond: 10,
 };
 
 /** A quick smoke run: every phase, few requests; the figures are too noisy to quote. */
@@ -163,6 +168,7 @@ const QUICK: Partial<BenchOptions> = {
   requestLogRequests: 500,
   capacityMaxSessions: 40,
   capacityStepMs: 5000,
+  capacityStepSentences: 50,
 };
 
 const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|stream|peer|request-log|capacity] [--concurrency=1,50] [--requests=N]
@@ -171,7 +177,7 @@ const USAGE = `usage: node dist/tools/bench/main.js [--quick] [--only=speech|str
   [--log-level=warn] [--stream-requests=N] [--stream-warmup=N] [--stream-connections=N] [--node-options='--v8-flag …']
   [--app-env=NAME=value,…] [--workers=1|2] [--peer-requests=N] [--peer-cpu-requests=N] [--open-loop-from=N]
   [--open-loop-steps=N] [--open-loop-step-ms=N] [--request-log-rounds=N] [--request-log-requests=N]
-  [--capacity-from=N] [--capacity-max-sessions=N] [--capacity-step-ms=N] [--capacity-pace-ms=N]
+  [--capacity-from=N] [--capacity-max-sessions=N] [--capacity-step-ms=N] [--capacity-step-sentences=N] [--capacity-pace-ms=N]
   [--capacity-repeat-percent=N] [--capacity-repeat-sentences=N] [--capacity-bound-ms=N] [--capacity-direct-per-second=N]`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -214,6 +220,7 @@ const FLAGS: Record<string, CountOption> = {
   '--capacity-from': 'capacityFrom',
   '--capacity-max-sessions': 'capacityMaxSessions',
   '--capacity-step-ms': 'capacityStepMs',
+  '--capacity-step-sentences': 'capacityStepSentences',
   '--capacity-pace-ms': 'capacityPaceMs',
   '--capacity-repeat-percent': 'capacityRepeatPercent',
   '--capacity-repeat-sentences': 'capacityRepeatSentences',

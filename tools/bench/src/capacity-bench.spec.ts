@@ -4,6 +4,7 @@ import {
   capacityFigure,
   capacityRetried,
   capacitySessionCounts,
+  capacityStepMs,
   capacityStep,
   renderCapacityReport,
   withinBound,
@@ -56,6 +57,16 @@ describe('capacitySessionCounts', () => {
     expect(capacitySessionCounts(10, 640)).toEqual([10, 20, 40, 80, 160, 320, 640]);
     expect(capacitySessionCounts(10, 100)).toEqual([10, 20, 40, 80]);
     expect(capacitySessionCounts(50, 40)).toEqual([]);
+  });
+});
+
+describe('capacityStepMs', () => {
+  it('lasts long enough for the sentences asked, and never less than the least length', () => {
+    // 10 sessions at one sentence per 4 s: 2.5 a second, so 300 sentences take 120 s.
+    expect(capacityStepMs(10, 4000, 300, 30_000)).toBe(120_000);
+    expect(capacityStepMs(20, 4000, 300, 30_000)).toBe(60_000);
+    expect(capacityStepMs(640, 4000, 300, 30_000)).toBe(30_000);
+    expect(capacityStepMs(0, 4000, 300, 30_000)).toBe(1_200_000);
   });
 });
 

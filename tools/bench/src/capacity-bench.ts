@@ -20,6 +20,19 @@ export function capacitySessionCounts(from: number, max: number): number[] {
   return counts;
 }
 
+/**
+ * How long a step of `sessions` lasts: `minMs`, or long enough for `minSentences` at one sentence per session
+ * every `paceMs` where that is longer, so that even the first steps' p99 is not just their slowest sentence.
+ */
+export function capacityStepMs(
+  sessions: number,
+  paceMs: number,
+  minSentences: number,
+  minMs: number,
+): number {
+  return Math.max(minMs, Math.ceil((minSentences * paceMs) / Math.max(1, sessions)));
+}
+
 export interface CapacityStep {
   sessions: number;
   /** 1, or 2 for a step run again after it broke the bound (`capacityRetried`); the second try stands. */

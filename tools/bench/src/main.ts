@@ -18,6 +18,7 @@ import {
   capacityRetried,
   capacitySessionCounts,
   capacityStep,
+  capacityStepMs,
   renderCapacityReport,
   withinBound,
 } from './capacity-bench';
@@ -713,8 +714,9 @@ async function runCapacity(options: BenchOptions): Promise<void> {
     const idle = await bench.idleRates();
     const otherApps = ROUTER_APPS.filter((app) => !(CAPACITY_APPS as readonly string[]).includes(app));
     const ticks = clockTicksPerSecond();
+    const durationMs = (sessions: number): number =>
+      capacityStepMs(sessions, options.capacityPaceMs, options.capacityStepSentences, options.capacityStepMs);
     const spec = {
-      durationMs: options.capacityStepMs,
       paceMs: options.capacityPaceMs,
       repeatShare: options.capacityRepeatPercent / 100,
       directPerSecond: options.capacityDirectPerSecond,
@@ -731,7 +733,12 @@ async function runCapacity(options: BenchOptions): Promise<void> {
     // Unmeasured: the processes' first sentences of this kind (code paths compiled, pools filled).
     log(`capacity: warm-up, ${counts[0] ?? 0} sessions`);
     await hold(counts[0] ?? 0);
-    await load.capacityStep({ id: 'capacity-warmup', sessions: counts[0] ?? 0, ...spec });
+    await load.capacityStep({
+      id: 'capacity-warmup',
+      sessions: counts[0] ?? 0,
+      durationMs: options.capacityStepMs,
+      ...spec,
+    });
     const steps: CapacityStep[] = [];
     const vendorCalls: Array<{ sessions: number; attempt: number; calls: number; expected: number }> = [];
     for (const sessions of counts) {
@@ -742,6 +749,7 @@ async function runCapacity(options: BenchOptions): Promise<void> {
         const result = await (load as LoadProcess).capacityStep({
           id: `capacity-${sessions}-${attempt}`,
           sessions: open,
+          durationMs: durationMs(sessions),
           ...spec,
         });
         const cpu = cpuBetween(before, snapshot(pids), ticks);
