@@ -1,4 +1,15 @@
-import type { SentenceEnd, SocketCommand, SocketConnection } from './mirror-socket.types';
+import type { SentenceEnd, SocketCommand, SocketConnection, SocketHandshake } from './mirror-socket.types';
+
+/**
+ * A handshake as a wire's socket route is opened or refused with, for the wires' socket tests: its `query` (a
+ * query string or its parameters), and no path parameters or headers unless `over` gives them.
+ */
+export function handshakeOf(
+  query: string | Readonly<Record<string, string>> = '',
+  over: Partial<Omit<SocketHandshake, 'query'>> = {},
+): SocketHandshake {
+  return { params: [], query: new URLSearchParams(query), headers: {}, ...over };
+}
 
 /** What a mirror socket's connection makes of one client text message (`message` as JSON, a string as it is). */
 export function sayOnSocket(connection: Pick<SocketConnection, 'parse'>, message: unknown): SocketCommand[] {

@@ -1,7 +1,8 @@
 import { RouterError } from '@router/contracts';
 import {
   framedCommand,
-  sayOnSocket,
+  handshakeOf,
+  sayOnSocket as say,
   sentenceEndOf,
   type SocketCommand,
   type SocketConnection,
@@ -14,10 +15,8 @@ const [ws, wsV2] = vendorASocketRoutes;
 
 function open(query = 'model=a_model_1&send_completion_event=true', route = ws): SocketConnection {
   if (!route) throw new Error('no route');
-  return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
+  return route.open(handshakeOf(query));
 }
-
-const say = sayOnSocket;
 
 /** Commands at a glance: `kind [text]`, a frame's JSON for send and refuse. */
 const read = (commands: SocketCommand[]): unknown[] =>
@@ -44,7 +43,7 @@ describe('vendor_a mirror sockets', () => {
     expect(ws?.path.test('/text-to-speech/ws')).toBe(true);
     expect(ws?.path.test('/text-to-speech/ws/v2')).toBe(false);
     expect(wsV2?.path.test('/text-to-speech/ws/v2')).toBe(true);
-    expect(ws?.idle({ params: [], query: new URLSearchParams(), headers: {} })).toBe(VENDOR_A_IDLE);
+    expect(ws?.idle(handshakeOf())).toBe(VENDOR_A_IDLE);
     expect({ ...VENDOR_A_IDLE, frames: frames([...(VENDOR_A_IDLE.frames ?? [])]) }).toEqual({
       ms: 60_000,
       frames: [

@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import type { SocketCommand, SocketConnection } from '@router/vendors-core';
+import { handshakeOf, type SocketCommand, type SocketConnection } from '@router/vendors-core';
 import { vendorCSocketRoutes } from './vendor-c.mirror-socket';
 
 const DIALOGUE_PATH = '/v1/text-to-dialogue/multi-stream-input';
@@ -7,7 +7,7 @@ const DIALOGUE_PATH = '/v1/text-to-dialogue/multi-stream-input';
 function openDialogue(query = 'model_id=c_model_8&output_format=pcm_16000'): SocketConnection {
   const route = vendorCSocketRoutes.find((r) => r.path.test(DIALOGUE_PATH));
   if (!route) throw new Error('no dialogue route');
-  return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
+  return route.open(handshakeOf(query));
 }
 
 function send(connection: SocketConnection, message: unknown): SocketCommand[] {

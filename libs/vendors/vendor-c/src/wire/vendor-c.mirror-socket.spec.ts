@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import type { SocketCommand } from '@router/vendors-core';
+import { handshakeOf, type SocketCommand } from '@router/vendors-core';
 import { Id3Skipper } from './vendor-c.id3';
 import { charAlignment } from './vendor-c.mirror-connection';
 import { vendorCSocketRoutes } from './vendor-c.mirror-socket';
@@ -11,7 +11,7 @@ function connection(route: typeof streamInput, query = 'model_id=c_model_1&outpu
   const params = route.path.exec(
     route === streamInput ? '/v1/text-to-speech/v1/stream-input' : '/v1/text-to-speech/v1/multi-stream-input',
   );
-  return route.open({ params: params!.slice(1), query: new URLSearchParams(query), headers: {} });
+  return route.open(handshakeOf(query, { params: params!.slice(1) }));
 }
 
 const say = (c: ReturnType<typeof connection>, message: unknown): SocketCommand[] =>
@@ -218,11 +218,7 @@ describe('vendor_c mirror sockets', () => {
   });
 
   it('closes a socket idle for inactivity_timeout with 1008, its clock counting audio sent as the vendor does', () => {
-    const idle = streamInput.idle({
-      params: ['v1'],
-      query: new URLSearchParams('inactivity_timeout=30'),
-      headers: {},
-    });
+    const idle = streamInput.idle(handshakeOf('inactivity_timeout=30', { params: ['v1'] }));
     expect(idle).toEqual({
       ms: 30_000,
       code: 1008,

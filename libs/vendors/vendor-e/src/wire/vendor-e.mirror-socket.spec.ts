@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import type { SocketCommand, SocketFrame, SocketHandshake } from '@router/vendors-core';
+import { handshakeOf, type SocketCommand, type SocketFrame } from '@router/vendors-core';
 import {
   VendorEV1Connection,
   VendorEV2Connection,
@@ -7,11 +7,6 @@ import {
   vendorESocketRoutes,
 } from './vendor-e.mirror-socket';
 
-const handshake = (query: Record<string, string> = {}): SocketHandshake => ({
-  params: [],
-  query: new URLSearchParams(query),
-  headers: {},
-});
 const message = (value: object): Buffer => Buffer.from(JSON.stringify(value));
 const read = (frames: SocketFrame[]): unknown[] =>
   frames.map((f) => (typeof f === 'string' ? JSON.parse(f) : { audio: f.length }));
@@ -67,28 +62,28 @@ describe('vendor_e mirror sockets', () => {
 
   it("refuses a bad query at the upgrade with the vendor's 400", () => {
     const [v1] = vendorESocketRoutes;
-    const reply = v1?.refuse?.(handshake({ sample_rate: '44100' }));
+    const reply = v1?.refuse?.(handshakeOf({ sample_rate: '44100' }));
     expect(reply?.status).toBe(400);
     expect(JSON.parse(String(reply?.body))).toEqual({
       err_code: 'INVALID_QUERY_PARAMETER',
       err_msg: 'sample_rate must be one of 8000, 16000, 24000, 32000, 48000',
       request_id: expect.any(String),
     });
-    expect(v1?.refuse?.(handshake())).toBeUndefined();
+    expect(v1?.refuse?.(handshakeOf())).toBeUndefined();
   });
 
   it('declares a second-generation model as how clients open /v2/speak, which it accepts; v1 opens bare', () => {
     const [v1, v2] = vendorESocketRoutes;
     expect(v1?.openings).toBeUndefined();
-    expect(v2?.refuse?.(handshake())?.status).toBe(400);
+    expect(v2?.refuse?.(handshakeOf())?.status).toBe(400);
     expect(v2?.openings).toEqual([{ query: [['model', 'e_model_3-orla-en']] }]);
     const [opening] = v2?.openings ?? [];
-    expect(v2?.refuse?.(handshake(Object.fromEntries(opening?.query ?? [])))).toBeUndefined();
+    expect(v2?.refuse?.(handshakeOf(Object.fromEntries(opening?.query ?? [])))).toBeUndefined();
   });
 
   describe('/v1/speak', () => {
     it('numbers flushes and clears with one rising sequence_id, and refuses what it cannot read with 1008', () => {
-      const c = new VendorEV1Connection(handshake());
+      const c = new VendorEV1Connection(handshakeOf());
       expect(sent(c.opened())).toEqual([
         expect.objectContaining({
           type: 'Metadata',
@@ -121,7 +116,7 @@ describe('vendor_e mirror sockets', () => {
   });
 
   it("closes a failed sentence with 1011, but one failed for the org's missing vendor_e key with 1008, naming it", () => {
-    for (const c of [new VendorEV1Connection(handshake()), new VendorEV2Connection(handshake())]) {
+    for (const c of [new VendorEV1Connection(handshakeOf()), new VendorEV2Connection(handshakeOf())]) {
       const render = c.context();
       const failed = render.failed(new RouterError('provider_unavailable', 'The vendor failed.'), {
         sentence: 0,
@@ -141,7 +136,7 @@ describe('vendor_e mirror sockets', () => {
   describe('/v2/speak', () => {
     function v2() {
       let n = 0;
-      const c = new VendorEV2Connection(handshake({ model: 'e_model_3-orla-en' }), () => `s-${++n}`);
+      const c = new VendorEV2Connection(handshakeOf({ model: 'e_model_3-orla-en' }), () => `s-${++n}`);
       c.opened();
       return c;
     }

@@ -1,7 +1,8 @@
 import { RouterError } from '@router/contracts';
 import {
   framedCommand,
-  sayOnSocket,
+  handshakeOf,
+  sayOnSocket as say,
   sentenceEndOf,
   type SocketCommand,
   type SocketConnection,
@@ -13,10 +14,8 @@ const [route] = vendorFSocketRoutes;
 const QUERY = 'voice=coral&codec=pcm&sample_rate=16000';
 
 function open(query = QUERY): SocketConnection {
-  return route.open({ params: [], query: new URLSearchParams(query), headers: {} });
+  return route.open(handshakeOf(query));
 }
-
-const say = sayOnSocket;
 
 /** Commands at a glance: `kind context [text|tag]`, a frame's JSON for send and refuse. */
 const read = (commands: SocketCommand[]): unknown[] =>
@@ -41,7 +40,7 @@ describe('vendor_f mirror socket', () => {
     expect(route.path.test('/v1/tts')).toBe(true);
     expect(route.path.test('/v1/tts/voices')).toBe(false);
     expect(vendorFSocketRoutes).toHaveLength(1);
-    expect(route.idle({ params: [], query: new URLSearchParams(), headers: {} })).toBe(VENDOR_F_IDLE);
+    expect(route.idle(handshakeOf())).toBe(VENDOR_F_IDLE);
     expect(VENDOR_F_IDLE).toEqual({ ms: 300_000, code: 1000, reason: 'idle timeout' });
   });
 
@@ -94,9 +93,8 @@ describe('vendor_f mirror socket', () => {
   });
 
   it('refuses settings the vendor refuses at the upgrade with its 400, and on a socket opened anyway', () => {
-    const handshake = (query: string) => ({ params: [], query: new URLSearchParams(query), headers: {} });
-    expect(route.refuse?.(handshake(QUERY))).toBeUndefined();
-    const refused = route.refuse?.(handshake('codec=opus'));
+    expect(route.refuse?.(handshakeOf(QUERY))).toBeUndefined();
+    const refused = route.refuse?.(handshakeOf('codec=opus'));
     expect(refused?.status).toBe(400);
     expect(JSON.parse(refused?.body.toString() ?? '')).toEqual({
       code: 'Bad Request',

@@ -1,5 +1,6 @@
 import { RouterError } from '@router/contracts';
 import {
+  handshakeOf,
   sentenceEndOf,
   type SocketCommand,
   type SocketConnection,
@@ -18,7 +19,7 @@ const CONFIG = {
 
 function connect(): SocketConnection {
   if (!route) throw new Error('vendor_g has one socket');
-  return route.open({ params: [], query: new URLSearchParams(), headers: {} });
+  return route.open(handshakeOf());
 }
 
 const say = (c: SocketConnection, message: unknown): SocketCommand[] =>
@@ -231,7 +232,7 @@ describe('vendor_g mirror socket', () => {
   );
 
   it('closes a connection after a minute without a message, normally', () => {
-    expect(route?.idle({ params: [], query: new URLSearchParams(), headers: {} })).toEqual({
+    expect(route?.idle(handshakeOf())).toEqual({
       ms: 60_000,
       code: 1000,
       reason: 'idle timeout',

@@ -1,5 +1,11 @@
 import { RouterError, type SynthSettings } from '@router/contracts';
-import { resolveSettings, sayOnSocket, sentenceEndOf, type SocketCommand } from '@router/vendors-core';
+import {
+  handshakeOf,
+  resolveSettings,
+  sayOnSocket as say,
+  sentenceEndOf,
+  type SocketCommand,
+} from '@router/vendors-core';
 import { vendorH } from '../vendor-h.definition';
 import { VendorHConnection, vendorHSocketRoutes } from './vendor-h.mirror-socket';
 
@@ -11,10 +17,6 @@ function connection(): VendorHConnection {
   let next = 0;
   return new VendorHConnection(() => `id-${next++}`);
 }
-
-const handshake = (query: string) => ({ params: [], query: new URLSearchParams(query), headers: {} });
-
-const say = sayOnSocket;
 
 /** Commands at a glance: kind, context (`-` for the connection's own), and the text or the flush's tag. */
 const kinds = (commands: SocketCommand[]): string[] =>
@@ -167,7 +169,7 @@ describe('vendor_h mirror socket: messages to commands', () => {
   });
 
   it("closes an idle socket after the query's timeout, up to 180 s, with the vendor's idle error first", () => {
-    const idle = (query: string) => route.idle(handshake(query));
+    const idle = (query: string) => route.idle(handshakeOf(query));
     expect(idle('')).toEqual({
       ms: 60_000,
       frames: [
@@ -187,14 +189,14 @@ describe('vendor_h mirror socket: messages to commands', () => {
 
   it("refuses a timeout past 180 s, or one that is no whole number of seconds, at the handshake with the vendor's 400", () => {
     for (const query of ['timeout=181', 'timeout=0', 'timeout=1.5', 'timeout=soon']) {
-      const refused = route.refuse?.(handshake(query));
+      const refused = route.refuse?.(handshakeOf(query));
       expect([query, refused?.status]).toEqual([query, 400]);
       expect(JSON.parse(String(refused?.body))).toEqual({
         error: 'timeout must be an integer between 1 and 180',
       });
     }
     for (const query of ['', 'timeout=1', 'timeout=180', 'other=1']) {
-      expect(route.refuse?.(handshake(query))).toBeUndefined();
+      expect(route.refuse?.(handshakeOf(query))).toBeUndefined();
     }
     expect(connection().opened()).toEqual([]);
   });

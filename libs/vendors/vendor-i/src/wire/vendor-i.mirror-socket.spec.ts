@@ -1,5 +1,5 @@
 import { RouterError } from '@router/contracts';
-import { sayOnSocket, sentenceEndOf, type SocketCommand } from '@router/vendors-core';
+import { handshakeOf, sayOnSocket as say, sentenceEndOf, type SocketCommand } from '@router/vendors-core';
 import { VendorIConnection, vendorISocketRoutes } from './vendor-i.mirror-socket';
 
 const [route] = vendorISocketRoutes;
@@ -10,8 +10,6 @@ const base = {
   output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 24000 },
   language: 'en',
 };
-
-const say = sayOnSocket;
 
 /** Commands at a glance: kind, context, and the text, the flush's tag or the wait's time. */
 const kinds = (commands: SocketCommand[]): string[] =>
@@ -229,17 +227,14 @@ describe('vendor_i mirror socket: events to frames', () => {
   });
 
   it('refuses a handshake without a version the vendor serves, and idles out after 5 minutes', () => {
-    const handshake = (headers: Record<string, string>, query = '') => ({
-      params: [],
-      query: new URLSearchParams(query),
-      headers,
-    });
-    expect(route?.refuse?.(handshake({ 'vendor_i-version': '2026-08-14' }))).toBeUndefined();
-    expect(route?.refuse?.(handshake({}, 'vendor_i_version=2024-11-13'))).toBeUndefined();
-    const refused = route?.refuse?.(handshake({}));
+    expect(
+      route?.refuse?.(handshakeOf('', { headers: { 'vendor_i-version': '2026-08-14' } })),
+    ).toBeUndefined();
+    expect(route?.refuse?.(handshakeOf('vendor_i_version=2024-11-13'))).toBeUndefined();
+    const refused = route?.refuse?.(handshakeOf());
     expect(refused?.status).toBe(400);
     expect(JSON.parse(refused?.body ?? '{}')).toMatchObject({ error_code: 'invalid_version' });
-    expect(route?.idle(handshake({}))).toEqual({ ms: 300_000, code: 1000, reason: 'idle timeout' });
+    expect(route?.idle(handshakeOf())).toEqual({ ms: 300_000, code: 1000, reason: 'idle timeout' });
   });
 
   it("declares the clients' openings, the version in its header and in its query form, each accepted", () => {
