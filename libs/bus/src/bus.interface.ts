@@ -34,7 +34,8 @@ export interface StreamRequestOptions {
   /**
    * Longest wait for the server's next frame while nothing is buffered here; a dead or hung server
    * fails the stream with `bus_timeout` after this. Defaults to the bus's `streamTimeoutMs` (on NATS, where a
-   * live server says so at least every third of the liveness interval, to that interval when it is shorter).
+   * live server's process sends a heartbeat every quarter of the liveness interval, to that interval when it
+   * is shorter).
    */
   timeoutMs?: number;
 }

@@ -28,9 +28,11 @@ export interface NatsBusOptions extends CommonBusOptions {
   user?: string;
   pass?: string;
   /**
-   * Each end of a stream gives up on the other once it has heard nothing from it for this long; each sends a
-   * ping (requester) or an alive frame (server) when it has sent nothing for a third of it. A requester so
-   * notices a server that died (a worker killed mid-take, say) within this. Default 1500 ms.
+   * A stream is given up once the process at its other end has been silent this long: each process sends
+   * every peer it has streams with one heartbeat every quarter of it, and anything heard from a peer counts
+   * for all its streams, so a consumer that holds back credit keeps its stream as long as its process lives.
+   * A requester so notices a server that died (a worker killed mid-take, say) within this, and a server a
+   * requester that died. Default 1500 ms.
    */
   streamLivenessMs?: number;
   /** Largest NATS message a stream frame may use; bigger chunks travel split. Default min(512 KiB, server max). */

@@ -3,12 +3,21 @@ import { connect, createInbox, type NatsConnection } from 'nats';
 import type { StreamSink } from './bus.interface';
 import { describeBusContract } from './bus-contract.suite';
 import { NatsBus } from './nats-bus';
-import { decodeFrame, encodeFrame, FrameKind } from './stream-frame.codec';
+import { decodeFrame, encodeFrame, FLAG_ALIVE, FLAG_PEER, FrameKind } from './stream-frame.codec';
 
 const NATS_URL = 'nats://127.0.0.1:4222';
 
 function natsBus(prefix: string, extra: Partial<ConstructorParameters<typeof NatsBus>[0]> = {}): NatsBus {
   return new NatsBus({ url: NATS_URL, prefix, requestTimeoutMs: 2000, closeGraceMs: 500, ...extra });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Holds this whole process, timers and I/O alike, as a starved process on a loaded machine is held. */
+function stallProcess(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 async function connected(bus: NatsBus): Promise<NatsBus> {
@@ -192,6 +201,104 @@ describe('NatsBus on the wire', () => {
       expect((await iterator.next()).done).toBe(true);
     } finally {
       await Promise.all([server.close(), requester.close()]);
+    }
+  });
+
+  it('stalled readers keep their streams for many liveness intervals, through a stall of the whole process', async () => {
+    const livenessMs = 400;
+    const server = await connected(natsBus(prefix, { streamLivenessMs: livenessMs }));
+    const requester = await connected(natsBus(prefix, { streamLivenessMs: livenessMs }));
+    const def = { ...rawV1, subject: 'test.stalled.v1' };
+    const answer = Array.from({ length: 12 }, (_, i) => Buffer.alloc(1000, i));
+    const aborts: unknown[] = [];
+    try {
+      await server
+        .serveStream(def, async (_req, sink) => {
+          sink.aborted.addEventListener('abort', () => aborts.push(sink.aborted.reason));
+          for (const chunk of answer) await sink.write(chunk);
+          await sink.end();
+        })
+        .ready();
+      // Several readers between the same two processes, each taking one chunk and then granting no credit.
+      const iterators = Array.from({ length: 8 }, () =>
+        requester.requestStream(def, {}, { window: 2 })[Symbol.asyncIterator](),
+      );
+      const firsts = await Promise.all(iterators.map((iterator) => iterator.next()));
+      await sleep(2 * livenessMs);
+      // Meanwhile the machine starves this process for longer than the interval: when it runs again, its
+      // timers come due before the frames that arrived during the stall are read.
+      stallProcess(2.5 * livenessMs);
+      await sleep(2 * livenessMs);
+      expect(aborts).toEqual([]);
+      // The readers resume: each gets its whole answer, byte for byte.
+      for (const [i, iterator] of iterators.entries()) {
+        const got = [firsts[i].value];
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) got.push(next.value);
+        expect(Buffer.concat(got).equals(Buffer.concat(answer))).toBe(true);
+      }
+    } finally {
+      await Promise.all([server.close(), requester.close()]);
+    }
+  });
+
+  it('a requester process that only heartbeats keeps its stream without credit; once it dies, it is given up', async () => {
+    const bus = await connected(natsBus(prefix, { streamLivenessMs: 5000 }));
+    try {
+      let aborted: Promise<unknown> | undefined;
+      let abortSeen = false;
+      await bus
+        .serveStream({ ...rawV1, subject: 'test.beat.v1' }, async (_req, sink) => {
+          aborted = new Promise((resolve) =>
+            sink.aborted.addEventListener('abort', () => {
+              abortSeen = true;
+              resolve(sink.aborted.reason);
+            }),
+          );
+          // Window 1: the second write waits for credit this requester never grants.
+          await sink.write(new Uint8Array([1]));
+          await sink.write(new Uint8Array([2]));
+        })
+        .ready();
+      // A requester process as the bus makes one: its inbox, its stream `<inbox>.r1`, its heartbeats.
+      const processInbox = createInbox();
+      let serverInbox: string | undefined;
+      const kinds: FrameKind[] = [];
+      nc.subscribe(`${processInbox}.r1`, {
+        callback: (_err, msg) => {
+          const frame = decodeFrame(msg.data)!;
+          kinds.push(frame.kind);
+          if (frame.seq === 0) serverInbox = msg.reply!.slice(0, msg.reply!.lastIndexOf('.'));
+        },
+      });
+      await nc.flush();
+      nc.publish(
+        `${prefix}.test.beat.v1`,
+        encodeFrame(FrameKind.Open, 0, jsonCodec.encode({}), {
+          value: 1,
+          value2: 400,
+          flags: FLAG_ALIVE | FLAG_PEER,
+        }),
+        { reply: `${processInbox}.r1` },
+      );
+      const beat = encodeFrame(FrameKind.Ping, 0);
+      const heartbeats = setInterval(() => {
+        if (serverInbox) nc.publish(`${serverInbox}.hb`, beat, { reply: processInbox });
+      }, 50);
+      // Its process stays alive, and its stream stays without credit, for several liveness intervals.
+      await sleep(3000);
+      clearInterval(heartbeats);
+      expect(abortSeen).toBe(false);
+      // The server named itself at once, then sent what its one credit allowed.
+      expect(kinds).toEqual([FrameKind.Alive, FrameKind.Header, FrameKind.Chunk]);
+      // Then the process is killed: no cancel, no heartbeat, nothing more.
+      const deadline = Date.now() + 3000;
+      while (!abortSeen && Date.now() < deadline) await sleep(5);
+      await expect(aborted).resolves.toMatchObject({ code: 'bus_timeout' });
+      const frameDeadline = Date.now() + 2000;
+      while (!kinds.includes(FrameKind.Error) && Date.now() < frameDeadline) await sleep(5);
+      expect(kinds).toEqual([FrameKind.Alive, FrameKind.Header, FrameKind.Chunk, FrameKind.Error]);
+    } finally {
+      await bus.close();
     }
   });
 

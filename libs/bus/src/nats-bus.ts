@@ -39,6 +39,7 @@ import {
   encodeFrame,
   FLAG_ALIVE,
   FLAG_MORE,
+  FLAG_PEER,
   FRAME_HEADER_BYTES,
   FrameKind,
   type Frame,
@@ -67,6 +68,9 @@ interface RequesterSession {
   lastSentAt: number;
   /** Fragments of a chunk bigger than one frame. */
   parts: Uint8Array[];
+  /** The serving process, once its first frame said it sends heartbeats. */
+  peer?: Peer;
+  /** Per-stream pings, for a server of an older release that judges each stream alone. */
   pingTimer?: NodeJS.Timeout;
 }
 
@@ -74,9 +78,31 @@ interface RequesterSession {
 interface ServerSession {
   sender: StreamSender<unknown, unknown>;
   nextSeqIn: number;
-  livenessTimer: NodeJS.Timeout;
-  /** Sends an alive frame when nothing else went out for a while (see keepAliveTick). */
+  peer: Peer;
+  /** Per-stream alive frames, for a requester of an older release that reads no heartbeats. */
   aliveTimer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * A process at the other end of some of this process's streams. Liveness is judged per process, not per
+ * stream: every tick each process sends one heartbeat (`<inbox>.hb`) to each peer, anything heard from a peer
+ * counts for all its streams, and a stream served here is given up only when its requester's process has
+ * been silent for the liveness interval, however long its consumer has held back credit
+ * (docs/reliability.md, "Bus liveness").
+ */
+interface Peer {
+  /** Its inbox; for a requester of an older release (no heartbeats), its one stream's reply subject. */
+  key: string;
+  /** It sends and reads heartbeats. */
+  heartbeats: boolean;
+  /** The silence after which the streams it requested from here are given up. */
+  livenessMs: number;
+  /** This process's streams with it: requester sessions (`r…`) and server sessions (`s…`). */
+  streams: Set<string>;
+  lastHeardAt: number;
+  silenceTimer: NodeJS.Timeout;
+  /** Judging its silence was put off once because this process itself had been stalled. */
+  graced: boolean;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -87,8 +113,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * The bus over NATS core. Request/reply and events are one JSON message each. A streamed reply is a
  * conversation of binary frames (see stream-frame.codec.ts) between the requester's inbox and the
  * server's: one wildcard inbox subscription per process carries every stream, credit-based flow control
- * keeps at most `window` chunks in flight, chunks beyond one NATS message are split, and a requester that
- * stops pinging or a server that stops sending is given up on.
+ * keeps at most `window` chunks in flight, chunks beyond one NATS message are split, and liveness is judged
+ * per process (see Peer): a stream is given up when the process at its other end goes silent, never because
+ * its consumer holds back credit.
  */
 export class NatsBus implements Bus {
   private readonly options: ResolvedCommonOptions;
@@ -104,6 +131,9 @@ export class NatsBus implements Bus {
   private readonly entries = new Set<SubscriptionEntry>();
   private readonly requesters = new Map<string, RequesterSession>();
   private readonly serverSessions = new Map<string, ServerSession>();
+  private readonly peers = new Map<string, Peer>();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private heartbeatTickMs = 0;
   private readonly tracker = new HandlerTracker();
   private readonly connectedWaiters = new Set<(nc: NatsConnection | undefined) => void>();
   private retryTimer: NodeJS.Timeout | undefined;
@@ -254,6 +284,7 @@ export class NatsBus implements Bus {
       dispose: () => {
         this.requesters.delete(id);
         if (session.pingTimer) clearInterval(session.pingTimer);
+        if (session.peer) this.leavePeer(session.peer, id);
       },
     });
     if (receiver.isOpen) void this.openStream(session, id, def.subject, data, window, timeoutMs);
@@ -280,7 +311,7 @@ export class NatsBus implements Bus {
       const open = encodeFrame(FrameKind.Open, session.nextSeqOut++, data, {
         value: window,
         value2: this.livenessMs,
-        flags: FLAG_ALIVE,
+        flags: FLAG_ALIVE | FLAG_PEER,
       });
       nc.publish(this.subjectOf(subject), open, { reply: `${this.inbox}.${id}` });
       session.lastSentAt = Date.now();
@@ -312,11 +343,13 @@ export class NatsBus implements Bus {
         );
       }
       session.control = msg.reply;
-      this.startPings(session);
+      if (frame.flags & FLAG_PEER) session.peer = this.joinPeer(peerOf(msg.reply), id, true, this.livenessMs);
+      else this.startPings(session);
     } else if (msg.reply !== session.control) {
       if (frame.seq === 0 && msg.reply) this.publishQuietly(msg.reply, encodeFrame(FrameKind.Cancel, 0));
       return;
     }
+    if (session.peer) this.heard(session.peer);
     if (frame.seq !== session.nextSeqIn) {
       return receiver.fail(
         new BusError(BusErrorCode.protocol, `stream frame ${session.nextSeqIn} lost (got ${frame.seq})`),
@@ -373,7 +406,10 @@ export class NatsBus implements Bus {
     }
   }
 
-  /** Keeps the server from giving up on us while the consumer is slow and no credit is due. */
+  /**
+   * For a server of an older release, which judges each stream by its own control frames: keeps it from giving
+   * up on us while the consumer is slow and no credit is due.
+   */
   private startPings(session: RequesterSession): void {
     const tick = keepAliveTick(this.livenessMs);
     session.pingTimer = setInterval(() => {
@@ -406,17 +442,19 @@ export class NatsBus implements Bus {
     const frame = decodeFrame(msg.data);
     const id = `s${++this.nextId}`;
     const control = `${this.inbox}.${id}`;
+    const flags = frame?.flags ?? 0;
+    const livenessMs = frame?.value2 || this.livenessMs;
+    const heartbeats = (flags & FLAG_PEER) !== 0;
+    const peer = this.joinPeer(heartbeats ? peerOf(requester) : requester, id, heartbeats, livenessMs);
     let seq = 0;
     let lastSentAt = Date.now();
-    let livenessTimer: NodeJS.Timeout | undefined = undefined;
-    const send = (kind: FrameKind, payload?: Uint8Array, flags = 0): void => {
-      nc.publish(requester, encodeFrame(kind, seq++, payload, { flags }), { reply: control });
+    const send = (kind: FrameKind, payload?: Uint8Array, frameFlags = 0): void => {
+      nc.publish(requester, encodeFrame(kind, seq++, payload, { flags: frameFlags }), { reply: control });
       lastSentAt = Date.now();
-      // The requester can ping only once our first frame has told it where: its silence counts from there.
-      if (seq === 1) livenessTimer?.refresh();
+      // An older requester can ping only once our first frame has told it where: its silence counts from there.
+      if (seq === 1 && !peer.heartbeats) this.heard(peer);
     };
     const fragmentBytes = this.frameBytes(nc) - FRAME_HEADER_BYTES;
-    const livenessMs = frame?.value2 || this.livenessMs;
     const sender = new StreamSender<Header, Trailer>(def, clampWindow(frame?.value ?? 1), {
       header: (value) => send(FrameKind.Header, jsonCodec.encode(value)),
       chunk: (bytes) => {
@@ -439,26 +477,18 @@ export class NatsBus implements Bus {
       },
       dispose: () => {
         const session = this.serverSessions.get(id);
-        if (session) {
-          clearTimeout(session.livenessTimer);
-          clearInterval(session.aliveTimer);
-        }
+        if (session) clearInterval(session.aliveTimer);
         this.serverSessions.delete(id);
+        this.leavePeer(peer, id);
       },
     });
     const generic = sender as StreamSender<unknown, unknown>;
-    livenessTimer = setTimeout(() => {
-      sender.abort(
-        new BusError(BusErrorCode.timeout, `requester silent for ${livenessMs} ms on ${def.subject}`),
-        true,
-      );
-    }, livenessMs);
-    livenessTimer.unref();
-    // The first alive frame may be the stream's first frame: it names the control subject like a header would.
+    // Per-stream alive frames only for an older requester that reads them (FLAG_ALIVE) but no heartbeats; one
+    // older still would take them for a broken stream. The first may be the stream's first frame: it names the
+    // control subject like a header would.
     const tick = keepAliveTick(livenessMs);
-    // Only for a requester that reads them (FLAG_ALIVE); an older one would take them for a broken stream.
     const aliveTimer =
-      ((frame?.flags ?? 0) & FLAG_ALIVE) === 0
+      heartbeats || (flags & FLAG_ALIVE) === 0
         ? undefined
         : setInterval(() => {
             if (Date.now() - lastSentAt < tick / 2 || sender.isFinished) return;
@@ -470,10 +500,20 @@ export class NatsBus implements Bus {
           }, tick);
     aliveTimer?.unref();
     // The open frame was the requester's frame 0; its control frames continue from 1.
-    this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, livenessTimer, aliveTimer });
+    this.serverSessions.set(id, { sender: generic, nextSeqIn: 1, peer, aliveTimer });
     if (!frame || frame.kind !== FrameKind.Open || frame.seq !== 0) {
       sender.error(new BusError(BusErrorCode.protocol, `not a stream request on ${def.subject}`));
       return;
+    }
+    if (heartbeats) {
+      // At once, before the handler's header: the requester learns which process serves it, and from then on
+      // that process's heartbeats are its stream's sign of life.
+      try {
+        send(FrameKind.Alive, undefined, FLAG_PEER);
+      } catch (err) {
+        sender.abort(this.mapNatsError(err, def.subject, 0));
+        return;
+      }
     }
     let request: Req;
     try {
@@ -505,8 +545,120 @@ export class NatsBus implements Bus {
       return;
     }
     session.nextSeqIn += 1;
-    session.livenessTimer.refresh();
+    this.heard(session.peer);
     if (frame.kind === FrameKind.Credit) sender.grant(frame.value);
+  }
+
+  // ---- streamed replies: liveness per process ----
+
+  private joinPeer(key: string, id: string, heartbeats: boolean, livenessMs: number): Peer {
+    let peer = this.peers.get(key);
+    if (!peer) {
+      const created: Peer = {
+        key,
+        heartbeats,
+        livenessMs,
+        streams: new Set(),
+        lastHeardAt: Date.now(),
+        silenceTimer: setTimeout(() => this.onPeerSilent(created), livenessMs),
+        graced: false,
+      };
+      created.silenceTimer.unref();
+      peer = created;
+      this.peers.set(key, peer);
+    } else if (livenessMs < peer.livenessMs) {
+      peer.livenessMs = livenessMs;
+      this.armSilence(peer, livenessMs);
+    }
+    peer.streams.add(id);
+    // A stream's first frame from it (the open, or its first answer) is news of it too.
+    this.heard(peer);
+    if (heartbeats) this.startHeartbeats(Math.min(livenessMs, this.livenessMs));
+    return peer;
+  }
+
+  private leavePeer(peer: Peer, id: string): void {
+    peer.streams.delete(id);
+    if (peer.streams.size > 0 || this.peers.get(peer.key) !== peer) return;
+    clearTimeout(peer.silenceTimer);
+    this.peers.delete(peer.key);
+    if (this.peers.size === 0) this.stopHeartbeats();
+  }
+
+  private heard(peer: Peer): void {
+    peer.lastHeardAt = Date.now();
+    if (!peer.graced) {
+      peer.silenceTimer.refresh();
+      return;
+    }
+    peer.graced = false;
+    this.armSilence(peer, peer.livenessMs);
+  }
+
+  private armSilence(peer: Peer, ms: number): void {
+    clearTimeout(peer.silenceTimer);
+    peer.silenceTimer = setTimeout(() => this.onPeerSilent(peer), ms);
+    peer.silenceTimer.unref();
+  }
+
+  private onPeerSilent(peer: Peer): void {
+    // Timers run before this turn's I/O is read: judge only once frames waiting unread have had their turn.
+    setImmediate(() => {
+      if (this.peers.get(peer.key) !== peer) return;
+      const silentMs = Date.now() - peer.lastHeardAt;
+      if (silentMs < peer.livenessMs) return;
+      const tick = keepAliveTick(peer.livenessMs);
+      if (!peer.graced && silentMs - peer.livenessMs > tick) {
+        // This judgement comes more than a tick late: this process itself was stalled (a loaded machine), and
+        // the peer's heartbeats of that time may still be on their way. One tick more, once.
+        peer.graced = true;
+        this.armSilence(peer, tick);
+        return;
+      }
+      const reason = new BusError(
+        BusErrorCode.timeout,
+        `requesting process silent for ${peer.livenessMs} ms`,
+      );
+      for (const id of [...peer.streams]) this.serverSessions.get(id)?.sender.abort(reason, true);
+    });
+  }
+
+  /** A peer's heartbeat: it is alive, and so is every stream it serves for us. */
+  private onHeartbeat(msg: Msg): void {
+    const peer = msg.reply ? this.peers.get(msg.reply) : undefined;
+    if (!peer) return;
+    this.heard(peer);
+    for (const id of peer.streams) this.requesters.get(id)?.receiver.onActivity();
+  }
+
+  /** One timer per process, ticking at the shortest liveness any peer asked for. */
+  private startHeartbeats(livenessMs: number): void {
+    const tick = keepAliveTick(livenessMs);
+    if (this.heartbeatTimer && this.heartbeatTickMs <= tick) return;
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTickMs = tick;
+    this.heartbeatTimer = setInterval(() => this.sendHeartbeats(), tick);
+    this.heartbeatTimer.unref();
+  }
+
+  private stopHeartbeats(): void {
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+    this.heartbeatTickMs = 0;
+  }
+
+  private sendHeartbeats(): void {
+    const nc = this.nc;
+    if (!nc) return;
+    const beat = encodeFrame(FrameKind.Ping, 0);
+    for (const peer of this.peers.values()) {
+      if (!peer.heartbeats) continue;
+      try {
+        nc.publish(`${peer.key}.hb`, beat, { reply: this.inbox });
+      } catch {
+        // The connection is gone: the peer's silence timer will tell it; ours tells us.
+      }
+    }
   }
 
   // ---- connection ----
@@ -523,6 +675,7 @@ export class NatsBus implements Bus {
     const reason = new BusError(BusErrorCode.closed, 'bus closed');
     for (const session of [...this.requesters.values()]) session.receiver.fail(reason, true);
     for (const session of [...this.serverSessions.values()]) session.sender.abort(reason, true);
+    this.stopHeartbeats();
     for (const resolve of this.connectedWaiters) resolve(undefined);
     await this.tracker.settle(this.options.closeGraceMs);
     const nc = this.nc;
@@ -579,7 +732,8 @@ export class NatsBus implements Bus {
       callback: (err, msg) => {
         if (err) return;
         const id = msg.subject.slice(this.inbox.length + 1);
-        if (id.startsWith('r')) this.onRequesterFrame(id, msg);
+        if (id === 'hb') this.onHeartbeat(msg);
+        else if (id.startsWith('r')) this.onRequesterFrame(id, msg);
         else if (id.startsWith('s')) this.onServerControl(id, msg);
       },
     });
@@ -719,12 +873,17 @@ export class NatsBus implements Bus {
 }
 
 /**
- * How often each end of a stream checks whether it owes the other a sign of life: a quarter of the liveness
- * interval, sending one when it has sent nothing for half a tick. The longest silence of a live peer is then
- * under half the interval, which leaves the other half for a busy event loop or a slow broker.
+ * How often a process sends each peer a heartbeat: a quarter of the liveness interval. The longest silence of
+ * a live peer is then a quarter of the interval, which leaves the rest for a busy event loop or a slow broker.
+ * (For a peer of an older release, each stream checks every tick whether it owes a ping or an alive frame.)
  */
 function keepAliveTick(livenessMs: number): number {
   return Math.max(8, Math.floor(livenessMs / 4));
+}
+
+/** The process a stream subject belongs to: its inbox, the subject without the stream's own last token. */
+function peerOf(subject: string): string {
+  return subject.slice(0, subject.lastIndexOf('.'));
 }
 
 function errorMessage(err: unknown): string {

@@ -4,12 +4,16 @@
  *
  *   byte 0      format version (2; version 1 began every reply with a separate start frame)
  *   byte 1      kind (FrameKind)
- *   byte 2      flags (bit 0: more fragments of this chunk follow; bit 1 on `open`: send alive frames)
+ *   byte 2      flags (bit 0: more fragments of this chunk follow; bit 1 on `open`: send alive frames;
+ *               bit 2 on `open` and on the server's first frame: this process sends and reads heartbeats)
  *   byte 3      reserved, 0
  *   bytes 4-7   sequence number, per direction, from 0, uint32 big-endian
  *   bytes 8-11  value: `open` the initial window, `credit` the chunks granted
- *   bytes 12-15 value2: `open` the liveness interval in ms (each side sends something at least every third
- *               of it, and gives the other up after it)
+ *   bytes 12-15 value2: `open` the liveness interval in ms (each process sends its peer a heartbeat every
+ *               quarter of it, and gives up the streams a peer requested once that peer is silent for it)
+ *
+ * A heartbeat is a `ping` frame on `<peer's inbox>.hb` whose reply subject is the sender's inbox: one per
+ * pair of processes per tick, whatever the number of streams between them.
  */
 export const FRAME_VERSION = 2;
 export const FRAME_HEADER_BYTES = 16;
@@ -27,7 +31,10 @@ export enum FrameKind {
   /** requester → server: `value` more chunks may be sent. */
   Credit = 7,
   Cancel = 8,
-  /** requester → server: still here (sent when nothing else was for a while). */
+  /**
+   * A process's heartbeat to a peer (on `<inbox>.hb`); to a server of an older release, a requester's
+   * per-stream "still here" on the stream's control subject.
+   */
   Ping = 9,
   /**
    * server → requester: still here (sent when nothing else was for a while, e.g. while the vendor has not
@@ -42,6 +49,12 @@ export const FLAG_MORE = 1;
  * release (in a rolling upgrade) leaves it off and is sent none.
  */
 export const FLAG_ALIVE = 2;
+/**
+ * On an `open` frame, and on the server's first frame (then an alive frame sent at once): this process sends
+ * heartbeats and judges liveness per process. Where either end leaves it off (an older release), the two
+ * judge that stream alone: the requester pings on it and the server sends alive frames on it.
+ */
+export const FLAG_PEER = 4;
 
 export interface Frame {
   kind: FrameKind;
