@@ -5,11 +5,13 @@ import {
   JsonSocketConnection,
   type MessageProblem,
   readJsonMessage,
+  refuseBadQuery,
   refuseJson,
   sendJson,
   SOCKET_CLOSE,
   SocketContexts,
 } from './mirror-socket.codec';
+import { handshakeOf } from './mirror-socket.fixtures';
 import type { SocketCommand, SocketContextRenderer } from './mirror-socket.types';
 
 const text = (value: string) => Buffer.from(value);
@@ -90,6 +92,21 @@ class ToyConnection extends JsonSocketConnection<ToyKind> {
     ];
   }
 }
+
+describe('refuseBadQuery', () => {
+  const refuse = refuseBadQuery(
+    (query) =>
+      query.get('rate') === '8000' ? { ok: true } : { ok: false, message: `bad rate ${query.get('rate')}` },
+    (message) => ({ error: message }),
+  );
+
+  it("accepts a handshake whose query the settings read, and refuses another with the vendor's 400", () => {
+    expect(refuse(handshakeOf('rate=8000'))).toBeUndefined();
+    const refused = refuse(handshakeOf({ rate: '7' }));
+    expect(refused?.status).toBe(400);
+    expect(JSON.parse(String(refused?.body))).toEqual({ error: 'bad rate 7' });
+  });
+});
 
 describe('JsonSocketConnection', () => {
   it("hands each message of a known kind to the vendor's handler", () => {

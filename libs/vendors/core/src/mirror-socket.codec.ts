@@ -1,9 +1,11 @@
 import { jsonValueProblem } from '@router/contracts';
+import { jsonReply, type MirrorReply } from './mirror-access';
 import type {
   SocketClose,
   SocketCommand,
   SocketConnection,
   SocketContextRenderer,
+  SocketHandshake,
 } from './mirror-socket.types';
 
 /*
@@ -67,6 +69,22 @@ export function readJsonMessage(
 
 function refused(reason: MessageProblem['reason'], message: string): { ok: false; problem: MessageProblem } {
   return { ok: false, problem: { reason, message } };
+}
+
+/**
+ * A route's `refuse` for a socket whose settings come from its handshake's query: accepted where `settings` reads
+ * the query, else the vendor's 400 with the JSON `body` of the message saying why.
+ */
+export function refuseBadQuery(
+  settings: (
+    query: URLSearchParams,
+  ) => { readonly ok: true } | { readonly ok: false; readonly message: string },
+  body: (message: string) => unknown,
+): (handshake: SocketHandshake) => MirrorReply | undefined {
+  return ({ query }) => {
+    const read = settings(query);
+    return read.ok ? undefined : jsonReply(400, body(read.message));
+  };
 }
 
 /** A message's kind from a field that names it (`type` on most vendors), when it is one of `kinds`. */

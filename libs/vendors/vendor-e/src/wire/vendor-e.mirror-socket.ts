@@ -4,12 +4,11 @@ import {
   type ContextEnd,
   fieldKind,
   type JsonMessage,
-  jsonReply,
   JsonSocketConnection,
   type MessageProblem,
-  type MirrorReply,
   type MirrorSocketRoute,
   queryFlag,
+  refuseBadQuery,
   refuseJson,
   resolveSettings,
   sendJson,
@@ -131,11 +130,6 @@ export function vendorEMirrorSettings(
   return { ok: true, settings: { model, at, speed } };
 }
 
-function refuseHandshake(generation: VendorEGeneration, { query }: SocketHandshake): MirrorReply | undefined {
-  const settings = vendorEMirrorSettings(generation, query);
-  return settings.ok ? undefined : jsonReply(400, vendorEErrorBody(badQuery(settings.message)));
-}
-
 /** No message for 30 minutes: the vendor's `NET-0001` `Error`, then 1011 (the cap, where set, shortens it). */
 export const VENDOR_E_IDLE: SocketIdle = {
   ms: VENDOR_E_IDLE_MS,
@@ -152,7 +146,10 @@ export const vendorESocketRoutes: readonly MirrorSocketRoute[] = (['v1', 'v2'] a
     path: new RegExp(`^${VENDOR_E_SPEAK_PATHS[generation]}$`),
     // The second generation's clients always name a model (the vendor refuses a socket without one).
     ...(generation === 'v2' ? { openings: [{ query: [['model', VENDOR_E_V2_CLIENT_MODEL]] }] } : {}),
-    refuse: (handshake) => refuseHandshake(generation, handshake),
+    refuse: refuseBadQuery(
+      (query) => vendorEMirrorSettings(generation, query),
+      (message) => vendorEErrorBody(badQuery(message)),
+    ),
     open: (handshake) =>
       generation === 'v1' ? new VendorEV1Connection(handshake) : new VendorEV2Connection(handshake),
     idle: () => VENDOR_E_IDLE,

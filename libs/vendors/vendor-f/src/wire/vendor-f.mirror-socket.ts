@@ -3,15 +3,13 @@ import {
   type ContextEnd,
   fieldKind,
   type JsonMessage,
-  jsonReply,
   JsonSocketConnection,
   type MessageProblem,
-  type MirrorReply,
   type MirrorSocketRoute,
+  refuseBadQuery,
   refuseJson,
   sendJson,
   SOCKET_CLOSE,
-  type SocketClose,
   type SocketCommand,
   type SocketContextRenderer,
   type SocketFailure,
@@ -53,18 +51,11 @@ const UTTERANCE_DONE = 'text.done';
  */
 export const VENDOR_F_IDLE: SocketIdle = { ms: 300_000, code: SOCKET_CLOSE.normal, reason: 'idle timeout' };
 
-/** The socket's settings refused at the upgrade, with the vendor's 400 (`{code: "Bad Request", error}`). */
-function refuseHandshake({ query }: SocketHandshake): MirrorReply | undefined {
-  const settings = vendorFSocketSettings(query);
-  return settings.ok
-    ? undefined
-    : jsonReply(400, vendorFErrorBody({ status: 400, message: settings.message }));
-}
-
 export const vendorFSocketRoutes: readonly MirrorSocketRoute[] = [
   {
     path: new RegExp(`^${VENDOR_F_TTS_PATH}$`),
-    refuse: refuseHandshake,
+    // The socket's settings refused at the upgrade, with the vendor's 400 (`{code: "Bad Request", error}`).
+    refuse: refuseBadQuery(vendorFSocketSettings, (message) => vendorFErrorBody({ status: 400, message })),
     open: (handshake) => new VendorFConnection(handshake),
     idle: () => VENDOR_F_IDLE,
   },
@@ -108,8 +99,12 @@ export class VendorFConnection extends JsonSocketConnection<Kind> {
    */
   override opened(): SocketCommand[] {
     if (!this.settings.ok) {
-      const close: SocketClose = { code: SOCKET_CLOSE.policy, reason: 'invalid settings' };
-      return [refuseJson(vendorFSocketError(this.settings.message), close)];
+      return [
+        refuseJson(vendorFSocketError(this.settings.message), {
+          code: SOCKET_CLOSE.policy,
+          reason: 'invalid settings',
+        }),
+      ];
     }
     return this.configure();
   }
