@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playChunked } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { authorizedKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorASettings,
@@ -28,11 +28,8 @@ interface Accepted {
 
 /** Auth, body and settings checks shared by both REST endpoints; answers the refusal itself. */
 function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted | undefined {
-  const key = requestKey(VENDOR_A_KEY, exchange);
-  if (checkKey(key) !== 'ok') {
-    sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM);
-    return undefined;
-  }
+  const key = authorizedKey(exchange, VENDOR_A_KEY, () => sendVendorAError(exchange, VENDOR_A_AUTH_PROBLEM));
+  if (!key) return undefined;
   const body = exchange.json();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     sendVendorAError(exchange, {
@@ -54,7 +51,7 @@ function accept(exchange: HttpExchange, endpoint: 'rest' | 'stream'): Accepted |
     sendVendorAError(exchange, parsed.problem);
     return undefined;
   }
-  return { key: key as string, text: text as string, settings: parsed.settings };
+  return { key, text: text as string, settings: parsed.settings };
 }
 
 /**

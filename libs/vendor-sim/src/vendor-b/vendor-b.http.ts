@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { acceptParsed, authorizedKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorBRequest,
@@ -26,15 +26,8 @@ function sse({ event, data }: VendorBSseEvent): string {
 }
 
 /** The key check every route makes first; answers the gateway's refusal itself. */
-function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_B_KEY, exchange);
-  const check = checkKey(key);
-  if (check !== 'ok') {
-    sendVendorBAuthRefusal(exchange, check);
-    return undefined;
-  }
-  return key;
-}
+const authorized = (exchange: HttpExchange): string | undefined =>
+  authorizedKey(exchange, VENDOR_B_KEY, (check) => sendVendorBAuthRefusal(exchange, check));
 
 interface Accepted {
   readonly key: string;
@@ -42,14 +35,11 @@ interface Accepted {
 }
 
 function accept(exchange: HttpExchange): Accepted | undefined {
-  const key = authorized(exchange);
-  if (!key) return undefined;
-  const parsed = parseVendorBRequest(exchange.json(), findVendorBVoice);
-  if (!parsed.ok) {
-    sendVendorBError(exchange, parsed.problem);
-    return undefined;
-  }
-  return { key, request: parsed.request };
+  return acceptParsed(
+    authorized(exchange),
+    () => parseVendorBRequest(exchange.json(), findVendorBVoice),
+    (problem) => sendVendorBError(exchange, problem),
+  );
 }
 
 /** Server compute time for a piece, as the vendor reports it: always a fraction of a millisecond off whole. */

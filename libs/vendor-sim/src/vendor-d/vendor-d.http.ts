@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playChunked, playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { authorizedKey } from '../kit/sim-keys';
 import type { FaultSpec } from '../kit/faults';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
@@ -21,15 +21,8 @@ import {
 import { sendVendorDError, vendorDFaultProblem } from './vendor-d.errors';
 
 /** The key where the vendor takes it (`VENDOR_D_KEY`); answers the vendor's 401 itself. */
-function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_D_KEY, exchange);
-  const check = checkKey(key);
-  if (check !== 'ok') {
-    sendVendorDError(exchange, vendorDAuthProblem(check));
-    return undefined;
-  }
-  return key;
-}
+const authorized = (exchange: HttpExchange): string | undefined =>
+  authorizedKey(exchange, VENDOR_D_KEY, (check) => sendVendorDError(exchange, vendorDAuthProblem(check)));
 
 /** The vendor's response headers on a successful synthesis. */
 function successHeaders(startedAt: number): OutgoingHttpHeaders {

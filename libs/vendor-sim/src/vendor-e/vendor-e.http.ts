@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playChunked } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { acceptParsed, authorizedKey, requestKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorESpeak,
@@ -19,14 +19,8 @@ import {
 import { sendVendorEError, vendorEFaultProblem } from './vendor-e.errors';
 import { findVendorEModel, vendorEModelsOf } from './vendor-e.models';
 
-function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_E_KEY, exchange);
-  if (checkKey(key) !== 'ok') {
-    sendVendorEError(exchange, VENDOR_E_AUTH_PROBLEM);
-    return undefined;
-  }
-  return key;
-}
+const authorized = (exchange: HttpExchange): string | undefined =>
+  authorizedKey(exchange, VENDOR_E_KEY, () => sendVendorEError(exchange, VENDOR_E_AUTH_PROBLEM));
 
 function speakHeaders(request: VendorESpeakRequest): Record<string, string> {
   return vendorESpeakHeaders(request, vendorERequestId());
@@ -36,14 +30,11 @@ function accept(
   exchange: HttpExchange,
   generation: VendorEGeneration,
 ): { key: string; request: VendorESpeakRequest } | undefined {
-  const key = authorized(exchange);
-  if (!key) return undefined;
-  const parsed = parseVendorESpeak(generation, exchange.query, exchange.json(), findVendorEModel);
-  if (!parsed.ok) {
-    sendVendorEError(exchange, parsed.problem);
-    return undefined;
-  }
-  return { key, request: parsed.request };
+  return acceptParsed(
+    authorized(exchange),
+    () => parseVendorESpeak(generation, exchange.query, exchange.json(), findVendorEModel),
+    (problem) => sendVendorEError(exchange, problem),
+  );
 }
 
 export function vendorEHttpRoutes(kit: SimKit): HttpRoute[] {

@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playChunked } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { authorizedKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorFSettings,
@@ -15,14 +15,8 @@ import {
 import { sendVendorFError, vendorFFaultProblem } from './vendor-f.errors';
 import { findVendorFVoice, vendorFVoicesFor } from './vendor-f.voices';
 
-function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_F_KEY, exchange);
-  if (checkKey(key) !== 'ok') {
-    sendVendorFError(exchange, VENDOR_F_AUTH_PROBLEM);
-    return undefined;
-  }
-  return key;
-}
+const authorized = (exchange: HttpExchange): string | undefined =>
+  authorizedKey(exchange, VENDOR_F_KEY, () => sendVendorFError(exchange, VENDOR_F_AUTH_PROBLEM));
 
 export function vendorFHttpRoutes(kit: SimKit): HttpRoute[] {
   return [

@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import { endEarly } from '../kit/http/play-stream';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playTake } from '../kit/play-take';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { authorizedKey } from '../kit/sim-keys';
 import { beginTake, type SimKit } from '../kit/sim-vendor';
 import {
   invalidRequest,
@@ -22,14 +22,8 @@ const MAX_PAGE = 100;
 const DEFAULT_PAGE = 10;
 
 /** The bearer key (an API key or a temporary key) every REST route checks first. */
-function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_G_KEY, exchange);
-  if (checkKey(key) !== 'ok') {
-    sendVendorGError(exchange, VENDOR_G_AUTH_PROBLEM);
-    return undefined;
-  }
-  return key;
-}
+const authorized = (exchange: HttpExchange): string | undefined =>
+  authorizedKey(exchange, VENDOR_G_KEY, () => sendVendorGError(exchange, VENDOR_G_AUTH_PROBLEM));
 
 /** Both of the vendor's hosts, mounted side by side: their paths do not overlap. */
 export function vendorGHttpRoutes(kit: SimKit): HttpRoute[] {

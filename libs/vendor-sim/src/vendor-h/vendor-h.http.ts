@@ -5,7 +5,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { acceptParsed, authorizedKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorHRequest,
@@ -25,14 +25,8 @@ function sse({ event, data }: VendorHSseEvent): string {
 }
 
 /** The key every route checks first (`VENDOR_H_KEY`); answers the refusal itself. */
-function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_H_KEY, exchange);
-  if (checkKey(key) !== 'ok') {
-    sendVendorHAuthRefusal(exchange);
-    return undefined;
-  }
-  return key;
-}
+const authorized = (exchange: HttpExchange): string | undefined =>
+  authorizedKey(exchange, VENDOR_H_KEY, () => sendVendorHAuthRefusal(exchange));
 
 interface Accepted {
   readonly key: string;
@@ -40,17 +34,12 @@ interface Accepted {
 }
 
 function accept(exchange: HttpExchange): Accepted | undefined {
-  const key = authorized(exchange);
-  if (!key) return undefined;
-  const parsed = parseVendorHRequest(exchange.json(), {
-    accept: exchange.header('accept'),
-    isVoice: isVendorHVoice,
-  });
-  if (!parsed.ok) {
-    sendVendorHError(exchange, parsed.problem);
-    return undefined;
-  }
-  return { key, request: parsed.request };
+  return acceptParsed(
+    authorized(exchange),
+    () =>
+      parseVendorHRequest(exchange.json(), { accept: exchange.header('accept'), isVoice: isVendorHVoice }),
+    (problem) => sendVendorHError(exchange, problem),
+  );
 }
 
 export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {

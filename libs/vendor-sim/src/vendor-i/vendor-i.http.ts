@@ -4,7 +4,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { checkKey, requestKey } from '../kit/sim-keys';
+import { acceptParsed, authorizedKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   isKnownVendorIVersion,
@@ -31,12 +31,8 @@ export const isVendorIVoice = (id: string): boolean => findVendorIVoice(id) !== 
 
 /** Key first (`VENDOR_I_KEY`; a 401 in the version's error shape), then the version every route requires. */
 function authorized(exchange: HttpExchange): string | undefined {
-  const key = requestKey(VENDOR_I_KEY, exchange);
-  const check = checkKey(key);
-  if (check !== 'ok') {
-    sendVendorIAuthRefusal(exchange, check);
-    return undefined;
-  }
+  const key = authorizedKey(exchange, VENDOR_I_KEY, (check) => sendVendorIAuthRefusal(exchange, check));
+  if (!key) return undefined;
   const version = requestedVersion(exchange);
   if (!isKnownVendorIVersion(version)) {
     sendVendorIError(exchange, vendorIVersionProblem(version));
@@ -51,14 +47,11 @@ interface Accepted {
 }
 
 function accept(exchange: HttpExchange, streaming: boolean): Accepted | undefined {
-  const key = authorized(exchange);
-  if (!key) return undefined;
-  const parsed = parseVendorIRequest(exchange.json(), streaming, isVendorIVoice);
-  if (!parsed.ok) {
-    sendVendorIError(exchange, parsed.problem);
-    return undefined;
-  }
-  return { key, request: parsed.request };
+  return acceptParsed(
+    authorized(exchange),
+    () => parseVendorIRequest(exchange.json(), streaming, isVendorIVoice),
+    (problem) => sendVendorIError(exchange, problem),
+  );
 }
 
 function stepTime(audioMs: number): number {
