@@ -8,6 +8,8 @@ module.exports = {
   // Per-project testTimeout is ignored by Jest 30; the integration and e2e specs need real services' time,
   // and a shared machine under load may take several times a quiet one's (a bound, never a measurement).
   testTimeout: 60000,
+  // `--shard=i/n` splits by recorded seconds (tools/ci/e2e-seconds.json), so the e2e shards end together.
+  testSequencer: '<rootDir>/libs/testing/src/e2e-sequencer.js',
   projects: [
     { ...preset, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
     {

@@ -43,22 +43,36 @@ node tools/ci/audit.mjs
 step "published packages (packed, installed beside @livekit/agents and ai, type-checked and run)"
 bash tools/packages-check/check.sh
 
-step "e2e tests, and beside them the unit and integration tests"
-# The unit and integration specs never reach the e2e stack: they use services of their own (scratch
-# databases and buckets, NATS subjects under a prefix of their own, free ports). So they run in a second Jest
-# beside the e2e specs, which run one after another on the shared stack, and CI takes the longer of the two.
-# Their report follows the e2e one.
-side_log=tmp/jest-unit-integration.log
-npx jest --ci --selectProjects=unit --selectProjects=integration > "$side_log" 2>&1 &
-side=$!
-e2e=0
-npx jest --ci --selectProjects=e2e || e2e=$?
-side_rc=0
-wait "$side" || side_rc=$?
-step "unit and integration tests (they ran beside the e2e tests)"
-cat "$side_log"
-if [ "$e2e" -ne 0 ] || [ "$side_rc" -ne 0 ]; then
-  echo; echo "== failed: e2e exit ${e2e}, unit and integration exit ${side_rc} (at ${SECONDS} s) =="
+step "e2e tests in ${E2E_SHARDS:=2} shards, and beside them the unit and integration tests"
+# The e2e specs run one after another on a stack; each shard is a Jest with a stack of its own (E2E_SHARD
+# names its state file and logs), given about the same recorded seconds of specs (tools/ci/e2e-seconds.json).
+# The unit and integration specs never reach an e2e stack: they use services of their own (scratch databases
+# and buckets, NATS subjects under a prefix of their own, free ports), so a third Jest runs them beside.
+# CI takes the longest of them; the reports follow in that order.
+mkdir -p tmp/e2e
+pids=()
+logs=()
+for shard in $(seq 1 "$E2E_SHARDS"); do
+  logs+=("tmp/jest-e2e-${shard}.log")
+  E2E_SHARD=$shard npx jest --ci --selectProjects=e2e --shard="${shard}/${E2E_SHARDS}" \
+    --json --outputFile="tmp/e2e/results-${shard}.json" > "tmp/jest-e2e-${shard}.log" 2>&1 &
+  pids+=($!)
+done
+logs+=(tmp/jest-unit-integration.log)
+npx jest --ci --selectProjects=unit --selectProjects=integration > tmp/jest-unit-integration.log 2>&1 &
+pids+=($!)
+failed=()
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed+=("${logs[$i]}")
+done
+for log in "${logs[@]}"; do
+  step "report: ${log}"
+  cat "$log"
+done
+# What each e2e spec took in this run, for the next split (commit it when the split drifts).
+node tools/ci/e2e-seconds.mjs tmp/e2e/results-*.json > tmp/e2e/seconds.json || true
+if [ "${#failed[@]}" -ne 0 ]; then
+  echo; echo "== failed: ${failed[*]} (at ${SECONDS} s) =="
   exit 1
 fi
 echo; echo "== all passed (at ${SECONDS} s) =="

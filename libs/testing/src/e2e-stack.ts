@@ -4,7 +4,12 @@ import { REPO_ROOT } from './processes';
 import { createScratchDatabase, migrateScratchDatabase, servicesEnv } from './services';
 import { type StackInfo, startStack } from './stack';
 
-const STATE_FILE = join(REPO_ROOT, 'tmp', 'e2e', 'stack.json');
+/**
+ * Which e2e stack a Jest run uses: `npm test` runs the e2e specs in shards, each Jest with a stack of its own
+ * (`E2E_SHARD=1` …); a run without it has the one stack.
+ */
+const SHARD = process.env['E2E_SHARD'] ? `-${process.env['E2E_SHARD']}` : '';
+const STATE_FILE = join(REPO_ROOT, 'tmp', 'e2e', `stack${SHARD}.json`);
 
 /**
  * For the e2e run: a fresh database migrated with the migrate command, the apps as separate processes
@@ -14,7 +19,7 @@ export async function startE2eStack(): Promise<{ stop(): Promise<void> }> {
   const services = servicesEnv();
   const db = await createScratchDatabase('e2e');
   await migrateScratchDatabase(db);
-  const logDir = join(REPO_ROOT, 'tmp', 'e2e', 'logs');
+  const logDir = join(REPO_ROOT, 'tmp', 'e2e', `logs${SHARD}`);
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   const stack = await startStack({
