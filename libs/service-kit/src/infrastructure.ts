@@ -80,7 +80,7 @@ export async function connectInfrastructure<D extends boolean, B extends boolean
       parts.push(store);
       blobs = store;
       try {
-        await store.ready();
+        await readyWithin(store, S3_READY_WAIT_MS);
       } catch (error) {
         throw new Error(`The S3 store at S3_ENDPOINT=${config.S3_ENDPOINT} is not usable: ${String(error)}`);
       }
@@ -92,6 +92,30 @@ export async function connectInfrastructure<D extends boolean, B extends boolean
   }
   const stop = closeAll(...parts);
   return { bus, db, blobs, close: () => stop.close() } as Infrastructure<D, B>;
+}
+
+/**
+ * How long a start waits for the S3 store to answer: an app restarted while the store blinks (it restarts
+ * too, or answers 500 for a moment) starts once it is back, instead of exiting into a restart loop.
+ */
+const S3_READY_WAIT_MS = 30_000;
+const S3_READY_PAUSE_MS = 500;
+
+/** `store.ready()`, tried again every half second until it succeeds or `ms` has passed (then its last error). */
+export async function readyWithin(
+  store: Pick<BlobStore, 'ready'>,
+  ms: number,
+  pauseMs = S3_READY_PAUSE_MS,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await store.ready();
+    } catch (error) {
+      if (Date.now() + pauseMs > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
 }
 
 /** Registers the bus readiness check for processes that make their own bus (the standalone router). */
