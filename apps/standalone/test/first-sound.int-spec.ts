@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +7,7 @@ import {
   type AppProcess,
   call,
   freePort,
+  portIsFree,
   REPO_ROOT,
   SPEC_VENDOR_TOKENS,
   spawnApp,
@@ -16,20 +16,16 @@ import {
 
 const run = promisify(execFile);
 
-/** Whether nothing listens on `port` on loopback now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** A PORT whose three neighbours (the internal, admin and TLS ports that follow it) are free as well. */
 async function freePortRun(): Promise<number> {
   for (;;) {
     const port = await freePort();
-    if (port < 65532 && (await isFree(port + 1)) && (await isFree(port + 2)) && (await isFree(port + 3))) {
+    if (
+      port < 65532 &&
+      (await portIsFree(port + 1)) &&
+      (await portIsFree(port + 2)) &&
+      (await portIsFree(port + 3))
+    ) {
       return port;
     }
   }

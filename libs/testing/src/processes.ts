@@ -14,17 +14,33 @@ export const REPO_ROOT = ((): string => {
   return dir;
 })();
 
-/** A port the OS says is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for the apps a test starts are drawn from below the kernel's ephemeral range (32768-60999 on Linux),
+ * which it hands to every outgoing connection and every `listen(0)`: a port picked there can be taken by some
+ * other process's connection between the pick and the app's listen, and several Jests start stacks at once.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_767 } as const;
+/** Ports this process handed out already, never handed out twice. */
+const given = new Set<number>();
+
+/** Whether nothing listens on `port` (any address) right now. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
+}
+
+/** A port no process listens on right now, from below the ephemeral range (see PORT_RANGE). */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 1_000; tries += 1) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+    if (given.has(port) || !(await portIsFree(port))) continue;
+    given.add(port);
+    return port;
+  }
+  throw new Error(`no free port in ${PORT_RANGE.from}-${PORT_RANGE.to} after 1000 tries`);
 }
 
 export interface AppProcess {
