@@ -263,7 +263,9 @@ export function stackEnv(
     DRAIN_MS: '3000',
     CACHE_SWEEP_INTERVAL_MS: '1000',
     CACHE_ORPHAN_GRACE_MS: '3000',
-    SYNTH_FIRST_AUDIO_TIMEOUT_MS: '2000',
+    // Short, so a test sees a stalled vendor's provider_timeout, yet long enough that a test acting mid-stall
+    // (a client's clear or cancel after the first audio) gets there first on a loaded machine.
+    SYNTH_FIRST_AUDIO_TIMEOUT_MS: '5000',
     // Every mirror socket idles out within 10 s, so a test sees a vendor's idle close without its minutes.
     MIRROR_SOCKET_IDLE_CAP_MS: '10000',
     CACHE_USAGE_FLUSH_MS: '200',
