@@ -47,18 +47,18 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--request-log-rounds=0'])).toThrow('--request-log-rounds must be an integer');
   });
 
-  it('runs the capacity benchmark only when named: 10 sessions doubled, 30 % repeats, a 100 ms bound', () => {
+  it('runs the capacity benchmark only when named: 10 sessions doubled, 30 % repeats, a 250 ms bound', () => {
     expect(DEFAULT_OPTIONS.benchmarks).not.toContain('capacity');
     expect(parseOptions(['--only=capacity']).benchmarks).toEqual(['capacity']);
     expect(DEFAULT_OPTIONS.capacityFrom).toBe(10);
     expect(DEFAULT_OPTIONS.capacityRepeatPercent).toBe(30);
-    expect(DEFAULT_OPTIONS.capacityBoundMs).toBe(100);
+    expect(DEFAULT_OPTIONS.capacityBoundMs).toBe(250);
     const o = parseOptions([
-      '--capacity-bound-ms=250',
+      '--capacity-bound-ms=100',
       '--capacity-repeat-percent=0',
       '--capacity-max-sessions=80',
     ]);
-    expect([o.capacityBoundMs, o.capacityRepeatPercent, o.capacityMaxSessions]).toEqual([250, 0, 80]);
+    expect([o.capacityBoundMs, o.capacityRepeatPercent, o.capacityMaxSessions]).toEqual([100, 0, 80]);
     expect(parseOptions(['--quick']).capacityMaxSessions).toBeLessThan(DEFAULT_OPTIONS.capacityMaxSessions);
     expect(() => parseOptions(['--capacity-repeat-percent=101'])).toThrow('at most 100');
     expect(() => parseOptions(['--capacity-from=0'])).toThrow('--capacity-from must be an integer >= 1');

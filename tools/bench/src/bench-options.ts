@@ -145,7 +145,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   capacityPaceMs: 4000,
   capacityRepeatPercent: 30,
   capacityRepeatSentences: 100,
-  capacityBoundMs: 100,
+  capacityBoundMs: 250,
   capacityDirectPerSecond: 10,
 };
 

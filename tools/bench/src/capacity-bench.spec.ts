@@ -176,6 +176,14 @@ describe('capacityFigure', () => {
     expect(capacityFigure(steps, 100).sessions).toBe(10);
   });
 
+  it("does not count a step whose direct call broke the bound, however small the router's share came out", () => {
+    // A saturated machine: the vendor's own p99 past the bound, the sentences' p99 below it.
+    const saturated = step(80, -800, { directP99: 2600, p99: 1800 });
+    expect(withinBound(saturated, 250)).toBe(false);
+    expect(withinBound(step(80, 40, { directP99: 250 }), 250)).toBe(true);
+    expect(capacityFigure([step(10, 5), step(40, 6), saturated, step(160, 9)], 250).sessions).toBe(40);
+  });
+
   it('says when no step was within the bound, and when the cap came first', () => {
     const none = capacityFigure([step(10, 300)], 100);
     expect(none.step).toBeUndefined();
