@@ -1,10 +1,9 @@
-import { mirrorE2e, watchWorkerTakes } from '@router/testing';
-import { createTake, type AudioSpec } from '@router/vendor-sim';
+import { type MirrorAnswer, mirrorE2e, watchWorkerTakes } from '@router/testing';
 
 const kit = mirrorE2e('vendor_d');
 const { stack, sim, newOrg, unique, calls } = kit;
 const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } = kit;
-const { passesStreamBreaksOn, answersNotFound } = kit;
+const { passesStreamBreaksOn, answersNotFound, send, lastTake } = kit;
 /** The mirror's base URL, as a vendor_d client is configured with it (the vendor's is `https://{BASE}/v1`). */
 const BASE = `${stack.gatewayUrl}/vendor_d/v1`;
 const VOICE = 'brook';
@@ -19,13 +18,6 @@ const VENDOR_HEADERS = [
   'x-ratelimit-remaining-requests',
   'x-ratelimit-reset-requests',
 ];
-
-interface Answer {
-  readonly status: number;
-  readonly type: string | null;
-  readonly headers: Headers;
-  readonly bytes: Buffer;
-}
 
 /** One SSE `data:` line's payload: a JSON event, or the `[DONE]` sentinel. */
 type SseData = Record<string, any> | '[DONE]';
@@ -62,41 +54,19 @@ function sseAudio(events: readonly SseData[]): Buffer {
 describe('vendor_d mirror, speech (e2e)', () => {
   /** An org with its router key and its own vendor_d key, so the simulator's counts are this test's alone. */
 
-  async function speech(
+  /** A speech request (or another under /v1) as a vendor_d client sends it, its answer read whole. */
+  const speech = (
     key: string | null,
     body: unknown,
     headers: Record<string, string> = {},
     path = '/audio/speech',
-  ): Promise<Answer> {
-    const answer = await fetch(`${BASE}${path}`, {
-      method: 'POST',
-      headers: {
-        ...(key === null ? {} : { authorization: `Bearer ${key}` }),
-        'content-type': 'application/json',
-        accept: 'application/octet-stream',
-        ...headers,
-      },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return {
-      status: answer.status,
-      type: answer.headers.get('content-type'),
-      headers: answer.headers,
-      bytes: Buffer.from(await answer.arrayBuffer()),
-    };
-  }
-
-  /** The simulator's take of the last call made with `vendorKey`, as it would encode `text`. */
-  async function vendorTake(vendorKey: string, text: string, spec: AudioSpec, speed = 1): Promise<Buffer> {
-    const takeId = (await sim.calls('vendor_d', { key: vendorKey })).at(-1)?.takeId;
-    return createTake(text, spec, { takeId, speed }).bytes;
-  }
+  ) => send(key, `/v1${path}`, { body, headers: { accept: 'application/octet-stream', ...headers } });
 
   /**
    * A live answer carries the vendor's request id; a replay none (a cached reply carries only `Content-Type`),
    * never the id of the vendor's request whose audio it replays.
    */
-  function expectRouterRequestId(live: Answer, replay: Answer): void {
+  function expectRouterRequestId(live: MirrorAnswer, replay: MirrorAnswer): void {
     expect(live.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     expect(replay.headers.get('x-request-id')).toBeNull();
   }
@@ -121,7 +91,7 @@ describe('vendor_d mirror, speech (e2e)', () => {
         expect(first.status).toBe(200);
         expect(first.type).toBe(type);
         expect(
-          first.bytes.equals(await vendorTake(vendorKey, input, { codec: format, sampleRate: 24000 })),
+          first.bytes.equals(await lastTake(vendorKey, input, { codec: format, sampleRate: 24000 })),
         ).toBe(true);
         for (const name of VENDOR_HEADERS) expect([name, first.headers.get(name)]).not.toEqual([name, null]);
         expect(await calls(vendorKey)).toBe(before + 1);
@@ -172,7 +142,7 @@ describe('vendor_d mirror, speech (e2e)', () => {
     });
     expect(done !== '[DONE]' && done?.['usage'].total_tokens).toBeGreaterThan(0);
     expect(
-      sseAudio(events).equals(await vendorTake(vendorKey, input, { codec: 'pcm', sampleRate: 24000 })),
+      sseAudio(events).equals(await lastTake(vendorKey, input, { codec: 'pcm', sampleRate: 24000 })),
     ).toBe(true);
     for (const name of VENDOR_HEADERS) expect([name, first.headers.get(name)]).not.toEqual([name, null]);
     expect(await calls(vendorKey)).toBe(before + 1);
@@ -202,9 +172,9 @@ describe('vendor_d mirror, speech (e2e)', () => {
 
       const first = await speech(key, body);
       expect([first.status, first.type]).toEqual([200, 'audio/wav']);
-      expect(
-        first.bytes.equals(await vendorTake(vendorKey, input, { codec: 'wav', sampleRate: 24000 })),
-      ).toBe(true);
+      expect(first.bytes.equals(await lastTake(vendorKey, input, { codec: 'wav', sampleRate: 24000 }))).toBe(
+        true,
+      );
       const again = await speech(key, body);
       expect([again.status, again.type]).toEqual([200, 'audio/wav']);
       expect(again.bytes.equals(first.bytes)).toBe(true);
@@ -219,7 +189,7 @@ describe('vendor_d mirror, speech (e2e)', () => {
 
     const bare = await speech(key, { model: 'd_model_4', voice: VOICE, input });
     expect([bare.status, bare.type]).toEqual([200, 'audio/mpeg']);
-    expect(bare.bytes.equals(await vendorTake(vendorKey, input, { codec: 'mp3', sampleRate: 24000 }))).toBe(
+    expect(bare.bytes.equals(await lastTake(vendorKey, input, { codec: 'mp3', sampleRate: 24000 }))).toBe(
       true,
     );
 

@@ -1,19 +1,12 @@
-import { mirrorE2e, readSseEvents, type SseFrame } from '@router/testing';
-import { createTake, type AudioSpec } from '@router/vendor-sim';
+import { type MirrorAnswer, mirrorE2e, readSseEvents, type SseFrame } from '@router/testing';
 
 const kit = mirrorE2e('vendor_h');
 const { stack, sim, newOrg, unique, calls } = kit;
 const { keylessOrg, disableOrg, setCredit, rateLimited, saidTwice } = kit;
-const { passesStreamBreaksOn, answersNotFound } = kit;
+const { passesStreamBreaksOn, answersNotFound, send, lastTake } = kit;
 /** The mirror's base URL, as a vendor_h client is configured with it (the vendor's is `https://{BASE}`). */
 const BASE = `${stack.gatewayUrl}/vendor_h`;
 const VOICE = 'h1_voice_f1';
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly bytes: Buffer;
-}
 
 /** The audio of a stream's `audio` events, concatenated (raw 16-bit PCM). */
 function streamAudio(stream: readonly SseFrame[]): Buffer {
@@ -32,34 +25,10 @@ function streamAudio(stream: readonly SseFrame[]): Buffer {
 describe('vendor_h mirror, REST and SSE (e2e)', () => {
   /** An org with its router key and its own vendor_h key, so the simulator's counts are this test's alone. */
 
-  async function send(
-    key: string | null,
-    path: string,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Answer> {
-    const answer = await fetch(`${BASE}${path}`, {
-      method: 'POST',
-      headers: {
-        ...(key === null ? {} : { authorization: `Bearer ${key}` }),
-        'content-type': 'application/json',
-        ...headers,
-      },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return { status: answer.status, headers: answer.headers, bytes: Buffer.from(await answer.arrayBuffer()) };
-  }
-
   const tts = (key: string | null, body: unknown, headers: Record<string, string> = {}) =>
-    send(key, '/waves/v1/tts', body, { accept: 'audio/wav', ...headers });
-  const live = (key: string | null, body: unknown) => send(key, '/waves/v1/tts/live', body);
-  const json = (answer: Answer): any => JSON.parse(answer.bytes.toString('utf8'));
-
-  /** The take the simulator made for the last call of `vendorKey`: its audio, as the vendor encodes it. */
-  async function lastTake(vendorKey: string, text: string, spec: AudioSpec, speed = 1): Promise<Buffer> {
-    const takeId = (await sim.calls('vendor_h', { key: vendorKey })).at(-1)?.takeId;
-    return createTake(text, spec, { takeId, speed }).bytes;
-  }
+    send(key, '/waves/v1/tts', { body, headers: { accept: 'audio/wav', ...headers } });
+  const live = (key: string | null, body: unknown) => send(key, '/waves/v1/tts/live', { body });
+  const json = (answer: MirrorAnswer): any => JSON.parse(answer.bytes.toString('utf8'));
 
   it.each([
     { format: 'wav', sampleRate: 24000, type: 'audio/wav', extra: {} },

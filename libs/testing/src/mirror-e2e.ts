@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { StreamSettings } from '@router/client';
-import { type InjectFault, SimControl } from '@router/vendor-sim';
+import { type AudioSpec, createTake, type InjectFault, SimControl } from '@router/vendor-sim';
 import { mirrorAccess } from '@router/vendors';
 import { pathWithKey, placeKey, type PlacedKey, type VendorId } from '@router/vendors-core';
 import { readE2eStack } from './e2e-stack';
@@ -175,10 +175,12 @@ export interface MirrorE2e {
   reads(this: void, vendorKey: string): Promise<number>;
   /** The take id of the last synthesis call with this vendor key (to rebuild its audio with `createTake`). */
   lastTakeId(vendorKey: string): Promise<string | undefined>;
+  /** The audio of the last synthesis call with this vendor key, rebuilt as the simulator made `text` of it. */
+  lastTake(this: void, vendorKey: string, text: string, spec: AudioSpec, speed?: number): Promise<Buffer>;
   /** The router key where the vendor's clients put theirs: the headers, and the path with a query key added. */
   placed(key: string | null, path: string): { headers: Record<string, string>; path: string };
   /** A request to `base` + `path` with `key` placed (none when null), read whole. */
-  send(key: string | null, path: string, request?: MirrorRequest): Promise<MirrorAnswer>;
+  send(this: void, key: string | null, path: string, request?: MirrorRequest): Promise<MirrorAnswer>;
   /** A socket at `path` under the mirror, keyed at the handshake; opened, or it throws with the refusal. */
   connect(path: string, key: string | null, request?: MirrorSocketRequest): Promise<TestSocket>;
   /** The same socket, handshake not awaited (to see a refusal: `socket.handshake`). */
@@ -403,6 +405,10 @@ export function mirrorE2e(vendor: VendorId): MirrorE2e {
         expect(await sim.callCount(vendor, { key: vendorKey })).toBe(before + 1);
       }),
     lastTakeId: async (vendorKey) => (await sim.calls(vendor, { key: vendorKey })).at(-1)?.takeId,
+    async lastTake(vendorKey, text, spec, speed = 1) {
+      const takeId = (await sim.calls(vendor, { key: vendorKey })).at(-1)?.takeId;
+      return createTake(text, spec, { takeId, speed }).bytes;
+    },
     placed,
     send,
     connect: (path, key, request = {}) => openSocket(...socketArgs(path, key, request)),
