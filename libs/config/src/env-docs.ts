@@ -38,7 +38,7 @@ export const ENV_DOCS: readonly EnvDoc[] = [
   {
     variables: ['NATS_STREAM_LIVENESS_MS'],
     meaning:
-      'a streamed reply whose other end has been silent this long is given up (a killed worker is noticed within it)',
+      "a streamed reply whose other end's process has been silent this long is given up (a killed worker is noticed within it); each process heartbeats its peers every quarter of it",
   },
   { variables: ['NATS_RECONNECT_DELAY_MS'], meaning: 'the wait between attempts to reach NATS again' },
   { variables: ['DATABASE_URL'], meaning: '`postgresql://…` (standalone: unset, PGlite in `DATA_DIR/pg`)' },
