@@ -53,6 +53,12 @@ export function authorizedKey(
 export type ParsedRequest<R, P> =
   { readonly ok: true; readonly request: R } | { readonly ok: false; readonly problem: P };
 
+/** A request a simulated route takes: the key it came with and the request as the vendor reads it. */
+export interface AcceptedRequest<R> {
+  readonly key: string;
+  readonly request: R;
+}
+
 /**
  * A request a simulated route takes: its key (undefined where the key was refused, the refusal sent) and what
  * `parse` makes of it, read only once the key is taken; else undefined, the vendor's refusal (`refuse`) sent.
@@ -61,7 +67,7 @@ export function acceptParsed<R, P>(
   key: string | undefined,
   parse: () => ParsedRequest<R, P>,
   refuse: (problem: P) => void,
-): { readonly key: string; readonly request: R } | undefined {
+): AcceptedRequest<R> | undefined {
   if (!key) return undefined;
   const parsed = parse();
   if (parsed.ok) return { key, request: parsed.request };

@@ -2,7 +2,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { acceptParsed, authorizedKey } from '../kit/sim-keys';
+import { acceptParsed, type AcceptedRequest, authorizedKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorBRequest,
@@ -29,12 +29,7 @@ function sse({ event, data }: VendorBSseEvent): string {
 const authorized = (exchange: HttpExchange): string | undefined =>
   authorizedKey(exchange, VENDOR_B_KEY, (check) => sendVendorBAuthRefusal(exchange, check));
 
-interface Accepted {
-  readonly key: string;
-  readonly request: VendorBRequest;
-}
-
-function accept(exchange: HttpExchange): Accepted | undefined {
+function accept(exchange: HttpExchange): AcceptedRequest<VendorBRequest> | undefined {
   return acceptParsed(
     authorized(exchange),
     () => parseVendorBRequest(exchange.json(), findVendorBVoice),
@@ -49,7 +44,7 @@ function stepTime(audioMs: number): number {
 
 export function vendorBHttpRoutes(kit: SimKit): HttpRoute[] {
   // The parsed request holds the take's text, audio spec and speed as they are.
-  const begin = (accepted: Accepted, endpoint: string): BegunTake =>
+  const begin = (accepted: AcceptedRequest<VendorBRequest>, endpoint: string): BegunTake =>
     beginTake(kit, { ...accepted.request, vendor: 'vendor_b', endpoint, key: accepted.key });
   return [
     {

@@ -5,7 +5,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { acceptParsed, authorizedKey } from '../kit/sim-keys';
+import { acceptParsed, type AcceptedRequest, authorizedKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   parseVendorHRequest,
@@ -28,12 +28,7 @@ function sse({ event, data }: VendorHSseEvent): string {
 const authorized = (exchange: HttpExchange): string | undefined =>
   authorizedKey(exchange, VENDOR_H_KEY, () => sendVendorHAuthRefusal(exchange));
 
-interface Accepted {
-  readonly key: string;
-  readonly request: VendorHRequest;
-}
-
-function accept(exchange: HttpExchange): Accepted | undefined {
+function accept(exchange: HttpExchange): AcceptedRequest<VendorHRequest> | undefined {
   return acceptParsed(
     authorized(exchange),
     () =>
@@ -44,7 +39,7 @@ function accept(exchange: HttpExchange): Accepted | undefined {
 
 export function vendorHHttpRoutes(kit: SimKit): HttpRoute[] {
   // The parsed request holds the take's text, audio spec and speed as they are.
-  const begin = (accepted: Accepted, endpoint: string): BegunTake =>
+  const begin = (accepted: AcceptedRequest<VendorHRequest>, endpoint: string): BegunTake =>
     beginTake(kit, { ...accepted.request, vendor: 'vendor_h', endpoint, key: accepted.key });
   return [
     {

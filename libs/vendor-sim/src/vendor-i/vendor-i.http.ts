@@ -4,7 +4,7 @@ import type { HttpExchange } from '../kit/http/http-exchange';
 import type { HttpRoute } from '../kit/http/http-route';
 import { playOneShot } from '../kit/http/play-one-shot';
 import { playSse, sseEvent } from '../kit/http/play-stream';
-import { acceptParsed, authorizedKey } from '../kit/sim-keys';
+import { acceptParsed, type AcceptedRequest, authorizedKey } from '../kit/sim-keys';
 import { beginTake, type BegunTake, type SimKit } from '../kit/sim-vendor';
 import {
   isKnownVendorIVersion,
@@ -41,12 +41,7 @@ function authorized(exchange: HttpExchange): string | undefined {
   return key;
 }
 
-interface Accepted {
-  readonly key: string;
-  readonly request: VendorIRequest;
-}
-
-function accept(exchange: HttpExchange, streaming: boolean): Accepted | undefined {
+function accept(exchange: HttpExchange, streaming: boolean): AcceptedRequest<VendorIRequest> | undefined {
   return acceptParsed(
     authorized(exchange),
     () => parseVendorIRequest(exchange.json(), streaming, isVendorIVoice),
@@ -90,7 +85,7 @@ export function wordsInPiece(words: readonly WordSpan[], piece: TakePiece): Word
 
 export function vendorIHttpRoutes(kit: SimKit): HttpRoute[] {
   // The parsed request holds the take's text, audio spec and speed as they are.
-  const begin = (accepted: Accepted, endpoint: string): BegunTake =>
+  const begin = (accepted: AcceptedRequest<VendorIRequest>, endpoint: string): BegunTake =>
     beginTake(kit, { ...accepted.request, vendor: 'vendor_i', endpoint, key: accepted.key });
   return [
     {
