@@ -165,7 +165,10 @@ describe('provider keys (e2e)', () => {
         "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'",
       );
       expect(columns.rows.length).toBeGreaterThan(20);
+      // Plain loops collecting the columns that leak, one expectation at the end: the stack's rows are the
+      // whole shard's, too many for an expectation per cell.
       let cells = 0;
+      const leaking = new Set<string>();
       for (const { table_name, column_name } of columns.rows) {
         const rows = await client.query(
           `SELECT "${column_name}"::text AS v, "${column_name}" AS raw FROM "${table_name}"`,
@@ -174,14 +177,13 @@ describe('provider keys (e2e)', () => {
           cells += 1;
           const texts = [row.v ?? ''];
           if (Buffer.isBuffer(row.raw)) texts.push(row.raw.toString('utf8'), row.raw.toString('latin1'));
-          for (const secret of secrets) {
-            expect(texts.some((t) => t.includes(secret)) ? `${table_name}.${column_name}` : 'clean').toBe(
-              'clean',
-            );
+          if (secrets.some((secret) => texts.some((t) => t.includes(secret)))) {
+            leaking.add(`${table_name}.${column_name}`);
           }
         }
       }
       expect(cells).toBeGreaterThan(50);
+      expect([...leaking]).toEqual([]);
     } finally {
       await client.end();
     }
