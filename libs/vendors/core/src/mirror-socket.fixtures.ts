@@ -43,3 +43,23 @@ export function framedCommand(command: Extract<SocketCommand, { kind: 'send' | '
     ...(command.kind === 'refuse' ? { close: command.close } : {}),
   };
 }
+
+/**
+ * Commands at a glance, for the wires' socket tests: each its kind and context (a connection-wide command its
+ * kind alone), a text's text and a flush's tag after them, a `send` or `refuse` as `framedCommand` gives it.
+ */
+export function commandsAtAGlance(commands: readonly SocketCommand[]): unknown[] {
+  return commands.map((c) => {
+    switch (c.kind) {
+      case 'text':
+        return `text ${c.context} ${c.text}`;
+      case 'flush':
+        return `flush ${c.context} ${c.tag ?? ''}`.trimEnd();
+      case 'send':
+      case 'refuse':
+        return framedCommand(c);
+      default:
+        return 'context' in c ? `${c.kind} ${c.context}` : c.kind;
+    }
+  });
+}

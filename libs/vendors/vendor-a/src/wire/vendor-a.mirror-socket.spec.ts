@@ -1,11 +1,9 @@
 import { RouterError } from '@router/contracts';
 import {
-  framedCommand,
+  commandsAtAGlance as read,
   handshakeOf,
   sayOnSocket as say,
   sentenceEndOf,
-  type SocketCommand,
-  type SocketConnection,
 } from '@router/vendors-core';
 import { VENDOR_A_IDLE, vendorASocketRoutes } from './vendor-a.mirror-socket';
 import { parseVendorASettings } from './vendor-a.requests';
@@ -13,24 +11,10 @@ import { vendorASocketSettings } from './vendor-a.settings';
 
 const [ws, wsV2] = vendorASocketRoutes;
 
-function open(query = 'model=a_model_1&send_completion_event=true', route = ws): SocketConnection {
+function open(query = 'model=a_model_1&send_completion_event=true', route = ws) {
   if (!route) throw new Error('no route');
   return route.open(handshakeOf(query));
 }
-
-/** Commands at a glance: `kind [text]`, a frame's JSON for send and refuse. */
-const read = (commands: SocketCommand[]): unknown[] =>
-  commands.map((c) => {
-    switch (c.kind) {
-      case 'text':
-        return `text ${c.text}`;
-      case 'send':
-      case 'refuse':
-        return framedCommand(c);
-      default:
-        return c.kind;
-    }
-  });
 
 const frames = (list: (string | Buffer)[]): unknown[] => list.map((f) => JSON.parse(f.toString()) as unknown);
 const error = (message: string, code = 'invalid_request_error') => ({
@@ -94,12 +78,12 @@ describe('vendor_a mirror sockets', () => {
     expect(
       say(c, { type: 'config', data: { ...HINDI, speech_sample_rate: '24000', model: 'a_model_1' } }),
     ).toEqual([]);
-    expect(read(say(c, { type: 'text', data: { text: 'Namaste. ' } }))).toEqual(['text Namaste. ']);
+    expect(read(say(c, { type: 'text', data: { text: 'Namaste. ' } }))).toEqual(['text stream Namaste. ']);
     expect(read(say(c, { type: 'text', data: { text: '' } }))).toEqual([]);
-    expect(read(say(c, { type: 'flush' }))).toEqual(['flush']);
-    expect(read(say(c, { type: 'flush' }))).toEqual(['flush']);
+    expect(read(say(c, { type: 'flush' }))).toEqual(['flush stream']);
+    expect(read(say(c, { type: 'flush' }))).toEqual(['flush stream']);
     expect(read(say(c, { type: 'ping' }))).toEqual([]);
-    expect(read(say(c, { type: 'config', data: { ...HINDI, pace: 1.5 } }))).toEqual(['configure']);
+    expect(read(say(c, { type: 'config', data: { ...HINDI, pace: 1.5 } }))).toEqual(['configure stream']);
   });
 
   it('answers what the vendor refuses with its error, keeping the socket open and the settings before it', () => {
@@ -127,7 +111,7 @@ describe('vendor_a mirror sockets', () => {
       error('Messages must be JSON text, not binary frames'),
     ]);
     expect(read(say(c, { type: 'text', data: { text: 'Still configured.' } }))).toEqual([
-      'text Still configured.',
+      'text stream Still configured.',
     ]);
   });
 

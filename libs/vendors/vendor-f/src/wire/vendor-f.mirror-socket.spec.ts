@@ -1,11 +1,9 @@
 import { RouterError } from '@router/contracts';
 import {
-  framedCommand,
+  commandsAtAGlance as read,
   handshakeOf,
   sayOnSocket as say,
   sentenceEndOf,
-  type SocketCommand,
-  type SocketConnection,
 } from '@router/vendors-core';
 import { VENDOR_F_IDLE, vendorFSocketRoutes } from './vendor-f.mirror-socket';
 import { vendorFSocketSettings } from './vendor-f.settings';
@@ -13,25 +11,9 @@ import { vendorFSocketSettings } from './vendor-f.settings';
 const [route] = vendorFSocketRoutes;
 const QUERY = 'voice=coral&codec=pcm&sample_rate=16000';
 
-function open(query = QUERY): SocketConnection {
+function open(query = QUERY) {
   return route.open(handshakeOf(query));
 }
-
-/** Commands at a glance: `kind context [text|tag]`, a frame's JSON for send and refuse. */
-const read = (commands: SocketCommand[]): unknown[] =>
-  commands.map((c) => {
-    switch (c.kind) {
-      case 'text':
-        return `text ${c.context} ${c.text}`;
-      case 'flush':
-        return `flush ${c.context} ${c.tag ?? ''}`;
-      case 'send':
-      case 'refuse':
-        return framedCommand(c);
-      default:
-        return 'context' in c ? `${c.kind} ${c.context}` : c.kind;
-    }
-  });
 
 const frames = (list: (string | Buffer)[]): unknown[] => list.map((f) => JSON.parse(f.toString()) as unknown);
 
