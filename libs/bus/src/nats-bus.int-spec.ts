@@ -302,6 +302,49 @@ describe('NatsBus on the wire', () => {
     }
   });
 
+  it('judges a silent requester again when its timer fires before the wall clock says the interval passed', async () => {
+    const bus = await connected(natsBus(prefix));
+    const realNow = Date.now.bind(Date);
+    try {
+      let aborted = false;
+      await bus
+        .serveStream({ ...rawV1, subject: 'test.early.v1' }, async (_req, sink) => {
+          sink.aborted.addEventListener('abort', () => (aborted = true));
+          await sink.write(new Uint8Array([1]));
+          await sink.write(new Uint8Array([2])); // waits for credit the requester never grants
+        })
+        .ready();
+      // A requester process (liveness 400 ms) that opens a stream and then falls silent (killed).
+      const processInbox = createInbox();
+      let answered = false;
+      nc.subscribe(`${processInbox}.r1`, { callback: () => (answered = true) });
+      await nc.flush();
+      nc.publish(
+        `${prefix}.test.early.v1`,
+        encodeFrame(FrameKind.Open, 0, jsonCodec.encode({}), {
+          value: 1,
+          value2: 400,
+          flags: FLAG_ALIVE | FLAG_PEER,
+        }),
+        { reply: `${processInbox}.r1` },
+      );
+      while (!answered) await sleep(5);
+      // Once the server has heard the open, the wall clock lags its timers by 200 ms for a second, as a busy
+      // event loop's cached time leaves timers ahead of Date.now(): the first judgement sees too little silence.
+      const lagUntil = realNow() + 1000;
+      jest.spyOn(Date, 'now').mockImplementation(() => {
+        const now = realNow();
+        return now < lagUntil ? now - 200 : now;
+      });
+      const deadline = realNow() + 3000;
+      while (!aborted && realNow() < deadline) await sleep(10);
+      expect(aborted).toBe(true);
+    } finally {
+      jest.restoreAllMocks();
+      await bus.close();
+    }
+  });
+
   it('a server that went silent without a word (killed) fails the stream within the liveness interval', async () => {
     const requester = await connected(natsBus(prefix, { streamLivenessMs: 300 }));
     // A "server" that takes the open frame and then says nothing, as a process killed just after would.

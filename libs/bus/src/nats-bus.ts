@@ -606,7 +606,9 @@ export class NatsBus implements Bus {
     setImmediate(() => {
       if (this.peers.get(peer.key) !== peer) return;
       const silentMs = Date.now() - peer.lastHeardAt;
-      if (silentMs < peer.livenessMs) return;
+      // A timer may fire before the interval has passed by the wall clock (it counts from the event loop's
+      // cached time, which a busy turn leaves behind): judge again when it has, never not at all.
+      if (silentMs < peer.livenessMs) return this.armSilence(peer, peer.livenessMs - silentMs);
       const tick = keepAliveTick(peer.livenessMs);
       if (!peer.graced && silentMs - peer.livenessMs > tick) {
         // This judgement comes more than a tick late: this process itself was stalled (a loaded machine), and
