@@ -48,18 +48,19 @@ step "e2e tests in ${E2E_SHARDS:=2} shards, and beside them the unit and integra
 # names its state file and logs), given about the same recorded seconds of specs (tools/ci/e2e-seconds.json).
 # The unit and integration specs never reach an e2e stack: they use services of their own (scratch databases
 # and buckets, NATS subjects under a prefix of their own, free ports), so a third Jest runs them beside.
-# CI takes the longest of them; the reports follow in that order.
+# CI takes the longest of them; the reports follow in that order. --forceExit: a spec that fails while a stream
+# or connection is open (a test that ran into its bound) must fail the run, not hold its Jest open for ever.
 mkdir -p tmp/e2e
 pids=()
 logs=()
 for shard in $(seq 1 "$E2E_SHARDS"); do
   logs+=("tmp/jest-e2e-${shard}.log")
-  E2E_SHARD=$shard npx jest --ci --selectProjects=e2e --shard="${shard}/${E2E_SHARDS}" \
+  E2E_SHARD=$shard npx jest --ci --forceExit --selectProjects=e2e --shard="${shard}/${E2E_SHARDS}" \
     --json --outputFile="tmp/e2e/results-${shard}.json" > "tmp/jest-e2e-${shard}.log" 2>&1 &
   pids+=($!)
 done
 logs+=(tmp/jest-unit-integration.log)
-npx jest --ci --selectProjects=unit --selectProjects=integration > tmp/jest-unit-integration.log 2>&1 &
+npx jest --ci --forceExit --selectProjects=unit --selectProjects=integration > tmp/jest-unit-integration.log 2>&1 &
 pids+=($!)
 failed=()
 for i in "${!pids[@]}"; do
