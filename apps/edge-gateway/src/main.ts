@@ -33,6 +33,7 @@ runService(SERVICE, async () => {
       maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       maxSocketMessageBytes: config.MAX_SOCKET_MESSAGE_BYTES,
       clientStallMs: config.CLIENT_STALL_TIMEOUT_MS,
+      upstreamConnections: config.UPSTREAM_CONNECTIONS,
       orgLimits: orgLimitDefaults(config),
     },
     { prisma: infra.db.prisma, bus: infra.bus, logger, health },

@@ -114,6 +114,11 @@ export function edgeGatewayEnv(mirrorVendors: readonly VendorToken[]) {
     ...requestBodyEnv,
     MAX_SOCKET_MESSAGE_BYTES: env.int({ default: 256 * 1024, min: 1024 }),
     ...clientStallEnv,
+    /**
+     * Connections the gateway keeps to each app behind it; an HTTP answer holds one for as long as its client
+     * reads, and a request beyond them waits for one.
+     */
+    UPSTREAM_CONNECTIONS: env.int({ default: 256, min: 1, max: 65_536 }),
     ...orgLimitEnv,
   };
 }

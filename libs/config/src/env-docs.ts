@@ -119,6 +119,11 @@ export const ENV_DOCS: readonly EnvDoc[] = [
       'a client that takes nothing of an HTTP answer for this long is cut, and its reply stops at the app behind as when it leaves (0: held for as long as it stays connected); one that pauses for less, or reads at any pace, gets its whole answer (docs/reliability.md, "Slow readers")',
   },
   {
+    variables: ['UPSTREAM_CONNECTIONS'],
+    meaning:
+      'connections the gateway keeps to each app behind it (native-api, each mirror, the dashboard); an HTTP answer holds one for as long as its client reads it, so slow readers beyond it wait for one: raise it with the number of concurrent slow readers expected (docs/performance.md, "Slow readers")',
+  },
+  {
     variables: ['MAX_SOCKET_MESSAGE_BYTES'],
     meaning:
       "one WebSocket message's limit on a mirror, and on the gateway for the sockets it relays message by message; a larger one closes the socket with 1009",

@@ -38,6 +38,8 @@ export interface EdgeGatewayConfig {
   maxSocketMessageBytes: number;
   /** A client that takes nothing of an HTTP answer for this long is cut (0: never). */
   clientStallMs: number;
+  /** Connections kept to each app behind (256 unless given); an HTTP answer holds one while its client reads. */
+  upstreamConnections?: number;
   /** Each org's limits where its record sets none (`ORG_LIMIT_*`; 0: none), kept by this replica alone. */
   orgLimits: OrgLimits;
 }
@@ -179,6 +181,7 @@ export async function startEdgeGateway(
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     maxSocketMessageBytes: config.maxSocketMessageBytes,
     clientStallMs: config.clientStallMs,
+    ...(config.upstreamConnections ? { upstreamConnections: config.upstreamConnections } : {}),
     socketRecheckMs: SOCKET_RECHECK_MS,
     keyUses,
     limiter: new OrgLimiter(config.orgLimits, now),

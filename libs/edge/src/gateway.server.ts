@@ -69,6 +69,8 @@ export interface GatewayOptions {
    * as when it leaves); absent or 0: it is held for as long as it stays connected.
    */
   clientStallMs?: number;
+  /** Connections kept to each app behind (256 unless given); an HTTP answer holds one while its client reads. */
+  upstreamConnections?: number;
   /** The largest request body forwarded; each is read whole, since the identity signs its digest. */
   maxRequestBodyBytes: number;
   /** The largest WebSocket message the gateway reads (relayed sockets); a larger one closes the socket with 1009. */
@@ -773,7 +775,11 @@ export class GatewayServer {
   private pool(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
+      pool = new Pool(origin, {
+        connections: this.options.upstreamConnections ?? 256,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+      });
       this.pools.set(origin, pool);
     }
     return pool;
