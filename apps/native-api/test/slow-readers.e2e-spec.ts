@@ -41,9 +41,12 @@ const PER_READER_BYTES = 2 * (CONFIG.LOOK_AHEAD + 1) * PIECE_BYTES + 2 * SOCKET_
 /**
  * Per process, whatever the readers: the hot tier (bounded by its own setting), and what the collector has not
  * yet reclaimed (audio passes through every process as short-lived buffers): the ArrayBuffers V8 lets pile up
- * before it collects (its external memory soft limit, 64 MiB) and as much again for the heap's own growth.
+ * before it collects (its external memory soft limit, 64 MiB) and as much again for the heap's own growth,
+ * doubled for a collector that runs late on a loaded machine (native-api reached 170 MiB of a 192 MiB bound
+ * at load 20). Still far under what whole answers take (checked below), and under the 546 MiB seen when a
+ * reply held its whole answer.
  */
-const FIXED_BYTES = CONFIG.HOT_TIER_BYTES + 2 * 64 * 1024 * 1024;
+const FIXED_BYTES = CONFIG.HOT_TIER_BYTES + 4 * 64 * 1024 * 1024;
 const BOUND_BYTES = FIXED_BYTES + READERS * PER_READER_BYTES;
 /** The reading: this many bytes, then a pause; after the first READ_BEFORE_PAUSE bytes, a long one. */
 const READ_STEP_BYTES = 64 * 1024;
