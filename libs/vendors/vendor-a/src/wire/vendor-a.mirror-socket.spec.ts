@@ -5,9 +5,10 @@ import {
   sayOnSocket as say,
   sentenceEndOf,
 } from '@router/vendors-core';
-import { VENDOR_A_IDLE, vendorASocketRoutes } from './vendor-a.mirror-socket';
+import { vendorASocketRoutes } from './vendor-a.mirror-socket';
 import { parseVendorASettings } from './vendor-a.requests';
 import { vendorASocketSettings } from './vendor-a.settings';
+import { VENDOR_A_IDLE } from './vendor-a.socket';
 
 const [ws, wsV2] = vendorASocketRoutes;
 

@@ -1,4 +1,3 @@
-import type { RouterError, TakeWarning } from '@router/contracts';
 import {
   type JsonMessage,
   JsonSocketConnection,
@@ -8,20 +7,15 @@ import {
   sendJson,
   SOCKET_CLOSE,
   type SocketCommand,
-  type SocketContextRenderer,
-  type SocketFailure,
-  type SocketFrame,
   type SocketHandshake,
-  type SocketIdle,
 } from '@router/vendors-core';
-import { vendorACodeForStatus, vendorARequestId, type VendorAErrorCode } from './vendor-a.errors';
+import type { VendorAErrorCode } from './vendor-a.errors';
+import { VendorARenderer } from './vendor-a.mirror-socket-renderer';
 import { parseVendorASettings } from './vendor-a.requests';
 import { vendorASocketSettingsOf } from './vendor-a.settings';
 import {
   readVendorAClientMessage,
-  VENDOR_A_FINAL_EVENT,
-  VENDOR_A_IDLE_MS,
-  vendorAAudioMessage,
+  VENDOR_A_IDLE,
   vendorACompletionEvents,
   vendorAConfigFirst,
   vendorASocketError,
@@ -45,37 +39,6 @@ type Kind = 'message';
 
 /** The socket speaks one stream of text: one context, named here. */
 const STREAM = 'stream';
-
-/** The vendor closes a socket without client messages for 60 s: its idle error, then a policy close. */
-export const VENDOR_A_IDLE: SocketIdle = {
-  ms: VENDOR_A_IDLE_MS,
-  frames: [
-    JSON.stringify(
-      vendorASocketError(
-        'idle_timeout_error',
-        `Connection closed after ${VENDOR_A_IDLE_MS / 1000} s without messages`,
-      ),
-    ),
-  ],
-  code: SOCKET_CLOSE.policy,
-  reason: 'idle timeout',
-};
-
-/** The router's failure of a sentence in the vendor's words: the vendor's code for its status, else the router's. */
-function vendorACode(error: RouterError): VendorAErrorCode {
-  if (error.providerStatus !== undefined) return vendorACodeForStatus(error.providerStatus);
-  switch (error.code) {
-    case 'bad_request':
-      return 'invalid_request_error';
-    case 'provider_rate_limited':
-      return 'rate_limit_exceeded_error';
-    case 'provider_key_missing':
-    case 'unauthorized':
-      return 'invalid_api_key_error';
-    default:
-      return 'internal_server_error';
-  }
-}
 
 /** One connection of either socket. */
 export class VendorAConnection extends JsonSocketConnection<Kind> {
@@ -105,7 +68,7 @@ export class VendorAConnection extends JsonSocketConnection<Kind> {
     ];
   }
 
-  context(): SocketContextRenderer {
+  context(): VendorARenderer {
     return new VendorARenderer(this.completionEvents);
   }
 
@@ -161,49 +124,6 @@ export class VendorAConnection extends JsonSocketConnection<Kind> {
 
 function error(code: VendorAErrorCode, message: string): SocketCommand {
   return sendJson(vendorASocketError(code, message));
-}
-
-/**
- * The stream's frames: each sentence's audio as `audio` frames under a request id of its own, the vendor's
- * error for a take it spoke while reporting one after that take's audio, and with completion events one
- * `final` per flush once its audio has gone.
- */
-class VendorARenderer implements SocketContextRenderer {
-  /** The request id of the sentence whose audio is playing, from its first chunk to its end. */
-  private requestId: string | undefined;
-
-  constructor(private readonly completionEvents: boolean) {}
-
-  audio(chunk: Buffer, at: { first: boolean; contentType?: string }): SocketFrame[] {
-    if (at.first || this.requestId === undefined) this.requestId = vendorARequestId();
-    if (chunk.length === 0) return [];
-    return [JSON.stringify(vendorAAudioMessage(this.requestId, chunk, at.contentType ?? ''))];
-  }
-
-  sentenceEnd(end: { warning?: TakeWarning | null }): SocketFrame[] {
-    const requestId = this.requestId;
-    this.requestId = undefined;
-    const { warning } = end;
-    if (!warning) return [];
-    const code = (warning.code ?? 'invalid_request_error') as VendorAErrorCode;
-    return [JSON.stringify(vendorASocketError(code, warning.message, requestId))];
-  }
-
-  flushed(): SocketFrame[] {
-    return this.completionEvents ? [JSON.stringify(VENDOR_A_FINAL_EVENT)] : [];
-  }
-
-  finished(): SocketFrame[] {
-    return [];
-  }
-
-  /** A failed sentence (or config the router cannot plan) is the vendor's `error`; the socket stays open. */
-  failed(failure: RouterError, at?: { sentence: number }): SocketFailure {
-    // A sentence's request: the one whose audio had started, else the one the vendor refused.
-    const requestId = at ? (this.requestId ?? vendorARequestId()) : undefined;
-    this.requestId = undefined;
-    return { frames: [JSON.stringify(vendorASocketError(vendorACode(failure), failure.message, requestId))] };
-  }
 }
 
 /** vendor_a's two sockets on its mirror, one per model generation. */

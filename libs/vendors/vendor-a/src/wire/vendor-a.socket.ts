@@ -1,4 +1,4 @@
-import { flagIsSet } from '@router/vendors-core';
+import { flagIsSet, SOCKET_CLOSE, type SocketIdle } from '@router/vendors-core';
 import type { VendorAErrorCode } from './vendor-a.errors';
 import { TEXT_LIMITS } from './vendor-a.requests';
 
@@ -110,6 +110,21 @@ export function vendorAAudioMessage(requestId: string, audio: Buffer, contentTyp
 export function vendorASocketError(code: VendorAErrorCode, message: string, requestId?: string): object {
   return { type: 'error', data: { message, code, ...(requestId ? { request_id: requestId } : {}) } };
 }
+
+/** The vendor closes a socket without client messages for 60 s: its idle error, then a policy close. */
+export const VENDOR_A_IDLE: SocketIdle = {
+  ms: VENDOR_A_IDLE_MS,
+  frames: [
+    JSON.stringify(
+      vendorASocketError(
+        'idle_timeout_error',
+        `Connection closed after ${VENDOR_A_IDLE_MS / 1000} s without messages`,
+      ),
+    ),
+  ],
+  code: SOCKET_CLOSE.policy,
+  reason: 'idle timeout',
+};
 
 /** Sent after a flush's audio when the socket was opened with `send_completion_event=true`. */
 export const VENDOR_A_FINAL_EVENT = { type: 'event', data: { event_type: 'final' } } as const;

@@ -1,6 +1,4 @@
-import type { RouterError } from '@router/contracts';
 import {
-  type ContextEnd,
   fieldKind,
   type JsonMessage,
   JsonSocketConnection,
@@ -11,22 +9,14 @@ import {
   sendJson,
   SOCKET_CLOSE,
   type SocketCommand,
-  type SocketContextRenderer,
-  type SocketFailure,
-  type SocketFrame,
   type SocketHandshake,
   type SocketIdle,
 } from '@router/vendors-core';
 import { vendorFErrorBody } from './vendor-f.errors';
+import { Utterances, UTTERANCE_DONE, VendorFRenderer } from './vendor-f.mirror-socket-renderer';
 import { VENDOR_F_TTS_PATH } from './vendor-f.requests';
 import { vendorFSocketSettings, type VendorFSocketSettings } from './vendor-f.settings';
-import {
-  readVendorFClientMessage,
-  VENDOR_F_AUDIO_CLEAR,
-  VENDOR_F_AUDIO_DONE,
-  vendorFAudioDelta,
-  vendorFSocketError,
-} from './vendor-f.socket';
+import { readVendorFClientMessage, vendorFSocketError } from './vendor-f.socket';
 
 /*
  * vendor_f's `/v1/tts` socket on its mirror: settings from the query (fixed for the connection), text as
@@ -42,8 +32,6 @@ type Kind = (typeof KINDS)[number];
 
 /** The socket speaks one utterance at a time: one context, named here. */
 const UTTERANCE = 'utterance';
-/** The tag of a `text.done`'s flush, answered with `audio.done`. */
-const UTTERANCE_DONE = 'text.done';
 
 /**
  * The vendor states no idle limit (its clients recycle sockets after a few minutes): a socket quiet for five
@@ -60,26 +48,6 @@ export const vendorFSocketRoutes: readonly MirrorSocketRoute[] = [
     idle: () => VENDOR_F_IDLE,
   },
 ];
-
-/**
- * Where the connection's utterances stand, shared by its codec (which reads the client's messages in order) and
- * its renderer (which learns of a failure as it happens): an utterance that failed is over, as at the vendor.
- */
-class Utterances {
-  /** `text.done`s sent on whose `audio.done` is still to come. */
-  pendingDone = 0;
-  /** The next `text.done`'s answer is the failure's `error` already sent: no `audio.done` for it. */
-  failed = false;
-  /** The utterance still being written failed: its later text and its `text.done` are dropped. */
-  dropping = false;
-
-  /** A barge-in forgets every utterance in progress. */
-  clear(): void {
-    this.pendingDone = 0;
-    this.failed = false;
-    this.dropping = false;
-  }
-}
 
 /** One `/v1/tts` connection. */
 export class VendorFConnection extends JsonSocketConnection<Kind> {
@@ -109,7 +77,7 @@ export class VendorFConnection extends JsonSocketConnection<Kind> {
     return this.configure();
   }
 
-  context(): SocketContextRenderer {
+  context(): VendorFRenderer {
     return new VendorFRenderer(this.utterances);
   }
 
@@ -153,47 +121,5 @@ export class VendorFConnection extends JsonSocketConnection<Kind> {
     if (this.configured || !this.settings.ok) return [];
     this.configured = true;
     return [{ kind: 'configure', context: UTTERANCE, settings: this.settings.settings }];
-  }
-}
-
-/** The utterance's frames: base64 audio as it comes, `audio.done` after a `text.done`, `audio.clear` after a clear. */
-class VendorFRenderer implements SocketContextRenderer {
-  constructor(private readonly utterances: Utterances) {}
-
-  audio(chunk: Buffer): SocketFrame[] {
-    return chunk.length === 0 ? [] : [JSON.stringify(vendorFAudioDelta(chunk))];
-  }
-
-  /** The vendor's timings come only from its own socket; the router's takes have none (`with_timestamps`). */
-  sentenceEnd(): SocketFrame[] {
-    return [];
-  }
-
-  flushed(tag: string | undefined): SocketFrame[] {
-    if (tag !== UTTERANCE_DONE) return [];
-    const { utterances } = this;
-    utterances.pendingDone = Math.max(0, utterances.pendingDone - 1);
-    if (!utterances.failed) return [JSON.stringify(VENDOR_F_AUDIO_DONE)];
-    utterances.failed = false;
-    return [];
-  }
-
-  /** Only a `text.clear` ends the context; every one is acknowledged, whether it stopped anything or not. */
-  finished(end: ContextEnd): SocketFrame[] {
-    return end.kind === 'cancel' ? [JSON.stringify(VENDOR_F_AUDIO_CLEAR)] : [];
-  }
-
-  /**
-   * A failed sentence is an `error` (the vendor's message where it refused) that ends its utterance: the rest of
-   * it is dropped (through its `text.done`, or what the client still writes of it) and no `audio.done` follows.
-   * The socket stays open. A command that failed is an `error` alone.
-   */
-  failed(error: RouterError, at?: { sentence: number }): SocketFailure {
-    const frames = [JSON.stringify(vendorFSocketError(error.message))];
-    if (!at) return { frames };
-    const { utterances } = this;
-    if (utterances.pendingDone > 0) utterances.failed = true;
-    else utterances.dropping = true;
-    return { frames, drop: { through: UTTERANCE_DONE } };
   }
 }
