@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /** The checkout's root, whether this runs from source (Jest) or from dist/ (the e2e global setup). */
@@ -17,11 +18,12 @@ export const REPO_ROOT = ((): string => {
 /**
  * Ports for the apps a test starts are drawn from below the kernel's ephemeral range (32768-60999 on Linux),
  * which it hands to every outgoing connection and every `listen(0)`: a port picked there can be taken by some
- * other process's connection between the pick and the app's listen, and several Jests start stacks at once.
+ * other process's connection between the pick and the app's listen. Several Jests start stacks at once, so a
+ * port is also reserved across processes, by a file of its own, until RESERVED_MS has passed.
  */
 const PORT_RANGE = { from: 20_000, to: 32_767 } as const;
-/** Ports this process handed out already, never handed out twice. */
-const given = new Set<number>();
+const RESERVED_DIR = join(tmpdir(), 'router-test-ports');
+const RESERVED_MS = 15 * 60_000;
 
 /** Whether nothing listens on `port` (any address) right now. */
 export function portIsFree(port: number): Promise<boolean> {
@@ -32,13 +34,29 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port no process listens on right now, from below the ephemeral range (see PORT_RANGE). */
+/** Takes `port` for this process unless another took it within RESERVED_MS. */
+function reserve(port: number): boolean {
+  const file = join(RESERVED_DIR, String(port));
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(file).mtimeMs < RESERVED_MS) return false;
+      writeFileSync(file, String(process.pid));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A port no process listens on and no other test process was given lately (see PORT_RANGE). */
 export async function freePort(): Promise<number> {
+  mkdirSync(RESERVED_DIR, { recursive: true });
   for (let tries = 0; tries < 1_000; tries += 1) {
     const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
-    if (given.has(port) || !(await portIsFree(port))) continue;
-    given.add(port);
-    return port;
+    if (reserve(port) && (await portIsFree(port))) return port;
   }
   throw new Error(`no free port in ${PORT_RANGE.from}-${PORT_RANGE.to} after 1000 tries`);
 }
