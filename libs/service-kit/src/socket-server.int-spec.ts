@@ -18,6 +18,12 @@ describe('SocketServer: one connection per failure, never the process', () => {
   let server: Server;
   let port: number;
   const logs: Array<{ level: string; msg: string }> = [];
+  /** Every server here logs into `logs`, for the tests that read what a failure logged. */
+  const logger = createLogger({
+    service: 'socket-server-test',
+    level: 'info',
+    destination: { write: (line: string) => void logs.push(JSON.parse(line)) },
+  });
   /** What the surface's code does with each path; `/boom-*` paths fail at that step. */
   const echo = (peer: SocketPeer): SocketSession => ({
     id: 'session',
@@ -44,11 +50,7 @@ describe('SocketServer: one connection per failure, never the process', () => {
       name: 'test surface',
       identity: IDENTITY,
       now: Date.now,
-      logger: createLogger({
-        service: 'socket-server-test',
-        level: 'info',
-        destination: { write: (line: string) => void logs.push(JSON.parse(line)) },
-      }),
+      logger,
       maxPayloadBytes: 1024,
       check: (url, headers) => {
         if (url.pathname === '/boom-check') throw new Error('a failure of the check');
@@ -259,11 +261,7 @@ describe('SocketServer: one connection per failure, never the process', () => {
       name: 'session surface',
       identity: IDENTITY,
       now: Date.now,
-      logger: createLogger({
-        service: 'socket-server-test',
-        level: 'info',
-        destination: { write: (line: string) => void logs.push(JSON.parse(line)) },
-      }),
+      logger,
       maxPayloadBytes: 1024,
       check: () => null,
       refusal: (error) => ({ status: error.status, contentType: 'application/json', body: '{}' }),
