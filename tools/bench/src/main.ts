@@ -39,10 +39,13 @@ import {
   openLoopRates,
   openLoopStep,
   openLoopStepMs,
-  PEER_CPU_VARIANTS,
   PEER_VARIANTS,
+  peerCpuMedians,
+  peerCpuOrder,
+  peerCpuPhaseId,
   peerCpuRow,
   peerLevel,
+  peerReferencePhase,
   type PeerOutput,
   renderPeerReport,
 } from './peer-bench';
@@ -234,7 +237,9 @@ function renderProfiles(dir: string, pids: Record<string, number>, phases: Profi
     .filter((p) => ROUTER_APPS.includes(p.app))
     .map((p) => ({ ...p, profile: JSON.parse(readFileSync(p.file, 'utf8')) as CpuProfile }));
   const out: string[] = ['## Where the router CPU goes (V8 profiles, cut to each phase)', ''];
-  const routerPhases = phases.filter((p) => !REFERENCE_VARIANTS.some((v) => p.id.startsWith(`cpu-${v}-`)));
+  const routerPhases = phases.filter(
+    (p) => !REFERENCE_VARIANTS.some((v) => p.id.startsWith(`cpu-${v}-`)) && !peerReferencePhase(p.id),
+  );
   for (const phase of routerPhases) {
     out.push(`### ${phase.id} (${phase.requests} requests)`, '');
     for (const { app, profile } of profiles) {
@@ -432,12 +437,14 @@ async function runStream(
 
 /**
  * The peer benchmark: the peer gateway beside the router and the references on vendor_d's simulator, one body
- * for all. Interleaved at each level, then each variant alone for CPU at the highest level, then open loop.
+ * for all. Interleaved at each level, then each variant alone for CPU at the highest level, `cpuRounds` rounds
+ * in an order shuffled anew each round, then open loop. Its CPU phases go to `profiled`.
  */
 async function runPeer(
   bench: Bench,
   options: BenchOptions,
   idleMsPerSecond: Record<string, number>,
+  profiled: ProfiledPhase[],
 ): Promise<PeerOutput> {
   const primes: Variant[] = ['d-prime-hot', 'd-prime-20k', 'd-prime-200k', 'c-prime-hot', 'a-ws-prime-hot'];
   log(`peer: priming ${options.hotSentences} sentences each for the mirror hits`);
@@ -468,24 +475,37 @@ async function runPeer(
   }
   const cpu: PeerOutput['cpu'] = [];
   const concurrency = Math.max(...options.concurrency);
-  for (const variant of PEER_CPU_VARIANTS) {
-    log(`peer: ${variant} alone, ${options.peerCpuRequests} requests at ${concurrency} concurrent (CPU)`);
-    const spec = { variants: [variant], concurrency };
-    await bench.measure({ id: `peer-cpu-warmup-${variant}`, ...spec, perVariant: options.warmup }, true);
-    const alone = await bench.measure(
-      { id: `peer-cpu-${variant}`, ...spec, perVariant: options.peerCpuRequests },
-      true,
-    );
-    cpu.push(
-      peerCpuRow({
+  for (let round = 1; round <= options.cpuRounds; round++) {
+    for (const variant of peerCpuOrder(round)) {
+      log(
+        `peer: ${variant} alone, ${options.peerCpuRequests} requests at ${concurrency} concurrent (CPU, round ${round} of ${options.cpuRounds})`,
+      );
+      const spec = { variants: [variant], concurrency };
+      // The same variant alone first, unmeasured, as in the speech benchmark's rounds: what the phase before
+      // left behind falls there.
+      await bench.measure(
+        { id: `peer-cpu-warmup-${variant}-r${round}`, ...spec, perVariant: options.warmup },
+        true,
+      );
+      const phase = peerCpuPhaseId(variant, round);
+      const alone = await bench.measure({ id: phase, ...spec, perVariant: options.peerCpuRequests }, true);
+      const row = peerCpuRow({
         variant,
+        round,
         concurrency,
         result: alone.result,
         cpu: alone.cpu,
         routerApps: ROUTER_APPS,
         idleMsPerSecond,
-      }),
-    );
+      });
+      profiled.push({
+        id: phase,
+        requests: row.requests,
+        window: alone.window,
+        cpuMs: alone.cpu.processesMs,
+      });
+      cpu.push(row);
+    }
   }
   const openLoop: PeerOutput['openLoop'] = [];
   const stepMs = (rate: number): number => openLoopStepMs(rate, options.openLoopStepMs);
@@ -515,7 +535,13 @@ async function runPeer(
     }
     openLoop.push(openLoopFigures(variant, steps, stepMs));
   }
-  return { levels, cpu, openLoop, targets: checkPeerTargets(levels, cpu, openLoop) };
+  return {
+    levels,
+    cpu,
+    cpuMedians: peerCpuMedians(cpu),
+    openLoop,
+    targets: checkPeerTargets(levels, cpu, openLoop),
+  };
 }
 
 /**
@@ -1004,7 +1030,7 @@ async function run(options: BenchOptions): Promise<void> {
       }
     }
     const stream = streaming ? await runStream(bench, stack, load, options) : undefined;
-    const peerOutput = peering ? await runPeer(bench, options, idle?.msPerSecond ?? {}) : undefined;
+    const peerOutput = peering ? await runPeer(bench, options, idle?.msPerSecond ?? {}, profiled) : undefined;
 
     const cpuMedians = medianOfRounds(cpuRows);
     const checks = speech ? checkTargets(interleaved, cpuMedians) : [];

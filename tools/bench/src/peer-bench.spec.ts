@@ -3,15 +3,48 @@ import { sizedSentence } from './load-plan';
 import {
   chargedProcesses,
   checkPeerTargets,
+  cpuRatioByRound,
+  type OpenLoopFigures,
   type OpenLoopStep,
   openLoopDone,
   openLoopFigures,
   stepRetried,
   openLoopStepMs,
   openLoopRates,
+  PEER_CPU_VARIANTS,
   PEER_VARIANTS,
+  type PeerCpuRow,
+  peerCpuMedians,
+  peerCpuOrder,
+  peerCpuPhaseId,
   peerLevel,
+  peerReferencePhase,
+  renderPeerReport,
 } from './peer-bench';
+import type { Variant } from './load-plan';
+
+/** CPU rows of one variant, one per round: `ms[i]` is round i + 1's CPU per request. */
+const cpuRows = (variant: Variant, ms: number[]): PeerCpuRow[] =>
+  ms.map((cpuMsPerRequest, i) => ({
+    variant,
+    round: i + 1,
+    concurrency: 50,
+    requests: 200,
+    requestsPerSecond: 100 * (i + 1),
+    cpuMsPerRequest,
+  }));
+
+const result = (ms: Record<string, number>): PhaseResult => ({
+  kind: 'result',
+  id: 'p',
+  elapsedMs: 1000,
+  variants: Object.fromEntries(
+    Object.entries(ms).map(([v, t]) => [
+      v,
+      { ttfbMs: [t], totalMs: [t], bytes: 100, errors: 0, failures: {} },
+    ]),
+  ),
+});
 
 const step = (ratePerSecond: number, p99: number, more: Partial<OpenLoopStep> = {}): OpenLoopStep => ({
   ratePerSecond,
@@ -80,17 +113,6 @@ describe('peer benchmark arithmetic', () => {
   });
 
   it('takes what each path adds against the baseline of the same phase, and the ratio targets from it', () => {
-    const result = (ms: Record<string, number>): PhaseResult => ({
-      kind: 'result',
-      id: 'p',
-      elapsedMs: 1000,
-      variants: Object.fromEntries(
-        Object.entries(ms).map(([v, t]) => [
-          v,
-          { ttfbMs: [t], totalMs: [t], bytes: 100, errors: 0, failures: {} },
-        ]),
-      ),
-    });
     const level = peerLevel(
       1,
       result({ 'd-direct': 2, 'd-native': 5, 'd-mirror': 5.2, 'd-mirror-hit': 0.8 }),
@@ -98,16 +120,7 @@ describe('peer benchmark arithmetic', () => {
     );
     expect(level.rows.find((r) => r.variant === 'd-mirror')?.addsP50).toBe(3.2);
     expect(level.expectedVendorCalls).toBe(3);
-    const cpu = [
-      {
-        variant: 'd-native' as const,
-        concurrency: 50,
-        requests: 1,
-        requestsPerSecond: 1,
-        cpuMsPerRequest: 2,
-      },
-      { variant: 'd-peer' as const, concurrency: 50, requests: 1, requestsPerSecond: 1, cpuMsPerRequest: 4 },
-    ];
+    const cpu = [...cpuRows('d-native', [2]), ...cpuRows('d-peer', [4])];
     const open = [
       { variant: 'd-peer' as const, steps: [], sustainedPerSecond: 100 },
       { variant: 'd-mirror-hit' as const, steps: [], sustainedPerSecond: 250 },
@@ -118,6 +131,160 @@ describe('peer benchmark arithmetic', () => {
       [0.5, true],
       [2.5, false],
     ]);
+  });
+
+  it('runs the CPU variants in an order shuffled anew each round, the same in every run', () => {
+    const rounds = [1, 2, 3].map(peerCpuOrder);
+    for (const order of rounds) expect([...order].sort()).toEqual([...PEER_CPU_VARIANTS].sort());
+    expect(new Set(rounds.map((order) => order.join())).size).toBe(3);
+    expect(peerCpuOrder(2)).toEqual(rounds[1]);
+    expect(peerCpuPhaseId('d-native', 2)).toBe('peer-cpu-d-native-r2');
+  });
+
+  it('leaves the peer’s and the bare proxy’s CPU phases out of the router’s profiles', () => {
+    expect(peerReferencePhase(peerCpuPhaseId('d-peer', 1))).toBe(true);
+    expect(peerReferencePhase(peerCpuPhaseId('d-proxy', 3))).toBe(true);
+    expect(peerReferencePhase(peerCpuPhaseId('d-native', 1))).toBe(false);
+    expect(peerReferencePhase(peerCpuPhaseId('d-mirror-hit', 1))).toBe(false);
+    expect(peerReferencePhase('cpu-miss-50-r1')).toBe(false);
+  });
+
+  it('takes CPU ratios within each round, then their median and spread', () => {
+    // Per round 0.5, 1 and 1.5: the median is 1, where the ratio of the medians (2 ÷ 3) would be 0.667.
+    const cpu = [...cpuRows('d-native', [2, 3, 1.5]), ...cpuRows('d-peer', [4, 3, 1])];
+    expect(cpuRatioByRound(cpu, 'd-native', 'd-peer')).toEqual({
+      perRound: [0.5, 1, 1.5],
+      median: 1,
+      min: 0.5,
+      max: 1.5,
+    });
+    // A round either lacks (no requests answered: NaN) is left out, not counted as zero.
+    const gap = [...cpuRows('d-native', [2, Number.NaN, 3]), ...cpuRows('d-peer', [4, 3, 2])];
+    expect(cpuRatioByRound(gap, 'd-native', 'd-peer')?.perRound).toEqual([0.5, 1.5]);
+    expect(cpuRatioByRound(cpu, 'd-mirror', 'd-peer')).toBeUndefined();
+    expect(peerCpuMedians([...cpuRows('d-peer', [4, 3, 1]), ...cpuRows('d-proxy', [0.6])])).toEqual([
+      {
+        variant: 'd-proxy',
+        concurrency: 50,
+        rounds: 1,
+        requestsPerSecond: 100,
+        cpuMsPerRequest: { perRound: [0.6], median: 0.6, min: 0.6, max: 0.6 },
+      },
+      {
+        variant: 'd-peer',
+        concurrency: 50,
+        rounds: 3,
+        requestsPerSecond: 200,
+        cpuMsPerRequest: { perRound: [4, 3, 1], median: 3, min: 1, max: 4 },
+      },
+    ]);
+  });
+
+  it('checks the router’s misses against the peer: CPU per round, overhead at the highest level, sustained rate', () => {
+    const levels = [1, 50].map((concurrency) =>
+      peerLevel(
+        concurrency,
+        result(
+          concurrency === 1
+            ? { 'd-direct': 2, 'd-peer': 3, 'd-native': 2.5, 'd-mirror': 2.6 }
+            : { 'd-direct': 4, 'd-peer': 6, 'd-native': 6.4, 'd-mirror': 5.5 },
+        ),
+        0,
+      ),
+    );
+    const cpu = [
+      ...cpuRows('d-peer', [4, 3, 2]),
+      ...cpuRows('d-native', [2, 3, 1.2]),
+      ...cpuRows('d-mirror', [3.6, 2.1, 1.8]),
+      ...cpuRows('c-mirror', [2.8, 2.4, 1.8]),
+      ...cpuRows('d-proxy', [1, 1, 1]),
+      ...cpuRows('d-mirror-hit', [0.5, 1.2, 0.9]),
+    ];
+    const open: OpenLoopFigures[] = [
+      { variant: 'd-peer', steps: [], sustainedPerSecond: 100 },
+      { variant: 'd-native', steps: [], sustainedPerSecond: 119 },
+      { variant: 'd-mirror', steps: [], sustainedPerSecond: 150 },
+    ];
+    const checks = checkPeerTargets(levels, cpu, open);
+    const of = (what: string) => {
+      const c = checks.find((check) => check.what === what);
+      return c && [c.target, c.measured, c.met, c.spread];
+    };
+    // At 50 concurrent the native endpoint adds 2.4 ms, the mirror 1.5, the peer 2 (not the 1 concurrent level's).
+    expect(of('router miss overhead ÷ the peer’s, p50, 50 concurrent')).toEqual([
+      '≤ 1',
+      1.2,
+      false,
+      undefined,
+    ]);
+    expect(of('vendor_d mirror miss overhead ÷ the peer’s, p50, 50 concurrent')).toEqual([
+      '≤ 1',
+      0.75,
+      true,
+      undefined,
+    ]);
+    expect(checks.some((c) => c.what.includes('the peer’s, p50, 1 concurrent'))).toBe(false);
+    // Per round 0.5, 1, 0.6; 0.9, 0.7, 0.9; 0.7, 0.8, 0.9; and 0.5, 1.2, 0.9 against the bare proxy.
+    expect(of('router CPU per miss (native, vendor_d) ÷ the peer’s per request')).toEqual([
+      '≤ 0.8',
+      0.6,
+      true,
+      '0.5–1 (3 rounds)',
+    ]);
+    expect(of('router CPU per vendor_d mirror miss ÷ the peer’s per request')).toEqual([
+      '≤ 0.8',
+      0.9,
+      false,
+      '0.7–0.9 (3 rounds)',
+    ]);
+    expect(of('router CPU per vendor_c mirror miss ÷ the peer’s per request')).toEqual([
+      '≤ 0.8',
+      0.8,
+      true,
+      '0.7–0.9 (3 rounds)',
+    ]);
+    expect(of('router CPU per mirror hit ÷ the bare proxy’s per request')).toEqual([
+      '≤ 1',
+      0.9,
+      true,
+      '0.5–1.2 (3 rounds)',
+    ]);
+    expect(
+      of('sustained router miss rate (native) ÷ the peer’s sustained pass-through rate (same clip)'),
+    ).toEqual(['≥ 1.2', 1.19, false, undefined]);
+    expect(
+      of('sustained vendor_d mirror miss rate ÷ the peer’s sustained pass-through rate (same clip)'),
+    ).toEqual(['≥ 1.2', 1.5, true, undefined]);
+    // No mirror hit ran in open loop: that target is left out, not failed.
+    expect(checks.some((c) => c.what.startsWith('sustained mirror hit rate'))).toBe(false);
+  });
+
+  it('shows the CPU medians with their spread before the rounds, and the targets’ spread', () => {
+    const cpu = [...cpuRows('d-peer', [4, 3]), ...cpuRows('d-native', [2, 1.5])];
+    const report = renderPeerReport({
+      levels: [],
+      cpu,
+      cpuMedians: peerCpuMedians(cpu),
+      openLoop: [],
+      targets: checkPeerTargets([], cpu, []),
+    });
+    const lines = report.split('\n');
+    const medians = lines.findIndex((l) => /^\| variant +\| concurrent +\| rounds/.test(l));
+    const rounds = lines.findIndex((l) => /^\| round +\| variant/.test(l));
+    expect(medians).toBeGreaterThan(0);
+    expect(rounds).toBeGreaterThan(medians);
+    // Nearest-rank median of two rounds: the lower.
+    expect(lines[medians + 2]).toMatch(/^\| d-peer +\| 50 +\| 2 +\| 100 +\| 3 +\| 3 +\| 4 +\|$/);
+    // The rounds in order, each round's variants in the order they ran.
+    expect(lines.slice(rounds + 2, rounds + 6).map((l) => l.split('|')[2].trim())).toEqual([
+      'd-peer',
+      'd-native',
+      'd-peer',
+      'd-native',
+    ]);
+    expect(lines.find((l) => l.startsWith('| router CPU per miss'))).toMatch(
+      /\| 0\.50 +\| 0\.5–0\.5 \(2 rounds\) +\| yes +\|$/,
+    );
   });
 
   it('sizes a clip by its sentence length, unique per stream and index', () => {

@@ -2,13 +2,14 @@ import { round, summarize } from '@router/testing';
 import {
   type OpenLoopResult,
   type PhaseResult,
+  phaseOrder,
   type PhaseSpec,
   type Variant,
   type VariantResult,
   VARIANTS,
 } from './load-plan';
 import type { CpuDelta } from './proc-cpu';
-import { markdownTable, type TargetCheck } from './report';
+import { markdownTable, type TargetCheck, targetsTable } from './report';
 
 /**
  * The peer benchmark's figures: vendor_d's simulator reached straight, through the bare proxy, through the
@@ -30,8 +31,17 @@ export const PEER_CPU_VARIANTS: readonly Variant[] = PEER_VARIANTS.filter(
   (v) => v !== 'd-direct' && !v.startsWith('a-ws-'),
 );
 
-/** Stepped up in open loop until their p99 doubles: one hop, the peer, a router miss and a router hit. */
-export const OPEN_LOOP_VARIANTS: readonly Variant[] = ['d-proxy', 'd-peer', 'd-native', 'd-mirror-hit'];
+/**
+ * Stepped up in open loop until their p99 doubles: one hop, the peer, the router's misses (native endpoint and
+ * vendor_d mirror) and a router hit.
+ */
+export const OPEN_LOOP_VARIANTS: readonly Variant[] = [
+  'd-proxy',
+  'd-peer',
+  'd-native',
+  'd-mirror',
+  'd-mirror-hit',
+];
 
 /** The variants each of whose successful requests is one vendor call (the rest are cache hits). */
 export const PEER_VENDOR_CALLING: readonly Variant[] = [
@@ -49,6 +59,30 @@ export function chargedProcesses(variant: Variant, routerApps: readonly string[]
   if (variant === 'd-peer') return ['peer-gateway'];
   if (variant === 'd-proxy') return ['bare-proxy'];
   return routerApps;
+}
+
+/**
+ * The order the CPU variants run alone in round `round` (1-based): shuffled anew each round, seeded by the round
+ * (the same in every run), so that no variant always follows the same one and the router's phases and the
+ * peer's are interleaved in time, each round seeing the machine as it is then.
+ */
+export function peerCpuOrder(round: number): Variant[] {
+  return phaseOrder(PEER_CPU_VARIANTS, 1, `peer-cpu-r${round}`);
+}
+
+/** A measured peer CPU phase's id; its unmeasured warm-up is `peer-cpu-warmup-<variant>-r<round>`. */
+export function peerCpuPhaseId(variant: Variant, round: number): string {
+  return `peer-cpu-${variant}-r${round}`;
+}
+
+/** The CPU variants charged a process of their own (the peer's, the bare proxy's), not the router's. */
+const PEER_CPU_REFERENCES: readonly Variant[] = PEER_CPU_VARIANTS.filter(
+  (v) => chargedProcesses(v, []).length > 0,
+);
+
+/** Whether a phase is a peer CPU phase of the peer or the bare proxy (left out of the router's profiles). */
+export function peerReferencePhase(id: string): boolean {
+  return PEER_CPU_REFERENCES.some((v) => id.startsWith(`peer-cpu-${v}-r`));
 }
 
 export interface PeerTtfbRow {
@@ -92,6 +126,8 @@ export function peerLevel(concurrency: number, result: PhaseResult, vendorCalls:
 
 export interface PeerCpuRow {
   variant: Variant;
+  /** The round it ran in, 1-based (see `peerCpuOrder`). */
+  round: number;
   concurrency: number;
   requests: number;
   requestsPerSecond: number;
@@ -101,6 +137,7 @@ export interface PeerCpuRow {
 
 export function peerCpuRow(args: {
   variant: Variant;
+  round: number;
   concurrency: number;
   result: PhaseResult;
   cpu: CpuDelta;
@@ -115,11 +152,86 @@ export function peerCpuRow(args: {
   );
   return {
     variant: args.variant,
+    round: args.round,
     concurrency: args.concurrency,
     requests,
     requestsPerSecond: round(requests / (args.result.elapsedMs / 1000), 0),
     cpuMsPerRequest: requests > 0 ? round(ms / requests, 3) : Number.NaN,
   };
+}
+
+/** A figure taken within each round, then the median of the rounds and their extremes. */
+export interface RoundFigure {
+  /** One per round that has the figure, in round order. */
+  perRound: number[];
+  median: number;
+  min: number;
+  max: number;
+}
+
+function roundFigure(perRound: number[]): RoundFigure | undefined {
+  if (perRound.length === 0) return undefined;
+  const s = summarize(perRound);
+  return { perRound, median: round(s.p50, 3), min: s.min, max: s.max };
+}
+
+const cpuAt = (cpu: readonly PeerCpuRow[], variant: Variant, n: number): number | undefined => {
+  const ms = cpu.find((r) => r.variant === variant && r.round === n)?.cpuMsPerRequest;
+  return ms === undefined || Number.isNaN(ms) ? undefined : ms;
+};
+
+const roundsOf = (cpu: readonly PeerCpuRow[]): number[] =>
+  [...new Set(cpu.map((r) => r.round))].sort((a, b) => a - b);
+
+/**
+ * CPU per request of `numerator` ÷ `denominator`'s, taken within each round both ran in (minutes apart at most,
+ * on the machine as it was then), then their median: a ratio of two medians would pair a quiet round's figure
+ * with a busy one's.
+ */
+export function cpuRatioByRound(
+  cpu: readonly PeerCpuRow[],
+  numerator: Variant,
+  denominator: Variant,
+): RoundFigure | undefined {
+  return roundFigure(
+    roundsOf(cpu).flatMap((n) => {
+      const a = cpuAt(cpu, numerator, n);
+      const b = cpuAt(cpu, denominator, n);
+      return a !== undefined && b !== undefined && b > 0 ? [round(a / b, 3)] : [];
+    }),
+  );
+}
+
+export interface PeerCpuMedian {
+  variant: Variant;
+  concurrency: number;
+  rounds: number;
+  requestsPerSecond: number;
+  /** The median over rounds of CPU per request, with its extremes. */
+  cpuMsPerRequest: RoundFigure;
+}
+
+/** Per variant, in the order of PEER_CPU_VARIANTS: the medians over rounds. */
+export function peerCpuMedians(cpu: readonly PeerCpuRow[]): PeerCpuMedian[] {
+  return PEER_CPU_VARIANTS.flatMap((variant) => {
+    const rows = cpu.filter((r) => r.variant === variant).sort((a, b) => a.round - b.round);
+    const ms = roundFigure(rows.map((r) => r.cpuMsPerRequest).filter((v) => !Number.isNaN(v)));
+    if (!ms) return [];
+    return [
+      {
+        variant,
+        concurrency: rows[0].concurrency,
+        rounds: rows.length,
+        requestsPerSecond: round(summarize(rows.map((r) => r.requestsPerSecond)).p50, 0),
+        cpuMsPerRequest: ms,
+      },
+    ];
+  });
+}
+
+/** A round figure's extremes as the targets table shows them. */
+export function spreadOf(figure: RoundFigure): string {
+  return `${figure.min}–${figure.max} (${figure.perRound.length} rounds)`;
 }
 
 export interface OpenLoopStep {
@@ -212,7 +324,9 @@ export function openLoopRates(from: number, steps: number): number[] {
 
 export interface PeerOutput {
   levels: PeerLevel[];
+  /** Every variant alone, round after round, in the order they ran. */
   cpu: PeerCpuRow[];
+  cpuMedians: PeerCpuMedian[];
   openLoop: OpenLoopFigures[];
   targets: TargetCheck[];
 }
@@ -220,13 +334,25 @@ export interface PeerOutput {
 const rowOf = (level: PeerLevel | undefined, variant: Variant): PeerTtfbRow | undefined =>
   level?.rows.find((r) => r.variant === variant);
 
-/** The issue's ratio targets that involve the peer, the mirrors and the hits, each within this run. */
+/**
+ * The issue's ratio targets that involve the peer, the mirrors and the hits, each within this run; the CPU ones
+ * within each round, then their median (with the rounds' spread).
+ */
 export function checkPeerTargets(
   levels: readonly PeerLevel[],
   cpu: readonly PeerCpuRow[],
   openLoop: readonly OpenLoopFigures[],
 ): TargetCheck[] {
   const checks: TargetCheck[] = [];
+  const check = (what: string, target: number, measured: number, atMost: boolean, spread?: string): void => {
+    checks.push({
+      what,
+      target: `${atMost ? '≤' : '≥'} ${target}`,
+      measured,
+      met: atMost ? measured <= target : measured >= target,
+      ...(spread !== undefined ? { spread } : {}),
+    });
+  };
   const ratio = (
     what: string,
     target: number,
@@ -235,17 +361,11 @@ export function checkPeerTargets(
     atMost = true,
   ): void => {
     if (a === undefined || b === undefined || !(b > 0)) return;
-    const measured = round(a / b, 3);
-    checks.push({
-      what,
-      target: `${atMost ? '≤' : '≥'} ${target}`,
-      measured,
-      met: atMost ? measured <= target : measured >= target,
-    });
+    check(what, target, round(a / b, 3), atMost);
   };
-  const cpuOf = (v: Variant): number | undefined => {
-    const rows = cpu.filter((r) => r.variant === v && !Number.isNaN(r.cpuMsPerRequest));
-    return rows.length ? summarize(rows.map((r) => r.cpuMsPerRequest)).p50 : undefined;
+  const cpuRatio = (what: string, target: number, numerator: Variant, denominator: Variant): void => {
+    const figure = cpuRatioByRound(cpu, numerator, denominator);
+    if (figure) check(what, target, figure.median, true, spreadOf(figure));
   };
   const one = levels.find((l) => l.concurrency === 1);
   ratio(
@@ -262,24 +382,48 @@ export function checkPeerTargets(
       rowOf(level, 'd-native')?.addsP50,
     );
   }
-  ratio(
-    'router CPU per miss (native, vendor_d) ÷ the peer’s per request',
-    0.8,
-    cpuOf('d-native'),
-    cpuOf('d-peer'),
+  const highest = levels.reduce<PeerLevel | undefined>(
+    (top, l) => (top === undefined || l.concurrency > top.concurrency ? l : top),
+    undefined,
   );
-  ratio(
-    'router CPU per mirror hit ÷ the bare proxy’s per request',
-    1.0,
-    cpuOf('d-mirror-hit'),
-    cpuOf('d-proxy'),
-  );
+  if (highest) {
+    ratio(
+      `router miss overhead ÷ the peer’s, p50, ${highest.concurrency} concurrent`,
+      1.0,
+      rowOf(highest, 'd-native')?.addsP50,
+      rowOf(highest, 'd-peer')?.addsP50,
+    );
+    ratio(
+      `vendor_d mirror miss overhead ÷ the peer’s, p50, ${highest.concurrency} concurrent`,
+      1.0,
+      rowOf(highest, 'd-mirror')?.addsP50,
+      rowOf(highest, 'd-peer')?.addsP50,
+    );
+  }
+  cpuRatio('router CPU per miss (native, vendor_d) ÷ the peer’s per request', 0.8, 'd-native', 'd-peer');
+  cpuRatio('router CPU per vendor_d mirror miss ÷ the peer’s per request', 0.8, 'd-mirror', 'd-peer');
+  cpuRatio('router CPU per vendor_c mirror miss ÷ the peer’s per request', 0.8, 'c-mirror', 'd-peer');
+  cpuRatio('router CPU per mirror hit ÷ the bare proxy’s per request', 1.0, 'd-mirror-hit', 'd-proxy');
   const sustained = (v: Variant): number | undefined =>
     openLoop.find((o) => o.variant === v)?.sustainedPerSecond;
   ratio(
     'sustained mirror hit rate ÷ the peer’s sustained pass-through rate (same clip)',
     3,
     sustained('d-mirror-hit'),
+    sustained('d-peer'),
+    false,
+  );
+  ratio(
+    'sustained router miss rate (native) ÷ the peer’s sustained pass-through rate (same clip)',
+    1.2,
+    sustained('d-native'),
+    sustained('d-peer'),
+    false,
+  );
+  ratio(
+    'sustained vendor_d mirror miss rate ÷ the peer’s sustained pass-through rate (same clip)',
+    1.2,
+    sustained('d-mirror'),
     sustained('d-peer'),
     false,
   );
@@ -303,9 +447,36 @@ export function renderPeerReport(output: PeerOutput): string {
     out.push(
       '### CPU per request, each variant alone (peer: its process; d-proxy: the bare proxy; the rest: the router)',
       '',
+      'Medians over the rounds, with the lowest and highest round:',
+      '',
       markdownTable(
-        ['variant', 'concurrent', 'requests', 'req/s', 'CPU ms/request'],
-        output.cpu.map((r) => [r.variant, r.concurrency, r.requests, r.requestsPerSecond, r.cpuMsPerRequest]),
+        ['variant', 'concurrent', 'rounds', 'req/s', 'CPU ms/request', 'min', 'max'],
+        output.cpuMedians.map((m) => [
+          m.variant,
+          m.concurrency,
+          m.rounds,
+          m.requestsPerSecond,
+          m.cpuMsPerRequest.median,
+          m.cpuMsPerRequest.min,
+          m.cpuMsPerRequest.max,
+        ]),
+      ),
+      '',
+      'The rounds, in the order the variants ran (shuffled anew each round):',
+      '',
+      markdownTable(
+        ['round', 'variant', 'concurrent', 'requests', 'req/s', 'CPU ms/request'],
+        // A stable sort: within a round, the order they ran in.
+        [...output.cpu]
+          .sort((a, b) => a.round - b.round)
+          .map((r) => [
+            r.round,
+            r.variant,
+            r.concurrency,
+            r.requests,
+            r.requestsPerSecond,
+            r.cpuMsPerRequest,
+          ]),
       ),
       '',
     );
@@ -330,12 +501,9 @@ export function renderPeerReport(output: PeerOutput): string {
   }
   if (output.targets.length) {
     out.push(
-      '### Targets (ratios within this run)',
+      '### Targets (ratios within this run; CPU ones within each round, their median and spread)',
       '',
-      markdownTable(
-        ['figure', 'target', 'measured', 'met'],
-        output.targets.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
-      ),
+      targetsTable(output.targets),
       '',
     );
   }

@@ -12,6 +12,7 @@ import {
   type MemoryStep,
   renderReport,
   streamLatencyFigures,
+  targetsTable,
 } from './report';
 
 const ok = (ttfbMs: number[]): VariantResult => ({
@@ -262,5 +263,17 @@ describe('memoryFigures', () => {
     });
     const [check] = checkStreamTargets(undefined, [{ ...api, heapUsedKiB: 70 }]);
     expect(check).toMatchObject({ measured: 70, met: false });
+  });
+});
+
+describe('targetsTable', () => {
+  const check = { what: 'a ÷ b', target: '≤ 0.8', measured: 0.6, met: true };
+
+  it('adds a spread column only when a check was taken in rounds', () => {
+    expect(targetsTable([check]).split('\n')[0]).not.toContain('spread');
+    const rows = targetsTable([check, { ...check, what: 'c ÷ d', spread: '0.5–1 (3 rounds)' }]).split('\n');
+    expect(rows[0]).toMatch(/^\| figure +\| target +\| measured +\| spread +\| met +\|$/);
+    expect(rows[2]).toMatch(/^\| a ÷ b +\| ≤ 0\.8 +\| 0\.60 +\| +\| yes +\|$/);
+    expect(rows[3]).toMatch(/^\| c ÷ d +\| ≤ 0\.8 +\| 0\.60 +\| 0\.5–1 \(3 rounds\) +\| yes +\|$/);
   });
 });

@@ -315,6 +315,8 @@ export interface TargetCheck {
   target: string;
   measured: number;
   met: boolean;
+  /** For a figure taken in rounds (`measured` their median): the lowest and highest round's, "0.72–1.12". */
+  spread?: string;
 }
 
 /** A ratio target's check; none when the reference is missing or not above zero. */
@@ -386,10 +388,16 @@ function fmt(value: number): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2);
 }
 
-function targetsTable(checks: readonly TargetCheck[]): string {
+/** The checks as a table; a spread column only when a check has one. */
+export function targetsTable(checks: readonly TargetCheck[]): string {
+  if (!checks.some((c) => c.spread !== undefined))
+    return markdownTable(
+      ['figure', 'target', 'measured', 'met'],
+      checks.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
+    );
   return markdownTable(
-    ['figure', 'target', 'measured', 'met'],
-    checks.map((c) => [c.what, c.target, c.measured, c.met ? 'yes' : 'NO']),
+    ['figure', 'target', 'measured', 'spread', 'met'],
+    checks.map((c) => [c.what, c.target, c.measured, c.spread ?? '', c.met ? 'yes' : 'NO']),
   );
 }
 
