@@ -22,6 +22,7 @@ import {
   type VariantResult,
 } from './load-plan';
 import { MirrorSocketClient } from './mirror-socket-client';
+import { onSpare } from './spare-connections';
 import { StreamClient } from './stream-client';
 
 /**
@@ -464,27 +465,6 @@ function record(into: VariantResult, timed: { ttfbMs: number; totalMs: number; b
   into.ttfbMs.push(timed.ttfbMs);
   into.totalMs.push(timed.totalMs);
   into.bytes += timed.bytes;
-}
-
-/**
- * Runs `use` on a connection from `spares` (one opened when none is spare) and keeps it for the next request
- * while it is usable; returns why the request failed, or undefined.
- */
-async function onSpare<C extends { usable: boolean; close(): unknown }>(
-  spares: C[],
-  open: () => Promise<C>,
-  use: (client: C) => Promise<string | undefined>,
-): Promise<string | undefined> {
-  let client: C | undefined;
-  try {
-    client = spares.pop() ?? (await open());
-    return await use(client);
-  } catch (error) {
-    return error instanceof Error ? error.message : 'error';
-  } finally {
-    if (client?.usable) spares.push(client);
-    else await client?.close();
-  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -24,8 +24,7 @@ export const PEER_VARIANTS: readonly Variant[] = VARIANTS.filter(
 
 /**
  * Each run alone for CPU per request: every one but the baseline (whose CPU is the simulator's) and the mirror
- * socket's, whose sentences timed out when 50 sockets were opened and spoken on at once in a trial run (not yet
- * understood; interleaved, a few at a time, they answer).
+ * socket's.
  */
 export const PEER_CPU_VARIANTS: readonly Variant[] = PEER_VARIANTS.filter(
   (v) => v !== 'd-direct' && !v.startsWith('a-ws-'),
