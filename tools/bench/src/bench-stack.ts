@@ -36,6 +36,8 @@ export const BENCH_ENV: Readonly<Record<string, string>> = {
   HOT_TIER_TTL_MS: '600000',
   CACHE_ORPHAN_GRACE_MS: '900000',
   SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000',
+  // Each mirror socket keeps its vendor's idle limit (vendor_a's 60 s), not the tests' 10 s cap.
+  MIRROR_SOCKET_IDLE_CAP_MS: '0',
 };
 
 /** The stack members whose CPU counts as the router's (everything but the simulated vendors). */
