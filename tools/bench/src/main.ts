@@ -10,6 +10,7 @@ import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
 import { CHAIN_PROCESSES, LoadProcess, startBareProxy, startNaiveChain } from './load-process';
 import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc-cpu';
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
+import { renderRunsSummary, type RunRecord, summarizeRuns } from './runs-summary';
 import { startPeerGateway } from './peer-gateway';
 import {
   CAPACITY_APPS,
@@ -1093,7 +1094,24 @@ async function run(options: BenchOptions): Promise<void> {
   }
 }
 
-run(parseOptions(process.argv.slice(2))).catch((error: unknown) => {
+/** `summarize <run.json> …`: the runs' targets side by side, to stdout and tmp/bench/runs-summary.md. */
+function summarizeFiles(files: string[]): void {
+  if (files.length === 0) throw new Error('usage: node dist/tools/bench/main.js summarize <run.json> …');
+  const records = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as RunRecord);
+  const summary = renderRunsSummary(
+    summarizeRuns(records),
+    records.map((r, i) => r.startedAt ?? files[i]),
+  );
+  mkdirSync(join(REPO_ROOT, 'tmp', 'bench'), { recursive: true });
+  writeFileSync(join(REPO_ROOT, 'tmp', 'bench', 'runs-summary.md'), summary);
+  process.stdout.write(`${summary}\nwritten: tmp/bench/runs-summary.md\n`);
+}
+
+const args = process.argv.slice(2);
+(args[0] === 'summarize'
+  ? Promise.resolve().then(() => summarizeFiles(args.slice(1)))
+  : run(parseOptions(args))
+).catch((error: unknown) => {
   process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
