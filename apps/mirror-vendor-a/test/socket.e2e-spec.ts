@@ -139,37 +139,6 @@ describe('vendor_a mirror, WebSocket (e2e)', () => {
     });
   });
 
-  it('speaks one sentence on each of 50 sockets opened at once: each its own audio, then its final', async () => {
-    const { key, vendorKey } = await newOrg();
-    const texts = Array.from({ length: 50 }, (_, i) => unique(`Socket ${i + 1} of fifty says this`));
-    const before = await calls(vendorKey);
-
-    // As the benchmark's load generator does: each socket's config as it opens, then its text and flush.
-    const sockets = await Promise.all(
-      texts.map(async (text) => {
-        const socket = await connect(key);
-        socket.send({ type: 'config', data: HINDI });
-        socket.send({ type: 'text', data: { text } });
-        socket.send({ type: 'flush' });
-        return socket;
-      }),
-    );
-    // Bounded here, so that a socket left without its final shows in the comparison below.
-    const bound = new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref());
-    await Promise.race([Promise.all(sockets.map((socket) => socket.next(isFinal))), bound]);
-    for (const socket of sockets) socket.close();
-
-    const kinds = (frames: readonly JsonFrame[]): unknown[] =>
-      frames.map((f) => f['type']).filter((t, i, all) => t !== all[i - 1]);
-    expect(sockets.map((socket) => kinds(socket.frames))).toEqual(texts.map(() => ['audio', 'event']));
-    const spoken = sockets.map((socket, i) =>
-      sentencesOf(socket.frames).map((s) => isTakeOf(s.audio, texts[i] ?? '', HINDI)),
-    );
-    expect(spoken).toEqual(texts.map(() => [true]));
-    expect(sockets.map((socket) => finals(socket.frames))).toEqual(texts.map(() => 1));
-    expect(await calls(vendorKey)).toBe(before + texts.length);
-  });
-
   it('closes normally on a flush followed at once by a close, and stores no part of a take it cut', async () => {
     const { key } = await newOrg();
     const text = unique('Flushed and closed at once');
