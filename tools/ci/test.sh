@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI checks, on a fresh machine too. Installs what is missing, starts PostgreSQL,
-# NATS and the S3 emulator, then lint, type-check, and the e2e tests with the unit and integration tests
-# beside them (the e2e tests start the apps as separate processes against those services and a freshly
+# NATS and the S3 emulator, then lint, type-check, the unit and integration tests, and the e2e tests in two
+# shards side by side (the e2e tests start the apps as separate processes against those services and a freshly
 # migrated database).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -43,14 +43,20 @@ node tools/ci/audit.mjs
 step "published packages (packed, installed beside @livekit/agents and ai, type-checked and run)"
 bash tools/packages-check/check.sh
 
-step "e2e tests in ${E2E_SHARDS:=2} shards, and beside them the unit and integration tests"
+step "unit and integration tests"
+# They use services of their own (scratch databases and buckets, NATS subjects under a prefix of their own, free
+# ports), never an e2e stack. They run first, alone: run beside the e2e shards, a third Jest on two cores put the
+# shards' longest specs (the browser, the slow readers) past their bounds on a slow day's VM.
+# --forceExit: a spec that fails while a stream or connection is open (a test that ran into its bound) must fail
+# the run, not hold its Jest open for ever.
+mkdir -p tmp/e2e
+failed=()
+npx jest --ci --forceExit --selectProjects=unit --selectProjects=integration > tmp/jest-unit-integration.log 2>&1 ||
+  failed+=(tmp/jest-unit-integration.log)
+
+step "e2e tests in ${E2E_SHARDS:=2} shards"
 # The e2e specs run one after another on a stack; each shard is a Jest with a stack of its own (E2E_SHARD
 # names its state file and logs), given about the same recorded seconds of specs (tools/ci/e2e-seconds.json).
-# The unit and integration specs never reach an e2e stack: they use services of their own (scratch databases
-# and buckets, NATS subjects under a prefix of their own, free ports), so a third Jest runs them beside.
-# CI takes the longest of them; the reports follow in that order. --forceExit: a spec that fails while a stream
-# or connection is open (a test that ran into its bound) must fail the run, not hold its Jest open for ever.
-mkdir -p tmp/e2e
 pids=()
 logs=()
 for shard in $(seq 1 "$E2E_SHARDS"); do
@@ -59,14 +65,10 @@ for shard in $(seq 1 "$E2E_SHARDS"); do
     --json --outputFile="tmp/e2e/results-${shard}.json" > "tmp/jest-e2e-${shard}.log" 2>&1 &
   pids+=($!)
 done
-logs+=(tmp/jest-unit-integration.log)
-npx jest --ci --forceExit --selectProjects=unit --selectProjects=integration > tmp/jest-unit-integration.log 2>&1 &
-pids+=($!)
-failed=()
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || failed+=("${logs[$i]}")
 done
-for log in "${logs[@]}"; do
+for log in tmp/jest-unit-integration.log "${logs[@]}"; do
   step "report: ${log}"
   cat "$log"
 done
