@@ -9,7 +9,7 @@ import {
   VARIANTS,
 } from './load-plan';
 import type { CpuDelta } from './proc-cpu';
-import { markdownTable, type TargetCheck, targetsTable } from './report';
+import { boundCheck, markdownTable, ratioCheck, type TargetCheck, targetsTable } from './report';
 
 /**
  * The peer benchmark's figures: vendor_d's simulator reached straight, through the bare proxy, through the
@@ -343,15 +343,6 @@ export function checkPeerTargets(
   openLoop: readonly OpenLoopFigures[],
 ): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const check = (what: string, target: number, measured: number, atMost: boolean, spread?: string): void => {
-    checks.push({
-      what,
-      target: `${atMost ? '≤' : '≥'} ${target}`,
-      measured,
-      met: atMost ? measured <= target : measured >= target,
-      ...(spread !== undefined ? { spread } : {}),
-    });
-  };
   const ratio = (
     what: string,
     target: number,
@@ -359,12 +350,11 @@ export function checkPeerTargets(
     b: number | undefined,
     atMost = true,
   ): void => {
-    if (a === undefined || b === undefined || !(b > 0)) return;
-    check(what, target, round(a / b, 3), atMost);
+    checks.push(...ratioCheck(what, target, a, b, atMost));
   };
   const cpuRatio = (what: string, target: number, numerator: Variant, denominator: Variant): void => {
     const figure = cpuRatioByRound(cpu, numerator, denominator);
-    if (figure) check(what, target, figure.median, true, spreadOf(figure));
+    if (figure) checks.push(boundCheck(what, target, figure.median, true, spreadOf(figure)));
   };
   const one = levels.find((l) => l.concurrency === 1);
   ratio(

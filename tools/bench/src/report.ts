@@ -319,11 +319,33 @@ export interface TargetCheck {
   spread?: string;
 }
 
+/** A figure checked against its bound: at most `bound` (`atMost`), else at least. */
+export function boundCheck(
+  what: string,
+  bound: number,
+  measured: number,
+  atMost = true,
+  spread?: string,
+): TargetCheck {
+  return {
+    what,
+    target: `${atMost ? '≤' : '≥'} ${bound}`,
+    measured,
+    met: atMost ? measured <= bound : measured >= bound,
+    ...(spread !== undefined ? { spread } : {}),
+  };
+}
+
 /** A ratio target's check; none when the reference is missing or not above zero. */
-function ratioCheck(what: string, atMost: number, value: number | undefined, reference: number | undefined) {
+export function ratioCheck(
+  what: string,
+  bound: number,
+  value: number | undefined,
+  reference: number | undefined,
+  atMost = true,
+): TargetCheck[] {
   if (value === undefined || reference === undefined || !(reference > 0) || Number.isNaN(value)) return [];
-  const measured = round(value / reference, 3);
-  return [{ what, target: `≤ ${atMost}`, measured, met: measured <= atMost }];
+  return [boundCheck(what, bound, round(value / reference, 3), atMost)];
 }
 
 /** `cpu`: the medians of the rounds (`medianOfRounds`). */
