@@ -60,7 +60,14 @@ beforeAll(async () => {
     s3: { ...services.s3, bucket: `router-disconnects-${db.name.slice(-8)}` },
     logDir,
     workers: 1,
-    env: { SIM_PACING: '1', SIM_TTFA_MS: '50', SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000' },
+    env: {
+      SIM_PACING: '1',
+      SIM_TTFA_MS: '50',
+      SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000',
+      // Takes paced in real time outlast the e2e stack's 3 s orphan grace on a loaded machine, and a take
+      // committed after it is refused (with a warning): the grace is not what this file tests.
+      CACHE_ORPHAN_GRACE_MS: '120000',
+    },
   });
   ({ key } = createOrgWithKey(stack.adminUrl, 'disconnects'));
   for (const vendor of ['vendor_a', 'vendor_c']) {
@@ -71,10 +78,18 @@ beforeAll(async () => {
     });
     expect(stored.status).toBe(200);
   }
-  const listed = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {
-    headers: { 'vendor_c-api-key': key },
+  // A loaded machine can make the mirror lag behind the gateway's signature: that answer is a retryable 503,
+  // which a client tries again, as this setup does.
+  let listed: { status: number; body: string } | undefined;
+  await waitFor('the vendor_c voice list', async () => {
+    const answer = await fetch(`${stack.gatewayUrl}/vendor_c/v1/voices`, {
+      headers: { 'vendor_c-api-key': key },
+    });
+    listed = { status: answer.status, body: await answer.text() };
+    return answer.status !== 503;
   });
-  voiceC = ((await listed.json()) as { voices: Array<{ voice_id: string }> }).voices[0].voice_id;
+  expect(listed).toMatchObject({ status: 200 }); // on failure, the diff shows the answer's body
+  voiceC = (JSON.parse(listed!.body) as { voices: Array<{ voice_id: string }> }).voices[0].voice_id;
 }, 180_000);
 
 afterAll(async () => {

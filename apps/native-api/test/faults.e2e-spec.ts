@@ -19,7 +19,8 @@ import { SimControl } from '@router/vendor-sim';
  */
 const TIMINGS = {
   HOT_TIER_TTL_MS: '300',
-  NATS_STREAM_LIVENESS_MS: '1000',
+  // The default: a live worker's first frame is due within twice this, which a loaded machine must meet too.
+  NATS_STREAM_LIVENESS_MS: '1500',
   NATS_RECONNECT_DELAY_MS: '100',
   WORKER_WAIT_MS: '1500',
   CACHE_READ_TIMEOUT_MS: '1000',
@@ -171,9 +172,9 @@ describe('faults of a distributed deployment (e2e, own NATS and S3)', () => {
     await pause(700);
     await stack.kill('synthesis-worker');
     const results = await Promise.all(replies);
-    if (process.env.DEBUG_FAULTS) console.log(results);
-    expect(results.map((r) => r.ok)).toEqual(inputs.map(() => true));
-    // None waited for a 30 s timeout: the ones on the killed worker were tried again within about a second.
+    // A failed one shows what it got.
+    expect(results.map((r) => r.ok || r)).toEqual(inputs.map(() => true));
+    // None waited for a 30 s timeout: the ones on the killed worker were tried again after the liveness interval.
     expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(10_000);
 
     // New requests go to the live worker straight away: no error while the killed one is still announced.
@@ -218,7 +219,7 @@ describe('faults of a distributed deployment (e2e, own NATS and S3)', () => {
     expect(cut.length).toBeGreaterThan(0);
     for (const r of cut) {
       expect(r.bytes).toBeGreaterThan(0);
-      // The liveness interval (1 s) after the kill, with room for a loaded machine; not a 30 s stall.
+      // The liveness interval (1.5 s) after the kill, with room for a loaded machine; not a 30 s stall.
       expect(r.ms).toBeLessThan(6000);
     }
     await stack.restart('synthesis-worker');
