@@ -176,7 +176,12 @@ class Bench {
    * priming) a process may still be collecting garbage for a while, so this waits a moment and keeps, per
    * process, the lower of two windows.
    */
-  async idleRates(): Promise<{ msPerSecond: Record<string, number>; machineBusyShare: number }> {
+  async idleRates(): Promise<{
+    msPerSecond: Record<string, number>;
+    machineBusyShare: number;
+    /** The machine's busy CPU per second outside every measured process (PostgreSQL, NATS, S3, the kernel). */
+    servicesMsPerSecond: number;
+  }> {
     await sleep(3000);
     const window = async (): Promise<CpuDelta> => {
       const before = snapshot(this.pids);
@@ -186,6 +191,9 @@ class Bench {
     const first = await window();
     const second = await window();
     const rate = (d: CpuDelta, name: string): number => (d.processesMs[name] ?? 0) / (d.elapsedMs / 1000);
+    const outside = (d: CpuDelta): number =>
+      (d.machineBusyMs - Object.values(d.processesMs).reduce((sum, ms) => sum + ms, 0)) /
+      (d.elapsedMs / 1000);
     return {
       msPerSecond: Object.fromEntries(
         Object.keys(this.pids).map((name) => [
@@ -194,6 +202,7 @@ class Bench {
         ]),
       ),
       machineBusyShare: round(Math.min(first.machineBusyShare, second.machineBusyShare), 3),
+      servicesMsPerSecond: round(Math.max(0, Math.min(outside(first), outside(second))), 3),
     };
   }
 
@@ -444,7 +453,7 @@ async function runStream(
 async function runPeer(
   bench: Bench,
   options: BenchOptions,
-  idleMsPerSecond: Record<string, number>,
+  idle: { msPerSecond: Record<string, number>; servicesMsPerSecond: number },
   profiled: ProfiledPhase[],
 ): Promise<PeerOutput> {
   const primes: Variant[] = ['d-prime-hot', 'd-prime-20k', 'd-prime-200k', 'c-prime-hot', 'a-ws-prime-hot'];
@@ -497,7 +506,8 @@ async function runPeer(
         result: alone.result,
         cpu: alone.cpu,
         routerApps: ROUTER_APPS,
-        idleMsPerSecond,
+        idleMsPerSecond: idle.msPerSecond,
+        idleServicesMsPerSecond: idle.servicesMsPerSecond,
       });
       profiled.push({
         id: phase,
@@ -1031,7 +1041,9 @@ async function run(options: BenchOptions): Promise<void> {
       }
     }
     const stream = streaming ? await runStream(bench, stack, load, options) : undefined;
-    const peerOutput = peering ? await runPeer(bench, options, idle?.msPerSecond ?? {}, profiled) : undefined;
+    const peerOutput = peering
+      ? await runPeer(bench, options, idle ?? { msPerSecond: {}, servicesMsPerSecond: 0 }, profiled)
+      : undefined;
 
     const cpuMedians = medianOfRounds(cpuRows);
     const checks = speech ? checkTargets(interleaved, cpuMedians) : [];

@@ -14,6 +14,7 @@ import {
   PEER_CPU_VARIANTS,
   PEER_VARIANTS,
   type PeerCpuRow,
+  peerCpuRow,
   peerCpuMedians,
   peerCpuOrder,
   peerCpuPhaseId,
@@ -32,6 +33,8 @@ const cpuRows = (variant: Variant, ms: number[]): PeerCpuRow[] =>
     requests: 200,
     requestsPerSecond: 100 * (i + 1),
     cpuMsPerRequest,
+    machineBusyShare: 0.5 + 0.1 * i,
+    servicesMsPerRequest: 1 + i,
   }));
 
 const result = (ms: Record<string, number>): PhaseResult => ({
@@ -149,6 +152,32 @@ describe('peer benchmark arithmetic', () => {
     expect(peerReferencePhase('cpu-miss-50-r1')).toBe(false);
   });
 
+  it('charges a CPU phase its processes less their idle rate, and the machine what no measured process used', () => {
+    const row = peerCpuRow({
+      variant: 'd-native',
+      round: 2,
+      concurrency: 50,
+      result: { ...result({ 'd-native': 10 }), elapsedMs: 2000 },
+      cpu: {
+        elapsedMs: 2000,
+        processesMs: { 'edge-gateway': 120, 'native-api': 80, peer: 30, 'load-generator': 70 },
+        machineBusyMs: 900,
+        machineBusyShare: 0.225,
+      },
+      routerApps: ['edge-gateway', 'native-api'],
+      idleMsPerSecond: { 'edge-gateway': 10, peer: 5 },
+      idleServicesMsPerSecond: 50,
+    });
+    // One request: the router's 120 + 80 less the gateway's idle 10/s over 2 s; outside the measured processes
+    // 900 − 300, less the idle 50/s over 2 s.
+    expect(row).toMatchObject({
+      requests: 1,
+      cpuMsPerRequest: 180,
+      machineBusyShare: 0.225,
+      servicesMsPerRequest: 500,
+    });
+  });
+
   it('takes CPU ratios within each round, then their median and spread', () => {
     // Per round 0.5, 1 and 1.5: the median is 1, where the ratio of the medians (2 ÷ 3) would be 0.667.
     const cpu = [...cpuRows('d-native', [2, 3, 1.5]), ...cpuRows('d-peer', [4, 3, 1])];
@@ -169,6 +198,8 @@ describe('peer benchmark arithmetic', () => {
         rounds: 1,
         requestsPerSecond: 100,
         cpuMsPerRequest: { perRound: [0.6], median: 0.6, min: 0.6, max: 0.6 },
+        machineBusyShare: 0.5,
+        servicesMsPerRequest: 1,
       },
       {
         variant: 'd-peer',
@@ -176,6 +207,8 @@ describe('peer benchmark arithmetic', () => {
         rounds: 3,
         requestsPerSecond: 200,
         cpuMsPerRequest: { perRound: [4, 3, 1], median: 3, min: 1, max: 4 },
+        machineBusyShare: 0.6,
+        servicesMsPerRequest: 2,
       },
     ]);
   });
@@ -274,7 +307,9 @@ describe('peer benchmark arithmetic', () => {
     expect(medians).toBeGreaterThan(0);
     expect(rounds).toBeGreaterThan(medians);
     // Nearest-rank median of two rounds: the lower.
-    expect(lines[medians + 2]).toMatch(/^\| d-peer +\| 50 +\| 2 +\| 100 +\| 3 +\| 3 +\| 4 +\|$/);
+    expect(lines[medians + 2]).toMatch(
+      /^\| d-peer +\| 50 +\| 2 +\| 100 +\| 3 +\| 3 +\| 4 +\| 50% +\| 1 +\|$/,
+    );
     // The rounds in order, each round's variants in the order they ran.
     expect(lines.slice(rounds + 2, rounds + 6).map((l) => l.split('|')[2].trim())).toEqual([
       'd-peer',

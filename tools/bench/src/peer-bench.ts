@@ -132,6 +132,14 @@ export interface PeerCpuRow {
   requestsPerSecond: number;
   /** CPU per request of the processes the variant is charged (`chargedProcesses`), less their idle rate. */
   cpuMsPerRequest: number;
+  /** The whole machine's busy share over the phase (1: both cores busy throughout). */
+  machineBusyShare: number;
+  /**
+   * The machine's CPU per request outside every measured process (the stack, the references, the load
+   * generator): PostgreSQL, NATS and the S3 emulator, which a deployment runs elsewhere, and the kernel's
+   * share. What the rate at 50 concurrent competes with on a shared machine.
+   */
+  servicesMsPerRequest: number;
 }
 
 export function peerCpuRow(args: {
@@ -142,9 +150,13 @@ export function peerCpuRow(args: {
   cpu: CpuDelta;
   routerApps: readonly string[];
   idleMsPerSecond: Record<string, number>;
+  /** The machine's busy CPU per second outside the measured processes with no requests (`idleServicesRate`). */
+  idleServicesMsPerSecond: number;
 }): PeerCpuRow {
   const requests = args.result.variants[args.variant]?.ttfbMs.length ?? 0;
   const seconds = args.cpu.elapsedMs / 1000;
+  const measured = Object.values(args.cpu.processesMs).reduce((sum, ms) => sum + ms, 0);
+  const outside = args.cpu.machineBusyMs - measured - args.idleServicesMsPerSecond * seconds;
   const ms = chargedProcesses(args.variant, args.routerApps).reduce(
     (sum, name) => sum + (args.cpu.processesMs[name] ?? 0) - (args.idleMsPerSecond[name] ?? 0) * seconds,
     0,
@@ -156,6 +168,8 @@ export function peerCpuRow(args: {
     requests,
     requestsPerSecond: round(requests / (args.result.elapsedMs / 1000), 0),
     cpuMsPerRequest: requests > 0 ? round(ms / requests, 3) : Number.NaN,
+    machineBusyShare: round(args.cpu.machineBusyShare, 3),
+    servicesMsPerRequest: requests > 0 ? round(outside / requests, 3) : Number.NaN,
   };
 }
 
@@ -208,6 +222,9 @@ export interface PeerCpuMedian {
   requestsPerSecond: number;
   /** The median over rounds of CPU per request, with its extremes. */
   cpuMsPerRequest: RoundFigure;
+  /** Medians over rounds: the machine's busy share, and its CPU per request outside the measured processes. */
+  machineBusyShare: number;
+  servicesMsPerRequest: number;
 }
 
 /** Per variant, in the order of PEER_CPU_VARIANTS: the medians over rounds. */
@@ -223,6 +240,11 @@ export function peerCpuMedians(cpu: readonly PeerCpuRow[]): PeerCpuMedian[] {
         rounds: rows.length,
         requestsPerSecond: round(summarize(rows.map((r) => r.requestsPerSecond)).p50, 0),
         cpuMsPerRequest: ms,
+        machineBusyShare: round(summarize(rows.map((r) => r.machineBusyShare)).p50, 3),
+        servicesMsPerRequest: round(
+          summarize(rows.map((r) => r.servicesMsPerRequest).filter((v) => !Number.isNaN(v))).p50,
+          3,
+        ),
       },
     ];
   });
@@ -436,10 +458,22 @@ export function renderPeerReport(output: PeerOutput): string {
     out.push(
       '### CPU per request, each variant alone (peer: its process; d-proxy: the bare proxy; the rest: the router)',
       '',
-      'Medians over the rounds, with the lowest and highest round:',
+      'Medians over the rounds, with the lowest and highest round. Machine busy: both cores over the phase. Services:',
+      "the machine's CPU per request outside every measured process (PostgreSQL, NATS, the S3 emulator, the kernel),",
+      'above its idle rate; a deployment runs those elsewhere, but here they share the two cores with the rest:',
       '',
       markdownTable(
-        ['variant', 'concurrent', 'rounds', 'req/s', 'CPU ms/request', 'min', 'max'],
+        [
+          'variant',
+          'concurrent',
+          'rounds',
+          'req/s',
+          'CPU ms/request',
+          'min',
+          'max',
+          'machine busy',
+          'services ms/request',
+        ],
         output.cpuMedians.map((m) => [
           m.variant,
           m.concurrency,
@@ -448,6 +482,8 @@ export function renderPeerReport(output: PeerOutput): string {
           m.cpuMsPerRequest.median,
           m.cpuMsPerRequest.min,
           m.cpuMsPerRequest.max,
+          `${Math.round(m.machineBusyShare * 100)}%`,
+          m.servicesMsPerRequest,
         ]),
       ),
       '',
