@@ -8,7 +8,7 @@ import { BENCH_ENV, type BenchStack, ROUTER_APPS, startBenchStack } from './benc
 import { type BenchOptions, parseOptions, STREAM_VARIANTS } from './bench-options';
 import type { PhaseResult, PhaseSpec, Variant } from './load-plan';
 import { CHAIN_PROCESSES, LoadProcess, startBareProxy, startNaiveChain } from './load-process';
-import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot } from './proc-cpu';
+import { clockTicksPerSecond, type CpuDelta, cpuBetween, snapshot, unmeasuredMs } from './proc-cpu';
 import { type Cost, type CpuProfile, summarizeProfile } from './profile-summary';
 import { renderRunsSummary, type RunRecord, summarizeRuns } from './runs-summary';
 import { startPeerGateway } from './peer-gateway';
@@ -191,9 +191,7 @@ class Bench {
     const first = await window();
     const second = await window();
     const rate = (d: CpuDelta, name: string): number => (d.processesMs[name] ?? 0) / (d.elapsedMs / 1000);
-    const outside = (d: CpuDelta): number =>
-      (d.machineBusyMs - Object.values(d.processesMs).reduce((sum, ms) => sum + ms, 0)) /
-      (d.elapsedMs / 1000);
+    const outside = (d: CpuDelta): number => unmeasuredMs(d) / (d.elapsedMs / 1000);
     return {
       msPerSecond: Object.fromEntries(
         Object.keys(this.pids).map((name) => [

@@ -8,7 +8,7 @@ import {
   type VariantResult,
   VARIANTS,
 } from './load-plan';
-import type { CpuDelta } from './proc-cpu';
+import { type CpuDelta, unmeasuredMs } from './proc-cpu';
 import { boundCheck, markdownTable, ratioCheck, type TargetCheck, targetsTable } from './report';
 
 /**
@@ -150,13 +150,12 @@ export function peerCpuRow(args: {
   cpu: CpuDelta;
   routerApps: readonly string[];
   idleMsPerSecond: Record<string, number>;
-  /** The machine's busy CPU per second outside the measured processes with no requests (`idleServicesRate`). */
+  /** The same with no requests, per second (`Bench.idleRates`' `servicesMsPerSecond`). */
   idleServicesMsPerSecond: number;
 }): PeerCpuRow {
   const requests = args.result.variants[args.variant]?.ttfbMs.length ?? 0;
   const seconds = args.cpu.elapsedMs / 1000;
-  const measured = Object.values(args.cpu.processesMs).reduce((sum, ms) => sum + ms, 0);
-  const outside = args.cpu.machineBusyMs - measured - args.idleServicesMsPerSecond * seconds;
+  const outside = unmeasuredMs(args.cpu) - args.idleServicesMsPerSecond * seconds;
   const ms = chargedProcesses(args.variant, args.routerApps).reduce(
     (sum, name) => sum + (args.cpu.processesMs[name] ?? 0) - (args.idleMsPerSecond[name] ?? 0) * seconds,
     0,

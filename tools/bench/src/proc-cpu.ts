@@ -92,3 +92,11 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, ticksPerSeco
     machineBusyShare: total > 0 ? busy / total : 0,
   };
 }
+
+/**
+ * The machine's busy CPU over the interval that none of the measured processes used: the services they talk to
+ * (PostgreSQL, NATS, the S3 emulator) and the kernel's share.
+ */
+export function unmeasuredMs(delta: CpuDelta): number {
+  return delta.machineBusyMs - Object.values(delta.processesMs).reduce((sum, ms) => sum + ms, 0);
+}
