@@ -28,14 +28,23 @@ set -a
 . tmp/services.env
 set +a
 
-step "lint and format"
-npx prettier --check . > /dev/null || { npx prettier --check . | tail -20; exit 1; }
+step "format, lint and type-check, side by side"
+# Each is one thread (ESLint's own threads each build the type-checked program again: slower on two cores), so
+# the format check and the type-check run beside the lint; each one's output is shown only when it fails.
+mkdir -p tmp/ci
+npx prettier --check . > tmp/ci/prettier.log 2>&1 &
+prettier=$!
+{
+  npx tsc -p tsconfig.json --noEmit
+  npx tsc -p apps/dashboard/web/tsconfig.json # the dashboard's front end: browser code, built by Vite
+} > tmp/ci/tsc.log 2>&1 &
+tsc=$!
 npx nx show projects > /dev/null # builds the project graph the module-boundary rule reads
-npx eslint --max-warnings=0 --cache --cache-location tmp/eslintcache .
-
-step "type-check"
-npx tsc -p tsconfig.json --noEmit
-npx tsc -p apps/dashboard/web/tsconfig.json # the dashboard's front end: browser code, built by Vite
+lint=0
+npx eslint --max-warnings=0 --cache --cache-location tmp/eslintcache . || lint=1
+wait "$prettier" || { echo "format check failed:"; tail -20 tmp/ci/prettier.log; lint=1; }
+wait "$tsc" || { echo "type-check failed:"; cat tmp/ci/tsc.log; lint=1; }
+[ "$lint" -eq 0 ]
 
 step "dependency audit (production tree, from package-lock.json; says so when the registry is unreachable)"
 node tools/ci/audit.mjs
