@@ -117,7 +117,10 @@ export class S3BlobStore implements BlobStore {
       timer.unref();
     });
     try {
-      return await Promise.race([this.client.bucketExists(this.bucket).catch(() => false), timeout]);
+      return await Promise.race([
+        onceMoreIfLost(() => this.client.bucketExists(this.bucket)).catch(() => false),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -144,16 +147,8 @@ export class S3BlobStore implements BlobStore {
       response.resume();
       await finished(response);
     };
-    try {
-      await send();
-    } catch (err) {
-      // A kept-alive connection the server closed just as the request went out on it (its idle timeout
-      // racing the reuse) fails with no answer at all. Sending the same bytes to the same name again is
-      // harmless, so that is tried once more here. (A 408, 429 or 5xx answer is retried once inside the minio
-      // client, its default for every request; any other answer is final.)
-      if (!CONNECTION_LOST.has(errorCode(err) ?? '')) throw err;
-      await send();
-    }
+    // Sending the same bytes to the same name again is harmless (`onceMoreIfLost`).
+    await onceMoreIfLost(send);
   }
 
   async get(name: string): Promise<Buffer> {
@@ -198,7 +193,7 @@ export class S3BlobStore implements BlobStore {
   async delete(name: string): Promise<void> {
     assertValidBlobName(name);
     try {
-      await this.client.removeObject(this.bucket, name);
+      await onceMoreIfLost(() => this.client.removeObject(this.bucket, name));
     } catch (err) {
       if (!NOT_FOUND_CODES.has(errorCode(err) ?? '')) throw err;
     }
@@ -210,11 +205,13 @@ export class S3BlobStore implements BlobStore {
     // OpenSSL 3 (Node >= 17) refuses, so every truncated v2 listing fails there with a 500.
     let marker = '';
     for (;;) {
-      const page = await this.client.listObjectsQuery(this.bucket, prefix, marker, {
-        Delimiter: '',
-        MaxKeys: this.pageSize,
-        IncludeVersion: false,
-      });
+      const page = await onceMoreIfLost(() =>
+        this.client.listObjectsQuery(this.bucket, prefix, marker, {
+          Delimiter: '',
+          MaxKeys: this.pageSize,
+          IncludeVersion: false,
+        }),
+      );
       for (const object of page.objects) {
         if (object.name === undefined) continue;
         yield {
@@ -240,8 +237,11 @@ export class S3BlobStore implements BlobStore {
 }
 
 /**
- * A read whose kept-alive connection the server closed just as the request went out on it (no answer at all, as
- * for a PUT above) is asked once more: a read changes nothing, so asking again is harmless.
+ * A request whose kept-alive connection the server closed just as it went out on it (the server's idle timeout
+ * racing the reuse) fails with no answer at all; it is sent once more. Only for requests that are harmless to
+ * repeat: every one here is (a read, a page of a listing, a delete, a PUT of the same bytes to the same name).
+ * A 408, 429 or 5xx answer is retried once inside the minio client, its default for every request; any other
+ * answer is final.
  */
 async function onceMoreIfLost<T>(read: () => Promise<T>): Promise<T> {
   try {
