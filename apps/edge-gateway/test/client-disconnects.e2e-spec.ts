@@ -64,9 +64,6 @@ beforeAll(async () => {
       SIM_PACING: '1',
       SIM_TTFA_MS: '50',
       SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000',
-      // On a loaded machine a take's blob write and its commit can lie further apart than the e2e stack's 3 s
-      // orphan grace, and a take committed after it is refused (with a warning): not what this file tests.
-      CACHE_ORPHAN_GRACE_MS: '120000',
     },
   });
   ({ key } = createOrgWithKey(stack.adminUrl, 'disconnects'));

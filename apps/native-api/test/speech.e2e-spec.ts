@@ -411,7 +411,8 @@ describe('POST /v1/audio/speech (e2e, simulated vendors, two workers)', () => {
     const orphan = `${org.orgId}/${'ab'.repeat(32)}.audio`;
     await s3().putObject(stack.env.S3_BUCKET, orphan, Buffer.alloc(64, 7), 64);
     expect(await listObjects(`${org.orgId}/`)).toEqual([orphan]);
-    const deadline = Date.now() + 20_000;
+    // The stack's orphan grace (15 s), then a sweep (every second).
+    const deadline = Date.now() + 45_000;
     while ((await listObjects(`${org.orgId}/`)).length > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 250));
     expect(await listObjects(`${org.orgId}/`)).toEqual([]);

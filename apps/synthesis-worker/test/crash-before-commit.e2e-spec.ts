@@ -94,8 +94,8 @@ describe('a synthesis worker killed between blob write and commit (e2e)', () => 
         (await db.query('SELECT count(*)::int AS n FROM cache_entries WHERE org_id = $1', [org.orgId]))
           .rows[0].n as number;
       expect(await rows()).toBe(0);
-      // The stack's cache-service sweeps every second and leaves blobs alone for 3 s (CACHE_ORPHAN_GRACE_MS).
-      await waitFor('the orphan sweep', async () => (await blobs.stat(audioName)) === null, 20_000, 250);
+      // The stack's cache-service sweeps every second and leaves blobs alone for 15 s (CACHE_ORPHAN_GRACE_MS).
+      await waitFor('the orphan sweep', async () => (await blobs.stat(audioName)) === null, 45_000, 250);
       expect(await rows()).toBe(0);
     } finally {
       await worker.stop();
@@ -103,5 +103,5 @@ describe('a synthesis worker killed between blob write and commit (e2e)', () => 
       await blobs.close();
       await db.end();
     }
-  }, 60_000);
+  }, 90_000);
 });

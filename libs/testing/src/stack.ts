@@ -262,7 +262,9 @@ export function stackEnv(
     // A process told to stop finishes its work within this (a test's stop does not wait for the default 20 s).
     DRAIN_MS: '3000',
     CACHE_SWEEP_INTERVAL_MS: '1000',
-    CACHE_ORPHAN_GRACE_MS: '3000',
+    // Short, so the orphan sweep's specs see it work; long enough that a loaded machine's take (named as its
+    // blob is written, then committed) is never refused as older than the grace: 3 s was not.
+    CACHE_ORPHAN_GRACE_MS: '15000',
     // Short, so a test sees a stalled vendor's provider_timeout, yet long enough that a test acting mid-stall
     // (a client's clear or cancel after the first audio) gets there first on a loaded machine.
     SYNTH_FIRST_AUDIO_TIMEOUT_MS: '5000',
