@@ -60,11 +60,7 @@ beforeAll(async () => {
     s3: { ...services.s3, bucket: `router-disconnects-${db.name.slice(-8)}` },
     logDir,
     workers: 1,
-    env: {
-      SIM_PACING: '1',
-      SIM_TTFA_MS: '50',
-      SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000',
-    },
+    env: { SIM_PACING: '1', SIM_TTFA_MS: '50', SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000' },
   });
   ({ key } = createOrgWithKey(stack.adminUrl, 'disconnects'));
   for (const vendor of ['vendor_a', 'vendor_c']) {

@@ -243,11 +243,11 @@ export class S3BlobStore implements BlobStore {
  * A 408, 429 or 5xx answer is retried once inside the minio client, its default for every request; any other
  * answer is final.
  */
-async function onceMoreIfLost<T>(read: () => Promise<T>): Promise<T> {
+async function onceMoreIfLost<T>(request: () => Promise<T>): Promise<T> {
   try {
-    return await read();
+    return await request();
   } catch (err) {
     if (!CONNECTION_LOST.has(errorCode(err) ?? '')) throw err;
-    return read();
+    return request();
   }
 }
