@@ -141,6 +141,9 @@ describe('dashboard in a browser (e2e)', () => {
     expect(await codeField.getAttribute('aria-invalid')).toBe('true');
     await shot('sign-in-error');
     await page.goto(`${gw}/dashboard/`);
+    // The form is drawn by the page's script after the load event: on a loaded machine, tabbing at once would
+    // walk an empty page.
+    await page.getByLabel('Email address').waitFor();
     expectRingsVisible('sign-in', await focusRings(page));
     await page.getByLabel('Email address').fill(member.email);
     await codeField.fill(member.code);
