@@ -6,6 +6,7 @@ import {
   readMigrations,
   type MigrationReport,
 } from './migrator';
+import { createGuardedPgPool } from './guarded-pool';
 import { assertPostgresUrl, createPgPool, pgAdapterFactory, type PgTimeouts } from './pg-adapter';
 import { pgliteAdapterFactory } from './pglite-adapter';
 import { loadPglite } from './pglite-loader';
@@ -52,7 +53,10 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
   if (options.url !== undefined) {
     const url = options.url;
     assertPostgresUrl(url);
-    const pool = createPgPool(url, options.poolSize, options.timeouts);
+    // With timeouts (the services), the pool refuses queries at once while its server is out of reach.
+    const pool = options.timeouts
+      ? createGuardedPgPool(url, options.poolSize, options.timeouts)
+      : createPgPool(url, options.poolSize);
     const prisma = new PrismaClient({ adapter: pgAdapterFactory(pool) });
     return {
       kind: 'postgres',

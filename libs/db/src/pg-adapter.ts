@@ -33,18 +33,34 @@ type Callback = (err: Error | null, res: unknown) => void;
 
 /** A pg client whose results never carry the catalog OIDs the Prisma adapter rejects. */
 export class CatalogTextClient extends pg.Client {
+  /** How each query ended (its error, or undefined); the pool's breaker listens. */
+  protected onQueryEnd(_error: unknown): void {
+    // Nothing by default: a client outside a guarded pool.
+  }
+
   // pg's query() has a dozen overloads; this only rewrites field metadata on the way out, so the wrapper
   // takes them all as unknown and returns `never` (assignable to every overload's result).
   override query(...args: unknown[]): never {
     const callbackAt = args.findIndex((a) => typeof a === 'function');
     if (callbackAt >= 0) {
       const callback = args[callbackAt] as Callback;
-      args[callbackAt] = (err: Error | null, res: unknown) =>
+      args[callbackAt] = (err: Error | null, res: unknown) => {
+        this.onQueryEnd(err ?? undefined);
         callback(err, err ? res : relabelCatalogColumns(res));
+      };
     }
     const result = (super.query as (...a: unknown[]) => unknown).apply(this, args);
     if (callbackAt < 0 && result instanceof Promise) {
-      return result.then((res: unknown) => relabelCatalogColumns(res)) as never;
+      return result.then(
+        (res: unknown) => {
+          this.onQueryEnd(undefined);
+          return relabelCatalogColumns(res);
+        },
+        (error: unknown) => {
+          this.onQueryEnd(error);
+          throw error;
+        },
+      ) as never;
     }
     return result as never;
   }
@@ -86,7 +102,16 @@ export interface PgTimeouts {
    * Prisma adapter and `sql` go through, releases it with the error, and the pool closes it.
    */
   queryTimeoutMs?: number;
+  /**
+   * After a use of the pool found the server out of reach (a connection not made, an answer not come in time),
+   * new uses are refused at once and the server is probed every this long until it answers (`ReachBreaker`,
+   * in the services' pools: `createGuardedPgPool`). Default `REACH_RETRY_MS`.
+   */
+  reachRetryMs?: number;
 }
+
+/** How often a pool whose server is out of reach probes it. */
+export const REACH_RETRY_MS = 1000;
 
 /** How much longer than the server's `statement_timeout` the client waits for an answer before giving up. */
 export const QUERY_TIMEOUT_MARGIN_MS = 1000;
@@ -94,11 +119,17 @@ export const QUERY_TIMEOUT_MARGIN_MS = 1000;
 /**
  * The pool the Prisma adapter runs on. `allowExitOnIdle` lets a process (and the Prisma CLI) exit once its
  * work is done instead of waiting for idle connections to time out. Without `timeouts`, waits are unbounded
- * (the migration and key-rotation tools, whose statements may rightly be long).
+ * (the migration and key-rotation tools, whose statements may rightly be long). The services' pools, with
+ * timeouts, are `createGuardedPgPool`'s (guarded-pool.ts).
  */
 export function createPgPool(url: string, max?: number, timeouts: PgTimeouts = {}): pg.Pool {
+  return ignoringIdleErrors(new pg.Pool(pgPoolConfig(url, max, timeouts)));
+}
+
+/** The pool's configuration: its server, size, client class and timeouts. */
+export function pgPoolConfig(url: string, max?: number, timeouts: PgTimeouts = {}): pg.PoolConfig {
   const { connectTimeoutMs, queryTimeoutMs } = timeouts;
-  const pool = new pg.Pool({
+  return {
     connectionString: url,
     allowExitOnIdle: true,
     Client: CatalogTextClient,
@@ -107,10 +138,16 @@ export function createPgPool(url: string, max?: number, timeouts: PgTimeouts = {
     ...(queryTimeoutMs
       ? { statement_timeout: queryTimeoutMs, query_timeout: queryTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
       : {}),
-  });
-  // An idle connection the server ends (a restart, a failover, an administrator, a dropped test database) is
-  // emitted here; unheard, that event would end the process. pg has already discarded the connection, the
-  // next query opens a new one, and a database that is really gone fails that query and the readiness check.
+  };
+}
+
+/**
+ * An idle connection the server ends (a restart, a failover, an administrator, a dropped test database) is
+ * emitted as the pool's `error`; unheard, that event would end the process. pg has already discarded the
+ * connection, the next query opens a new one, and a database that is really gone fails that query and the
+ * readiness check.
+ */
+export function ignoringIdleErrors(pool: pg.Pool): pg.Pool {
   pool.on('error', () => undefined);
   return pool;
 }

@@ -35,6 +35,9 @@ const ADAPTER_KINDS = new Set([
   'TooManyConnections',
 ]);
 
+/** The router's own: a database pool's breaker refusing a use while its server is out of reach (libs/db). */
+const ROUTER_CODES = new Set(['DATABASE_OUT_OF_REACH']);
+
 /**
  * node-postgres's messages for the same, which carry no code; `Query read timeout` is a query whose answer
  * did not come within the pool's `query_timeout` (a server that hangs).
@@ -62,6 +65,7 @@ export function isStoreUnreachable(error: unknown): boolean {
     };
     if (typeof code === 'string') {
       if (CONNECTION_CODES.has(code) || POSTGRES_CODES.has(code) || PRISMA_CODES.has(code)) return true;
+      if (ROUTER_CODES.has(code)) return true;
       if (/^08[0-9A-Z]{3}$/.test(code)) return true;
     }
     const kind = meta?.driverAdapterError?.cause?.kind;

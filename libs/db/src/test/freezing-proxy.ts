@@ -14,6 +14,8 @@ export interface FreezingProxy {
    * link dropped without a reset; only new connections get through.
    */
   thaw(options?: { lostConnections?: boolean }): void;
+  /** Connections accepted so far (a query that reached the proxy opened one unless its pool had one idle). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,9 @@ export async function startFreezingProxy(upstreamUrl?: string): Promise<Freezing
       }
     }
   };
+  let accepted = 0;
   const server: Server = createServer((client) => {
+    accepted += 1;
     track(client);
     if (!upstream) return;
     const toServer = connect(Number(upstream.port || 5432), upstream.hostname);
@@ -65,6 +69,7 @@ export async function startFreezingProxy(upstreamUrl?: string): Promise<Freezing
       frozen = false;
       flow();
     },
+    connections: () => accepted,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

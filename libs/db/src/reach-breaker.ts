@@ -1,0 +1,75 @@
+import { isStoreUnreachable } from '@router/contracts';
+
+/** What a use of the database refused by an open breaker fails with (`isStoreUnreachable` knows its code). */
+export class DatabaseOutOfReachError extends Error {
+  readonly code = 'DATABASE_OUT_OF_REACH';
+
+  constructor() {
+    super('PostgreSQL out of reach: a recent query found it down or hanging; it is probed until it answers');
+    this.name = 'DatabaseOutOfReachError';
+  }
+}
+
+/**
+ * One pool's memory that its server is out of reach, so that an outage costs the queries in flight one
+ * bounded wait, not every later query one each. A server that hangs holds each query for the pool's timeouts;
+ * once one has failed so (or a connection could not be made), the breaker opens: every new use of the pool is
+ * refused at once, and the outage's fallbacks answer (what each process holds, the blob store without the
+ * index). While it is open, `probe` (a query of its own, bounded by the pool's timeouts) runs every `retryMs`;
+ * the first query the server answers, the probe's or one that was in flight, closes it. A failure the server
+ * itself answered (a statement it cancelled, a shutdown it announced) proves it reachable and never opens it.
+ */
+export class ReachBreaker {
+  private open = false;
+  private probing = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: { retryMs: number; probe: () => Promise<void> }) {}
+
+  /** The refusal for a new use of the database now, or undefined to go ahead. */
+  refusal(): DatabaseOutOfReachError | undefined {
+    return this.open ? new DatabaseOutOfReachError() : undefined;
+  }
+
+  /** How a query, or a connection attempt (`error` only), ended. */
+  settled(error: unknown): void {
+    if (error === undefined || error === null || answeredByServer(error)) {
+      this.open = false;
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    } else if (isStoreUnreachable(error)) {
+      this.open = true;
+      this.scheduleProbe();
+    }
+  }
+
+  /** No more probes (the pool is ending). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private scheduleProbe(): void {
+    if (!this.open || this.stopped || this.probing || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.probing = true;
+      // The probe's outcome reaches `settled` as any query's does.
+      void this.options
+        .probe()
+        .catch(() => undefined)
+        .finally(() => {
+          this.probing = false;
+          this.scheduleProbe();
+        });
+    }, this.options.retryMs);
+    this.timer.unref();
+  }
+}
+
+/** An error PostgreSQL sent (node-postgres gives those a severity); the server was reached. */
+function answeredByServer(error: unknown): boolean {
+  return typeof error === 'object' && typeof (error as { severity?: unknown }).severity === 'string';
+}
