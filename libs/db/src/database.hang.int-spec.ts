@@ -13,7 +13,7 @@ import { createScratchDatabase } from './test/scratch-postgres';
  * queries at once (they never reach the server) until its probe, every `reachRetryMs`, gets an answer.
  */
 const TIMEOUTS = { connectTimeoutMs: 300, queryTimeoutMs: 300 };
-/** Longer than any test here: once open, the breaker stays open for the test (no probe). */
+/** Longer than any test here: once open, the breaker stays open for the test (one probe, at once). */
 const NO_PROBE = { ...TIMEOUTS, reachRetryMs: 600_000 };
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,7 +74,9 @@ describe('createDatabase against a PostgreSQL that hangs', () => {
     ]);
     expect(refused.map(codeOf)).toEqual(refused.map(() => 'DATABASE_OUT_OF_REACH'));
     expect(refused.every((error) => isStoreUnreachable(error))).toBe(true);
-    expect(silent.connections()).toBe(reached);
+    // None of them opened a connection (without the breaker the pool's two would both be opened); the breaker's
+    // own first probe may have.
+    expect(silent.connections()).toBeLessThanOrEqual(reached + 1);
   });
 
   describe('on a real server', () => {

@@ -11,9 +11,9 @@ import { ReachBreaker } from './reach-breaker';
 type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: () => void) => void;
 
 /**
- * The services' pool (`createPgPool`'s, with `timeouts`) and a `ReachBreaker`: its clients tell it how each query ended, and its `connect` (which its own
- * `query` and the Prisma adapter's transactions go through) is refused at once while the breaker is open. The
- * breaker's probe takes a connection past that refusal.
+ * The services' pool: `createPgPool`'s, with `timeouts`, and a `ReachBreaker`. Its clients tell the breaker
+ * how each query ended, and its `connect` (which its own `query` and the Prisma adapter's transactions go
+ * through) is refused at once while the breaker is open; the breaker's probe takes a connection past that.
  */
 export function createGuardedPgPool(url: string, max: number | undefined, timeouts: PgTimeouts): pg.Pool {
   class GuardedClient extends CatalogTextClient {

@@ -15,8 +15,9 @@ export class DatabaseOutOfReachError extends Error {
  * bounded wait, not every later query one each. A server that hangs holds each query for the pool's timeouts;
  * once one has failed so (or a connection could not be made), the breaker opens: every new use of the pool is
  * refused at once, and the outage's fallbacks answer (what each process holds, the blob store without the
- * index). While it is open, `probe` (a query of its own, bounded by the pool's timeouts) runs every `retryMs`;
- * the first query the server answers, the probe's or one that was in flight, closes it. A failure the server
+ * index). While it is open, `probe` (a query of its own, bounded by the pool's timeouts) runs at once, then
+ * every `retryMs` after the last one ended; the first query the server answers, the probe's or one that was
+ * in flight, closes it (a connection lost once to a server that is up costs no more than the probe). A failure the server
  * itself answered (a statement it cancelled, a shutdown it announced) proves it reachable and never opens it.
  */
 export class ReachBreaker {
@@ -38,9 +39,9 @@ export class ReachBreaker {
       this.open = false;
       clearTimeout(this.timer);
       this.timer = undefined;
-    } else if (isStoreUnreachable(error)) {
+    } else if (isStoreUnreachable(error) && !this.open) {
       this.open = true;
-      this.scheduleProbe();
+      this.scheduleProbe(0);
     }
   }
 
@@ -51,7 +52,7 @@ export class ReachBreaker {
     this.timer = undefined;
   }
 
-  private scheduleProbe(): void {
+  private scheduleProbe(delayMs: number): void {
     if (!this.open || this.stopped || this.probing || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -62,9 +63,9 @@ export class ReachBreaker {
         .catch(() => undefined)
         .finally(() => {
           this.probing = false;
-          this.scheduleProbe();
+          this.scheduleProbe(this.options.retryMs);
         });
-    }, this.options.retryMs);
+    }, delayMs);
     this.timer.unref();
   }
 }
