@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Client } from 'minio';
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type * as http from 'node:http';
+import {
+  Agent as HttpAgent,
+  type ClientRequest,
+  request as httpRequest,
+  type RequestOptions,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { assertValidBlobName, assertValidBlobPrefix } from './blob-name';
@@ -22,6 +28,25 @@ export interface S3BlobStoreOptions {
   pingTimeoutMs?: number;
   /** Concurrent connections to the endpoint (kept alive between requests). */
   maxSockets?: number;
+  /**
+   * A request that moves no byte either way for this long is given up (`S3StalledError`, retryable): a store
+   * that hangs (accepts connections and never answers, stops mid-transfer) fails the request as one that is
+   * down, instead of holding it. A slow transfer that keeps moving is not cut. Default `S3_IDLE_TIMEOUT_MS`.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** How long an S3 request may move no byte before it is given up. */
+export const S3_IDLE_TIMEOUT_MS = 5000;
+
+/** A request to the store that moved no byte for its idle bound. ETIMEDOUT: `isStoreUnreachable` knows it. */
+export class S3StalledError extends Error {
+  readonly code = 'ETIMEDOUT';
+
+  constructor(idleMs: number) {
+    super(`the S3 store sent nothing for ${idleMs} ms; request given up`);
+    this.name = 'S3StalledError';
+  }
 }
 
 export interface S3Endpoint {
@@ -88,6 +113,10 @@ export class S3BlobStore implements BlobStore {
     this.agent = endpoint.useSSL ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.client = new Client({
       ...endpoint,
+      transport: idleBounded(
+        endpoint.useSSL ? httpsRequest : httpRequest,
+        options.idleTimeoutMs ?? S3_IDLE_TIMEOUT_MS,
+      ),
       transportAgent: this.agent,
       accessKey: options.accessKey,
       secretKey: options.secretKey,
@@ -234,6 +263,24 @@ export class S3BlobStore implements BlobStore {
   private mapNotFound(name: string, err: unknown): unknown {
     return NOT_FOUND_CODES.has(errorCode(err) ?? '') ? new BlobNotFoundError(name, { cause: err }) : err;
   }
+}
+
+/**
+ * The client's transport: Node's `request`, with every request destroyed once its socket has moved nothing
+ * for `idleMs` (the minio client sets no bound of its own). Its caller sees the request fail, or the answer's
+ * body end in that error.
+ */
+function idleBounded(request: typeof httpRequest, idleMs: number): Pick<typeof http, 'request'> {
+  // The client calls it as request(options, callback).
+  const bounded = (
+    options: RequestOptions,
+    callback?: (response: http.IncomingMessage) => void,
+  ): ClientRequest => {
+    const sent = request(options, callback);
+    sent.setTimeout(idleMs, () => sent.destroy(new S3StalledError(idleMs)));
+    return sent;
+  };
+  return { request: bounded as typeof httpRequest };
 }
 
 /**

@@ -104,6 +104,7 @@ export const s3Env = {
   S3_SECRET_KEY: env.string(),
   S3_BUCKET: env.string({ default: 'router-audio' }),
   S3_REGION: env.string({ default: 'us-east-1' }),
+  S3_IDLE_TIMEOUT_MS: env.int({ default: 5000, min: 100, max: 600_000 }),
 };
 
 export const signingEnv = {

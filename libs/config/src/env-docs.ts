@@ -57,6 +57,11 @@ export const ENV_DOCS: readonly EnvDoc[] = [
   { variables: ['S3_BUCKET'], meaning: 'the audio bucket (created if absent)' },
   { variables: ['S3_REGION'], meaning: "the S3 store's region" },
   {
+    variables: ['S3_IDLE_TIMEOUT_MS'],
+    meaning:
+      'an S3 request that moves no byte either way for this long is given up as the store being out of reach (a store that hangs); a slow transfer that keeps moving is not cut',
+  },
+  {
     variables: ['INTERNAL_SIGNING_SECRET'],
     meaning:
       '≥ 32 chars, the same in the gateway (signs the identity header) and every app behind it (verifies); standalone: generated into `DATA_DIR`',

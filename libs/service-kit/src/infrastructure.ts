@@ -17,6 +17,7 @@ export interface InfrastructureConfig {
   S3_SECRET_KEY?: string;
   S3_BUCKET?: string;
   S3_REGION?: string;
+  S3_IDLE_TIMEOUT_MS?: number;
 }
 
 export interface Infrastructure<D extends boolean, B extends boolean> extends Stoppable {
@@ -76,6 +77,7 @@ export async function connectInfrastructure<D extends boolean, B extends boolean
         secretKey: required(config.S3_SECRET_KEY, 'S3_SECRET_KEY'),
         bucket: required(config.S3_BUCKET, 'S3_BUCKET'),
         ...(config.S3_REGION ? { region: config.S3_REGION } : {}),
+        ...(config.S3_IDLE_TIMEOUT_MS ? { idleTimeoutMs: config.S3_IDLE_TIMEOUT_MS } : {}),
       });
       parts.push(store);
       blobs = store;
