@@ -27,6 +27,7 @@ const TIMINGS = {
   SYNTH_HEARTBEAT_MS: '250',
   WORKER_EXPIRY_MS: '2000',
   SYNTH_FIRST_AUDIO_TIMEOUT_MS: '10000',
+  S3_IDLE_TIMEOUT_MS: '2000',
 };
 
 let nats: PrivateNats;
@@ -135,6 +136,30 @@ describe('faults of a distributed deployment (e2e, own NATS and S3)', () => {
     const after = await speak(client, input);
     expect(after.ok && first.ok && after.audio.equals(first.audio)).toBe(true);
   });
+
+  it('with the S3 store hanging, replies still end: a cached sentence afresh, a new one played and not cached', async () => {
+    const { client, vendorKey } = await orgWithVendorKey('faults-s3-hang');
+    const cached = sentence('stored');
+    const first = await speak(client, cached);
+    expect(first.ok).toBe(true);
+    await pause(500); // past the hot tier's TTL: the next reply must read the blob store
+    const fresh = sentence('new');
+    s3.pause();
+    try {
+      // Without a bound on S3's requests the new take's PUT, and the reply's end behind it, waited for good.
+      const during = [await speak(client, cached), await speak(client, fresh)];
+      expect(during.map((said) => said.ok)).toEqual([true, true]);
+    } finally {
+      s3.resume();
+    }
+    // The take made during the hang was not cached: said again, it is a vendor call.
+    const calls = await sim.callCount('vendor_a', { key: vendorKey });
+    expect((await speak(client, fresh)).ok).toBe(true);
+    expect(await sim.callCount('vendor_a', { key: vendorKey })).toBe(calls + 1);
+    // The committed take is untouched: replays are that take again.
+    const after = await speak(client, cached);
+    expect(after.ok && first.ok && after.audio.equals(first.audio)).toBe(true);
+  }, 120_000);
 
   it('with NATS stopped, an uncached sentence fails soon with a retryable error, a cached one still plays, and NATS back brings synthesis back', async () => {
     const { client } = await orgWithVendorKey('faults-nats');

@@ -40,7 +40,8 @@ export interface PrivateNats extends PrivateServer {
   readonly url: string;
 }
 
-export interface PrivateS3 extends PrivateServer {
+/** pause(): no request is answered. */
+export interface PrivateS3 extends PrivateServer, Pausable {
   /** `http://127.0.0.1:<port>`, with s3rver's built-in account. */
   readonly s3: { endpoint: string; accessKey: string; secretKey: string };
   /** Its data directory: objects survive a restart, as a real store's would. */
@@ -94,22 +95,16 @@ export async function startPrivateS3(options: PrivateServerOptions = {}): Promis
     rmSync(directory, { recursive: true, force: true });
     throw error;
   }
-  return Object.assign(server, {
+  return Object.assign(pausable(server, 'the private S3 emulator'), {
     directory,
     s3: { endpoint: `http://127.0.0.1:${port}`, accessKey: 'S3RVER', secretKey: 'S3RVER' },
   });
 }
 
-export interface PrivatePostgres extends PrivateServer {
+/** pause(): no session starts, no statement ends. */
+export interface PrivatePostgres extends PrivateServer, Pausable {
   /** `postgresql://router:router@127.0.0.1:<port>/router`: a superuser's, on a database made at the start. */
   readonly url: string;
-  /**
-   * Makes the server hang: SIGSTOP to the postmaster and every process it started. Connections are still
-   * accepted (by the kernel, on the listening socket) and nothing answers: no session starts, no statement
-   * ends, as with a server that is paused, swapping or stuck. resume() (SIGCONT) lets it go on.
-   */
-  pause(): void;
-  resume(): void;
 }
 
 /** The processes descended from `root` (read from /proc: each one's parent). */
@@ -241,12 +236,29 @@ export async function startPrivatePostgres(options: PrivateServerOptions = {}): 
       await client.end().catch(() => undefined);
     }
   });
+  return Object.assign(pausable(server, 'the private PostgreSQL'), { url: `${base}/router` });
+}
+
+/** A server that can be made to hang and let go on. */
+export interface Pausable {
+  /**
+   * Makes the server hang: SIGSTOP to its process and every process it started. Connections are still
+   * accepted (by the kernel, on the listening socket) and nothing answers, as with a server that is paused,
+   * swapping or stuck.
+   */
+  pause(): void;
+  /** SIGCONT: it goes on. */
+  resume(): void;
+}
+
+/** `server` with pause() and resume(); a paused server is let go on before it is stopped, restarted or closed. */
+function pausable<S extends PrivateServer>(server: S, what: string): S & Pausable {
   const stopServer = server.stop.bind(server);
   const restartServer = server.restart.bind(server);
   const closeServer = server.close.bind(server);
   let paused = false;
   const pid = (): number => {
-    if (server.pid === undefined) throw new Error('the private PostgreSQL is not running');
+    if (server.pid === undefined) throw new Error(`${what} is not running`);
     return server.pid;
   };
   const resume = (): void => {
@@ -254,13 +266,11 @@ export async function startPrivatePostgres(options: PrivateServerOptions = {}): 
     paused = false;
   };
   return Object.assign(server, {
-    url: `${base}/router`,
     pause: () => {
       signalTree(pid(), 'SIGSTOP');
       paused = true;
     },
     resume,
-    // A paused server cannot stop: it is let go on first.
     stop: async () => {
       if (paused && server.pid !== undefined) resume();
       await stopServer();
