@@ -144,12 +144,16 @@ describe('judge', () => {
   it('reports errors not marked retryable, requests that hung, and a call log it cannot read whole', () => {
     const evidence = clean();
     evidence.record.error('http', 'internal', false);
-    evidence.record.hang('stream');
+    evidence.record.hang(
+      'stream',
+      'a stream turn of 2 sentences (1 started, 0 ended), from 2026-11-30T00:13:20.000Z',
+    );
     evidence.callsCounted = 3;
     expect(judge(evidence).violations).toEqual([
       'the simulator counted 3 calls but listed 2: (b) cannot be judged',
       'errors not marked retryable: internal ×1',
-      '1 requests hung past the request timeout (http 0, stream 1)',
+      '1 requests hung past the request timeout (http 0, stream 1): stream: a stream turn of 2 sentences ' +
+        '(1 started, 0 ended), from 2026-11-30T00:13:20.000Z',
     ]);
   });
 });

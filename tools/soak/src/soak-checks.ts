@@ -251,7 +251,8 @@ export function judge(evidence: SoakEvidence): SoakVerdict {
   const hung = record.hung.http + record.hung.stream;
   if (hung > 0)
     violations.push(
-      `${hung} requests hung past the request timeout (http ${record.hung.http}, stream ${record.hung.stream})`,
+      `${hung} requests hung past the request timeout (http ${record.hung.http}, stream ${record.hung.stream})` +
+        (record.hangs.length > 0 ? `: ${record.hangs.join('; ')}` : ''),
     );
 
   const count = (surface: Surface): number =>

@@ -18,6 +18,8 @@ export interface ReplyVariant {
   takeId: string | null;
 }
 
+const MAX_HANGS_KEPT = 10;
+
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /**
@@ -28,6 +30,8 @@ export class SoakRecord {
   readonly replies = new Map<string, Map<string, ReplyVariant>>();
   readonly errors: Record<Surface, Map<string, ErrorCount>> = { http: new Map(), stream: new Map() };
   readonly hung: Record<Surface, number> = { http: 0, stream: 0 };
+  /** What the first `MAX_HANGS_KEPT` hung requests were waiting for, and since when (for a reader of a failure). */
+  readonly hangs: string[] = [];
   /** Replies that had begun (an HTTP answer's head, a sentence's `sentence_start`) and did not end whole. */
   readonly lost: Record<Surface, number> = { http: 0, stream: 0 };
   readonly ok: Record<Surface, number> = { http: 0, stream: 0 };
@@ -62,8 +66,9 @@ export class SoakRecord {
     } else this.errors[surface].set(code, { count: 1, retryable });
   }
 
-  hang(surface: Surface): void {
+  hang(surface: Surface, what: string): void {
     this.hung[surface]++;
+    if (this.hangs.length < MAX_HANGS_KEPT) this.hangs.push(`${surface}: ${what}`);
   }
 
   /** A reply that had begun was cut (its error is counted by `error` too). */

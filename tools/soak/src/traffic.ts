@@ -37,15 +37,20 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 const going = (setup: TrafficSetup): boolean => Date.now() < setup.until && !setup.signal.aborted;
 
+/** A request or turn with no whole answer in time; `what` says what it was waiting for, and since when. */
 class Hung extends Error {}
 
-/** Settles like `work`, or rejects with Hung after `ms` (calling `onHang`, which must end the work). */
-function bounded<T>(work: Promise<T>, ms: number, onHang: () => void): Promise<T> {
+/**
+ * Settles like `work`, or rejects with Hung after `ms` (calling `onHang`, which must end the work). `what`
+ * names the work when it hangs (read then: a turn's progress).
+ */
+function bounded<T>(work: Promise<T>, ms: number, onHang: () => void, what: () => string): Promise<T> {
+  const since = new Date().toISOString();
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       onHang();
-      reject(new Hung());
+      reject(new Hung(`${what()}, from ${since}`));
     }, ms);
   });
   return Promise.race([work, hang]).finally(() => clearTimeout(timer));
@@ -53,7 +58,7 @@ function bounded<T>(work: Promise<T>, ms: number, onHang: () => void): Promise<T
 
 /** Counts a failure by its code; what is neither the router's envelope nor a cut connection is not retryable. */
 function count(record: SoakRecord, surface: Surface, error: unknown): void {
-  if (error instanceof Hung) record.hang(surface);
+  if (error instanceof Hung) record.hang(surface, error.message);
   else if (error instanceof RouterApiError) record.error(surface, error.code, error.retryable);
   else if (error instanceof RouterConnectionError) record.error(surface, error.name, error.retryable);
   else record.error(surface, `client:${error instanceof Error ? error.name : 'unknown'}`, false);
@@ -78,6 +83,7 @@ export async function httpClient(setup: TrafficSetup): Promise<void> {
           }),
         setup.requestTimeoutMs,
         () => abort.abort(),
+        () => `a speech request (${begun ? 'its body' : 'no answer head'})`,
       );
       setup.record.reply('http', sentence, audio, performance.now() - started);
     } catch (error) {
@@ -107,15 +113,19 @@ export async function streamClient(setup: TrafficSetup): Promise<void> {
             client.stream({ ...SOAK_SETTINGS, voice: setup.voice }, { signal: abort.signal }),
             setup.requestTimeoutMs,
             () => abort.abort(),
+            () => 'opening a stream session',
           );
           sentences = session.sentences();
         }
         const open = session;
         const turn = Array.from({ length: 1 + Math.floor(Math.random() * 3) }, () => pick(setup.pool));
+        const progress = { ended: 0, started: 0 };
         await bounded(
-          playTurn(setup, open, sentences as AsyncIterator<Sentence>, turn),
+          playTurn(setup, open, sentences as AsyncIterator<Sentence>, turn, progress),
           setup.requestTimeoutMs,
           () => open.disconnect(),
+          () =>
+            `a stream turn of ${turn.length} sentences (${progress.started} started, ${progress.ended} ended)`,
         );
       } catch (error) {
         count(setup.record, 'stream', error);
@@ -135,6 +145,7 @@ async function playTurn(
   session: StreamSession,
   sentences: AsyncIterator<Sentence>,
   turn: string[],
+  progress: { started: number; ended: number },
 ): Promise<void> {
   const started = performance.now();
   session.send(turn.join(' '));
@@ -143,9 +154,11 @@ async function playTurn(
     const next = await sentences.next();
     if (next.done) throw new RouterConnectionError('the session ended in the middle of a turn');
     const sentence = next.value;
+    progress.started += 1;
     try {
       const audio = await sentence.bytes();
       const end = await sentence.end();
+      progress.ended += 1;
       if (end.interrupted) throw new RouterConnectionError('a sentence ended without its sentence_end');
       // The surface names the piece it spoke: anything but a pool sentence means the turn was not split as sent.
       if (!setup.pool.includes(sentence.text)) setup.record.error('stream', 'unexpected_piece', false);
