@@ -16,9 +16,10 @@ export class DatabaseOutOfReachError extends Error {
  * once one has failed so (or a connection could not be made), the breaker opens: every new use of the pool is
  * refused at once, and the outage's fallbacks answer (what each process holds, the blob store without the
  * index). While it is open, `probe` (a query of its own, bounded by the pool's timeouts) runs at once, then
- * every `retryMs` after the last one ended; the first query the server answers, the probe's or one that was
- * in flight, closes it (a connection lost once to a server that is up costs no more than the probe). A failure the server
- * itself answered (a statement it cancelled, a shutdown it announced) proves it reachable and never opens it.
+ * every `retryMs` after the last one ended; the first query the server answers, the probe's or one that was in
+ * flight, closes it (so a connection lost once to a server that is up costs no more than the probe). A failure
+ * the server itself answered (a statement it cancelled, a shutdown it announced) proves it reachable and never
+ * opens it.
  */
 export class ReachBreaker {
   private open = false;
