@@ -103,7 +103,7 @@ export interface PgTimeouts {
    */
   queryTimeoutMs?: number;
   /**
-   * After a use of the pool found the server out of reach (a connection not made, an answer not come in time),
+   * After a wait on the server ran out (an answer, a connection, a free connection of the pool),
    * new uses are refused at once and the server is probed every this long until it answers (`ReachBreaker`,
    * in the services' pools: `createGuardedPgPool`). Default `REACH_RETRY_MS`.
    */

@@ -38,13 +38,33 @@ describe('ReachBreaker', () => {
     expect(probes).toHaveLength(0);
   });
 
-  it('refuses every use once the server was out of reach, with an error the fallbacks know', () => {
+  it('refuses every use once a wait ran out, with an error the fallbacks know', () => {
     breaker.settled(hung());
     const refusal = breaker.refusal();
     expect(refusal).toBeInstanceOf(DatabaseOutOfReachError);
     expect(isStoreUnreachable(refusal)).toBe(true);
     breaker.settled(new Error('Connection terminated due to connection timeout')); // another one in flight
     expect(breaker.refusal()).toBeInstanceOf(DatabaseOutOfReachError);
+  });
+
+  it.each(['Connection terminated due to connection timeout', 'timeout exceeded when trying to connect'])(
+    'opens on a connection not had in time (%s)',
+    (message) => {
+      breaker.settled(new Error(message));
+      expect(breaker.refusal()).toBeInstanceOf(DatabaseOutOfReachError);
+    },
+  );
+
+  it('is not opened by a failure that cost no wait: a stopped server is tried again at once', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+    });
+    breaker.settled(refused);
+    breaker.settled(new Error('Connection terminated unexpectedly'));
+    expect(breaker.refusal()).toBeUndefined();
+    jest.advanceTimersByTime(10_000);
+    expect(probes).toHaveLength(0);
   });
 
   it('probes at once, then every retryMs after a probe ends, one at a time, until the server answers', async () => {

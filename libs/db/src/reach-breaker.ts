@@ -1,5 +1,3 @@
-import { isStoreUnreachable } from '@router/contracts';
-
 /** What a use of the database refused by an open breaker fails with (`isStoreUnreachable` knows its code). */
 export class DatabaseOutOfReachError extends Error {
   readonly code = 'DATABASE_OUT_OF_REACH';
@@ -11,15 +9,15 @@ export class DatabaseOutOfReachError extends Error {
 }
 
 /**
- * One pool's memory that its server is out of reach, so that an outage costs the queries in flight one
- * bounded wait, not every later query one each. A server that hangs holds each query for the pool's timeouts;
- * once one has failed so (or a connection could not be made), the breaker opens: every new use of the pool is
- * refused at once, and the outage's fallbacks answer (what each process holds, the blob store without the
- * index). While it is open, `probe` (a query of its own, bounded by the pool's timeouts) runs at once, then
- * every `retryMs` after the last one ended; the first query the server answers, the probe's or one that was in
- * flight, closes it (so a connection lost once to a server that is up costs no more than the probe). A failure
- * the server itself answered (a statement it cancelled, a shutdown it announced) proves it reachable and never
- * opens it.
+ * One pool's memory that its server does not answer, so that a hang costs the queries in flight one bounded
+ * wait, not every later query one each. A server that hangs holds each query for the pool's timeouts; once a
+ * wait has run out so (an answer, a connection, a free connection of the pool), the breaker opens: every new
+ * use of the pool is refused at once, and the outage's fallbacks answer (what each process holds, the blob
+ * store without the index). While it is open, `probe` (a query of its own, bounded by the pool's timeouts) runs
+ * at once, then every `retryMs` after the last one ended; the first query the server answers, the probe's or
+ * one that was in flight, closes it. A failure that cost no wait (a refused connection: a server that is
+ * stopped) opens nothing: trying again costs nothing, and the first query after the server is back succeeds.
+ * A failure the server itself answered (a statement it cancelled, a shutdown it announced) proves it reachable.
  */
 export class ReachBreaker {
   private open = false;
@@ -40,7 +38,7 @@ export class ReachBreaker {
       this.open = false;
       clearTimeout(this.timer);
       this.timer = undefined;
-    } else if (isStoreUnreachable(error) && !this.open) {
+    } else if (waitedOut(error) && !this.open) {
       this.open = true;
       this.scheduleProbe(0);
     }
@@ -69,6 +67,19 @@ export class ReachBreaker {
     }, delayMs);
     this.timer.unref();
   }
+}
+
+/**
+ * node-postgres's failures of a wait that ran out: an answer (the pool's `query_timeout`), a connection
+ * (`connectionTimeoutMillis`), a free connection of the pool (the same bound).
+ */
+const WAITED_OUT =
+  /^(Query read timeout|Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/;
+
+function waitedOut(error: unknown): boolean {
+  const message =
+    typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && WAITED_OUT.test(message);
 }
 
 /** An error PostgreSQL sent (node-postgres gives those a severity); the server was reached. */
