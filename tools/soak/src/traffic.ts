@@ -37,7 +37,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 const going = (setup: TrafficSetup): boolean => Date.now() < setup.until && !setup.signal.aborted;
 
-/** A request or turn with no whole answer in time; `what` says what it was waiting for, and since when. */
+/** A request or turn with no whole answer in time; its message says what it waited for, and since when. */
 class Hung extends Error {}
 
 /**
